@@ -1,1 +1,38 @@
-//! qpu-isa
+//! The VideoCore IV QPU instruction set: the one home of the hardware's encoding facts.
+//!
+//! Every instruction form of the *VideoCore IV 3D Architecture Reference Guide* (section 3)
+//! is a typed value ([`Instruction`]); every field is an enum or a checked newtype. Words
+//! encode and decode losslessly: `Instruction::decode(w)?.encode() == w` for every word that
+//! decodes, including bits the hardware ignores. The text assembler and disassembler live in
+//! [`asm`] and [`disasm`].
+//!
+//! ```
+//! use qpu_isa::{Instruction, AddOp};
+//!
+//! // "add vpm, ra1, unif" from the seed hello-world program.
+//! let word = 0x1002_0c27_0c06_0dc0;
+//! let Instruction::Alu(alu) = Instruction::decode(word)? else { unreachable!() };
+//! assert_eq!(alu.op_add, AddOp::Add);
+//! assert_eq!(Instruction::Alu(alu).encode(), word);
+//! # Ok::<(), qpu_isa::DecodeError>(())
+//! ```
+
+pub mod fields;
+mod instr;
+pub mod regs;
+
+pub use fields::*;
+pub use instr::*;
+
+/// Why a 64-bit word is not a QPU instruction.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// A field holds an encoding the guide reserves.
+    #[error("field {field} holds reserved value {value}")]
+    Reserved {
+        /// The field's name.
+        field: &'static str,
+        /// The value found.
+        value: u32,
+    },
+}
