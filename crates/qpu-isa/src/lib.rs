@@ -17,10 +17,14 @@
 //! # Ok::<(), qpu_isa::DecodeError>(())
 //! ```
 
+pub mod asm;
+pub mod disasm;
 pub mod fields;
 mod instr;
 pub mod regs;
+pub mod words;
 
+pub use asm::{assemble, assemble_instruction, AsmError};
 pub use fields::*;
 pub use instr::*;
 
