@@ -1,0 +1,714 @@
+//! The opened GPU: QPUs powered, GPU memory allocation, launches.
+
+use crate::cleanup::{self, Registration};
+use crate::error::PiError;
+use crate::launch::{
+    self, choose_path, validate_jobs, DirectFailure, Job, LaunchOptions, LaunchPath, LaunchReport,
+    ProbeOutcome, QPU_COUNT,
+};
+use crate::mailbox::Mailbox;
+use crate::memory::{self, bus_to_physical, check_range, MappedRegion, PhysicalMemory, PAGE_BYTES};
+use crate::property::{self, mem_flag, ExecuteStatus};
+use crate::registers::{self, MappedRegisters, RegisterFile};
+use crate::system::{PiInfo, V3D_REGISTER_BYTES};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
+
+/// Flags for every allocation: the uncached 0xC alias (see [`crate::memory`]) and zeroed
+/// contents so stale data never looks like a result.
+pub const ALLOCATION_FLAGS: u32 = mem_flag::DIRECT | mem_flag::ZERO;
+
+/// Word offsets inside the scratch page allocated when the device opens.
+const PROBE_CODE_WORD: usize = 0;
+const PROBE_CONTROL_WORD: usize = 16;
+const LAUNCH_CONTROL_WORD: usize = 64;
+
+/// State shared by the device and every buffer it allocated (buffers may outlive the device
+/// handle; the QPUs stay powered until the last one is gone).
+struct Shared {
+    mailbox: Mutex<Box<dyn Mailbox>>,
+    buffers: Mutex<Vec<Weak<AtomicBool>>>,
+    /// Descriptor registered with the signal-time cleanup, for real devices only.
+    cleanup_fd: Option<i32>,
+    qpus_enabled: AtomicBool,
+    release_failures: AtomicUsize,
+}
+
+fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding one of these locks leaves nothing half-written that matters more
+    // than releasing GPU memory, so poisoning is ignored.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    fn mailbox(&self) -> MutexGuard<'_, Box<dyn Mailbox>> {
+        lock(&self.mailbox)
+    }
+
+    fn invalidate_buffers(&self) {
+        for flag in lock(&self.buffers).iter().filter_map(Weak::upgrade) {
+            flag.store(false, Ordering::Release);
+        }
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        if self.qpus_enabled.swap(false, Ordering::AcqRel) {
+            let mut mailbox = self.mailbox();
+            if property::set_qpu_enabled(mailbox.as_mut(), false).is_err() {
+                self.release_failures.fetch_add(1, Ordering::Relaxed);
+            }
+            if self.cleanup_fd.is_some() {
+                cleanup::set_qpus_enabled(false);
+            }
+        }
+        if let Some(fd) = self.cleanup_fd {
+            cleanup::clear_mailbox_fd(fd);
+        }
+    }
+}
+
+/// A block of GPU memory: allocated and locked by the firmware, mapped uncached into this
+/// process. Released on drop (and on SIGINT/SIGTERM for devices opened with [`Gpu::open`]).
+pub struct GpuMemory {
+    shared: Arc<Shared>,
+    handle: u32,
+    bus_address: u32,
+    size_bytes: usize,
+    region: Option<Box<dyn MappedRegion>>,
+    valid: Arc<AtomicBool>,
+    registration: Option<Registration>,
+}
+
+impl std::fmt::Debug for GpuMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuMemory")
+            .field("handle", &self.handle)
+            .field("bus_address", &format_args!("0x{:08x}", self.bus_address))
+            .field("size_bytes", &self.size_bytes)
+            .field("valid", &self.is_valid())
+            .finish()
+    }
+}
+
+impl GpuMemory {
+    /// The firmware's handle.
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+
+    /// Bus address of the first byte, as the QPUs and the V3D see it.
+    pub fn bus_address(&self) -> u32 {
+        self.bus_address
+    }
+
+    /// ARM physical address of the first byte.
+    pub fn physical_address(&self) -> u32 {
+        bus_to_physical(self.bus_address)
+    }
+
+    /// Size in bytes (whole pages).
+    pub fn size_bytes(&self) -> usize {
+        self.size_bytes
+    }
+
+    /// Size in 32-bit words.
+    pub fn len_words(&self) -> usize {
+        self.size_bytes / 4
+    }
+
+    /// Bus address of word `index`.
+    pub fn bus_address_of(&self, index: usize) -> Result<u32, PiError> {
+        check_range(index, 1, self.len_words())?;
+        Ok(self.bus_address + (index * 4) as u32)
+    }
+
+    /// False after a launch on this device failed or timed out, until [`Self::mark_valid`].
+    pub fn is_valid(&self) -> bool {
+        self.valid.load(Ordering::Acquire)
+    }
+
+    /// Declares the contents trustworthy again (after rewriting them).
+    pub fn mark_valid(&self) {
+        self.valid.store(true, Ordering::Release);
+    }
+
+    fn region(&self) -> Result<&dyn MappedRegion, PiError> {
+        self.region
+            .as_deref()
+            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))
+    }
+
+    fn check_valid(&self) -> Result<(), PiError> {
+        if self.is_valid() {
+            Ok(())
+        } else {
+            Err(PiError::OutputInvalid {
+                bus_address: self.bus_address,
+            })
+        }
+    }
+
+    /// Reads word `index`.
+    pub fn read_u32(&self, index: usize) -> Result<u32, PiError> {
+        check_range(index, 1, self.len_words())?;
+        self.check_valid()?;
+        Ok(self.region()?.read_word(index))
+    }
+
+    /// Writes word `index`. Writing is allowed on an invalid buffer (to refill it).
+    pub fn write_u32(&mut self, index: usize, value: u32) -> Result<(), PiError> {
+        check_range(index, 1, self.len_words())?;
+        let region = self
+            .region
+            .as_deref_mut()
+            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))?;
+        region.write_word(index, value);
+        Ok(())
+    }
+
+    /// Reads `out.len()` words starting at `start`.
+    pub fn read_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
+        check_range(start, out.len(), self.len_words())?;
+        self.check_valid()?;
+        let region = self.region()?;
+        for (offset, word) in out.iter_mut().enumerate() {
+            *word = region.read_word(start + offset);
+        }
+        Ok(())
+    }
+
+    /// Writes `words` starting at `start`.
+    pub fn write_words(&mut self, start: usize, words: &[u32]) -> Result<(), PiError> {
+        check_range(start, words.len(), self.len_words())?;
+        let region = self
+            .region
+            .as_deref_mut()
+            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))?;
+        for (offset, word) in words.iter().enumerate() {
+            region.write_word(start + offset, *word);
+        }
+        Ok(())
+    }
+
+    /// Copies the whole buffer out.
+    pub fn to_vec(&self) -> Result<Vec<u32>, PiError> {
+        let mut words = vec![0; self.len_words()];
+        self.read_words(0, &mut words)?;
+        Ok(words)
+    }
+}
+
+impl Drop for GpuMemory {
+    fn drop(&mut self) {
+        // Leave the signal registry first: once released, the firmware may hand the same handle
+        // to someone else, and the signal path must never release that.
+        drop(self.registration.take());
+        drop(self.region.take());
+        let mut mailbox = self.shared.mailbox();
+        let unlocked = property::unlock_memory(mailbox.as_mut(), self.handle);
+        let released = property::release_memory(mailbox.as_mut(), self.handle);
+        if unlocked.is_err() || released.is_err() {
+            self.shared.release_failures.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// An opened VideoCore IV: QPUs enabled, ready to allocate memory and launch programs.
+pub struct Gpu {
+    shared: Arc<Shared>,
+    physical: Mutex<Box<dyn PhysicalMemory>>,
+    registers: Option<Mutex<Box<dyn RegisterFile>>>,
+    info: PiInfo,
+    firmware_revision: u32,
+    vc_memory: Option<(u32, u32)>,
+    scratch: Mutex<GpuMemory>,
+    launches: Mutex<()>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("describe", &self.describe())
+            .finish()
+    }
+}
+
+/// Where [`Gpu::from_parts`] gets its V3D registers.
+pub enum Registers {
+    /// Map the V3D block through the given physical memory at `info.v3d_physical`.
+    Map,
+    /// Use this register file.
+    Provided(Box<dyn RegisterFile>),
+    /// No direct path: launches go through the mailbox only.
+    None,
+}
+
+impl Gpu {
+    /// Checks the board (see [`crate::probe`]), opens `/dev/vcio` and `/dev/mem`, enables the
+    /// QPUs and maps the V3D registers. Installs the SIGINT/SIGTERM cleanup.
+    pub fn open() -> Result<Gpu, PiError> {
+        #[cfg(target_os = "linux")]
+        {
+            let info = crate::system::probe()?;
+            let mailbox = crate::mailbox::VcioMailbox::open()
+                .map_err(|error| open_error(crate::system::paths::VCIO, error))?;
+            let fd = mailbox.raw_fd();
+            let physical = crate::memory::DevMem::open()
+                .map_err(|error| open_error(crate::system::paths::DEV_MEM, error))?;
+            cleanup::install_signal_cleanup()?;
+            Gpu::assemble(
+                info,
+                Box::new(mailbox),
+                Box::new(physical),
+                Registers::Map,
+                Some(fd),
+            )
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            Err(PiError::Unsupported(format!(
+                "this backend needs Linux on a Raspberry Pi; this build targets {}",
+                std::env::consts::OS
+            )))
+        }
+    }
+
+    /// Builds a device from explicit parts: a mailbox, a physical-memory mapper and a register
+    /// source. Used with [`crate::standin::FakeVideoCore`] to run the launch and memory logic
+    /// without a Pi. No signal-time cleanup is registered for such devices.
+    pub fn from_parts(
+        info: PiInfo,
+        mailbox: Box<dyn Mailbox>,
+        physical: Box<dyn PhysicalMemory>,
+        registers: Registers,
+    ) -> Result<Gpu, PiError> {
+        Gpu::assemble(info, mailbox, physical, registers, None)
+    }
+
+    fn assemble(
+        info: PiInfo,
+        mut mailbox: Box<dyn Mailbox>,
+        mut physical: Box<dyn PhysicalMemory>,
+        registers: Registers,
+        cleanup_fd: Option<i32>,
+    ) -> Result<Gpu, PiError> {
+        let firmware_revision = property::firmware_revision(mailbox.as_mut())?;
+        let mut info = info;
+        match property::board_revision(mailbox.as_mut()) {
+            Ok(code) if code != info.board.code => info.notes.push(format!(
+                "firmware reports revision code {code:x}, the kernel reported {:x}",
+                info.board.code
+            )),
+            Ok(_) => {}
+            Err(error) => info
+                .notes
+                .push(format!("board revision query failed: {error}")),
+        }
+        let vc_memory = match property::vc_memory(mailbox.as_mut()) {
+            Ok(split) => Some(split),
+            Err(error) => {
+                info.notes
+                    .push(format!("GPU memory split query failed: {error}"));
+                None
+            }
+        };
+        match property::set_qpu_enabled(mailbox.as_mut(), true) {
+            Ok(()) => {}
+            Err(PiError::TagFailed { status, .. }) => {
+                return Err(PiError::QpuEnableRefused { status })
+            }
+            Err(other) => return Err(other),
+        }
+        if let Some(fd) = cleanup_fd {
+            cleanup::set_mailbox_fd(fd);
+            cleanup::set_qpus_enabled(true);
+        }
+        let shared = Arc::new(Shared {
+            mailbox: Mutex::new(mailbox),
+            buffers: Mutex::new(Vec::new()),
+            cleanup_fd,
+            qpus_enabled: AtomicBool::new(true),
+            release_failures: AtomicUsize::new(0),
+        });
+        // From here on, dropping `shared` powers the QPUs down again.
+
+        let registers: Option<Box<dyn RegisterFile>> = match registers {
+            Registers::Map => {
+                let region = physical
+                    .map(u64::from(info.v3d_physical), V3D_REGISTER_BYTES)
+                    .map_err(|source| PiError::Mapping {
+                        physical: u64::from(info.v3d_physical),
+                        len: V3D_REGISTER_BYTES,
+                        source,
+                    })?;
+                Some(Box::new(MappedRegisters::new(region)))
+            }
+            Registers::Provided(file) => Some(file),
+            Registers::None => None,
+        };
+        let registers = match registers {
+            Some(mut file) => {
+                let ident0 = file.read(registers::IDENT0);
+                if ident0 != registers::IDENT0_EXPECTED {
+                    return Err(PiError::V3dNotResponding {
+                        physical: u64::from(info.v3d_physical),
+                        ident0,
+                        expected: registers::IDENT0_EXPECTED,
+                    });
+                }
+                Some(Mutex::new(file))
+            }
+            None => None,
+        };
+
+        let mut scratch = allocate(&shared, physical.as_mut(), PAGE_BYTES, vc_memory)?;
+        scratch.write_words(PROBE_CODE_WORD, &launch::probe_program_words())?;
+        let probe_code = scratch.bus_address_of(PROBE_CODE_WORD)?;
+        // The probe's control block: one (uniforms, code) pair; it reads no uniforms, so the
+        // uniforms address just points at valid memory.
+        scratch.write_words(PROBE_CONTROL_WORD, &[probe_code, probe_code])?;
+
+        Ok(Gpu {
+            shared,
+            physical: Mutex::new(physical),
+            registers,
+            info,
+            firmware_revision,
+            vc_memory,
+            scratch: Mutex::new(scratch),
+            launches: Mutex::new(()),
+        })
+    }
+
+    /// What the board checks found.
+    pub fn info(&self) -> &PiInfo {
+        &self.info
+    }
+
+    /// The firmware revision reported at open.
+    pub fn firmware_revision(&self) -> u32 {
+        self.firmware_revision
+    }
+
+    /// The VideoCore memory split (base, bytes), as the firmware reported it at open.
+    pub fn gpu_memory_split(&self) -> Option<(u32, u32)> {
+        self.vc_memory
+    }
+
+    /// Whether launches can use the V3D registers directly.
+    pub fn has_direct_path(&self) -> bool {
+        self.registers.is_some()
+    }
+
+    /// How many unlock/release/disable calls failed during drops so far.
+    pub fn release_failures(&self) -> usize {
+        self.shared.release_failures.load(Ordering::Relaxed)
+    }
+
+    /// One line saying which GPU this is.
+    pub fn describe(&self) -> String {
+        let split = match self.vc_memory {
+            Some((_, bytes)) => format!("gpu_mem {} MiB", bytes / (1024 * 1024)),
+            None => "gpu_mem unknown".to_string(),
+        };
+        format!(
+            "Raspberry Pi VideoCore IV: {}; firmware 0x{:08x}; {split}; launch paths: mailbox{}",
+            self.info.describe(),
+            self.firmware_revision,
+            if self.has_direct_path() {
+                " + direct"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// Allocates `bytes` of GPU memory (rounded up to whole 4 KiB pages), zeroed.
+    pub fn alloc(&self, bytes: usize) -> Result<GpuMemory, PiError> {
+        let mut physical = lock(&self.physical);
+        allocate(&self.shared, physical.as_mut(), bytes, self.vc_memory)
+    }
+
+    /// Launches one program per `(uniforms_bus_address, code_bus_address)` pair and waits up
+    /// to `timeout` for all of them, choosing the path automatically.
+    pub fn launch(&self, jobs: &[(u32, u32)], timeout: Duration) -> Result<LaunchReport, PiError> {
+        self.launch_with(jobs, &LaunchOptions::with_timeout(timeout))
+    }
+
+    /// Launches with explicit options. On failure every buffer of this device is marked
+    /// invalid; on timeout a probe job reports whether the GPU still responds.
+    pub fn launch_with(
+        &self,
+        jobs: &[(u32, u32)],
+        options: &LaunchOptions,
+    ) -> Result<LaunchReport, PiError> {
+        let jobs: Vec<Job> = jobs.iter().copied().map(Job::from).collect();
+        let path = choose_path(jobs.len(), options, self.has_direct_path())?;
+        if jobs.is_empty() {
+            return Err(PiError::JobCount {
+                count: 0,
+                path,
+                problem: "nothing to run".to_string(),
+            });
+        }
+        validate_jobs(&jobs)?;
+        let _exclusive = lock(&self.launches);
+        match path {
+            LaunchPath::Direct => self.launch_direct(&jobs, options),
+            LaunchPath::Mailbox => self.launch_mailbox(&jobs, options),
+        }
+    }
+
+    fn launch_direct(
+        &self,
+        jobs: &[Job],
+        options: &LaunchOptions,
+    ) -> Result<LaunchReport, PiError> {
+        let Some(registers) = &self.registers else {
+            return Err(PiError::DirectUnavailable {
+                reason: "the V3D registers are not mapped on this device".to_string(),
+            });
+        };
+        let outcome = launch::direct_launch(lock(registers).as_mut(), jobs, options.timeout);
+        match outcome {
+            Ok(elapsed) => Ok(LaunchReport {
+                path: LaunchPath::Direct,
+                elapsed,
+                jobs: jobs.len(),
+            }),
+            Err(DirectFailure::TimedOut) => {
+                self.shared.invalidate_buffers();
+                Err(PiError::Timeout {
+                    path: LaunchPath::Direct,
+                    timeout: options.timeout,
+                    probe: self.run_probe(options.probe_timeout),
+                })
+            }
+            Err(DirectFailure::QueueError(srqcs)) => {
+                self.shared.invalidate_buffers();
+                Err(PiError::QueueError { srqcs })
+            }
+        }
+    }
+
+    fn launch_mailbox(
+        &self,
+        jobs: &[Job],
+        options: &LaunchOptions,
+    ) -> Result<LaunchReport, PiError> {
+        if jobs.len() > QPU_COUNT {
+            return Err(PiError::JobCount {
+                count: jobs.len(),
+                path: LaunchPath::Mailbox,
+                problem: format!(
+                    "EXECUTE_QPU starts one program per QPU and VideoCore IV has {QPU_COUNT}; \
+                     use LaunchMode::Direct or split the launch"
+                ),
+            });
+        }
+        let control_bus = {
+            let mut scratch = lock(&self.scratch);
+            let pairs: Vec<u32> = jobs
+                .iter()
+                .flat_map(|job| [job.uniforms, job.code])
+                .collect();
+            scratch.write_words(LAUNCH_CONTROL_WORD, &pairs)?;
+            scratch.bus_address_of(LAUNCH_CONTROL_WORD)?
+        };
+        let timeout_ms = u32::try_from(options.timeout.as_millis())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let started = Instant::now();
+        let status = {
+            let mut mailbox = self.shared.mailbox();
+            property::execute_qpu(
+                mailbox.as_mut(),
+                jobs.len() as u32,
+                control_bus,
+                !options.flush_caches,
+                timeout_ms,
+            )
+        };
+        let elapsed = started.elapsed();
+        let timed_out = match status {
+            Ok(ExecuteStatus::Completed) => {
+                return Ok(LaunchReport {
+                    path: LaunchPath::Mailbox,
+                    elapsed,
+                    jobs: jobs.len(),
+                })
+            }
+            Ok(ExecuteStatus::TimedOut) => true,
+            Ok(ExecuteStatus::Failed(status)) => {
+                self.shared.invalidate_buffers();
+                return Err(PiError::ExecuteFailed { status });
+            }
+            Err(PiError::MailboxCall { ref source, .. })
+                if source.raw_os_error() == Some(libc::ETIMEDOUT) =>
+            {
+                true
+            }
+            Err(other) => {
+                self.shared.invalidate_buffers();
+                return Err(other);
+            }
+        };
+        debug_assert!(timed_out);
+        self.shared.invalidate_buffers();
+        Err(PiError::Timeout {
+            path: LaunchPath::Mailbox,
+            timeout: options.timeout,
+            probe: self.run_probe(options.probe_timeout),
+        })
+    }
+
+    /// Runs the probe program once and reports whether it completed.
+    fn run_probe(&self, probe_timeout: Duration) -> ProbeOutcome {
+        let (probe_code, control_bus) = {
+            let scratch = lock(&self.scratch);
+            match (
+                scratch.bus_address_of(PROBE_CODE_WORD),
+                scratch.bus_address_of(PROBE_CONTROL_WORD),
+            ) {
+                (Ok(code), Ok(control)) => (code, control),
+                (Err(error), _) | (_, Err(error)) => {
+                    return ProbeOutcome::NotRun {
+                        reason: error.to_string(),
+                    }
+                }
+            }
+        };
+        if let Some(registers) = &self.registers {
+            let job = Job {
+                uniforms: probe_code,
+                code: probe_code,
+            };
+            return match launch::direct_launch(lock(registers).as_mut(), &[job], probe_timeout) {
+                Ok(_) => ProbeOutcome::Responded {
+                    path: LaunchPath::Direct,
+                },
+                Err(_) => ProbeOutcome::NoResponse {
+                    path: LaunchPath::Direct,
+                    waited: probe_timeout,
+                },
+            };
+        }
+        let timeout_ms = u32::try_from(probe_timeout.as_millis())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let mut mailbox = self.shared.mailbox();
+        match property::execute_qpu(mailbox.as_mut(), 1, control_bus, false, timeout_ms) {
+            Ok(ExecuteStatus::Completed) => ProbeOutcome::Responded {
+                path: LaunchPath::Mailbox,
+            },
+            Ok(ExecuteStatus::TimedOut) => ProbeOutcome::NoResponse {
+                path: LaunchPath::Mailbox,
+                waited: probe_timeout,
+            },
+            Ok(ExecuteStatus::Failed(status)) => ProbeOutcome::NotRun {
+                reason: format!("EXECUTE_QPU status 0x{status:08x}"),
+            },
+            Err(error) => ProbeOutcome::NotRun {
+                reason: error.to_string(),
+            },
+        }
+    }
+}
+
+/// Allocates, locks and maps GPU memory, undoing each step if a later one fails.
+fn allocate(
+    shared: &Arc<Shared>,
+    physical: &mut dyn PhysicalMemory,
+    bytes: usize,
+    vc_memory: Option<(u32, u32)>,
+) -> Result<GpuMemory, PiError> {
+    let gpu_mem_bytes = vc_memory.map(|(_, size)| size);
+    let size = memory::round_to_pages(bytes.max(4)).ok_or(PiError::AllocationFailed {
+        requested: bytes,
+        gpu_mem_bytes,
+    })?;
+    let size_u32 = size as u32; // round_to_pages guarantees it fits
+    let (handle, bus_address) = {
+        let mut mailbox = shared.mailbox();
+        let handle = property::allocate_memory(
+            mailbox.as_mut(),
+            size_u32,
+            PAGE_BYTES as u32,
+            ALLOCATION_FLAGS,
+        )?
+        .ok_or(PiError::AllocationFailed {
+            requested: size,
+            gpu_mem_bytes,
+        })?;
+        match property::lock_memory(mailbox.as_mut(), handle) {
+            Ok(Some(bus)) => (handle, bus),
+            Ok(None) => {
+                let _ = property::release_memory(mailbox.as_mut(), handle);
+                return Err(PiError::LockFailed { handle });
+            }
+            Err(error) => {
+                let _ = property::release_memory(mailbox.as_mut(), handle);
+                return Err(error);
+            }
+        }
+    };
+    let physical_address = u64::from(bus_to_physical(bus_address));
+    let region = match physical.map(physical_address, size) {
+        Ok(region) => region,
+        Err(source) => {
+            let mut mailbox = shared.mailbox();
+            let _ = property::unlock_memory(mailbox.as_mut(), handle);
+            let _ = property::release_memory(mailbox.as_mut(), handle);
+            return Err(PiError::Mapping {
+                physical: physical_address,
+                len: size,
+                source,
+            });
+        }
+    };
+    let registration = if shared.cleanup_fd.is_some() {
+        cleanup::register(handle)
+    } else {
+        None
+    };
+    let valid = Arc::new(AtomicBool::new(true));
+    {
+        let mut buffers = lock(&shared.buffers);
+        buffers.retain(|weak| weak.strong_count() > 0);
+        buffers.push(Arc::downgrade(&valid));
+    }
+    Ok(GpuMemory {
+        shared: Arc::clone(shared),
+        handle,
+        bus_address,
+        size_bytes: size,
+        region: Some(region),
+        valid,
+        registration,
+    })
+}
+
+#[cfg(target_os = "linux")]
+fn open_error(path: &str, error: std::io::Error) -> PiError {
+    match error.kind() {
+        std::io::ErrorKind::NotFound if path == crate::system::paths::VCIO => {
+            PiError::VcioMissing {
+                path: path.to_string(),
+            }
+        }
+        std::io::ErrorKind::PermissionDenied => PiError::PermissionDenied {
+            path: path.to_string(),
+            detail: crate::system::SystemProbe::describe(&crate::system::HostSystem, path),
+            fix: "run the program as root (sudo)".to_string(),
+        },
+        _ => PiError::Io {
+            what: format!("cannot open {path}"),
+            source: error,
+        },
+    }
+}

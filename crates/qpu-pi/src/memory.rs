@@ -1,0 +1,221 @@
+//! GPU memory: firmware allocations, their bus and physical addresses, and host mappings.
+//!
+//! Facts used:
+//! - The VideoCore sees SDRAM through four 1 GiB bus aliases selected by the top two address
+//!   bits; the allocation flags pick the alias (`MEM_FLAG_DIRECT`: "0xC alias uncached",
+//!   `MEM_FLAG_COHERENT`: "0x8 alias", firmware wiki / Broadcom `mailbox.h`). The ARM physical
+//!   address is the bus address with those two bits cleared: GPU_FFT's `BUS_TO_PHYS(x)` is
+//!   `x & ~0xC0000000`.
+//! - GPU_FFT allocates with `MEM_FLAG_DIRECT` on Pi 2 and later because "ARM cannot see VC4 L2
+//!   on Pi 2", and maps the memory through `/dev/mem` opened `O_RDWR|O_SYNC`, which gives an
+//!   uncached ARM mapping. This crate does the same on every board: the ARM and the QPUs then
+//!   see the same bytes without cache maintenance.
+
+use crate::error::PiError;
+use std::io;
+
+/// Clears the two alias bits of a bus address, giving the ARM physical address.
+pub const fn bus_to_physical(bus: u32) -> u32 {
+    bus & !0xC000_0000
+}
+
+/// The bus alias bits of a bus address (0x0, 0x4, 0x8 or 0xC in the top nibble).
+pub const fn bus_alias(bus: u32) -> u32 {
+    bus & 0xC000_0000
+}
+
+/// Page size used for allocation granularity and mapping alignment.
+pub const PAGE_BYTES: usize = 4096;
+
+/// Rounds a byte count up to whole pages; `None` on overflow or beyond the 32-bit bus.
+pub fn round_to_pages(bytes: usize) -> Option<usize> {
+    let pages = bytes.checked_add(PAGE_BYTES - 1)? / PAGE_BYTES;
+    let rounded = pages.checked_mul(PAGE_BYTES)?;
+    (rounded <= u32::MAX as usize).then_some(rounded)
+}
+
+/// A window of physical memory mapped into this process, accessed one 32-bit word at a time.
+///
+/// Indices are in words from the start of the window. Out-of-range indices read as 0 and
+/// writes to them are ignored; callers check bounds first and report errors.
+pub trait MappedRegion: Send {
+    /// Window length in 32-bit words.
+    fn len_words(&self) -> usize;
+    /// Reads one word.
+    fn read_word(&self, index: usize) -> u32;
+    /// Writes one word.
+    fn write_word(&mut self, index: usize, value: u32);
+}
+
+/// Maps physical memory into this process.
+pub trait PhysicalMemory: Send {
+    /// Maps `len_bytes` bytes starting at physical address `physical`.
+    fn map(&mut self, physical: u64, len_bytes: usize) -> io::Result<Box<dyn MappedRegion>>;
+}
+
+/// `/dev/mem`, opened `O_RDWR | O_SYNC` so mappings are uncached.
+#[cfg(target_os = "linux")]
+pub struct DevMem {
+    file: std::fs::File,
+}
+
+#[cfg(target_os = "linux")]
+impl DevMem {
+    /// Opens `/dev/mem`.
+    pub fn open() -> io::Result<Self> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_SYNC)
+            .open(crate::system::paths::DEV_MEM)?;
+        Ok(DevMem { file })
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl PhysicalMemory for DevMem {
+    fn map(&mut self, physical: u64, len_bytes: usize) -> io::Result<Box<dyn MappedRegion>> {
+        use std::os::fd::AsRawFd;
+        let page_offset = (physical % PAGE_BYTES as u64) as usize;
+        let aligned = physical - page_offset as u64;
+        let map_len = len_bytes
+            .checked_add(page_offset)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "mapping too long"))?;
+        if len_bytes == 0 || !len_bytes.is_multiple_of(4) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "mapping length must be a non-zero multiple of 4 bytes",
+            ));
+        }
+        let offset = libc::off_t::try_from(aligned).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("physical address 0x{aligned:x} does not fit off_t"),
+            )
+        })?;
+        // SAFETY: mmap with a null hint chooses a fresh address range, so no existing Rust
+        // object is aliased. The descriptor is a live /dev/mem handle; the kernel checks the
+        // offset and length and returns MAP_FAILED on any problem, which is handled below.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                self.file.as_raw_fd(),
+                offset,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Box::new(DevMemRegion {
+            base,
+            map_len,
+            // SAFETY: page_offset < map_len, so the pointer stays inside the new mapping; the
+            // offset is a multiple of 4 because physical addresses here are word-aligned
+            // (checked by the callers, which map whole pages or the V3D block).
+            words: unsafe { base.cast::<u8>().add(page_offset) }.cast::<u32>(),
+            len_words: len_bytes / 4,
+        }))
+    }
+}
+
+/// One `/dev/mem` mapping; unmapped on drop.
+#[cfg(target_os = "linux")]
+struct DevMemRegion {
+    base: *mut libc::c_void,
+    map_len: usize,
+    words: *mut u32,
+    len_words: usize,
+}
+
+// SAFETY: the region owns its mapping exclusively; device memory may be touched from any thread
+// and every access is a single volatile word access.
+#[cfg(target_os = "linux")]
+unsafe impl Send for DevMemRegion {}
+
+#[cfg(target_os = "linux")]
+impl MappedRegion for DevMemRegion {
+    fn len_words(&self) -> usize {
+        self.len_words
+    }
+
+    fn read_word(&self, index: usize) -> u32 {
+        if index >= self.len_words {
+            return 0;
+        }
+        // SAFETY: index < len_words, so the word lies inside the live mapping created in
+        // DevMem::map; volatile because the GPU changes this memory behind the compiler's back.
+        unsafe { self.words.add(index).read_volatile() }
+    }
+
+    fn write_word(&mut self, index: usize, value: u32) {
+        if index >= self.len_words {
+            return;
+        }
+        // SAFETY: as in read_word; the mapping is writable (PROT_WRITE).
+        unsafe { self.words.add(index).write_volatile(value) }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for DevMemRegion {
+    fn drop(&mut self) {
+        // SAFETY: base/map_len are exactly what mmap returned and were given; the region is
+        // dropped once, and no reference into it outlives it (accesses copy words out).
+        unsafe {
+            libc::munmap(self.base, self.map_len);
+        }
+    }
+}
+
+/// Checks that `start..start+count` lies inside a buffer of `len` words.
+pub(crate) fn check_range(start: usize, count: usize, len: usize) -> Result<(), PiError> {
+    match start.checked_add(count) {
+        Some(end) if end <= len => Ok(()),
+        _ => Err(PiError::OutOfBounds { index: start, len }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bus_addresses_translate_by_clearing_alias_bits() {
+        // The four aliases of physical 0x0123_4000.
+        for alias in [0x0000_0000u32, 0x4000_0000, 0x8000_0000, 0xC000_0000] {
+            assert_eq!(bus_to_physical(alias | 0x0123_4000), 0x0123_4000);
+            assert_eq!(bus_alias(alias | 0x0123_4000), alias);
+        }
+        // Pi 3 with gpu_mem=76: the VideoCore split starts at 0x3b400000.
+        assert_eq!(bus_to_physical(0xFB40_0000), 0x3B40_0000);
+        // Pi 1: SDRAM bus alias 0x40000000 (bcm_host_get_sdram_address on BCM2835).
+        assert_eq!(bus_to_physical(0x5C00_0000), 0x1C00_0000);
+    }
+
+    #[test]
+    fn page_rounding() {
+        assert_eq!(round_to_pages(0), Some(0));
+        assert_eq!(round_to_pages(1), Some(4096));
+        assert_eq!(round_to_pages(4096), Some(4096));
+        assert_eq!(round_to_pages(4097), Some(8192));
+        assert_eq!(round_to_pages(usize::MAX), None);
+        if usize::BITS > 32 {
+            assert_eq!(round_to_pages(u32::MAX as usize + 1), None);
+        }
+    }
+
+    #[test]
+    fn ranges() {
+        assert!(check_range(0, 4, 4).is_ok());
+        assert!(check_range(3, 1, 4).is_ok());
+        assert!(matches!(
+            check_range(3, 2, 4),
+            Err(PiError::OutOfBounds { index: 3, len: 4 })
+        ));
+        assert!(check_range(usize::MAX, 2, 4).is_err());
+    }
+}
