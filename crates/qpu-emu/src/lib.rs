@@ -1,1 +1,4 @@
 //! qpu-emu
+
+pub mod memory;
+pub mod vpm;

@@ -1,0 +1,439 @@
+//! Emulated main memory, addressed by 32-bit VideoCore bus addresses.
+//!
+//! Memory exists only where the emulator's user allocated it: every other address is an
+//! error, never a host crash. Allocations are laid out upwards from [`Memory::FIRST_ADDRESS`]
+//! with an unmapped guard gap of [`Memory::GUARD_BYTES`] between neighbours, so a kernel that
+//! runs a row or a word past the end of its buffer hits unmapped space and is reported
+//! instead of silently scribbling over the next buffer. Bus address 0 is never handed out
+//! (hand-written kernels use 0 as "no pointer").
+//!
+//! Alias bits (the top two bits of a Pi bus address, which only select a cache policy on
+//! hardware) are not stripped: the addresses returned by [`Memory::alloc`] are the ones a
+//! kernel must use.
+//!
+//! ```
+//! use qpu_emu::memory::Memory;
+//!
+//! let mut mem = Memory::new();
+//! let buf = mem.alloc(64, 16)?;
+//! mem.write_u32(buf + 60, 0x1298)?;
+//! assert_eq!(mem.read_u32(buf + 60)?, 0x1298);
+//! assert!(mem.read_u32(buf + 64).is_err()); // one word past the end
+//! # Ok::<(), qpu_emu::memory::MemoryError>(())
+//! ```
+
+use thiserror::Error;
+
+/// Why a memory access or allocation failed. Every variant names the bus address involved.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MemoryError {
+    /// The access does not start inside any allocation.
+    #[error("bus address {addr:#010x} ({len} bytes) is outside every allocation")]
+    Unmapped {
+        /// First byte of the access.
+        addr: u32,
+        /// Length of the access in bytes.
+        len: u32,
+    },
+    /// The access starts inside an allocation but runs past its end.
+    #[error(
+        "access of {len} bytes at bus address {addr:#010x} runs past the end of the \
+         {size}-byte allocation at {base:#010x} (which ends at {end:#010x})",
+        end = u64::from(*base) + u64::from(*size)
+    )]
+    PastEnd {
+        /// First byte of the access.
+        addr: u32,
+        /// Length of the access in bytes.
+        len: u32,
+        /// Base address of the allocation the access starts in.
+        base: u32,
+        /// Size of that allocation in bytes.
+        size: u32,
+    },
+    /// A word access whose address is not a multiple of its size.
+    #[error("bus address {addr:#010x} is not {align}-byte aligned")]
+    Unaligned {
+        /// The offending address.
+        addr: u32,
+        /// The alignment the access needs.
+        align: u32,
+    },
+    /// The requested alignment is not a power of two.
+    #[error("allocation alignment {align} is not a power of two")]
+    BadAlignment {
+        /// The requested alignment.
+        align: u32,
+    },
+    /// A zero-byte allocation was requested (it would have no address to hand out).
+    #[error("allocation of 0 bytes requested")]
+    ZeroSize,
+    /// The allocation would exceed the memory's size cap or the 32-bit bus address space.
+    #[error(
+        "out of memory: cannot allocate {requested} bytes (aligned to {align}) with \
+         {allocated} of {limit} bytes already allocated"
+    )]
+    OutOfMemory {
+        /// Requested size in bytes.
+        requested: u32,
+        /// Requested alignment in bytes.
+        align: u32,
+        /// Bytes already allocated.
+        allocated: u64,
+        /// The memory's total size cap in bytes.
+        limit: u64,
+    },
+}
+
+/// One allocation: its bus address and its contents.
+#[derive(Clone, Debug)]
+struct Allocation {
+    base: u32,
+    bytes: Vec<u8>,
+}
+
+impl Allocation {
+    /// One past the last byte, as u64 so an allocation ending at 2^32 does not overflow.
+    fn end(&self) -> u64 {
+        u64::from(self.base) + self.bytes.len() as u64
+    }
+}
+
+/// Sparse emulated main memory: a set of allocations at bus addresses.
+///
+/// Allocations are never freed and are created in increasing address order, so they are
+/// kept in a vector sorted by base address and found by binary search.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    allocations: Vec<Allocation>,
+    /// Lowest address the next allocation may use (before alignment).
+    next_free: u64,
+    allocated: u64,
+    limit: u64,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Memory {
+    /// Bus address where the first allocation is placed (at the earliest). Everything below
+    /// it, including address 0, stays unmapped.
+    pub const FIRST_ADDRESS: u32 = 0x0001_0000;
+    /// Unmapped bytes left between consecutive allocations. One 4 KiB page catches
+    /// off-by-one words, off-by-one 64-byte VPM rows and off-by-one 16-lane strides alike.
+    pub const GUARD_BYTES: u32 = 4096;
+    /// Default cap on the total bytes allocated (1 GiB, the largest memory of a Pi that
+    /// has a VideoCore IV), so a huge request is an error instead of a host abort.
+    pub const DEFAULT_LIMIT: u64 = 1 << 30;
+
+    /// Empty memory with the default size cap.
+    pub fn new() -> Self {
+        Self::with_limit(Self::DEFAULT_LIMIT)
+    }
+
+    /// Empty memory that refuses to allocate more than `limit` bytes in total.
+    pub fn with_limit(limit: u64) -> Self {
+        Memory {
+            allocations: Vec::new(),
+            next_free: u64::from(Self::FIRST_ADDRESS),
+            allocated: 0,
+            limit,
+        }
+    }
+
+    /// Allocates `bytes` zero-filled bytes aligned to `align` (a power of two; 0 or 1 mean
+    /// no alignment) and returns their bus address, which is never 0.
+    pub fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32, MemoryError> {
+        if bytes == 0 {
+            return Err(MemoryError::ZeroSize);
+        }
+        let align = align.max(1);
+        if !align.is_power_of_two() {
+            return Err(MemoryError::BadAlignment { align });
+        }
+        let out_of_memory = MemoryError::OutOfMemory {
+            requested: bytes,
+            align,
+            allocated: self.allocated,
+            limit: self.limit,
+        };
+        if self.allocated + u64::from(bytes) > self.limit {
+            return Err(out_of_memory);
+        }
+        let align = u64::from(align);
+        let base = self.next_free.div_ceil(align) * align;
+        let end = base + u64::from(bytes);
+        if end > 1 << 32 {
+            return Err(out_of_memory);
+        }
+        let base = u32::try_from(base).map_err(|_| out_of_memory.clone())?;
+        self.allocations.push(Allocation {
+            base,
+            bytes: vec![0; bytes as usize],
+        });
+        self.allocated += u64::from(bytes);
+        self.next_free = end + u64::from(Self::GUARD_BYTES);
+        Ok(base)
+    }
+
+    /// Total bytes allocated so far (guards excluded).
+    pub fn allocated_bytes(&self) -> u64 {
+        self.allocated
+    }
+
+    /// The (base, size) of the allocation containing `addr`, if any.
+    pub fn allocation_containing(&self, addr: u32) -> Option<(u32, u32)> {
+        self.find(addr).map(|index| {
+            let allocation = &self.allocations[index];
+            (allocation.base, allocation.bytes.len() as u32)
+        })
+    }
+
+    /// Index of the allocation whose byte range contains `addr`.
+    fn find(&self, addr: u32) -> Option<usize> {
+        // First allocation starting after addr; the candidate is the one before it.
+        let after = self.allocations.partition_point(|a| a.base <= addr);
+        let index = after.checked_sub(1)?;
+        (u64::from(addr) < self.allocations[index].end()).then_some(index)
+    }
+
+    /// Locates `len` bytes at `addr` inside one allocation: (allocation index, offset).
+    fn locate(&self, addr: u32, len: u32) -> Result<(usize, usize), MemoryError> {
+        let index = self.find(addr).ok_or(MemoryError::Unmapped { addr, len })?;
+        let allocation = &self.allocations[index];
+        if u64::from(addr) + u64::from(len) > allocation.end() {
+            return Err(MemoryError::PastEnd {
+                addr,
+                len,
+                base: allocation.base,
+                size: allocation.bytes.len() as u32,
+            });
+        }
+        Ok((index, (addr - allocation.base) as usize))
+    }
+
+    /// Reads the little-endian 32-bit word at the 4-byte aligned address `addr`.
+    pub fn read_u32(&self, addr: u32) -> Result<u32, MemoryError> {
+        if !addr.is_multiple_of(4) {
+            return Err(MemoryError::Unaligned { addr, align: 4 });
+        }
+        let (index, offset) = self.locate(addr, 4)?;
+        let bytes = &self.allocations[index].bytes[offset..offset + 4];
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+
+    /// Writes `value` little-endian at the 4-byte aligned address `addr`.
+    pub fn write_u32(&mut self, addr: u32, value: u32) -> Result<(), MemoryError> {
+        if !addr.is_multiple_of(4) {
+            return Err(MemoryError::Unaligned { addr, align: 4 });
+        }
+        let (index, offset) = self.locate(addr, 4)?;
+        self.allocations[index].bytes[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        Ok(())
+    }
+
+    /// The `len` bytes at `addr`, which must lie inside one allocation.
+    pub fn read_bytes(&self, addr: u32, len: u32) -> Result<&[u8], MemoryError> {
+        let (index, offset) = self.locate(addr, len)?;
+        Ok(&self.allocations[index].bytes[offset..offset + len as usize])
+    }
+
+    /// Mutable view of the `len` bytes at `addr`, which must lie inside one allocation.
+    pub fn bytes_mut(&mut self, addr: u32, len: u32) -> Result<&mut [u8], MemoryError> {
+        let (index, offset) = self.locate(addr, len)?;
+        Ok(&mut self.allocations[index].bytes[offset..offset + len as usize])
+    }
+
+    /// Copies `data` to `addr`; the whole range must lie inside one allocation.
+    pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemoryError> {
+        let len = u32::try_from(data.len()).map_err(|_| MemoryError::Unmapped {
+            addr,
+            len: u32::MAX,
+        })?;
+        self.bytes_mut(addr, len)?.copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Reads `count` consecutive little-endian words starting at the aligned address `addr`.
+    pub fn read_u32s(&self, addr: u32, count: u32) -> Result<Vec<u32>, MemoryError> {
+        if !addr.is_multiple_of(4) {
+            return Err(MemoryError::Unaligned { addr, align: 4 });
+        }
+        let len = count.checked_mul(4).ok_or(MemoryError::Unmapped {
+            addr,
+            len: u32::MAX,
+        })?;
+        let bytes = self.read_bytes(addr, len)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect())
+    }
+
+    /// Writes `words` little-endian, consecutively, from the aligned address `addr`.
+    pub fn write_u32s(&mut self, addr: u32, words: &[u32]) -> Result<(), MemoryError> {
+        if !addr.is_multiple_of(4) {
+            return Err(MemoryError::Unaligned { addr, align: 4 });
+        }
+        let len = u32::try_from(words.len())
+            .ok()
+            .and_then(|n| n.checked_mul(4))
+            .ok_or(MemoryError::Unmapped {
+                addr,
+                len: u32::MAX,
+            })?;
+        let bytes = self.bytes_mut(addr, len)?;
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_are_nonzero_aligned_and_separated_by_guards() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(100, 16).unwrap();
+        let b = mem.alloc(8, 256).unwrap();
+        let c = mem.alloc(1, 1).unwrap();
+        assert_ne!(a, 0);
+        assert_eq!(a % 16, 0);
+        assert_eq!(b % 256, 0);
+        assert!(u64::from(b) >= u64::from(a) + 100 + u64::from(Memory::GUARD_BYTES));
+        assert!(u64::from(c) >= u64::from(b) + 8 + u64::from(Memory::GUARD_BYTES));
+        assert_eq!(mem.allocation_containing(a + 99), Some((a, 100)));
+        assert_eq!(mem.allocation_containing(a + 100), None);
+        assert_eq!(mem.allocated_bytes(), 109);
+    }
+
+    #[test]
+    fn fresh_memory_reads_zero_and_words_are_little_endian() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(16, 4).unwrap();
+        assert_eq!(mem.read_u32(a + 12).unwrap(), 0);
+        mem.write_u32(a + 4, 0x1122_3344).unwrap();
+        assert_eq!(mem.read_bytes(a + 4, 4).unwrap(), &[0x44, 0x33, 0x22, 0x11]);
+        mem.write_bytes(a + 9, &[0xaa, 0xbb]).unwrap();
+        assert_eq!(mem.read_u32(a + 8).unwrap(), 0x00bb_aa00);
+        mem.write_u32s(a, &[1, 2]).unwrap();
+        assert_eq!(mem.read_u32s(a, 4).unwrap(), vec![1, 2, 0x00bb_aa00, 0]);
+    }
+
+    #[test]
+    fn off_by_one_accesses_are_caught() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(64, 64).unwrap();
+        let _b = mem.alloc(64, 64).unwrap();
+        assert_eq!(
+            mem.read_u32(a + 64),
+            Err(MemoryError::Unmapped {
+                addr: a + 64,
+                len: 4
+            })
+        );
+        assert_eq!(
+            mem.read_u32(a - 4),
+            Err(MemoryError::Unmapped {
+                addr: a - 4,
+                len: 4
+            })
+        );
+        assert_eq!(
+            mem.write_bytes(a + 60, &[0; 8]),
+            Err(MemoryError::PastEnd {
+                addr: a + 60,
+                len: 8,
+                base: a,
+                size: 64
+            })
+        );
+        assert_eq!(
+            mem.read_u32(0),
+            Err(MemoryError::Unmapped { addr: 0, len: 4 })
+        );
+        assert_eq!(
+            mem.read_u32(u32::MAX - 3),
+            Err(MemoryError::Unmapped {
+                addr: u32::MAX - 3,
+                len: 4
+            })
+        );
+    }
+
+    #[test]
+    fn unaligned_word_accesses_are_errors() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(16, 4).unwrap();
+        assert_eq!(
+            mem.read_u32(a + 2),
+            Err(MemoryError::Unaligned {
+                addr: a + 2,
+                align: 4
+            })
+        );
+        assert_eq!(
+            mem.write_u32(a + 1, 5),
+            Err(MemoryError::Unaligned {
+                addr: a + 1,
+                align: 4
+            })
+        );
+    }
+
+    #[test]
+    fn bad_requests_are_errors_not_aborts() {
+        let mut mem = Memory::with_limit(1 << 20);
+        assert_eq!(mem.alloc(0, 4), Err(MemoryError::ZeroSize));
+        assert_eq!(mem.alloc(4, 3), Err(MemoryError::BadAlignment { align: 3 }));
+        assert!(matches!(
+            mem.alloc(u32::MAX, 4),
+            Err(MemoryError::OutOfMemory {
+                requested: u32::MAX,
+                ..
+            })
+        ));
+        assert!(matches!(
+            mem.alloc((1 << 20) + 1, 4),
+            Err(MemoryError::OutOfMemory { .. })
+        ));
+        // The cap counts all allocations together.
+        mem.alloc(1 << 19, 4).unwrap();
+        assert!(mem.alloc(1 << 19, 4).is_ok());
+        assert!(matches!(
+            mem.alloc(1, 1),
+            Err(MemoryError::OutOfMemory { .. })
+        ));
+    }
+
+    #[test]
+    fn the_bus_address_space_runs_out_cleanly() {
+        // A cap above 4 GiB leaves the 32-bit address space as the limit; large alignments
+        // reach its end without allocating much host memory.
+        let mut mem = Memory::with_limit(u64::MAX);
+        assert_eq!(mem.alloc(16, 1 << 31), Ok(0x8000_0000));
+        assert!(matches!(
+            mem.alloc(16, 1 << 31),
+            Err(MemoryError::OutOfMemory { requested: 16, .. })
+        ));
+        // Smaller requests still fit below the top of the address space.
+        let top = mem.alloc(16, 1 << 30).unwrap();
+        assert_eq!(top, 0xc000_0000);
+    }
+
+    #[test]
+    fn errors_name_the_address() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(8, 8).unwrap();
+        let message = mem.read_u32(a + 8).unwrap_err().to_string();
+        assert!(message.contains(&format!("{:#010x}", a + 8)), "{message}");
+        let message = mem.read_bytes(a + 4, 8).unwrap_err().to_string();
+        assert!(message.contains(&format!("{a:#010x}")), "{message}");
+    }
+}
