@@ -322,13 +322,19 @@ impl AluText<'_> {
                 read_reg(RegFile::A, alu.raddr_a, self.naming)
             );
         }
-        if let Some(raddr_b) = alu.raddr_b() {
-            if raddr_b != RegAddr::NOP && !used.contains(&InputMux::B) {
-                let _ = write!(
-                    text,
-                    "; read {}",
-                    read_reg(RegFile::B, raddr_b, self.naming)
-                );
+        if !used.contains(&InputMux::B) {
+            match alu.b {
+                ReadB::Register { raddr_b, .. } if raddr_b != RegAddr::NOP => {
+                    let _ = write!(
+                        text,
+                        "; read {}",
+                        read_reg(RegFile::B, raddr_b, self.naming)
+                    );
+                }
+                ReadB::SmallImm(imm) if !imm.is_rotation() => {
+                    let _ = write!(text, "; read {}", self.operand(InputMux::B, false));
+                }
+                _ => {}
             }
         }
         text

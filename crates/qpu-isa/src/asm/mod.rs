@@ -9,7 +9,7 @@
 //! line        := label* [instruction] [comment]
 //! instruction := first (";" item)*
 //! first       := alu-op | "ldi" ... | "sacq" ... | "srel" ... | branch | ".inst" WORD64 | item
-//! item        := mul-op | signal | "read" register
+//! item        := mul-op | signal | "read" (register | literal)   (a read no operand uses)
 //! alu-op      := OP{.cond}{.setf} dst "," src ["," src]     add ops: fadd fsub fmin fmax fminabs
 //!                                                          fmaxabs ftoi itof add sub shr asr ror shl
 //!                                                          min max and or xor not clz v8adds v8subs
@@ -687,17 +687,17 @@ impl Parser<'_> {
             } else if word == "read" {
                 let operands = self.operands(&item[1..], column + 4)?;
                 if operands.len() != 1 {
-                    return Err(self.err(column, "`read` takes one register"));
+                    return Err(self.err(column, "`read` takes one register or small immediate"));
                 }
                 let src = self.src(operands[0])?;
-                if !matches!(src.kind, SrcKind::Register(_))
+                if matches!(src.kind, SrcKind::Accumulator(_))
                     || src.rotation.is_some()
                     || src.unpack.is_some()
                 {
                     return Err(self.err(
                         src.column,
                         format!(
-                            "`read` takes a register-file register, found `{}`",
+                            "`read` takes a register-file register or a small immediate, found `{}`",
                             src.text
                         ),
                     ));
