@@ -1,0 +1,66 @@
+//! The kernel language: what users write kernels with, and the AST it records.
+//!
+//! # Writing a kernel
+//!
+//! A kernel is an ordinary Rust function (or closure) whose parameters are [`Int`], [`Float`],
+//! [`Ptr<Int>`](Ptr) or [`Ptr<Float>`](Ptr). [`compile`](crate::compile) calls it once; every
+//! operation inside *records* a statement or builds an expression instead of computing
+//! anything. All values are 16-lane vectors, one lane per element a QPU processes at once.
+//!
+//! | QPULib (C++)                     | here                                             |
+//! |----------------------------------|--------------------------------------------------|
+//! | `Int a = *p;`                    | `let a = Int::var(p.load());`                    |
+//! | `a = a - b;`                     | `a.set(a - b);` or `a -= b;` (needs `let mut a`) |
+//! | `a != b`, `a < b`                | `a.ne(b)`, `a.lt(b)` → [`Bool`]                  |
+//! | `While (any(c)) … End`           | `while_(any(c), \|\| { … });`                     |
+//! | `If (c) … Else … End`            | `if_(c, \|\| { … }).else_(\|\| { … });`            |
+//! | `Where (c) … Else … End`         | `where_(c, \|\| { … }).else_(\|\| { … });`         |
+//! | `For (Int i = 0, i < n, i = i+16)` | `for_(0, \|i\| i.lt(n), \|i\| i + 16, \|i\| { … });` |
+//! | `*p = x;` / `x = p[i];`          | `p.store(x);` / `p.at(i).load()`                 |
+//! | `gather(p); receive(x);`         | `gather(p); receive(x);`                         |
+//! | `store(x, p);`                   | `store(x, p);`                                   |
+//! | `x >> n`, `shr(x, n)`            | `x >> n` (arithmetic), `x.lshr(n)` (logical)     |
+//!
+//! Rust's `==` is not available on kernel values (it would have to produce a host `bool`);
+//! the comparison methods return a per-lane [`Bool`]. Literals mix with values on either side:
+//! `a + 1`, `1 + a`, `x * 0.125`.
+//!
+//! ## Variables and expressions
+//!
+//! Handles are `Copy`. An expression is a recipe, evaluated by the kernel each time a
+//! statement uses it, so `while_(any(a.ne(b)), …)` re-tests the condition every iteration.
+//! Only variables (from `Int::var`, `Float::var`, `Ptr::var`, or parameters) can be assigned.
+//! `let b = a;` copies the *handle*: `b` then names the same variable. Write
+//! `let b = Int::var(a);` for a new variable holding a snapshot of `a`.
+//!
+//! ## Meta-programming
+//!
+//! Rust runs only at build time, so a Rust `for` loop around statements unrolls them, a Rust
+//! function inlines, and a Rust struct can hold kernel variables (see the `heatmap`
+//! example's `Cursor`).
+//!
+//! ## Errors
+//!
+//! Mistakes (a value from another kernel, assigning to an expression, a load inside
+//! `where_`, a `receive` that can never have a gather, …) are collected with the file, line
+//! and column of the user's code and returned by `compile` as
+//! [`Error::Build`](crate::Error::Build). Nothing here panics.
+//!
+//! # The AST
+//!
+//! The recorded kernel is plain data, documented in [`ast`]: the interpreter runs it and the
+//! compiler lowers it.
+
+pub mod ast;
+#[doc(hidden)]
+pub mod builder;
+mod check;
+mod control;
+pub(crate) mod values;
+
+pub use check::GATHER_FIFO_DEPTH;
+pub use control::{for_, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else};
+pub use values::{
+    all, any, index, max, me, min, num_qpus, rotate, Bool, Cond, Float, Int, MinMax, Param, Ptr,
+    Scalar,
+};

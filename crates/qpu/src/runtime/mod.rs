@@ -1,0 +1,506 @@
+//! The kernel API: compile a kernel function, allocate shared arrays on a device, run.
+//!
+//! ```
+//! use qpu::lang::*;
+//! use qpu::{compile, Device};
+//!
+//! fn double(p: Ptr<Int>) {
+//!     p.store(p.load() * 2);
+//! }
+//!
+//! let device = Device::interpreter();
+//! let mut data = device.alloc_from(&[1i32, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])?;
+//! let kernel = compile(double)?;
+//! kernel.run(&device, &mut data)?;
+//! assert_eq!(data[15], 32);
+//! # Ok::<(), qpu::Error>(())
+//! ```
+//!
+//! # Backends
+//!
+//! A [`Device`] wraps one [`Backend`]: the [`Interpreter`] here; the emulator and the
+//! Raspberry Pi implement the same trait. A backend owns two jobs:
+//!
+//! 1. **Shared memory** ([`Backend::alloc`]): words that both the host and the QPUs can see,
+//!    each allocation with a 32-bit bus address (what kernels receive as pointers) and host
+//!    access as a slice ([`SharedMemory`]). On the Pi that is mailbox-allocated GPU memory
+//!    mapped into the process; on the interpreter and emulator it is ordinary host memory.
+//! 2. **Running** ([`Backend::run`]): given a [`Launch`] — the kernel AST and a stable id to
+//!    cache its compiled form under, the QPU count, the argument words in parameter order, and
+//!    the argument arrays as [`Buffer`]s (with their bus addresses and whether the kernel may
+//!    write them) — run the kernel on that many QPUs and return a [`RunReport`]. A
+//!    machine-code backend compiles `launch.kernel` (once per `kernel_id`), builds each QPU's
+//!    uniform stream, copies buffers in and out if its memory is not the host's, and launches.
+
+mod interpreter;
+
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub use interpreter::Interpreter;
+
+use crate::error::{Error, Result, SourceLocation};
+use crate::lang::ast;
+use crate::lang::builder::{with_builder, BuildGuard, Handle};
+use crate::lang::{Float, Int, Param, Ptr, Scalar};
+
+/// The most QPUs a kernel can run on (the VideoCore IV has 12).
+pub const MAX_QPUS: u32 = 12;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for i32 {}
+    impl Sealed for u32 {}
+    impl Sealed for f32 {}
+}
+
+/// Host element types of shared arrays: `i32`, `u32` (both seen by kernels as [`Int`]) and
+/// `f32` (seen as [`Float`]).
+pub trait Element: bytemuck::Pod + sealed::Sealed + std::fmt::Debug {
+    /// The kernel-side element type.
+    type Scalar: Scalar;
+}
+
+impl Element for i32 {
+    type Scalar = Int;
+}
+impl Element for u32 {
+    type Scalar = Int;
+}
+impl Element for f32 {
+    type Scalar = Float;
+}
+
+/// One allocation of shared memory, as a backend provides it.
+pub trait SharedMemory: Send {
+    /// The address the QPUs see for word 0.
+    fn bus_address(&self) -> u32;
+    /// The host's view of the words.
+    fn words(&self) -> &[u32];
+    /// The host's mutable view of the words.
+    fn words_mut(&mut self) -> &mut [u32];
+}
+
+/// An array in memory shared by the host and the QPUs, usable on the host as a slice.
+///
+/// Pass `&array` to a kernel to let it read the array, `&mut array` to let it also write.
+pub struct SharedArray<T: Element> {
+    memory: Box<dyn SharedMemory>,
+    device: u64,
+    elem: PhantomData<T>,
+}
+
+impl<T: Element> SharedArray<T> {
+    /// The bus address of element 0, as kernels see it.
+    pub fn bus_address(&self) -> u32 {
+        self.memory.bus_address()
+    }
+
+    fn buffer(&self) -> Buffer<'_> {
+        Buffer {
+            bus_address: self.memory.bus_address(),
+            words: BufferWords::ReadOnly(self.memory.words()),
+        }
+    }
+
+    fn buffer_mut(&mut self) -> Buffer<'_> {
+        Buffer {
+            bus_address: self.memory.bus_address(),
+            words: BufferWords::ReadWrite(self.memory.words_mut()),
+        }
+    }
+}
+
+impl<T: Element> Deref for SharedArray<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        bytemuck::cast_slice(self.memory.words())
+    }
+}
+
+impl<T: Element> DerefMut for SharedArray<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        bytemuck::cast_slice_mut(self.memory.words_mut())
+    }
+}
+
+impl<T: Element> std::fmt::Debug for SharedArray<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedArray")
+            .field("bus_address", &format_args!("{:#010x}", self.bus_address()))
+            .field("data", &&**self)
+            .finish()
+    }
+}
+
+/// A kernel argument array as a backend sees it during one run.
+#[derive(Debug)]
+pub struct Buffer<'a> {
+    /// Bus address of word 0.
+    pub bus_address: u32,
+    /// The words, and whether the kernel may write them.
+    pub words: BufferWords<'a>,
+}
+
+/// The words of a [`Buffer`].
+#[derive(Debug)]
+pub enum BufferWords<'a> {
+    /// Passed as `&SharedArray`: the kernel must not write it.
+    ReadOnly(&'a [u32]),
+    /// Passed as `&mut SharedArray`.
+    ReadWrite(&'a mut [u32]),
+}
+
+impl Buffer<'_> {
+    /// Length in words.
+    pub fn len(&self) -> usize {
+        match &self.words {
+            BufferWords::ReadOnly(w) => w.len(),
+            BufferWords::ReadWrite(w) => w.len(),
+        }
+    }
+
+    /// Whether the buffer has no words.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Word `index` (which must be `< len()`; out of range reads as 0).
+    pub fn word(&self, index: usize) -> u32 {
+        let words: &[u32] = match &self.words {
+            BufferWords::ReadOnly(w) => w,
+            BufferWords::ReadWrite(w) => w,
+        };
+        words.get(index).copied().unwrap_or(0)
+    }
+
+    /// Write word `index`; `Err` if the buffer is read-only or `index` out of range.
+    #[allow(clippy::result_unit_err)]
+    pub fn set_word(&mut self, index: usize, value: u32) -> std::result::Result<(), ()> {
+        match &mut self.words {
+            BufferWords::ReadWrite(w) => w.get_mut(index).map(|slot| *slot = value).ok_or(()),
+            BufferWords::ReadOnly(_) => Err(()),
+        }
+    }
+}
+
+/// Everything a backend needs to run a kernel once.
+#[derive(Debug)]
+pub struct Launch<'a> {
+    /// The kernel.
+    pub kernel: &'a ast::Kernel,
+    /// Identifies `kernel` for the lifetime of the process: compile once per id.
+    pub kernel_id: u64,
+    /// How many QPUs run it (1..=12).
+    pub num_qpus: u32,
+    /// One word per parameter, in declaration order: `i32`/`u32` bits, `f32` bits, or a
+    /// buffer's bus address. Each QPU receives the same words; its own number and the QPU count
+    /// are for the backend to supply (e.g. as the first two uniforms).
+    pub args: Vec<u32>,
+    /// The arrays passed as arguments (the only memory the kernel may touch).
+    pub buffers: Vec<Buffer<'a>>,
+}
+
+/// Per-QPU counters of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QpuStats {
+    /// Work units: statements for the interpreter, instructions for machine-code backends.
+    pub steps: u64,
+    /// Whole-vector stores.
+    pub stores: u64,
+    /// Gathers.
+    pub gathers: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    /// The backend's name.
+    pub backend: String,
+    /// QPUs used.
+    pub num_qpus: u32,
+    /// Counters per QPU, indexed by QPU number.
+    pub qpus: Vec<QpuStats>,
+    /// Cycles, where the backend models or measures them.
+    pub cycles: Option<u64>,
+    /// Backend-specific counters (e.g. stall causes), by name.
+    pub counters: Vec<(String, u64)>,
+}
+
+/// Where kernels run and shared memory lives: the interpreter, the emulator or a Pi.
+pub trait Backend: Send + Sync {
+    /// A short name for reports and errors.
+    fn name(&self) -> &str;
+    /// Allocate `words` zeroed 32-bit words of shared memory.
+    fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>>;
+    /// Run a kernel; see [`Launch`].
+    fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport>;
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A backend plus the shared arrays allocated from it.
+pub struct Device {
+    backend: Box<dyn Backend>,
+    id: u64,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("backend", &self.backend.name())
+            .finish()
+    }
+}
+
+impl Device {
+    /// A device running kernels on `backend`.
+    pub fn new(backend: impl Backend + 'static) -> Device {
+        Device {
+            backend: Box::new(backend),
+            id: next_id(),
+        }
+    }
+
+    /// A device running kernels on the reference interpreter.
+    pub fn interpreter() -> Device {
+        Device::new(Interpreter::new())
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &dyn Backend {
+        &*self.backend
+    }
+
+    /// Allocate a zeroed shared array of `len` elements.
+    pub fn alloc<T: Element>(&self, len: usize) -> Result<SharedArray<T>> {
+        Ok(SharedArray {
+            memory: self.backend.alloc(len)?,
+            device: self.id,
+            elem: PhantomData,
+        })
+    }
+
+    /// Allocate a shared array holding a copy of `data`.
+    pub fn alloc_from<T: Element>(&self, data: &[T]) -> Result<SharedArray<T>> {
+        let mut array = self.alloc(data.len())?;
+        array.copy_from_slice(data);
+        Ok(array)
+    }
+}
+
+/// Arguments collected for one launch.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct ArgList<'a> {
+    words: Vec<u32>,
+    buffers: Vec<(usize, u64, Buffer<'a>)>,
+}
+
+/// A host value that can be passed for a kernel parameter of type `P`:
+/// `i32`/`u32` for [`Int`], `f32` for [`Float`], `&SharedArray` / `&mut SharedArray` of
+/// `i32`/`u32` for `Ptr<Int>` and of `f32` for `Ptr<Float>`.
+pub trait Arg<'a, P> {
+    #[doc(hidden)]
+    fn push(self, list: &mut ArgList<'a>);
+}
+
+impl<'a> Arg<'a, Int> for i32 {
+    fn push(self, list: &mut ArgList<'a>) {
+        list.words.push(self as u32);
+    }
+}
+
+impl<'a> Arg<'a, Int> for u32 {
+    fn push(self, list: &mut ArgList<'a>) {
+        list.words.push(self);
+    }
+}
+
+impl<'a> Arg<'a, Float> for f32 {
+    fn push(self, list: &mut ArgList<'a>) {
+        list.words.push(self.to_bits());
+    }
+}
+
+impl<'a, T: Element> Arg<'a, Ptr<T::Scalar>> for &'a SharedArray<T> {
+    fn push(self, list: &mut ArgList<'a>) {
+        let index = list.words.len();
+        list.words.push(self.bus_address());
+        list.buffers.push((index, self.device, self.buffer()));
+    }
+}
+
+impl<'a, T: Element> Arg<'a, Ptr<T::Scalar>> for &'a mut SharedArray<T> {
+    fn push(self, list: &mut ArgList<'a>) {
+        let index = list.words.len();
+        list.words.push(self.bus_address());
+        let device = self.device;
+        list.buffers.push((index, device, self.buffer_mut()));
+    }
+}
+
+/// The whole argument list for a kernel with parameter tuple `P`: a tuple of [`Arg`]s in
+/// parameter order (or, for one parameter, the bare argument).
+pub trait Args<'a, P> {
+    #[doc(hidden)]
+    fn push_all(self, list: &mut ArgList<'a>);
+}
+
+impl<'a, T: Element> Args<'a, (Ptr<T::Scalar>,)> for &'a SharedArray<T> {
+    fn push_all(self, list: &mut ArgList<'a>) {
+        Arg::<Ptr<T::Scalar>>::push(self, list);
+    }
+}
+
+impl<'a, T: Element> Args<'a, (Ptr<T::Scalar>,)> for &'a mut SharedArray<T> {
+    fn push_all(self, list: &mut ArgList<'a>) {
+        Arg::<Ptr<T::Scalar>>::push(self, list);
+    }
+}
+
+impl<'a> Args<'a, (Int,)> for i32 {
+    fn push_all(self, list: &mut ArgList<'a>) {
+        Arg::<Int>::push(self, list);
+    }
+}
+
+impl<'a> Args<'a, (Float,)> for f32 {
+    fn push_all(self, list: &mut ArgList<'a>) {
+        Arg::<Float>::push(self, list);
+    }
+}
+
+/// A Rust function or closure that records a kernel when called with parameter handles.
+/// Implemented for `FnOnce(A, B, …)` with up to 12 [`Param`]s.
+pub trait KernelFn<P> {
+    #[doc(hidden)]
+    fn record(self);
+}
+
+fn param<T: Param>() -> T {
+    T::from_handle(with_builder(|b| b.declare_param(T::TYPE)).unwrap_or(Handle::POISON))
+}
+
+macro_rules! tuple_impls {
+    ($( ( $($p:ident $a:ident),* ) )*) => {$(
+        impl<F, $($p: Param),*> KernelFn<($($p,)*)> for F
+        where
+            F: FnOnce($($p),*),
+        {
+            #[allow(non_snake_case)]
+            fn record(self) {
+                // Parameters are declared left to right, so argument i is parameter i.
+                $(let $p = param::<$p>();)*
+                self($($p),*)
+            }
+        }
+
+        impl<'a, $($p, $a: Arg<'a, $p>),*> Args<'a, ($($p,)*)> for ($($a,)*) {
+            #[allow(non_snake_case, unused_variables)]
+            fn push_all(self, list: &mut ArgList<'a>) {
+                let ($($a,)*) = self;
+                $($a.push(list);)*
+            }
+        }
+    )*};
+}
+
+tuple_impls! {
+    ()
+    (P0 A0)
+    (P0 A0, P1 A1)
+    (P0 A0, P1 A1, P2 A2)
+    (P0 A0, P1 A1, P2 A2, P3 A3)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6, P7 A7)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6, P7 A7, P8 A8)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6, P7 A7, P8 A8, P9 A9)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6, P7 A7, P8 A8, P9 A9, P10 A10)
+    (P0 A0, P1 A1, P2 A2, P3 A3, P4 A4, P5 A5, P6 A6, P7 A7, P8 A8, P9 A9, P10 A10, P11 A11)
+}
+
+/// A compiled kernel whose parameters have the types in tuple `P`.
+pub struct Kernel<P> {
+    ast: Arc<ast::Kernel>,
+    id: u64,
+    num_qpus: u32,
+    params: PhantomData<fn(P)>,
+}
+
+impl<P> std::fmt::Debug for Kernel<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("id", &self.id)
+            .field("num_qpus", &self.num_qpus)
+            .field("ast", &self.ast)
+            .finish()
+    }
+}
+
+/// Record the kernel function `f` into a [`Kernel`] (run it once with parameter handles).
+///
+/// Errors: [`Error::Build`] listing every mistake with its source location.
+#[track_caller]
+pub fn compile<P, F: KernelFn<P>>(f: F) -> Result<Kernel<P>> {
+    let guard = BuildGuard::begin(SourceLocation::caller());
+    f.record();
+    let kernel = guard.finish()?;
+    Ok(Kernel {
+        ast: Arc::new(kernel),
+        id: next_id(),
+        num_qpus: 1,
+        params: PhantomData,
+    })
+}
+
+impl<P> Kernel<P> {
+    /// The recorded AST.
+    pub fn ast(&self) -> &ast::Kernel {
+        &self.ast
+    }
+
+    /// How many QPUs the next run uses.
+    pub fn num_qpus(&self) -> u32 {
+        self.num_qpus
+    }
+
+    /// Use `n` QPUs (1..=12) for subsequent runs.
+    pub fn set_num_qpus(&mut self, n: u32) -> Result<()> {
+        if !(1..=MAX_QPUS).contains(&n) {
+            return Err(Error::NumQpus(n));
+        }
+        self.num_qpus = n;
+        Ok(())
+    }
+
+    /// Run on `device` with `args` (a tuple in parameter order, or the bare argument for a
+    /// one-parameter kernel). Argument types are checked by the Rust compiler.
+    pub fn run<'a, A: Args<'a, P>>(&self, device: &Device, args: A) -> Result<RunReport> {
+        let mut list = ArgList::default();
+        args.push_all(&mut list);
+        let mut buffers = Vec::with_capacity(list.buffers.len());
+        for (index, owner, buffer) in list.buffers {
+            if owner != device.id {
+                return Err(Error::WrongDevice { index });
+            }
+            buffers.push(buffer);
+        }
+        let mut launch = Launch {
+            kernel: &self.ast,
+            kernel_id: self.id,
+            num_qpus: self.num_qpus,
+            args: list.words,
+            buffers,
+        };
+        device.backend.run(&mut launch)
+    }
+}
