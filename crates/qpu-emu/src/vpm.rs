@@ -1137,3 +1137,855 @@ fn check_row_address(
     }
     Ok(addr32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lane values whose bytes all differ, so misplaced bytes show up.
+    fn lanes(seed: u32) -> [u32; 16] {
+        std::array::from_fn(|i| (seed << 24) | ((i as u32 + 1) * 0x0001_0203) ^ 0x00a0_b0c0)
+    }
+
+    /// A VPM whose every word is distinct, with the same contents in a plain model array.
+    fn patterned_vpm() -> (VpmMemory, [[u32; 16]; 64]) {
+        let mut vpm = VpmMemory::new();
+        let mut model = [[0u32; 16]; 64];
+        for (row, model_row) in model.iter_mut().enumerate() {
+            for (column, word) in model_row.iter_mut().enumerate() {
+                *word = 0x8000_0000 | ((row as u32) << 16) | ((column as u32) << 8) | 0x5a;
+                assert!(vpm.set_word(row, column, *word));
+            }
+        }
+        (vpm, model)
+    }
+
+    fn assert_vpm_eq(vpm: &VpmMemory, model: &[[u32; 16]; 64]) {
+        for (row, model_row) in model.iter().enumerate() {
+            assert_eq!(vpm.row(row).unwrap(), model_row, "VPM row {row}");
+        }
+    }
+
+    // ---- setup word decoding, against fields computed by hand --------------------------
+
+    #[test]
+    fn decodes_generic_setups() {
+        // Seed hello world: horizontal, 32-bit, Y = 0, STRIDE 0 which means 64.
+        let setup = GenericSetup::decode(0xa00, false).unwrap();
+        assert_eq!(
+            setup,
+            GenericSetup {
+                raw: 0xa00,
+                count: None,
+                stride: 64,
+                horizontal: true,
+                laned: false,
+                width: Width::Bits32,
+                address: 0,
+            }
+        );
+        // NUM 4, STRIDE 1, horizontal 32-bit, Y = 3.
+        let setup = GenericSetup::decode(0x0040_1a03, true).unwrap();
+        assert_eq!(
+            (
+                setup.count,
+                setup.stride,
+                setup.horizontal,
+                setup.width,
+                setup.address
+            ),
+            (Some(4), 1, true, Width::Bits32, 3)
+        );
+        // NUM 15, STRIDE 2, horizontal laned 16-bit, ADDR 5 = {Y = 2, H = 1}.
+        let setup = GenericSetup::decode(0x00f0_2d05, true).unwrap();
+        assert_eq!(
+            (
+                setup.count,
+                setup.stride,
+                setup.horizontal,
+                setup.laned,
+                setup.width
+            ),
+            (Some(15), 2, true, true, Width::Bits16)
+        );
+        assert_eq!(setup.address, 5);
+        // NUM 0 means 16; vertical packed 8-bit, STRIDE 63.
+        let setup = GenericSetup::decode(0x0003_f0cb, true).unwrap();
+        assert_eq!(
+            (
+                setup.count,
+                setup.stride,
+                setup.horizontal,
+                setup.laned,
+                setup.width
+            ),
+            (Some(16), 63, false, false, Width::Bits8)
+        );
+        assert_eq!(setup.address, 0xcb);
+        assert_eq!(
+            GenericSetup::decode(0x300, false),
+            Err(VpmError::ReservedField {
+                kind: SetupKind::GenericWrite,
+                value: 0x300,
+                field: "SIZE",
+                field_value: 3
+            })
+        );
+    }
+
+    #[test]
+    fn decodes_vdw_setups() {
+        // Seed hello world: UNITS 16, DEPTH 1, vertical, VPMBASE 0, 32-bit.
+        assert_eq!(
+            VdwSetup::decode(0x8801_0000).unwrap(),
+            VdwSetup {
+                raw: 0x8801_0000,
+                units: 16,
+                depth: 1,
+                horizontal: false,
+                y: 0,
+                x: 0,
+                width: Width::Bits32,
+                lane: 0,
+            }
+        );
+        // 4 units of 16, horizontal: 0x8000_0000 | 4 << 23 | 16 << 16 | 1 << 14.
+        let setup = VdwSetup::decode(0x8210_4000).unwrap();
+        assert_eq!((setup.units, setup.depth, setup.horizontal), (4, 16, true));
+        // UNITS 0 and DEPTH 0 mean 128; Y = 5, X = 3, 8-bit from byte 2.
+        let setup = VdwSetup::decode(0x8000_429e).unwrap();
+        assert_eq!(
+            (
+                setup.units,
+                setup.depth,
+                setup.y,
+                setup.x,
+                setup.width,
+                setup.lane
+            ),
+            (128, 128, 5, 3, Width::Bits8, 2)
+        );
+        // 16-bit, half-word 1, Y = 127, X = 15.
+        let setup = VdwSetup::decode(0x8081_7ffb).unwrap();
+        assert_eq!(
+            (
+                setup.units,
+                setup.depth,
+                setup.y,
+                setup.x,
+                setup.width,
+                setup.lane
+            ),
+            (1, 1, 127, 15, Width::Bits16, 1)
+        );
+        assert!(matches!(
+            VdwSetup::decode(0x8000_4001),
+            Err(VpmError::ReservedField {
+                field: "MODEW",
+                field_value: 1,
+                ..
+            })
+        ));
+        assert!(matches!(
+            VdwSetup::decode(0x8000_8000),
+            Err(VpmError::ReservedField { field_value: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn decodes_vdw_stride_with_sixteen_bits() {
+        assert_eq!(
+            VdwStrideSetup::decode(0xc001_fff0).unwrap(),
+            VdwStrideSetup {
+                raw: 0xc001_fff0,
+                block_mode: true,
+                stride: 0xfff0
+            }
+        );
+        assert_eq!(VdwStrideSetup::decode(0xc000_0040).unwrap().stride, 64);
+        assert!(!VdwStrideSetup::decode(0xc000_0040).unwrap().block_mode);
+        assert!(matches!(
+            VdwStrideSetup::decode(0xc002_0000),
+            Err(VpmError::ReservedField { field_value: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn decodes_vdr_setups() {
+        // MPITCH 3 (64 bytes), ROWLEN 0 (16), NROWS 2, VPITCH 1, horizontal, Y = 2, X = 0.
+        assert_eq!(
+            VdrSetup::decode(0x8302_1020).unwrap(),
+            VdrSetup {
+                raw: 0x8302_1020,
+                width: Width::Bits32,
+                lane: 0,
+                memory_pitch: Some(64),
+                row_length: 16,
+                rows: 2,
+                vpm_pitch: 1,
+                vertical: false,
+                y: 2,
+                x: 0,
+            }
+        );
+        // 1<<31 | 7<<28 | 5<<24 | 10<<20 | 3<<16 | 8<<12 | 1<<11 | 0x45<<4 | 11.
+        assert_eq!(
+            VdrSetup::decode(0xf5a3_8c5b).unwrap(),
+            VdrSetup {
+                raw: 0xf5a3_8c5b,
+                width: Width::Bits8,
+                lane: 3,
+                memory_pitch: Some(256),
+                row_length: 10,
+                rows: 3,
+                vpm_pitch: 8,
+                vertical: true,
+                y: 0x45,
+                x: 11,
+            }
+        );
+        // MPITCH 0 selects the extended pitch; NROWS 0 and VPITCH 0 mean 16; 16-bit H = 0.
+        let setup = VdrSetup::decode(0xa010_0000).unwrap();
+        assert_eq!(
+            (
+                setup.memory_pitch,
+                setup.row_length,
+                setup.rows,
+                setup.vpm_pitch
+            ),
+            (None, 1, 16, 16)
+        );
+        assert_eq!((setup.width, setup.lane), (Width::Bits16, 0));
+        assert_eq!(
+            VdrPitchSetup::decode(0x9000_1abc).unwrap(),
+            VdrPitchSetup {
+                raw: 0x9000_1abc,
+                pitch: 0x1abc
+            }
+        );
+        assert!(matches!(
+            VdrPitchSetup::decode(0x9000_2000),
+            Err(VpmError::ReservedField { field_value: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn register_49_words_are_routed_by_their_id_bits() {
+        assert!(matches!(
+            ReadSetupWord::decode(0x0040_1a03),
+            Ok(ReadSetupWord::Generic(_))
+        ));
+        assert!(matches!(
+            ReadSetupWord::decode(0x8302_1020),
+            Ok(ReadSetupWord::Vdr(_))
+        ));
+        assert!(matches!(
+            ReadSetupWord::decode(0x9000_0040),
+            Ok(ReadSetupWord::VdrPitch(_))
+        ));
+        assert_eq!(
+            ReadSetupWord::decode(0x4000_0000),
+            Err(VpmError::UnknownSetup {
+                kind: SetupKind::ReadRegister,
+                value: 0x4000_0000
+            })
+        );
+        assert!(matches!(
+            WriteSetupWord::decode(0xa00),
+            Ok(WriteSetupWord::Generic(_))
+        ));
+        assert!(matches!(
+            WriteSetupWord::decode(0x8801_0000),
+            Ok(WriteSetupWord::Vdw(_))
+        ));
+        assert!(matches!(
+            WriteSetupWord::decode(0xc000_0000),
+            Ok(WriteSetupWord::VdwStride(_))
+        ));
+        assert_eq!(
+            WriteSetupWord::decode(0x4000_0a00),
+            Err(VpmError::UnknownSetup {
+                kind: SetupKind::WriteRegister,
+                value: 0x4000_0a00
+            })
+        );
+    }
+
+    // ---- generic writes and reads ------------------------------------------------------
+
+    #[test]
+    fn hello_world_writes_sixteen_consecutive_words() {
+        let mut mem = Memory::new();
+        let out = mem.alloc(128, 64).unwrap();
+        mem.write_u32s(out, &[0xaaaa_aaaa; 32]).unwrap();
+        let mut vpm = VpmMemory::new();
+        let mut port = VpmPort::new();
+        let values: [u32; 16] = std::array::from_fn(|i| 100 + 0x1234 + i as u32);
+        port.write_vw_setup(0xa00).unwrap();
+        port.push(&mut vpm, &values).unwrap();
+        assert_eq!(vpm.row(0).unwrap(), &values);
+        port.write_vw_setup(0x8801_0000).unwrap();
+        let transfer = port.start_vdw(&vpm, &mut mem, out).unwrap();
+        assert_eq!(
+            transfer,
+            DmaTransfer {
+                bytes: 64,
+                rows: 16
+            }
+        );
+        let words = mem.read_u32s(out, 32).unwrap();
+        assert_eq!(&words[..16], &values);
+        assert_eq!(&words[16..], &[0xaaaa_aaaa; 16]);
+    }
+
+    #[test]
+    fn horizontal_32_bit_writes_follow_the_stride() {
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // STRIDE 2, horizontal 32-bit, Y = 1: vectors land in rows 1, 3, 5.
+        port.write_vw_setup(0x2a01).unwrap();
+        for (k, row) in [1usize, 3, 5].into_iter().enumerate() {
+            let v = lanes(k as u32);
+            port.push(&mut vpm, &v).unwrap();
+            model[row] = v;
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn vertical_32_bit_writes_run_down_columns() {
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // STRIDE 1, vertical 32-bit, ADDR = {Y[5:4] = 1, X = 5}: column 5 then 6, rows 16-31.
+        port.write_vw_setup(0x1215).unwrap();
+        for (k, column) in [5usize, 6].into_iter().enumerate() {
+            let v = lanes(k as u32);
+            port.push(&mut vpm, &v).unwrap();
+            for i in 0..16 {
+                model[16 + i][column] = v[i];
+            }
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn sixteen_bit_writes_packed_and_laned() {
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        let v = lanes(1);
+        // Packed horizontal 16-bit, ADDR = {Y = 3, H = 1}: 8 words, the right half of row 3,
+        // two elements per word, the even element in the low half.
+        port.write_vw_setup(0x907).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for j in 0..8 {
+            model[3][8 + j] = (v[2 * j] & 0xffff) | (v[2 * j + 1] << 16);
+        }
+        // Laned horizontal 16-bit, ADDR = {Y = 4, H = 1}: the high half of each word.
+        port.write_vw_setup(0xd09).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for i in 0..16 {
+            model[4][i] = (model[4][i] & 0xffff) | (v[i] << 16);
+        }
+        // Laned vertical 16-bit, ADDR = {Y[5:4] = 2, X = 7, H = 0}: low halves of column 7,
+        // rows 32-47.
+        port.write_vw_setup(0x54e).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for i in 0..16 {
+            model[32 + i][7] = (model[32 + i][7] & 0xffff_0000) | (v[i] & 0xffff);
+        }
+        // Packed vertical 16-bit, ADDR = {Y[5:4] = 3, X = 9, H = 1}: rows 56-63 of column 9.
+        port.write_vw_setup(0x173).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for j in 0..8 {
+            model[56 + j][9] = (v[2 * j] & 0xffff) | (v[2 * j + 1] << 16);
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn eight_bit_writes_packed_and_laned() {
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        let v = lanes(2);
+        let byte = |i: usize| v[i] & 0xff;
+        // Laned horizontal 8-bit, ADDR = {Y = 2, B = 2}: byte 2 of each word of row 2.
+        port.write_vw_setup(0xc0a).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for (i, word) in model[2].iter_mut().enumerate() {
+            *word = (*word & 0xff00_ffff) | (byte(i) << 16);
+        }
+        // Packed horizontal 8-bit, ADDR = {Y = 6, B = 1}: words 4-7 of row 6, 4 per word.
+        port.write_vw_setup(0x819).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for j in 0..4 {
+            model[6][4 + j] = byte(4 * j)
+                | (byte(4 * j + 1) << 8)
+                | (byte(4 * j + 2) << 16)
+                | (byte(4 * j + 3) << 24);
+        }
+        // Packed vertical 8-bit, ADDR = {Y[5:4] = 3, X = 2, B = 3}: rows 60-63 of column 2.
+        port.write_vw_setup(0x0cb).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for j in 0..4 {
+            model[60 + j][2] = byte(4 * j)
+                | (byte(4 * j + 1) << 8)
+                | (byte(4 * j + 2) << 16)
+                | (byte(4 * j + 3) << 24);
+        }
+        // Laned vertical 8-bit, ADDR = {Y[5:4] = 1, X = 14, B = 0}: byte 0 of column 14.
+        port.write_vw_setup(0x478).unwrap();
+        port.push(&mut vpm, &v).unwrap();
+        for i in 0..16 {
+            model[16 + i][14] = (model[16 + i][14] & 0xffff_ff00) | byte(i);
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn reads_extract_and_zero_extend() {
+        let (vpm, model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // NUM 1, horizontal 32-bit, Y = 9.
+        port.write_vr_setup(0x0010_0a09).unwrap();
+        assert_eq!(port.pop(&vpm).unwrap(), model[9]);
+        // NUM 1, vertical 32-bit, {Y[5:4] = 2, X = 4}.
+        port.write_vr_setup(0x0010_0224).unwrap();
+        let expected: [u32; 16] = std::array::from_fn(|i| model[32 + i][4]);
+        assert_eq!(port.pop(&vpm).unwrap(), expected);
+        // NUM 1, laned horizontal 16-bit, {Y = 5, H = 1}: high halves, zero-extended.
+        port.write_vr_setup(0x0010_0d0b).unwrap();
+        let expected: [u32; 16] = std::array::from_fn(|i| model[5][i] >> 16);
+        assert_eq!(port.pop(&vpm).unwrap(), expected);
+        // NUM 1, packed horizontal 8-bit, {Y = 7, B = 3}: bytes of words 12-15.
+        port.write_vr_setup(0x0010_081f).unwrap();
+        let expected: [u32; 16] =
+            std::array::from_fn(|i| (model[7][12 + i / 4] >> (8 * (i % 4))) & 0xff);
+        assert_eq!(port.pop(&vpm).unwrap(), expected);
+        // NUM 1, laned vertical 8-bit, {Y[5:4] = 0, X = 1, B = 1}.
+        port.write_vr_setup(0x0010_0405).unwrap();
+        let expected: [u32; 16] = std::array::from_fn(|i| (model[i][1] >> 8) & 0xff);
+        assert_eq!(port.pop(&vpm).unwrap(), expected);
+    }
+
+    #[test]
+    fn packed_16_bit_reads_step_half_rows() {
+        let (vpm, model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // NUM 3, STRIDE 1, packed horizontal 16-bit from {Y = 0, H = 0}: the left half of
+        // row 0, its right half, then the left half of row 1.
+        port.write_vr_setup(0x0030_1900).unwrap();
+        assert_eq!(port.pending_reads(), 3);
+        for (row, half) in [(0usize, 0usize), (0, 1), (1, 0)] {
+            let expected: [u32; 16] =
+                std::array::from_fn(|i| (model[row][8 * half + i / 2] >> (16 * (i % 2))) & 0xffff);
+            assert_eq!(port.pop(&vpm).unwrap(), expected, "row {row} half {half}");
+        }
+        assert_eq!(port.pending_reads(), 0);
+    }
+
+    // ---- VDR loads -----------------------------------------------------------------------
+
+    #[test]
+    fn vdr_load_of_rows_then_generic_reads() {
+        let mut mem = Memory::new();
+        let src = mem.alloc(4 * 64, 64).unwrap();
+        let data: Vec<u32> = (0..64)
+            .map(|i| 0x0100_0000 * (i / 16) + i * 3 + 7)
+            .collect();
+        mem.write_u32s(src, &data).unwrap();
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // MPITCH 3 (64 bytes), ROWLEN 16, NROWS 4, VPITCH 1, horizontal, Y = 8.
+        port.write_vr_setup(0x8304_1080).unwrap();
+        let transfer = port.start_vdr(&mut vpm, &mem, src).unwrap();
+        assert_eq!(
+            transfer,
+            DmaTransfer {
+                bytes: 256,
+                rows: 4
+            }
+        );
+        for r in 0..4 {
+            for i in 0..16 {
+                model[8 + r][i] = data[16 * r + i];
+            }
+        }
+        assert_vpm_eq(&vpm, &model);
+        // NUM 4, STRIDE 1, horizontal 32-bit from Y = 8.
+        port.write_vr_setup(0x0040_1a08).unwrap();
+        for r in 0..4 {
+            assert_eq!(port.pending_reads(), 4 - r as u32);
+            assert_eq!(
+                port.pop(&vpm).unwrap().as_slice(),
+                &data[16 * r..16 * r + 16]
+            );
+        }
+        assert_eq!(
+            port.pop(&vpm),
+            Err(VpmError::ReadsExhausted {
+                setup: 0x0040_1a08,
+                count: 4
+            })
+        );
+    }
+
+    #[test]
+    fn vdr_extended_pitch_short_rows_and_x_offset() {
+        let mut mem = Memory::new();
+        let src = mem.alloc(400, 4).unwrap();
+        let data: Vec<u32> = (0..100).map(|i| 0xc0de_0000 + i).collect();
+        mem.write_u32s(src, &data).unwrap();
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // Extended pitch 100 bytes; basic: MPITCH 0, ROWLEN 5, NROWS 3, VPITCH 2,
+        // horizontal, Y = 10, X = 3.
+        port.write_vr_setup(0x9000_0064).unwrap();
+        port.write_vr_setup(0x8053_20a3).unwrap();
+        let transfer = port.start_vdr(&mut vpm, &mem, src + 8).unwrap();
+        assert_eq!(transfer, DmaTransfer { bytes: 60, rows: 3 });
+        for r in 0..3 {
+            for i in 0..5 {
+                // Row r starts 100 bytes (25 words) after the previous one.
+                model[10 + 2 * r][3 + i] = data[2 + 25 * r + i];
+            }
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn vdr_vertical_with_vpitch_16_fills_one_column() {
+        // The measured program: 4 rows of 16 words, vertical, VPITCH 0 (= 16), X = 15.
+        let mut mem = Memory::new();
+        let src = mem.alloc(256, 64).unwrap();
+        let data: Vec<u32> = (0..64).map(|i| i * 0x0101_0101).collect();
+        mem.write_u32s(src, &data).unwrap();
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        port.write_vr_setup(0x8304_080f).unwrap();
+        port.start_vdr(&mut vpm, &mem, src).unwrap();
+        for (k, &value) in data.iter().enumerate() {
+            model[k][15] = value;
+        }
+        assert_vpm_eq(&vpm, &model);
+    }
+
+    #[test]
+    fn vdr_8_bit_rows_fill_byte_lanes_then_laned_reads_return_them() {
+        let mut mem = Memory::new();
+        let src = mem.alloc(64, 16).unwrap();
+        let bytes: Vec<u8> = (0..64u32).map(|i| (i * 7 + 3) as u8).collect();
+        mem.write_bytes(src, &bytes).unwrap();
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // 8-bit from byte 0, MPITCH 1 (16 bytes), ROWLEN 16, NROWS 4, VPITCH 1, horizontal,
+        // Y = 20: memory row r goes to byte lane r of the words of VPM row 20.
+        port.write_vr_setup(0xc104_1140).unwrap();
+        let transfer = port.start_vdr(&mut vpm, &mem, src).unwrap();
+        assert_eq!(transfer, DmaTransfer { bytes: 64, rows: 4 });
+        for (i, word) in model[20].iter_mut().enumerate() {
+            *word = u32::from_le_bytes([bytes[i], bytes[16 + i], bytes[32 + i], bytes[48 + i]]);
+        }
+        assert_vpm_eq(&vpm, &model);
+        // NUM 4, STRIDE 1, laned horizontal 8-bit from {Y = 20, B = 0}.
+        port.write_vr_setup(0x0040_1c50).unwrap();
+        for r in 0..4 {
+            let expected: [u32; 16] = std::array::from_fn(|i| u32::from(bytes[16 * r + i]));
+            assert_eq!(port.pop(&vpm).unwrap(), expected, "memory row {r}");
+        }
+    }
+
+    // ---- VDW stores ----------------------------------------------------------------------
+
+    #[test]
+    fn vdw_horizontal_rows_with_memory_stride() {
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(4 * 72, 4).unwrap();
+        mem.write_u32s(out, &[0xaaaa_aaaa; 72]).unwrap();
+        let mut port = VpmPort::new();
+        // Stride 8 bytes; 3 units of 16, horizontal, Y = 1, X = 0.
+        port.write_vw_setup(0xc000_0008).unwrap();
+        port.write_vw_setup(0x8190_4080).unwrap();
+        let transfer = port.start_vdw(&vpm, &mut mem, out).unwrap();
+        assert_eq!(
+            transfer,
+            DmaTransfer {
+                bytes: 192,
+                rows: 3
+            }
+        );
+        let mut expected = vec![0xaaaa_aaaa; 72];
+        for unit in 0..3 {
+            // Each memory row is 64 bytes plus the 8-byte stride: 18 words apart.
+            expected[18 * unit..18 * unit + 16].copy_from_slice(&model[1 + unit]);
+        }
+        assert_eq!(mem.read_u32s(out, 72).unwrap(), expected);
+    }
+
+    #[test]
+    fn vdw_block_mode_packs_units_along_rows() {
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(128, 4).unwrap();
+        let mut port = VpmPort::new();
+        // Block mode, stride 0; 4 units of 8, horizontal, Y = 2: rows 2 and 3 in order.
+        port.write_vw_setup(0xc001_0000).unwrap();
+        port.write_vw_setup(0x8208_4100).unwrap();
+        port.start_vdw(&vpm, &mut mem, out).unwrap();
+        let expected: Vec<u32> = model[2].iter().chain(&model[3]).copied().collect();
+        assert_eq!(mem.read_u32s(out, 32).unwrap(), expected);
+    }
+
+    #[test]
+    fn vdw_vertical_block_mode_reads_a_column() {
+        // QPULib's store: 16 units of depth 1, vertical, block mode, VPM base Y = 16, X = 3.
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(64, 4).unwrap();
+        let mut port = VpmPort::new();
+        port.write_vw_setup(0xc001_0000).unwrap();
+        port.write_vw_setup(0x8801_0818).unwrap();
+        port.start_vdw(&vpm, &mut mem, out).unwrap();
+        let expected: Vec<u32> = (16..32).map(|row| model[row][3]).collect();
+        assert_eq!(mem.read_u32s(out, 16).unwrap(), expected);
+    }
+
+    #[test]
+    fn vdw_vertical_units_carry_from_x15_into_the_next_row_block() {
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(24, 4).unwrap();
+        let mut port = VpmPort::new();
+        // 3 units of depth 2, vertical, Y = 0, X = 15, block mode off.
+        port.write_vw_setup(0x8182_0078).unwrap();
+        port.start_vdw(&vpm, &mut mem, out).unwrap();
+        let expected = vec![
+            model[0][15],
+            model[1][15],
+            model[16][0],
+            model[17][0],
+            model[16][1],
+            model[17][1],
+        ];
+        assert_eq!(mem.read_u32s(out, 6).unwrap(), expected);
+    }
+
+    #[test]
+    fn vdw_16_bit_takes_the_selected_half_words() {
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(64, 4).unwrap();
+        let mut port = VpmPort::new();
+        // 2 units of 16, horizontal, Y = 5, 16-bit with MODEW 3 (half-word 1).
+        port.write_vw_setup(0x8110_4283).unwrap();
+        let transfer = port.start_vdw(&vpm, &mut mem, out).unwrap();
+        assert_eq!(transfer, DmaTransfer { bytes: 64, rows: 2 });
+        let mut expected = Vec::new();
+        for row in [5, 6] {
+            for word in model[row] {
+                expected.extend_from_slice(&((word >> 16) as u16).to_le_bytes());
+            }
+        }
+        assert_eq!(mem.read_bytes(out, 64).unwrap(), expected.as_slice());
+    }
+
+    #[test]
+    fn vdw_stride_beyond_13_bits_is_honoured() {
+        let (vpm, model) = patterned_vpm();
+        let mut mem = Memory::new();
+        let out = mem.alloc(0xa000, 4).unwrap();
+        let mut port = VpmPort::new();
+        // Stride 0x9000 needs bit 15; 2 units of depth 1, horizontal, Y = 0, X = 0.
+        port.write_vw_setup(0xc000_9000).unwrap();
+        port.write_vw_setup(0x8101_4000).unwrap();
+        port.start_vdw(&vpm, &mut mem, out).unwrap();
+        assert_eq!(mem.read_u32(out).unwrap(), model[0][0]);
+        assert_eq!(mem.read_u32(out + 4 + 0x9000).unwrap(), model[1][0]);
+    }
+
+    #[test]
+    fn vdr_then_vdw_round_trips_16_bit_rows() {
+        let mut mem = Memory::new();
+        let src = mem.alloc(32 * 3, 4).unwrap();
+        let dst = mem.alloc(32 * 3, 4).unwrap();
+        let bytes: Vec<u8> = (0..96u32).map(|i| (i * 37 + 11) as u8).collect();
+        mem.write_bytes(src, &bytes).unwrap();
+        let mut vpm = VpmMemory::new();
+        let mut port = VpmPort::new();
+        // VDR: 16-bit H = 1, MPITCH 2 (32 bytes), ROWLEN 16, NROWS 3, VPITCH 2 ({Y, H} += 2,
+        // so each row lands in the high halves of the next VPM row), horizontal, Y = 40.
+        port.write_vr_setup(0xb203_2280).unwrap();
+        port.start_vdr(&mut vpm, &mem, src).unwrap();
+        // VDW: 3 units of 16, horizontal, Y = 40, 16-bit H = 1: the same shape back.
+        port.write_vw_setup(0x8190_5403).unwrap();
+        port.start_vdw(&vpm, &mut mem, dst).unwrap();
+        assert_eq!(mem.read_bytes(dst, 96).unwrap(), bytes.as_slice());
+    }
+
+    // ---- errors ----------------------------------------------------------------------------
+
+    #[test]
+    fn reads_and_writes_need_setups() {
+        let mut vpm = VpmMemory::new();
+        let mut port = VpmPort::new();
+        assert_eq!(port.pop(&vpm), Err(VpmError::ReadWithoutSetup));
+        assert_eq!(
+            port.push(&mut vpm, &[0; 16]),
+            Err(VpmError::WriteWithoutSetup)
+        );
+        assert_eq!(port.pending_reads(), 0);
+    }
+
+    #[test]
+    fn a_read_setup_is_refused_while_two_reads_remain() {
+        let (vpm, model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // NUM 2, horizontal 32-bit, Y = 0, STRIDE 1.
+        port.write_vr_setup(0x0020_1a00).unwrap();
+        assert_eq!(
+            port.write_vr_setup(0x0020_1a10),
+            Err(VpmError::ReadSetupWhilePending {
+                value: 0x0020_1a10,
+                remaining: 2
+            })
+        );
+        // With one read left, the new setup queues behind it *[measured]*.
+        assert_eq!(port.pop(&vpm).unwrap(), model[0]);
+        port.write_vr_setup(0x0020_1a10).unwrap();
+        assert_eq!(port.pending_reads(), 3);
+        assert_eq!(port.pop(&vpm).unwrap(), model[1]);
+        assert_eq!(port.pop(&vpm).unwrap(), model[16]);
+        assert_eq!(port.pop(&vpm).unwrap(), model[17]);
+        assert!(matches!(
+            port.pop(&vpm),
+            Err(VpmError::ReadsExhausted {
+                setup: 0x0020_1a10,
+                count: 2
+            })
+        ));
+    }
+
+    #[test]
+    fn generic_accesses_beyond_row_63_are_errors() {
+        let mut vpm = VpmMemory::new();
+        let mut port = VpmPort::new();
+        // Horizontal 32-bit with ADDR = 0x40 (Y = 64).
+        port.write_vw_setup(0xa40).unwrap();
+        assert_eq!(
+            port.push(&mut vpm, &[1; 16]),
+            Err(VpmError::GenericOutOfRange {
+                kind: SetupKind::GenericWrite,
+                setup: 0xa40,
+                address: 0x40,
+                row: 64
+            })
+        );
+        // Vertical 32-bit at {Y[5:4] = 3, X = 0}, STRIDE 16: the second vector is at Y = 64.
+        port.write_vw_setup(0x10230).unwrap();
+        port.push(&mut vpm, &[2; 16]).unwrap();
+        assert_eq!(vpm.word(63, 0), Some(2));
+        let err = port.push(&mut vpm, &[3; 16]).unwrap_err();
+        assert!(matches!(
+            err,
+            VpmError::GenericOutOfRange {
+                row: 64,
+                address: 0x40,
+                ..
+            }
+        ));
+        assert!(err.to_string().contains("0x00010230"), "{err}");
+        // A failed access changes nothing.
+        assert_eq!(vpm.word(0, 0), Some(0));
+    }
+
+    #[test]
+    fn dma_errors_name_the_setup_and_address() {
+        let mut vpm = VpmMemory::new();
+        let mut mem = Memory::new();
+        let buf = mem.alloc(64, 64).unwrap();
+        let mut port = VpmPort::new();
+        assert_eq!(
+            port.start_vdw(&vpm, &mut mem, buf),
+            Err(VpmError::DmaWithoutSetup {
+                dma: DmaKind::Store
+            })
+        );
+        assert_eq!(
+            port.start_vdr(&mut vpm, &mem, buf),
+            Err(VpmError::DmaWithoutSetup { dma: DmaKind::Load })
+        );
+        // Two rows of 16 into 64 bytes: the second row is unmapped (guard gap).
+        port.write_vw_setup(0x8110_4000).unwrap();
+        let err = port.start_vdw(&vpm, &mut mem, buf).unwrap_err();
+        assert_eq!(
+            err,
+            VpmError::DmaMemory {
+                dma: DmaKind::Store,
+                setup: 0x8110_4000,
+                mem_row: 1,
+                addr: buf + 64,
+                source: MemoryError::Unmapped {
+                    addr: buf + 64,
+                    len: 64
+                }
+            }
+        );
+        assert!(err.to_string().contains("0x81104000"), "{err}");
+        // Starting 4 bytes in, the first row runs past the allocation.
+        port.write_vw_setup(0x8090_4000).unwrap();
+        assert!(matches!(
+            port.start_vdw(&vpm, &mut mem, buf + 4),
+            Err(VpmError::DmaMemory {
+                source: MemoryError::PastEnd { .. },
+                ..
+            })
+        ));
+        // Horizontal from Y = 63, two units: the second reaches row 64.
+        port.write_vw_setup(0x8101_5f80).unwrap();
+        assert_eq!(
+            port.start_vdw(&vpm, &mut mem, buf),
+            Err(VpmError::DmaVpmOutOfRange {
+                dma: DmaKind::Store,
+                setup: 0x8101_5f80,
+                mem_row: 1,
+                element: 0,
+                row: 64,
+                column: 0
+            })
+        );
+        // A 32-bit load from an address that is not word aligned.
+        port.write_vr_setup(0x8011_0000).unwrap();
+        assert_eq!(
+            port.start_vdr(&mut vpm, &mem, buf + 2),
+            Err(VpmError::DmaUnaligned {
+                dma: DmaKind::Load,
+                setup: 0x8011_0000,
+                mem_row: 0,
+                addr: buf + 2,
+                width: 4
+            })
+        );
+        // MPITCH 0 with 2 rows and no extended pitch; one row needs none.
+        port.write_vr_setup(0x8012_0000).unwrap();
+        assert_eq!(
+            port.start_vdr(&mut vpm, &mem, buf),
+            Err(VpmError::VdrPitchMissing { setup: 0x8012_0000 })
+        );
+        port.write_vr_setup(0x8011_0000).unwrap();
+        assert_eq!(
+            port.start_vdr(&mut vpm, &mem, buf),
+            Ok(DmaTransfer { bytes: 4, rows: 1 })
+        );
+        // A load into rows beyond 63: horizontal, Y = 63, X = 8, 16 words crosses row 63.
+        port.write_vr_setup(0x8301_13f8).unwrap();
+        assert!(matches!(
+            port.start_vdr(&mut vpm, &mem, buf),
+            Err(VpmError::DmaVpmOutOfRange {
+                row: 64,
+                column: 0,
+                element: 8,
+                ..
+            })
+        ));
+    }
+}
