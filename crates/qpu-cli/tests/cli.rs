@@ -1,0 +1,125 @@
+//! The `qpu` binary end to end: asm then disasm round-trips the golden programs bit-exactly,
+//! and bad input fails with a message and a non-zero status.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn qpu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qpu"))
+        .args(args)
+        .output()
+        .expect("run qpu")
+}
+
+fn golden(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../qpu-isa/tests/golden")
+        .join(name)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qpu-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn ok(output: Output) -> String {
+    assert!(
+        output.status.success(),
+        "qpu failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn asm_then_disasm_round_trips_golden_programs() {
+    for program in ["hello", "isa-tour"] {
+        let source = golden(&format!("{program}.qasm"));
+        let expected = qpu_isa::words::from_hex(
+            &std::fs::read_to_string(golden(&format!("{program}.hex"))).unwrap(),
+        )
+        .unwrap();
+        for format in ["bin", "hex"] {
+            let first = scratch(&format!("{program}.{format}"));
+            ok(qpu(&[
+                "asm",
+                source.to_str().unwrap(),
+                "-o",
+                first.to_str().unwrap(),
+            ]));
+            let words = if format == "bin" {
+                qpu_isa::words::from_binary(&std::fs::read(&first).unwrap()).unwrap()
+            } else {
+                qpu_isa::words::from_hex(&std::fs::read_to_string(&first).unwrap()).unwrap()
+            };
+            assert_eq!(words, expected, "{program} as {format}");
+            let listing = scratch(&format!("{program}-{format}.qasm"));
+            std::fs::write(&listing, ok(qpu(&["disasm", first.to_str().unwrap()]))).unwrap();
+            let second = scratch(&format!("{program}-again.{format}"));
+            ok(qpu(&[
+                "asm",
+                listing.to_str().unwrap(),
+                "-o",
+                second.to_str().unwrap(),
+            ]));
+            assert_eq!(
+                std::fs::read(&first).unwrap().len(),
+                std::fs::read(&second).unwrap().len()
+            );
+            let again = if format == "bin" {
+                qpu_isa::words::from_binary(&std::fs::read(&second).unwrap()).unwrap()
+            } else {
+                qpu_isa::words::from_hex(&std::fs::read_to_string(&second).unwrap()).unwrap()
+            };
+            assert_eq!(again, expected, "{program}: disasm then asm as {format}");
+        }
+    }
+}
+
+#[test]
+fn disasm_lists_address_word_and_text() {
+    let out = ok(qpu(&["disasm", golden("hello.hex").to_str().unwrap()]));
+    let third = out.lines().nth(2).unwrap();
+    assert!(third.starts_with("add vpm, ra1, unif"), "{third}");
+    assert!(third.ends_with("# 0x0010: 0x10020c270c060dc0"), "{third}");
+}
+
+#[test]
+fn bad_input_fails_clearly() {
+    let bad = scratch("bad.qasm");
+    std::fs::write(&bad, "nop\nadd r0, ra1, ra2\n").unwrap();
+    let out = qpu(&[
+        "asm",
+        bad.to_str().unwrap(),
+        "-o",
+        scratch("bad.bin").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.qasm: line 2, column 14"), "{err}");
+
+    let odd = scratch("odd.bin");
+    std::fs::write(&odd, [0u8; 12]).unwrap();
+    let out = qpu(&["disasm", odd.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a multiple of 8"));
+
+    let reserved = scratch("reserved.hex");
+    std::fs::write(
+        &reserved,
+        "0x009e7000, 0x100009e7,\n0x099e7000, 0x100009e7,\n",
+    )
+    .unwrap();
+    let out = qpu(&["disasm", reserved.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("instruction 1") && err.contains("reserved value 9"),
+        "{err}"
+    );
+
+    let out = qpu(&["disasm", scratch("missing.bin").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
+}
