@@ -926,6 +926,21 @@ impl VpmPort {
     /// store the low bits of each lane and leave the rest of each VPM word intact.
     pub fn push(&mut self, vpm: &mut VpmMemory, lanes: &[u32; 16]) -> Result<(), VpmError> {
         let (setup, address) = self.write.as_mut().ok_or(VpmError::WriteWithoutSetup)?;
+        if setup.horizontal && setup.width == Width::Bits32 {
+            // The common case (a whole row) without the per-lane address arithmetic.
+            let row = vpm
+                .words
+                .get_mut(*address as usize)
+                .ok_or(VpmError::GenericOutOfRange {
+                    kind: SetupKind::GenericWrite,
+                    setup: setup.raw,
+                    address: *address,
+                    row: *address as usize,
+                })?;
+            *row = *lanes;
+            *address = advance(*address, setup.stride);
+            return Ok(());
+        }
         let slots = setup.slots(*address, SetupKind::GenericWrite)?;
         for (slot, &value) in slots.iter().zip(lanes) {
             vpm.put(*slot, setup.width, value);
@@ -951,11 +966,25 @@ impl VpmPort {
                 },
             });
         };
-        let slots = stream.setup.slots(stream.address, SetupKind::GenericRead)?;
-        let mut lanes = [0; 16];
-        for (lane, slot) in lanes.iter_mut().zip(&slots) {
-            *lane = vpm.get(*slot, stream.setup.width);
-        }
+        let setup = stream.setup;
+        let lanes = if setup.horizontal && setup.width == Width::Bits32 {
+            // The common case (a whole row) without the per-lane address arithmetic.
+            *vpm.words
+                .get(stream.address as usize)
+                .ok_or(VpmError::GenericOutOfRange {
+                    kind: SetupKind::GenericRead,
+                    setup: setup.raw,
+                    address: stream.address,
+                    row: stream.address as usize,
+                })?
+        } else {
+            let slots = setup.slots(stream.address, SetupKind::GenericRead)?;
+            let mut lanes = [0; 16];
+            for (lane, slot) in lanes.iter_mut().zip(&slots) {
+                *lane = vpm.get(*slot, setup.width);
+            }
+            lanes
+        };
         stream.address = advance(stream.address, stream.setup.stride);
         stream.remaining -= 1;
         if stream.remaining == 0 && self.reads.len() > 1 {
@@ -1896,6 +1925,34 @@ mod tests {
         assert!(err.to_string().contains("0x00010230"), "{err}");
         // A failed access changes nothing.
         assert_eq!(vpm.word(0, 0), Some(0));
+        // Reads: NUM 1, horizontal 32-bit, Y = 64.
+        port.write_vr_setup(0x0010_0a40).unwrap();
+        assert_eq!(
+            port.pop(&vpm),
+            Err(VpmError::GenericOutOfRange {
+                kind: SetupKind::GenericRead,
+                setup: 0x0010_0a40,
+                address: 0x40,
+                row: 64
+            })
+        );
+    }
+
+    #[test]
+    fn the_laned_bit_is_ignored_for_32_bit_width() {
+        let (mut vpm, mut model) = patterned_vpm();
+        let mut port = VpmPort::new();
+        // Laned horizontal 32-bit at Y = 7 acts as packed: the whole row.
+        port.write_vw_setup(0xe07).unwrap();
+        port.push(&mut vpm, &lanes(3)).unwrap();
+        model[7] = lanes(3);
+        // Laned vertical 32-bit at {Y[5:4] = 1, X = 2}: column 2, rows 16-31.
+        port.write_vw_setup(0x612).unwrap();
+        port.push(&mut vpm, &lanes(4)).unwrap();
+        for (i, value) in lanes(4).into_iter().enumerate() {
+            model[16 + i][2] = value;
+        }
+        assert_vpm_eq(&vpm, &model);
     }
 
     #[test]
