@@ -16,8 +16,10 @@
 //!   as `&SharedArray` is a [`ReadOnly`](crate::error::RunErrorKind::ReadOnly) error.
 //!   Whole-vector loads and stores (`p.load()`, `p.store(x)`, `store(x, p)`) use lane 0's
 //!   address, which must be a multiple of 4; `gather` uses each lane's address with the low two
-//!   bits ignored (as the TMU does) and reads memory when the gather runs. Non-blocking stores
-//!   complete immediately here.
+//!   bits ignored (as the TMU does) and reads memory when the gather runs. A gather lane
+//!   outside every argument array reads 0 (hardware reads whatever is there) and is counted in
+//!   [`QpuStats::stray_gathers`]: prefetching one vector past an array's end is a common idiom
+//!   whose value is then discarded. Non-blocking stores complete immediately here.
 //! * **Gather FIFO.** Each QPU holds at most [`GATHER_FIFO_DEPTH`] outstanding gathers; a fifth
 //!   gather, a receive from an empty FIFO, and finishing with unreceived gathers are errors.
 //! * **Semaphores.** 16 system-wide counters, 0..=15, initially 0. `sema_dec` waits while the
@@ -298,7 +300,14 @@ impl Machine {
                 let addresses = self.eval(qpu, addr, memory)?;
                 let mut words = [0u32; LANES];
                 for (word, address) in words.iter_mut().zip(addresses) {
-                    *word = memory.read(address & !3, "gather")?;
+                    // The TMU reads any address; prefetching one vector past the end of an
+                    // array is idiomatic (QPULib's Rot3D and HeatMap do it), so a stray
+                    // gather reads 0 and is counted rather than failing the run.
+                    match memory.read(address & !3, "gather") {
+                        Ok(value) => *word = value,
+                        Err(RunErrorKind::Unmapped { .. }) => qpu.stats.stray_gathers += 1,
+                        Err(other) => return Err(other),
+                    }
                 }
                 qpu.fifo.push_back(words);
                 qpu.stats.gathers += 1;

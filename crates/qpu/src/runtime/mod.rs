@@ -212,6 +212,9 @@ pub struct QpuStats {
     pub stores: u64,
     /// Gathers.
     pub gathers: u64,
+    /// Gathered lanes whose address was outside every argument array (read as 0 by the
+    /// interpreter; typically a prefetch past an array's end that is received and discarded).
+    pub stray_gathers: u64,
 }
 
 /// What a run did.

@@ -1,0 +1,71 @@
+//! Euclid's algorithm on 16 pairs at once (QPULib's README, example 1).
+//!
+//! `cargo run -p qpu --example gcd` runs vector version 1; add `-- --unrolled` for version 2,
+//! whose loop body is unrolled 32 times by an ordinary Rust `for` loop.
+
+use qpu::lang::*;
+use qpu::{compile, Device};
+
+#[path = "support/glibc_rand.rs"]
+mod glibc_rand;
+
+/// Vector version 1.
+pub fn gcd(p: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>) {
+    let mut a = Int::var(p.load());
+    let mut b = Int::var(q.load());
+    while_(any(a.ne(b)), || {
+        where_(a.gt(b), || a -= b);
+        where_(a.lt(b), || b -= a);
+    });
+    r.store(a);
+}
+
+/// Vector version 2: the Rust loop runs at build time, so it unrolls the body 32 times.
+pub fn gcd_unrolled(p: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>) {
+    let mut a = Int::var(p.load());
+    let mut b = Int::var(q.load());
+    while_(any(a.ne(b)), || {
+        for _ in 0..32 {
+            where_(a.gt(b), || a -= b);
+            where_(a.lt(b), || b -= a);
+        }
+    });
+    r.store(a);
+}
+
+/// The README's inputs: 16 pairs in 100..=199 from `srand(0)`.
+pub fn inputs() -> (Vec<i32>, Vec<i32>) {
+    let mut rng = glibc_rand::GlibcRand::new(0);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..16 {
+        a.push(100 + rng.rand() % 100);
+        b.push(100 + rng.rand() % 100);
+    }
+    (a, b)
+}
+
+/// Run version 1 (or 2) on `device` and return the 16 GCDs.
+pub fn run(device: &Device, unrolled: bool, a: &[i32], b: &[i32]) -> qpu::Result<Vec<i32>> {
+    let a = device.alloc_from(a)?;
+    let b = device.alloc_from(b)?;
+    let mut r = device.alloc::<i32>(16)?;
+    let kernel = if unrolled {
+        compile(gcd_unrolled)?
+    } else {
+        compile(gcd)?
+    };
+    kernel.run(device, (&a, &b, &mut r))?;
+    Ok(r.to_vec())
+}
+
+#[allow(dead_code)]
+fn main() -> qpu::Result<()> {
+    let unrolled = std::env::args().any(|arg| arg == "--unrolled");
+    let device = Device::interpreter();
+    let (a, b) = inputs();
+    let r = run(&device, unrolled, &a, &b)?;
+    for i in 0..16 {
+        println!("gcd({}, {}) = {}", a[i], b[i], r[i]);
+    }
+    Ok(())
+}

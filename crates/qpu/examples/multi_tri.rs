@@ -1,0 +1,36 @@
+//! Triangular numbers of 0..64 on 4 QPUs, each taking its own 16 (QPULib's `MultiTri`).
+
+use qpu::lang::*;
+use qpu::{compile, Device};
+
+/// Each QPU handles the 16 elements starting at `16 * me()`.
+pub fn tri(mut p: Ptr<Int>) {
+    p += me() << 4;
+    let mut n = Int::var(p.load());
+    let mut sum = Int::var(0);
+    while_(any(n.gt(0)), || {
+        where_(n.gt(0), || {
+            sum += n;
+            n -= 1;
+        });
+    });
+    p.store(sum);
+}
+
+/// Run on 4 QPUs over `0..64`.
+pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
+    let input: Vec<i32> = (0..64).collect();
+    let mut array = device.alloc_from(&input)?;
+    let mut kernel = compile(tri)?;
+    kernel.set_num_qpus(4)?;
+    kernel.run(device, &mut array)?;
+    Ok(array.to_vec())
+}
+
+#[allow(dead_code)]
+fn main() -> qpu::Result<()> {
+    for (i, value) in run(&Device::interpreter())?.iter().enumerate() {
+        println!("{i}: {value}");
+    }
+    Ok(())
+}
