@@ -123,7 +123,14 @@ mod tests {
         let mut mailbox = VcioMailbox::open_path("/dev/null").expect("open /dev/null");
         let mut message = [28, 0, 1, 4, 0, 0, 0];
         let error = mailbox.call(&mut message).unwrap_err();
-        // /dev/null has no ioctls: ENOTTY.
-        assert_eq!(error.raw_os_error(), Some(libc::ENOTTY));
+        // /dev/null has no ioctls: the kernel answers ENOTTY. (qemu-user, used for the
+        // optional ARM test runs, does not forward unknown ioctls and answers ENOSYS.)
+        assert!(
+            matches!(
+                error.raw_os_error(),
+                Some(libc::ENOTTY) | Some(libc::ENOSYS)
+            ),
+            "{error:?}"
+        );
     }
 }
