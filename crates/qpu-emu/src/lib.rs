@@ -1,4 +1,159 @@
-//! qpu-emu
+//! The modelled VideoCore IV V3D: runs encoded QPU machine code on 1–12 emulated QPUs,
+//! strictly, and counts cycles.
+//!
+//! The emulator executes real 64-bit instruction words fetched from emulated memory at their
+//! bus addresses (so it checks the encoder too, and runs hand-written code unchanged). It
+//! models register files A/B, accumulators, per-lane flags, every ALU opcode with pack and
+//! unpack, small immediates and rotations, load immediates, branches with delay slots,
+//! uniforms, the TMUs (direct lookups), the SFU, the VPM with its FIFOs and DMA (VDR/VDW),
+//! semaphores, the mutex and host interrupts. A hazard the hardware would turn into a wrong
+//! result is an error naming the QPU, PC, instruction and rule ([`EmuError::Fault`]); where
+//! the guide and published hardware measurements disagree the measured behaviour is the
+//! default and the other is selectable ([`Ambiguities`]). The cycle model (parameters in
+//! [`Timing`], sources in `shared/docs/vc4-timing.md`) is deterministic: the same program
+//! and inputs give the same counts.
+//!
+//! ```
+//! use qpu_emu::{Emulator, EmulatorConfig};
+//!
+//! // The seed "hello world": out[0..16] = uniform0 + 0x1234, DMA'd to uniform1's address.
+//! let words: [u64; 10] = [
+//!     0xe0020067_00001234, 0xe0021c67_00000a00, 0x10020c27_0c060dc0, 0xe0021c67_88010000,
+//!     0x10021ca7_15827d80, 0x100009e7_159f2fc0, 0xe00209a7_00000001, 0x300009e7_009e7000,
+//!     0x100009e7_009e7000, 0x100009e7_009e7000,
+//! ];
+//! let mut emu = Emulator::new(EmulatorConfig::with_qpus(1))?;
+//! let code = emu.load_program(&words)?;
+//! let out = emu.memory_mut().alloc(64, 64)?;
+//! let uniforms = emu.load_uniforms(&[100, out])?;
+//! let report = emu.run(&[(uniforms, code)])?;
+//! assert_eq!(emu.memory().read_u32s(out, 16)?, vec![0x1298; 16]);
+//! assert_eq!(report.total.host_interrupts, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+mod alu;
+mod config;
+mod decode;
+mod error;
+mod machine;
 pub mod memory;
+mod report;
+mod timing;
+mod tmu;
 pub mod vpm;
+
+pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
+pub use error::{EmuError, Fault, Rule, RuleSource};
+pub use report::{QpuReport, RunReport, Stalls};
+pub use timing::Timing;
+
+use memory::Memory;
+use qpu_isa::Instruction;
+use vpm::VpmMemory;
+
+/// The whole V3D as user programs see it: QPUs, memory, VPM and shared units.
+pub struct Emulator {
+    config: EmulatorConfig,
+    memory: Memory,
+    vpm: VpmMemory,
+    code: machine::CodeCache,
+}
+
+impl Emulator {
+    /// A machine with `config.qpus` QPUs and empty memory.
+    pub fn new(config: EmulatorConfig) -> Result<Emulator, EmuError> {
+        if !(1..=12).contains(&config.qpus) {
+            return Err(EmuError::Config(format!(
+                "{} QPUs requested; the V3D has 1 to 12",
+                config.qpus
+            )));
+        }
+        if !(config.clock_mhz.is_finite() && config.clock_mhz > 0.0) {
+            return Err(EmuError::Config(format!(
+                "clock of {} MHz; it must be positive",
+                config.clock_mhz
+            )));
+        }
+        if !(1..=8).contains(&config.ambiguities.tmu_fifo_depth) {
+            return Err(EmuError::Config(format!(
+                "TMU FIFO depth {}; the hardware has 8 slots (4 reliable)",
+                config.ambiguities.tmu_fifo_depth
+            )));
+        }
+        Ok(Emulator {
+            config,
+            memory: Memory::new(),
+            vpm: VpmMemory::new(),
+            code: machine::CodeCache::default(),
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &EmulatorConfig {
+        &self.config
+    }
+
+    /// Emulated memory, to read results.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// Emulated memory, to allocate and fill buffers.
+    pub fn memory_mut(&mut self) -> &mut Memory {
+        &mut self.memory
+    }
+
+    /// The user VPM (it keeps its contents between runs, as on hardware).
+    pub fn vpm(&self) -> &VpmMemory {
+        &self.vpm
+    }
+
+    /// Copies machine words into a new allocation; returns its bus address.
+    pub fn load_program(&mut self, words: &[u64]) -> Result<u32, EmuError> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.load_bytes(&bytes, 64)
+    }
+
+    /// Encodes instructions into a new allocation; returns its bus address.
+    pub fn load_instructions(&mut self, program: &[Instruction]) -> Result<u32, EmuError> {
+        let words: Vec<u64> = program.iter().map(Instruction::encode).collect();
+        self.load_program(&words)
+    }
+
+    /// Copies uniforms into a new allocation; returns its bus address.
+    pub fn load_uniforms(&mut self, values: &[u32]) -> Result<u32, EmuError> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.load_bytes(&bytes, 16)
+    }
+
+    fn load_bytes(&mut self, bytes: &[u8], align: u32) -> Result<u32, EmuError> {
+        let len = u32::try_from(bytes.len().max(4))
+            .map_err(|_| EmuError::Launch(format!("{} bytes do not fit in memory", bytes.len())))?;
+        let addr = self.memory.alloc(len, align)?;
+        self.memory.write_bytes(addr, bytes)?;
+        Ok(addr)
+    }
+
+    /// Starts one program per (uniforms address, code address) pair, program i on QPU i, all
+    /// at once, as the mailbox's execute-QPU call does; returns when every QPU has executed
+    /// its thread end. Semaphores and the mutex start free; memory and the VPM keep their
+    /// contents.
+    pub fn run(&mut self, launches: &[(u32, u32)]) -> Result<RunReport, EmuError> {
+        if launches.is_empty() || launches.len() > self.config.qpus {
+            return Err(EmuError::Launch(format!(
+                "{} programs for a machine of {} QPUs; launch 1 to {}",
+                launches.len(),
+                self.config.qpus,
+                self.config.qpus
+            )));
+        }
+        machine::run(
+            &self.config,
+            &mut self.memory,
+            &mut self.vpm,
+            &mut self.code,
+            launches,
+        )
+    }
+}

@@ -1,0 +1,555 @@
+//! What each ALU operation, pack, unpack and special function computes, lane by lane.
+//!
+//! Sources: the guide's tables 5/6 (opcodes), 8–10 (pack/unpack) and section 3 "Special
+//! Functions Unit"; operand and flag semantics from vc4asm's hardware-measured opcode table
+//! (summarised in shared/docs/vc4-isa.md §3–§4). Where neither says, the choice is marked
+//! ASSUMPTION.
+
+use qpu_isa::{AddOp, MulOp, PackA, PackMul, Unpack};
+
+/// Sixteen lanes of one 32-bit register.
+pub type Lanes = [u32; 16];
+
+/// Per-lane flags as bit masks (bit i = lane i).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// Zero.
+    pub z: u16,
+    /// Negative.
+    pub n: u16,
+    /// Carry.
+    pub c: u16,
+}
+
+/// Flushes a denormal to a zero of the same sign: the QPU has no denormals [measured,
+/// vc4-isa.md §3].
+#[inline(always)]
+pub fn ftz(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
+#[inline(always)]
+fn f(bits: u32) -> f32 {
+    f32::from_bits(ftz(bits))
+}
+
+#[inline(always)]
+fn bits(value: f32) -> u32 {
+    ftz(value.to_bits())
+}
+
+/// ASSUMPTION: results of float ops count as zero for the Z flag when they are +0 or -0.
+#[inline(always)]
+fn float_is_zero(bits: u32) -> bool {
+    bits & 0x7fff_ffff == 0
+}
+
+/// Result of one add-ALU operation on 16 lanes plus the per-lane carry.
+pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
+    let mut carry = 0u16;
+    macro_rules! lanes {
+        (|$x:ident, $y:ident| $value:expr) => {
+            for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
+                *o = $value;
+            }
+        };
+    }
+    macro_rules! lanes_c {
+        (|$x:ident, $y:ident| $value:expr, $c:expr) => {
+            for (i, ((o, &$x), &$y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+                *o = $value;
+                carry |= u16::from($c) << i;
+            }
+        };
+    }
+    match op {
+        AddOp::Nop => *out = [0; 16],
+        AddOp::Add => lanes_c!(|x, y| x.wrapping_add(y), x.checked_add(y).is_none()),
+        AddOp::Sub => lanes_c!(|x, y| x.wrapping_sub(y), x < y),
+        AddOp::And => lanes!(|x, y| x & y),
+        AddOp::Or => lanes!(|x, y| x | y),
+        AddOp::Xor => lanes!(|x, y| x ^ y),
+        AddOp::Not => lanes!(|x, _y| !x),
+        AddOp::Clz => lanes!(|x, _y| x.leading_zeros()),
+        // Shifts use the low 5 bits of b; C is the last bit shifted out (0 for a shift by 0).
+        AddOp::Shl => lanes_c!(
+            |x, y| x << (y & 31),
+            (y & 31) != 0 && (x >> (32 - (y & 31))) & 1 == 1
+        ),
+        AddOp::Shr => lanes_c!(
+            |x, y| x >> (y & 31),
+            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+        ),
+        AddOp::Asr => lanes_c!(
+            |x, y| ((x as i32) >> (y & 31)) as u32,
+            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+        ),
+        AddOp::Ror => lanes_c!(
+            |x, y| x.rotate_right(y & 31),
+            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+        ),
+        AddOp::Min => lanes_c!(
+            |x, y| (x as i32).min(y as i32) as u32,
+            (x as i32) > (y as i32)
+        ),
+        AddOp::Max => lanes_c!(
+            |x, y| (x as i32).max(y as i32) as u32,
+            (x as i32) > (y as i32)
+        ),
+        AddOp::Fadd => lanes_c!(|x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0),
+        AddOp::Fsub => lanes_c!(|x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0),
+        // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
+        AddOp::Fmin => lanes_c!(
+            |x, y| if f(x) > f(y) { ftz(y) } else { ftz(x) },
+            f(x) > f(y)
+        ),
+        AddOp::Fmax => lanes_c!(
+            |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) },
+            f(x) > f(y)
+        ),
+        AddOp::Fminabs => lanes_c!(
+            |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
+            f(x).abs() > f(y).abs()
+        ),
+        AddOp::Fmaxabs => lanes_c!(
+            |x, y| ftz(if f(x).abs() > f(y).abs() { x } else { y }) & 0x7fff_ffff,
+            f(x).abs() > f(y).abs()
+        ),
+        AddOp::Ftoi => lanes!(|x, _y| ftoi(x)),
+        AddOp::Itof => lanes!(|x, _y| bits(x as i32 as f32)),
+        AddOp::V8adds => lanes!(|x, y| bytewise(x, y, |p, q| p.saturating_add(q))),
+        AddOp::V8subs => lanes!(|x, y| bytewise(x, y, |p, q| p.saturating_sub(q))),
+    }
+    carry
+}
+
+/// Float to signed integer, truncating toward zero. ASSUMPTION (unmeasured): NaN and values
+/// outside the int32 range give 0.
+#[inline(always)]
+fn ftoi(x: u32) -> u32 {
+    let value = f(x);
+    if value.is_nan() || value.abs() >= 2_147_483_648.0 {
+        0
+    } else {
+        value as i32 as u32
+    }
+}
+
+#[inline(always)]
+fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
+    let (p, q) = (x.to_le_bytes(), y.to_le_bytes());
+    u32::from_le_bytes([
+        op(p[0], q[0]),
+        op(p[1], q[1]),
+        op(p[2], q[2]),
+        op(p[3], q[3]),
+    ])
+}
+
+/// Result of one mul-ALU operation on 16 lanes plus the per-lane carry.
+pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
+    let mut carry = 0u16;
+    match op {
+        MulOp::Nop => *out = [0; 16],
+        MulOp::Fmul => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bits(f(x) * f(y));
+            }
+        }
+        MulOp::Mul24 => {
+            for (i, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+                let product = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
+                *o = product as u32;
+                // vc4-isa.md §3: C = the product overflowed 24 bits.
+                carry |= u16::from(product >> 24 != 0) << i;
+            }
+        }
+        // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
+        MulOp::V8muld => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bytewise(x, y, |p, q| {
+                    ((u16::from(p) * u16::from(q) + 127) / 255) as u8
+                });
+            }
+        }
+        MulOp::V8min => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bytewise(x, y, |p, q| p.min(q));
+            }
+        }
+        MulOp::V8max => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bytewise(x, y, |p, q| p.max(q));
+            }
+        }
+        MulOp::V8adds => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bytewise(x, y, |p, q| p.saturating_add(q));
+            }
+        }
+        MulOp::V8subs => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = bytewise(x, y, |p, q| p.saturating_sub(q));
+            }
+        }
+    }
+    carry
+}
+
+/// Whether an add op's result is a float (for Z and for 16-bit packs).
+pub fn add_writes_float(op: AddOp) -> bool {
+    op.writes_float()
+}
+
+/// Whether a mul op's result is a float.
+pub fn mul_writes_float(op: MulOp) -> bool {
+    matches!(op, MulOp::Fmul)
+}
+
+/// Z and N masks of a result. Float results count -0 as zero (ASSUMPTION).
+#[inline(always)]
+pub fn zn(values: &Lanes, float: bool) -> (u16, u16) {
+    let (mut z, mut n) = (0u16, 0u16);
+    for (i, &v) in values.iter().enumerate() {
+        let zero = if float { float_is_zero(v) } else { v == 0 };
+        z |= u16::from(zero) << i;
+        n |= ((v >> 31) as u16) << i;
+    }
+    (z, n)
+}
+
+/// f32 → IEEE half, round to nearest even; overflow gives infinity.
+pub fn f32_to_f16(value: u32) -> u16 {
+    let sign = ((value >> 16) & 0x8000) as u16;
+    let exp = ((value >> 23) & 0xff) as i32;
+    let mant = value & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        // Half subnormal or zero.
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rest = m & ((1 << shift) - 1);
+        let halfway = 1 << (shift - 1);
+        let round = rest > halfway || (rest == halfway && half & 1 == 1);
+        return sign | (half + u32::from(round)) as u16;
+    }
+    let half = ((e as u32) << 10) | (mant >> 13);
+    let rest = mant & 0x1fff;
+    let round = rest > 0x1000 || (rest == 0x1000 && half & 1 == 1);
+    sign | (half + u32::from(round)) as u16
+}
+
+/// IEEE half → f32 (exact), then flushed like every QPU float.
+pub fn f16_to_f32(half: u16) -> u32 {
+    let sign = u32::from(half & 0x8000) << 16;
+    let exp = u32::from((half >> 10) & 0x1f);
+    let mant = u32::from(half & 0x3ff);
+    let value = match (exp, mant) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Half subnormal: a normal f32.
+            let value = m as f32 / 1024.0 / 16384.0;
+            sign | value.to_bits()
+        }
+        (31, 0) => sign | 0x7f80_0000,
+        (31, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    ftz(value)
+}
+
+/// The regfile-A / r4 unpack of one value (guide table 9). `float` says whether the consuming
+/// operation reads floats; `r4` selects the r4 unpacker, which only converts to float.
+#[inline]
+pub fn unpack(mode: Unpack, value: u32, float: bool) -> u32 {
+    match mode {
+        Unpack::None => value,
+        Unpack::Half0 | Unpack::Half1 => {
+            let half = if mode == Unpack::Half0 {
+                value as u16
+            } else {
+                (value >> 16) as u16
+            };
+            if float {
+                f16_to_f32(half)
+            } else {
+                half as i16 as i32 as u32
+            }
+        }
+        Unpack::ReplicateByte3 => (value >> 24) * 0x0101_0101,
+        Unpack::Byte0 | Unpack::Byte1 | Unpack::Byte2 | Unpack::Byte3 => {
+            let shift = 8 * (mode.code() - Unpack::Byte0.code());
+            let byte = (value >> shift) & 0xff;
+            if float {
+                (byte as f32 / 255.0).to_bits()
+            } else {
+                byte
+            }
+        }
+    }
+}
+
+/// Regfile-A pack (pm=0, guide table 8): the bits to store given the ALU result `value`,
+/// the destination's old contents, whether the result is a float, and for 32-bit saturation
+/// the exact (unwrapped) integer result when the op is add or sub.
+#[inline]
+pub fn pack_a(mode: PackA, value: u32, old: u32, float: bool, exact: Option<i64>) -> u32 {
+    let sat_u8 = |v: u32| -> u32 {
+        if float {
+            // ASSUMPTION: a float saturates through its integer value.
+            ftoi(v).clamp(0, 255)
+        } else {
+            (v as i32).clamp(0, 255) as u32
+        }
+    };
+    let half_int = |v: u32, saturate: bool| -> u32 {
+        if saturate {
+            (v as i32).clamp(-32768, 32767) as u32 & 0xffff
+        } else {
+            v & 0xffff
+        }
+    };
+    let half = |v: u32, saturate: bool| -> u32 {
+        if float {
+            u32::from(f32_to_f16(v))
+        } else {
+            half_int(v, saturate)
+        }
+    };
+    match mode {
+        PackA::None => value,
+        PackA::Half0 => (old & 0xffff_0000) | half(value, false),
+        PackA::Half1 => (old & 0x0000_ffff) | (half(value, false) << 16),
+        PackA::Replicate8888 => (value & 0xff) * 0x0101_0101,
+        PackA::Byte0 | PackA::Byte1 | PackA::Byte2 | PackA::Byte3 => {
+            let shift = 8 * u32::from(mode.code() - PackA::Byte0.code());
+            (old & !(0xff << shift)) | ((value & 0xff) << shift)
+        }
+        // vc4asm: only add and sub saturate; ASSUMPTION: other ops store the value unchanged.
+        PackA::Saturate32 => match exact {
+            Some(v) => v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32,
+            None => value,
+        },
+        PackA::SaturateHalf0 => (old & 0xffff_0000) | half(value, true),
+        PackA::SaturateHalf1 => (old & 0x0000_ffff) | (half(value, true) << 16),
+        PackA::SaturateReplicate8888 => sat_u8(value) * 0x0101_0101,
+        PackA::SaturateByte0
+        | PackA::SaturateByte1
+        | PackA::SaturateByte2
+        | PackA::SaturateByte3 => {
+            let shift = 8 * u32::from(mode.code() - PackA::SaturateByte0.code());
+            (old & !(0xff << shift)) | (sat_u8(value) << shift)
+        }
+    }
+}
+
+/// Float in 0..1.0 → 8-bit colour: round(f·255), saturated (guide table 10). ASSUMPTION:
+/// halves round away from zero; NaN gives 0.
+#[inline]
+pub fn colour_byte(value: u32) -> u32 {
+    let v = f(value);
+    if v.is_nan() || v <= 0.0 {
+        0
+    } else if v >= 1.0 {
+        255
+    } else {
+        (v * 255.0).round() as u32
+    }
+}
+
+/// Mul-ALU colour pack (pm=1, guide table 10).
+#[inline]
+pub fn pack_mul(mode: PackMul, value: u32, old: u32) -> u32 {
+    match mode {
+        PackMul::None => value,
+        PackMul::Replicate8888 => colour_byte(value) * 0x0101_0101,
+        PackMul::Byte0 | PackMul::Byte1 | PackMul::Byte2 | PackMul::Byte3 => {
+            let shift = 8 * u32::from(mode.code() - PackMul::Byte0.code());
+            (old & !(0xff << shift)) | (colour_byte(value) << shift)
+        }
+    }
+}
+
+/// The special functions (guide section 3, "Special Functions Unit"). The hardware computes
+/// approximations; the emulator computes the f32 value of the exact function (rounded once),
+/// flushed like every QPU float. rsqrt and log2 use |x| (py-videocore's measured appendix).
+pub fn sfu(op: qpu_isa::regs::SfuOp, value: u32) -> u32 {
+    use qpu_isa::regs::SfuOp;
+    let x = f64::from(f(value));
+    let result = match op {
+        SfuOp::Recip => 1.0 / x,
+        SfuOp::RecipSqrt => 1.0 / x.abs().sqrt(),
+        SfuOp::Exp2 => x.exp2(),
+        SfuOp::Log2 => x.abs().log2(),
+    };
+    bits(result as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_add(op: AddOp, x: u32, y: u32) -> (u32, bool) {
+        let mut out = [0; 16];
+        let c = add_op(op, &[x; 16], &[y; 16], &mut out);
+        (out[0], c & 1 == 1)
+    }
+
+    #[test]
+    fn integer_ops_and_carries() {
+        assert_eq!(run_add(AddOp::Add, u32::MAX, 2), (1, true));
+        assert_eq!(run_add(AddOp::Sub, 1, 2), (u32::MAX, true));
+        assert_eq!(run_add(AddOp::Sub, 2, 1), (1, false));
+        assert_eq!(run_add(AddOp::Shl, 0x8000_0001, 1), (2, true));
+        assert_eq!(run_add(AddOp::Shl, 1, 33), (2, false)); // low 5 bits of b
+        assert_eq!(run_add(AddOp::Shr, 3, 1), (1, true));
+        assert_eq!(run_add(AddOp::Asr, 0x8000_0000, 4), (0xf800_0000, false));
+        assert_eq!(run_add(AddOp::Ror, 0x1, 1), (0x8000_0000, true));
+        assert_eq!(
+            run_add(AddOp::Min, (-5i32) as u32, 3),
+            ((-5i32) as u32, false)
+        );
+        assert_eq!(run_add(AddOp::Max, 7, 3), (7, true));
+        assert_eq!(run_add(AddOp::Clz, 0, 0).0, 32);
+        assert_eq!(run_add(AddOp::Clz, 1, 0).0, 31);
+        assert_eq!(run_add(AddOp::Not, 0xf0f0_f0f0, 0).0, 0x0f0f_0f0f);
+        assert_eq!(
+            run_add(AddOp::V8adds, 0xff01_80fe, 0x0101_8004).0,
+            0xff02_ffff
+        );
+        assert_eq!(
+            run_add(AddOp::V8subs, 0x0010_8000, 0x0101_7f01).0,
+            0x000f_0100
+        );
+    }
+
+    #[test]
+    fn float_ops_flush_denormals() {
+        let denormal = 0x0000_0001;
+        assert_eq!(run_add(AddOp::Fadd, denormal, 0).0, 0);
+        // 1.5·MIN_POSITIVE − MIN_POSITIVE is a denormal result: flushed to zero.
+        let tiny = f32::MIN_POSITIVE.to_bits();
+        let tiny_and_half = (f32::MIN_POSITIVE * 1.5).to_bits();
+        assert_eq!(run_add(AddOp::Fsub, tiny_and_half, tiny).0 & 0x7fff_ffff, 0);
+        // A denormal input reads as zero.
+        let half_tiny = (f32::MIN_POSITIVE * 0.5).to_bits();
+        assert_eq!(run_add(AddOp::Fsub, tiny, half_tiny).0, tiny);
+        assert_eq!(
+            run_add(AddOp::Fadd, 1.5f32.to_bits(), 2.0f32.to_bits()),
+            (3.5f32.to_bits(), true)
+        );
+        assert_eq!(
+            run_add(AddOp::Ftoi, (-2.75f32).to_bits(), 0).0,
+            (-2i32) as u32
+        );
+        assert_eq!(
+            run_add(AddOp::Itof, (-3i32) as u32, 0).0,
+            (-3.0f32).to_bits()
+        );
+        assert_eq!(
+            run_add(AddOp::Fminabs, (-1.0f32).to_bits(), 2.0f32.to_bits()).0,
+            1.0f32.to_bits()
+        );
+    }
+
+    #[test]
+    fn mul_ops() {
+        let mut out = [0; 16];
+        let c = mul_op(
+            MulOp::Mul24,
+            &[0x0100_0003; 16],
+            &[0x00ff_ffff; 16],
+            &mut out,
+        );
+        assert_eq!(out[0], (3u64 * 0xff_ffff) as u32);
+        assert_eq!(c, 0xffff);
+        mul_op(
+            MulOp::V8muld,
+            &[0xff80_00ff; 16],
+            &[0x80ff_ff80; 16],
+            &mut out,
+        );
+        assert_eq!(out[0], 0x8080_0080);
+    }
+
+    #[test]
+    fn half_conversions_round_trip() {
+        for v in [0.0f32, 1.0, -2.5, 65504.0, 0.000_061_035_156, 1.0e-5] {
+            let h = f32_to_f16(v.to_bits());
+            let back = f32::from_bits(f16_to_f32(h));
+            assert!((back - v).abs() <= v.abs() * 1e-3 + 1e-7, "{v} -> {back}");
+        }
+        assert_eq!(f32_to_f16(1.0f32.to_bits()), 0x3c00);
+        assert_eq!(f32_to_f16(1.0e6f32.to_bits()), 0x7c00);
+    }
+
+    #[test]
+    fn packs() {
+        assert_eq!(
+            pack_a(PackA::Byte1, 0x1234, 0xaabb_ccdd, false, None),
+            0xaabb_34dd
+        );
+        assert_eq!(
+            pack_a(PackA::Replicate8888, 0x1234, 0, false, None),
+            0x3434_3434
+        );
+        assert_eq!(
+            pack_a(
+                PackA::SaturateByte0,
+                (-4i32) as u32,
+                0xffff_ffff,
+                false,
+                None
+            ),
+            0xffff_ff00
+        );
+        assert_eq!(
+            pack_a(
+                PackA::Saturate32,
+                0,
+                0,
+                false,
+                Some(i64::from(i32::MAX) + 5)
+            ),
+            i32::MAX as u32
+        );
+        assert_eq!(
+            pack_a(PackA::SaturateHalf1, 70000, 0x1111_2222, false, None),
+            0x7fff_2222
+        );
+        assert_eq!(
+            pack_mul(PackMul::Replicate8888, 0.5f32.to_bits(), 0),
+            0x8080_8080
+        );
+        assert_eq!(
+            pack_mul(PackMul::Byte2, 1.0f32.to_bits(), 0x1111_1111),
+            0x11ff_1111
+        );
+    }
+
+    #[test]
+    fn unpacks() {
+        assert_eq!(unpack(Unpack::Half1, 0xfffe_0000, false), (-2i32) as u32);
+        assert_eq!(unpack(Unpack::Half0, 0x0000_3c00, true), 1.0f32.to_bits());
+        assert_eq!(unpack(Unpack::Byte2, 0x00ff_0000, false), 255);
+        assert_eq!(unpack(Unpack::Byte2, 0x00ff_0000, true), 1.0f32.to_bits());
+        assert_eq!(
+            unpack(Unpack::ReplicateByte3, 0xab00_0000, false),
+            0xabab_abab
+        );
+    }
+}

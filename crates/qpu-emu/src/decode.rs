@@ -1,0 +1,678 @@
+//! Predecoding: each instruction word becomes a [`Decoded`] once, with everything the
+//! executor and the hazard checker ask about it worked out in advance.
+
+use qpu_isa::regs::{ReadReg, SfuOp, TmuReg, WriteReg};
+use qpu_isa::{
+    AddOp, AluInstruction, BranchCond, Cond, InputMux, Instruction, MulOp, Pack, PackMul, RegAddr,
+    RegFile, Signal, SmallImmValue, Unpack, WriteBack,
+};
+
+use crate::error::Rule;
+
+/// The one place that turns an instruction into text for error messages.
+pub(crate) fn disassemble(instr: &Instruction) -> String {
+    format!("{:#018x} {:?}", instr.encode(), instr)
+}
+
+/// What reading one file's address yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// A physical register of the file.
+    Phys(u8),
+    Uniform,
+    ElementNumber,
+    QpuNumber,
+    Vpm,
+    VdrBusy,
+    VdwBusy,
+    VdrWait,
+    VdwWait,
+    Mutex,
+    /// Address 39 (NOP) or an unmapped address: no defined value.
+    Undefined(u8),
+    /// The small immediate in place of the B read.
+    SmallImm,
+    /// A fragment-shading register the emulator does not model.
+    Unsupported(&'static str),
+}
+
+/// What writing one ALU output does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dest {
+    Nop,
+    PhysA(u8),
+    PhysB(u8),
+    /// r0–r3.
+    Acc(u8),
+    R5Quad,
+    R5Replicate,
+    TmuNoswap,
+    HostInterrupt,
+    UniformsAddress,
+    Vpm,
+    VpmReadSetup,
+    VpmWriteSetup,
+    VdrAddress,
+    VdwAddress,
+    MutexRelease,
+    Sfu(SfuOp),
+    /// A direct-lookup address for TMU 0 or 1 (before the per-QPU swap).
+    TmuS(u8),
+    TmuTexture,
+    Unsupported(&'static str),
+}
+
+impl Dest {
+    fn from_write(file: RegFile, addr: RegAddr) -> Dest {
+        match WriteReg::decode(file, addr) {
+            WriteReg::Physical(n) => match file {
+                RegFile::A => Dest::PhysA(n),
+                RegFile::B => Dest::PhysB(n),
+            },
+            WriteReg::Accumulator(n) => Dest::Acc(n),
+            WriteReg::TmuNoswap => Dest::TmuNoswap,
+            WriteReg::R5Quad => Dest::R5Quad,
+            WriteReg::R5Replicate => Dest::R5Replicate,
+            WriteReg::HostInterrupt => Dest::HostInterrupt,
+            WriteReg::Nop => Dest::Nop,
+            WriteReg::UniformsAddress => Dest::UniformsAddress,
+            WriteReg::Vpm => Dest::Vpm,
+            WriteReg::VpmReadSetup => Dest::VpmReadSetup,
+            WriteReg::VpmWriteSetup => Dest::VpmWriteSetup,
+            WriteReg::VdrAddress => Dest::VdrAddress,
+            WriteReg::VdwAddress => Dest::VdwAddress,
+            WriteReg::MutexRelease => Dest::MutexRelease,
+            WriteReg::Sfu(op) => Dest::Sfu(op),
+            WriteReg::Tmu(tmu, TmuReg::S) => Dest::TmuS(tmu),
+            WriteReg::Tmu(_, _) => Dest::TmuTexture,
+            WriteReg::QuadX | WriteReg::QuadY => Dest::Unsupported("writing quad X/Y"),
+            WriteReg::MsFlags | WriteReg::RevFlag => {
+                Dest::Unsupported("writing multisample/reverse flags")
+            }
+            WriteReg::TlbStencil
+            | WriteReg::TlbZ
+            | WriteReg::TlbColourMs
+            | WriteReg::TlbColourAll
+            | WriteReg::TlbAlphaMask => Dest::Unsupported("the tile buffer (TLB)"),
+        }
+    }
+
+    /// An I/O register (not a physical register, an accumulator or NOP).
+    fn is_io(self) -> bool {
+        !matches!(
+            self,
+            Dest::Nop
+                | Dest::PhysA(_)
+                | Dest::PhysB(_)
+                | Dest::Acc(_)
+                | Dest::R5Quad
+                | Dest::R5Replicate
+        )
+    }
+
+    /// A name for messages and for "same register" comparisons.
+    fn name(self) -> &'static str {
+        match self {
+            Dest::Nop => "nop",
+            Dest::PhysA(_) => "a physical A register",
+            Dest::PhysB(_) => "a physical B register",
+            Dest::Acc(0) => "r0",
+            Dest::Acc(1) => "r1",
+            Dest::Acc(2) => "r2",
+            Dest::Acc(_) => "r3",
+            Dest::R5Quad | Dest::R5Replicate => "r5",
+            Dest::TmuNoswap => "tmu_noswap",
+            Dest::HostInterrupt => "host_int",
+            Dest::UniformsAddress => "unif_addr",
+            Dest::Vpm => "vpm",
+            Dest::VpmReadSetup => "vr_setup",
+            Dest::VpmWriteSetup => "vw_setup",
+            Dest::VdrAddress => "vr_addr",
+            Dest::VdwAddress => "vw_addr",
+            Dest::MutexRelease => "mutex",
+            Dest::Sfu(_) => "the SFU",
+            Dest::TmuS(0) => "tmu0_s",
+            Dest::TmuS(_) => "tmu1_s",
+            Dest::TmuTexture => "a TMU texture register",
+            Dest::Unsupported(what) => what,
+        }
+    }
+
+    fn is_vpm_io(self) -> bool {
+        matches!(
+            self,
+            Dest::Vpm
+                | Dest::VpmReadSetup
+                | Dest::VpmWriteSetup
+                | Dest::VdrAddress
+                | Dest::VdwAddress
+        )
+    }
+}
+
+impl Read {
+    fn from_read(file: RegFile, addr: RegAddr) -> Read {
+        match ReadReg::decode(file, addr) {
+            ReadReg::Physical(n) => Read::Phys(n),
+            ReadReg::Uniform => Read::Uniform,
+            ReadReg::Varying => Read::Unsupported("reading varyings"),
+            ReadReg::ElementNumber => Read::ElementNumber,
+            ReadReg::QpuNumber => Read::QpuNumber,
+            ReadReg::Nop => Read::Undefined(39),
+            ReadReg::XPixelCoord | ReadReg::YPixelCoord => {
+                Read::Unsupported("reading pixel coordinates")
+            }
+            ReadReg::MsFlags | ReadReg::RevFlag => {
+                Read::Unsupported("reading multisample/reverse flags")
+            }
+            ReadReg::Vpm => Read::Vpm,
+            ReadReg::VdrBusy => Read::VdrBusy,
+            ReadReg::VdwBusy => Read::VdwBusy,
+            ReadReg::VdrWait => Read::VdrWait,
+            ReadReg::VdwWait => Read::VdwWait,
+            ReadReg::MutexAcquire => Read::Mutex,
+            ReadReg::Unmapped(n) => Read::Undefined(n),
+        }
+    }
+
+    fn is_vpm_io(self) -> bool {
+        matches!(
+            self,
+            Read::Vpm | Read::VdrBusy | Read::VdwBusy | Read::VdrWait | Read::VdwWait
+        )
+    }
+}
+
+/// How the mul result is rotated (small immediates 48–63).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rotate {
+    None,
+    ByR5,
+    By(u8),
+}
+
+/// The non-ALU parts of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Alu,
+    LoadImm,
+    Semaphore { acquire: bool, id: u8 },
+    Branch(BranchInfo),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BranchInfo {
+    pub cond: BranchCond,
+    pub relative: bool,
+    /// File-A register whose value is added, if `reg` is set.
+    pub reg: Option<u8>,
+    pub imm: i32,
+    /// Odd `raddr_a` doubles as `sf` [measured]: the branch sets flags.
+    pub sets_flags: bool,
+}
+
+/// A predecoded instruction.
+#[derive(Clone, Debug)]
+pub(crate) struct Decoded {
+    pub instr: Instruction,
+    pub kind: Kind,
+    pub signal: Signal,
+    pub read_a: Option<Read>,
+    pub read_b: Option<Read>,
+    /// The small immediate's operand value, or the load immediate's 32 bits.
+    pub imm: u32,
+    /// Per-lane load-immediate values (all 16 the same except the per-element modes).
+    pub ldi_lanes: Option<Box<[u32; 16]>>,
+    pub op_add: AddOp,
+    pub op_mul: MulOp,
+    /// add_a, add_b, mul_a, mul_b as mux numbers 0–7.
+    pub mux: [u8; 4],
+    pub unpack: Unpack,
+    pub pack: Pack,
+    pub cond_add: Cond,
+    pub cond_mul: Cond,
+    pub dst_add: Dest,
+    pub dst_mul: Dest,
+    pub set_flags: bool,
+    pub rotate: Rotate,
+    /// Whether the rotation is full (both mul inputs from r0–r3) or per quad [measured].
+    pub rotate_full: bool,
+
+    /// Touches state shared between QPUs: must run in global time order.
+    pub shared: bool,
+    /// A rule the instruction breaks whatever came before it.
+    pub fault: Option<Rule>,
+    /// Physical registers whose values an operand consumes: [file A mask, file B mask].
+    pub phys_reads: [u32; 2],
+    /// Physical registers written (condition not never): [file A mask, file B mask].
+    pub phys_writes: [u32; 2],
+    /// Accumulators written: bits 0–3 r0–r3, bit 5 r5.
+    pub acc_writes: u8,
+    /// Accumulators a rotation reads (bits 0–3), plus bit 5 for a rotation by r5.
+    pub rotate_sources: u8,
+    pub reads_r4: bool,
+    /// Loads r4 (ldtmu) or starts an SFU op.
+    pub writes_r4: bool,
+    pub sfu_write: bool,
+    pub reads_uniform: bool,
+    pub writes_uniforms_address: bool,
+    pub tmu_write: bool,
+    pub noswap_write: bool,
+    pub is_branch: bool,
+    pub is_thread_end: bool,
+    /// Why this instruction may not sit at or right after a thread end, if it may not.
+    pub thread_end_forbidden: Option<&'static str>,
+}
+
+fn mux_num(mux: InputMux) -> u8 {
+    mux.code()
+}
+
+fn cond_active(cond: Cond) -> bool {
+    cond != Cond::Never
+}
+
+struct Outputs {
+    dst_add: Dest,
+    dst_mul: Dest,
+}
+
+fn outputs(write: &WriteBack) -> Outputs {
+    Outputs {
+        dst_add: Dest::from_write(write.write_swap.add_file(), write.waddr_add),
+        dst_mul: Dest::from_write(write.write_swap.mul_file(), write.waddr_mul),
+    }
+}
+
+impl Decoded {
+    /// Predecodes one instruction.
+    pub fn new(instr: Instruction) -> Decoded {
+        let mut d = Decoded {
+            instr,
+            kind: Kind::Alu,
+            signal: Signal::None,
+            read_a: None,
+            read_b: None,
+            imm: 0,
+            ldi_lanes: None,
+            op_add: AddOp::Nop,
+            op_mul: MulOp::Nop,
+            mux: [0; 4],
+            unpack: Unpack::None,
+            pack: Pack::default(),
+            cond_add: Cond::Never,
+            cond_mul: Cond::Never,
+            dst_add: Dest::Nop,
+            dst_mul: Dest::Nop,
+            set_flags: false,
+            rotate: Rotate::None,
+            rotate_full: false,
+            shared: false,
+            fault: None,
+            phys_reads: [0; 2],
+            phys_writes: [0; 2],
+            acc_writes: 0,
+            rotate_sources: 0,
+            reads_r4: false,
+            writes_r4: false,
+            sfu_write: false,
+            reads_uniform: false,
+            writes_uniforms_address: false,
+            tmu_write: false,
+            noswap_write: false,
+            is_branch: false,
+            is_thread_end: false,
+            thread_end_forbidden: None,
+        };
+        match instr {
+            Instruction::Alu(alu) => d.fill_alu(&alu),
+            Instruction::LoadImm(ldi) => {
+                d.kind = Kind::LoadImm;
+                d.imm = ldi.imm;
+                let lanes: [u32; 16] = std::array::from_fn(|i| ldi.mode.lane_value(ldi.imm, i));
+                if lanes.iter().any(|&v| v != ldi.imm) {
+                    d.ldi_lanes = Some(Box::new(lanes));
+                }
+                d.fill_write(&ldi.write);
+            }
+            Instruction::Semaphore(sema) => {
+                d.kind = Kind::Semaphore {
+                    acquire: sema.acquire,
+                    id: sema.semaphore.index(),
+                };
+                d.imm = sema.imm();
+                d.fill_write(&sema.write);
+                d.shared = true;
+            }
+            Instruction::Branch(br) => {
+                d.is_branch = true;
+                d.kind = Kind::Branch(BranchInfo {
+                    cond: br.cond,
+                    relative: br.relative,
+                    reg: br.use_raddr_a.then_some(br.raddr_a.index()),
+                    imm: br.imm,
+                    sets_flags: br.raddr_a.index() & 1 == 1,
+                });
+                if br.use_raddr_a {
+                    d.phys_reads[0] |= 1 << br.raddr_a.index();
+                }
+                let out = Outputs {
+                    dst_add: Dest::from_write(br.write_swap.add_file(), br.waddr_add),
+                    dst_mul: Dest::from_write(br.write_swap.mul_file(), br.waddr_mul),
+                };
+                d.dst_add = out.dst_add;
+                d.dst_mul = out.dst_mul;
+                d.cond_add = Cond::Always;
+                d.cond_mul = Cond::Always;
+                d.note_dest(out.dst_add, Cond::Always);
+                d.note_dest(out.dst_mul, Cond::Always);
+                if out.dst_add.is_io() || out.dst_mul.is_io() {
+                    d.fault = Some(Rule::BranchLinkToIo);
+                }
+            }
+        }
+        d.finish();
+        d
+    }
+
+    fn fill_write(&mut self, write: &WriteBack) {
+        let out = outputs(write);
+        self.dst_add = out.dst_add;
+        self.dst_mul = out.dst_mul;
+        self.cond_add = write.cond_add;
+        self.cond_mul = write.cond_mul;
+        self.pack = write.pack;
+        self.set_flags = write.set_flags;
+        self.note_dest(out.dst_add, write.cond_add);
+        self.note_dest(out.dst_mul, write.cond_mul);
+    }
+
+    fn note_dest(&mut self, dest: Dest, cond: Cond) {
+        if !cond_active(cond) {
+            return;
+        }
+        match dest {
+            Dest::PhysA(n) => self.phys_writes[0] |= 1 << n,
+            Dest::PhysB(n) => self.phys_writes[1] |= 1 << n,
+            Dest::Acc(n) => self.acc_writes |= 1 << n,
+            Dest::R5Quad | Dest::R5Replicate => self.acc_writes |= 1 << 5,
+            Dest::Sfu(_) => {
+                self.sfu_write = true;
+                self.writes_r4 = true;
+            }
+            Dest::TmuS(_) | Dest::TmuTexture => self.tmu_write = true,
+            Dest::TmuNoswap => self.noswap_write = true,
+            Dest::UniformsAddress => self.writes_uniforms_address = true,
+            _ => {}
+        }
+        if matches!(
+            dest,
+            Dest::Vpm | Dest::VdrAddress | Dest::VdwAddress | Dest::MutexRelease | Dest::TmuS(_)
+        ) {
+            self.shared = true;
+        }
+    }
+
+    fn fill_alu(&mut self, alu: &AluInstruction) {
+        self.signal = alu.signal();
+        self.op_add = alu.op_add;
+        self.op_mul = alu.op_mul;
+        self.mux = [
+            mux_num(alu.add_a),
+            mux_num(alu.add_b),
+            mux_num(alu.mul_a),
+            mux_num(alu.mul_b),
+        ];
+        self.unpack = alu.unpack;
+        self.fill_write(&alu.write);
+        let read_a = Read::from_read(RegFile::A, alu.raddr_a);
+        let read_b = match alu.raddr_b() {
+            Some(addr) => Read::from_read(RegFile::B, addr),
+            None => Read::SmallImm,
+        };
+        self.read_a = Some(read_a);
+        self.read_b = Some(read_b);
+        if let Some(imm) = alu.small_imm() {
+            self.imm = imm.operand_bits();
+            match imm.value() {
+                SmallImmValue::RotateByR5 => self.rotate = Rotate::ByR5,
+                SmallImmValue::Rotate(n) => self.rotate = Rotate::By(n),
+                _ => {}
+            }
+        }
+        if self.op_mul == MulOp::Nop {
+            self.rotate = Rotate::None;
+        }
+        // Which operand muxes are consumed.
+        let used: Vec<u8> = alu
+            .add_inputs()
+            .iter()
+            .map(|&i| self.mux[i])
+            .chain(alu.mul_inputs().iter().map(|&i| self.mux[2 + i]))
+            .collect();
+        let uses = |m: InputMux| used.contains(&m.code());
+        if uses(InputMux::A) {
+            match read_a {
+                Read::Phys(n) => self.phys_reads[0] |= 1 << n,
+                Read::Undefined(addr) => {
+                    self.fault.get_or_insert(Rule::UndefinedOperand {
+                        file: RegFile::A,
+                        addr,
+                    });
+                }
+                _ => {}
+            }
+        }
+        if uses(InputMux::B) {
+            match read_b {
+                Read::Phys(n) => self.phys_reads[1] |= 1 << n,
+                Read::Undefined(addr) => {
+                    self.fault.get_or_insert(Rule::UndefinedOperand {
+                        file: RegFile::B,
+                        addr,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.reads_r4 = uses(InputMux::R4);
+        if self.rotate != Rotate::None {
+            let mul_inputs = [self.mux[2], self.mux[3]];
+            self.rotate_full = mul_inputs.iter().all(|&m| m <= 3);
+            for m in mul_inputs {
+                if m <= 3 {
+                    self.rotate_sources |= 1 << m;
+                }
+            }
+            if self.rotate == Rotate::ByR5 {
+                self.rotate_sources |= 1 << 5;
+            }
+        }
+        if matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1) {
+            self.writes_r4 = true;
+        }
+        self.reads_uniform = read_a == Read::Uniform || read_b == Read::Uniform;
+        if self.reads_uniform || read_a == Read::Vpm || read_b == Read::Vpm {
+            self.shared = true;
+        }
+        if read_a == Read::Mutex || read_b == Read::Mutex {
+            self.shared = true;
+        }
+        // A nop opcode with a live destination writes an undefined value.
+        if alu.op_add == AddOp::Nop && cond_active(self.cond_add) && self.dst_add != Dest::Nop {
+            self.fault
+                .get_or_insert(Rule::NopOpcodeWrites { alu: "add" });
+        }
+        if alu.op_mul == MulOp::Nop && cond_active(self.cond_mul) && self.dst_mul != Dest::Nop {
+            self.fault
+                .get_or_insert(Rule::NopOpcodeWrites { alu: "mul" });
+        }
+        if read_a == Read::Uniform && read_b == Read::Uniform {
+            self.fault
+                .get_or_insert(Rule::DoubleStreamRead { register: "unif" });
+        }
+        if read_a == Read::Vpm && read_b == Read::Vpm {
+            self.fault
+                .get_or_insert(Rule::DoubleStreamRead { register: "vpm" });
+        }
+        for read in [read_a, read_b] {
+            if let Read::Unsupported(what) = read {
+                self.fault.get_or_insert(Rule::Unsupported { what });
+            }
+        }
+        let unsupported_signal = match self.signal {
+            Signal::Breakpoint => Some("the breakpoint signal"),
+            Signal::ThreadSwitch | Signal::LastThreadSwitch => {
+                Some("thread switching (user programs run one thread per QPU)")
+            }
+            Signal::WaitScoreboard | Signal::ScoreboardUnlock => Some("the tile scoreboard"),
+            Signal::LoadCoverage
+            | Signal::LoadColour
+            | Signal::LoadColourProgramEnd
+            | Signal::LoadAlphaMask => Some("the tile buffer (TLB)"),
+            _ => None,
+        };
+        if let Some(what) = unsupported_signal {
+            self.fault.get_or_insert(Rule::Unsupported { what });
+        }
+        if let Pack::Mul(p) = self.pack {
+            if matches!(
+                p,
+                PackMul::Byte0 | PackMul::Byte1 | PackMul::Byte2 | PackMul::Byte3
+            ) && self.dst_mul.is_io()
+                && cond_active(self.cond_mul)
+            {
+                self.fault.get_or_insert(Rule::MulBytePackToIo);
+            }
+        }
+    }
+
+    /// Static rules that need the whole instruction.
+    fn finish(&mut self) {
+        self.is_thread_end = self.signal == Signal::ProgramEnd;
+        let live_add = cond_active(self.cond_add) && self.dst_add != Dest::Nop;
+        let live_mul = cond_active(self.cond_mul) && self.dst_mul != Dest::Nop;
+        for (live, dest, cond) in [
+            (live_add, self.dst_add, self.cond_add),
+            (live_mul, self.dst_mul, self.cond_mul),
+        ] {
+            if !live {
+                continue;
+            }
+            match dest {
+                Dest::Unsupported(what) => {
+                    self.fault.get_or_insert(Rule::Unsupported { what });
+                }
+                Dest::TmuTexture => {
+                    self.fault.get_or_insert(Rule::TextureLookup);
+                }
+                d if d.is_io() && cond != Cond::Always => {
+                    self.fault
+                        .get_or_insert(Rule::ConditionalIoWrite { register: d.name() });
+                }
+                _ => {}
+            }
+        }
+        if live_add && live_mul {
+            let same = match (self.dst_add, self.dst_mul) {
+                (Dest::PhysA(_), _) | (Dest::PhysB(_), _) => false,
+                (a, b) => a.name() == b.name(),
+            };
+            if same {
+                self.fault.get_or_insert(Rule::BothAlusWrite {
+                    register: self.dst_add.name(),
+                });
+            }
+        }
+        // §5.4: at most one of these per instruction.
+        let mut units = Vec::new();
+        for (live, dest) in [(live_add, self.dst_add), (live_mul, self.dst_mul)] {
+            if live {
+                match dest {
+                    Dest::TmuS(_) | Dest::TmuTexture => units.push("a TMU write"),
+                    Dest::Sfu(_) => units.push("an SFU write"),
+                    _ => {}
+                }
+            }
+        }
+        if matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1) {
+            units.push("a TMU load signal");
+        }
+        if self.read_a == Some(Read::Mutex) || self.read_b == Some(Read::Mutex) {
+            units.push("a mutex acquire");
+        }
+        if let Kind::Semaphore { .. } = self.kind {
+            if self.tmu_write || self.sfu_write {
+                self.fault.get_or_insert(Rule::SemaphoreWithStallingUnit);
+            }
+            units.push("a semaphore");
+        }
+        if units.len() > 1 {
+            self.fault.get_or_insert(Rule::UnitConflict {
+                units: units.join(" and "),
+            });
+        }
+        // §5.11: a VPM setup write with any other VPM register access.
+        let setups = [self.dst_add, self.dst_mul]
+            .iter()
+            .zip([live_add, live_mul])
+            .filter(|(d, live)| *live && matches!(d, Dest::VpmReadSetup | Dest::VpmWriteSetup))
+            .count();
+        if setups > 0 {
+            let vpm_dests = [self.dst_add, self.dst_mul]
+                .iter()
+                .zip([live_add, live_mul])
+                .filter(|(d, live)| *live && d.is_vpm_io())
+                .count();
+            let vpm_reads = [self.read_a, self.read_b]
+                .iter()
+                .flatten()
+                .filter(|r| r.is_vpm_io())
+                .count();
+            if vpm_dests + vpm_reads > 1 {
+                self.fault.get_or_insert(Rule::VpmSetupWithOtherAccess);
+            }
+        }
+        if self.is_thread_end && (self.phys_writes[0] | self.phys_writes[1]) != 0 {
+            self.fault.get_or_insert(Rule::ThreadEndWritesRegfile);
+        }
+        // §5.8: what the thread end and its two delay slots must not touch.
+        let reads = [self.read_a, self.read_b];
+        let touches_14 = reads.contains(&Some(Read::Phys(14)))
+            || ((self.phys_writes[0] | self.phys_writes[1]) & (1 << 14)) != 0;
+        let vpm = reads.iter().flatten().any(|r| r.is_vpm_io())
+            || (live_add && self.dst_add.is_vpm_io())
+            || (live_mul && self.dst_mul.is_vpm_io());
+        self.thread_end_forbidden = if touches_14 {
+            Some("touches register-file address 14")
+        } else if self.reads_uniform {
+            Some("reads a uniform")
+        } else if vpm {
+            Some("accesses the VPM or its DMA")
+        } else {
+            None
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hello_world_words_predecode() {
+        // add vpm, ra1, unif
+        let d = Decoded::new(Instruction::decode(0x1002_0c27_0c06_0dc0).unwrap());
+        assert_eq!(d.dst_add, Dest::Vpm);
+        assert_eq!(d.read_b, Some(Read::Uniform));
+        assert_eq!(d.phys_reads[0], 1 << 1);
+        assert!(d.shared && d.reads_uniform && d.fault.is_none());
+        // mov -, vw_wait
+        let d = Decoded::new(Instruction::decode(0x1000_09e7_159f_2fc0).unwrap());
+        assert_eq!(d.read_b, Some(Read::VdwWait));
+        assert!(d.fault.is_none());
+        // nop; thrend
+        let d = Decoded::new(Instruction::decode(0x3000_09e7_009e_7000).unwrap());
+        assert!(d.is_thread_end && d.fault.is_none());
+    }
+}

@@ -1,0 +1,1132 @@
+//! The machine: QPU state, instruction execution, the shared units, and the scheduler that
+//! runs 1–12 QPUs in one deterministic global clock order.
+//!
+//! Scheduling: every QPU has its own clock. The QPU with the lowest (clock, number) runs;
+//! it keeps running through instructions that touch only its own state, and stops before an
+//! instruction that touches shared state (memory reads and writes, VPM data, DMA, TMU,
+//! semaphores, mutex) unless it is still the earliest QPU. Shared effects therefore happen
+//! in global clock order, ties broken by QPU number, so every run of the same program on
+//! the same inputs gives the same results and the same cycle counts.
+
+use std::collections::{HashMap, VecDeque};
+
+use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile, Signal, Unpack};
+
+use crate::alu::{self, Flags, Lanes};
+use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
+use crate::decode::{disassemble, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
+use crate::error::{EmuError, Fault, Rule, RuleSource};
+use crate::memory::Memory;
+use crate::report::{QpuReport, RunReport};
+use crate::tmu::{L2Cache, TmuUnit};
+use crate::vpm::{VpmMemory, VpmPort};
+
+/// log2 of the bytes of code one cache page covers (4 KiB = 512 instructions).
+const PAGE_SHIFT: u32 = 12;
+const PAGE_SLOTS: usize = 1 << (PAGE_SHIFT - 3);
+
+const ELEMENT_NUMBERS: Lanes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Predecoded instructions by bus address, filled on first execution. Code is read from
+/// memory once per run: like the hardware's instruction cache (which is not coherent with
+/// VDW writes), a program that DMAs over its own code does not see the change.
+#[derive(Default)]
+pub(crate) struct CodeCache {
+    index: HashMap<u32, usize>,
+    pages: Vec<Vec<Option<Decoded>>>,
+}
+
+impl CodeCache {
+    pub fn clear(&mut self) {
+        self.index.clear();
+        self.pages.clear();
+    }
+
+    fn page(&mut self, key: u32) -> usize {
+        if let Some(&page) = self.index.get(&key) {
+            return page;
+        }
+        self.pages.push(vec![None; PAGE_SLOTS]);
+        self.index.insert(key, self.pages.len() - 1);
+        self.pages.len() - 1
+    }
+
+    /// Ensures the instruction at `pc` is decoded; returns its page.
+    fn load(&mut self, pc: u32, mem: &Memory) -> Result<usize, Fault> {
+        let page = self.page(pc >> PAGE_SHIFT);
+        let slot = (pc as usize >> 3) & (PAGE_SLOTS - 1);
+        if self.pages[page][slot].is_none() {
+            if !pc.is_multiple_of(8) {
+                return Err(Fault::Memory(crate::memory::MemoryError::Unaligned {
+                    addr: pc,
+                    align: 8,
+                }));
+            }
+            let bytes = mem.read_bytes(pc, 8).map_err(Fault::Memory)?;
+            let mut word = [0u8; 8];
+            word.copy_from_slice(bytes);
+            let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
+            self.pages[page][slot] = Some(Decoded::new(instr));
+        }
+        Ok(page)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Running,
+    Blocked,
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StallCause {
+    Tmu,
+    Vpm,
+    Dma,
+    Semaphore,
+    Mutex,
+}
+
+struct TmuResult {
+    values: Lanes,
+    ready_at: u64,
+}
+
+/// One QPU.
+pub(crate) struct Qpu {
+    id: usize,
+    /// Register files A and B.
+    regs: Box<[[Lanes; 32]; 2]>,
+    /// r0–r3, r4, r5.
+    acc: [Lanes; 6],
+    flags: Flags,
+    pc: u32,
+    uniform_ptr: u32,
+    /// Clock at which the next instruction may issue.
+    time: u64,
+    state: State,
+    blocked_on: StallCause,
+    /// Cached code page for the fast fetch path.
+    page_key: u32,
+    page: usize,
+
+    branch_slots: u8,
+    branch_target: Option<u32>,
+    end_slots: u8,
+    ending: bool,
+
+    // Hazard history.
+    icount: u64,
+    prev_phys_writes: [u32; 2],
+    prev_acc_writes: u8,
+    last_sfu: Option<u64>,
+    last_uniforms_address: Option<u64>,
+    last_noswap: Option<u64>,
+    r4_loaded: bool,
+
+    // Units private to the QPU.
+    noswap: bool,
+    tmu_fifo: [VecDeque<TmuResult>; 2],
+    vpm_port: VpmPort,
+    vpm_read_ready_at: u64,
+    vdr_done_at: u64,
+    vdw_done_at: u64,
+
+    report: QpuReport,
+}
+
+impl Qpu {
+    fn new(id: usize, uniforms: u32, code: u32, start: u64) -> Qpu {
+        Qpu {
+            id,
+            regs: Box::new([[[0; 16]; 32]; 2]),
+            acc: [[0; 16]; 6],
+            flags: Flags::default(),
+            pc: code,
+            uniform_ptr: uniforms,
+            time: start,
+            state: State::Running,
+            blocked_on: StallCause::Semaphore,
+            page_key: u32::MAX,
+            page: 0,
+            branch_slots: 0,
+            branch_target: None,
+            end_slots: 0,
+            ending: false,
+            icount: 0,
+            prev_phys_writes: [0; 2],
+            prev_acc_writes: 0,
+            last_sfu: None,
+            last_uniforms_address: None,
+            last_noswap: None,
+            r4_loaded: false,
+            noswap: false,
+            tmu_fifo: [VecDeque::new(), VecDeque::new()],
+            vpm_port: VpmPort::new(),
+            vpm_read_ready_at: 0,
+            vdr_done_at: 0,
+            vdw_done_at: 0,
+            report: QpuReport {
+                qpu: id,
+                ..QpuReport::default()
+            },
+        }
+    }
+
+    fn add_stall(&mut self, cause: StallCause, clocks: u64) {
+        let s = &mut self.report.stalls;
+        match cause {
+            StallCause::Tmu => s.tmu += clocks,
+            StallCause::Vpm => s.vpm += clocks,
+            StallCause::Dma => s.dma += clocks,
+            StallCause::Semaphore => s.semaphore += clocks,
+            StallCause::Mutex => s.mutex += clocks,
+        }
+    }
+}
+
+/// State shared by all QPUs, other than memory and the VPM.
+pub(crate) struct Units {
+    semaphores: [u8; 16],
+    semaphore_waiters: [Vec<usize>; 16],
+    mutex_owner: Option<usize>,
+    mutex_waiters: Vec<usize>,
+    /// QPUs to wake: (QPU, clock, what they waited for).
+    wakes: Vec<(usize, u64, StallCause)>,
+    /// Global DMA engines: the clock at which each can take the next job.
+    vdr_free_at: u64,
+    vdw_free_at: u64,
+    /// TMUs, two per slice: index slice * 2 + TMU.
+    tmus: Vec<TmuUnit>,
+    l2c: L2Cache,
+}
+
+struct Ctx<'a> {
+    mem: &'a mut Memory,
+    vpm: &'a mut VpmMemory,
+    units: &'a mut Units,
+    config: &'a EmulatorConfig,
+}
+
+/// Runs one launch to completion.
+pub(crate) fn run(
+    config: &EmulatorConfig,
+    mem: &mut Memory,
+    vpm: &mut VpmMemory,
+    code: &mut CodeCache,
+    launches: &[(u32, u32)],
+) -> Result<RunReport, EmuError> {
+    let timing = &config.timing;
+    let slices = config.qpus.div_ceil(4);
+    let mut units = Units {
+        semaphores: [0; 16],
+        semaphore_waiters: Default::default(),
+        mutex_owner: None,
+        mutex_waiters: Vec::new(),
+        wakes: Vec::new(),
+        vdr_free_at: 0,
+        vdw_free_at: 0,
+        tmus: (0..slices * 2).map(|_| TmuUnit::new(timing)).collect(),
+        l2c: L2Cache::new(timing),
+    };
+    // Program i runs on QPU i (vc4-timing.md #31: lowest-numbered free QPU, an assumption).
+    let mut qpus: Vec<Qpu> = launches
+        .iter()
+        .enumerate()
+        .map(|(id, &(uniforms, code))| Qpu::new(id, uniforms, code, timing.program_start_latency))
+        .collect();
+    code.clear();
+    let mut executed: u64 = 0;
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        let mut second = (u64::MAX, usize::MAX);
+        for q in qpus.iter().filter(|q| q.state == State::Running) {
+            let key = (q.time, q.id);
+            match best {
+                None => best = Some(key),
+                Some(b) if key < b => {
+                    second = b;
+                    best = Some(key);
+                }
+                Some(_) if key < second => second = key,
+                Some(_) => {}
+            }
+        }
+        let Some((_, qi)) = best else {
+            if qpus.iter().all(|q| q.state == State::Done) {
+                break;
+            }
+            return Err(deadlock(&qpus, &units));
+        };
+        let mut ctx = Ctx {
+            mem: &mut *mem,
+            vpm: &mut *vpm,
+            units: &mut units,
+            config,
+        };
+        run_qpu(&mut qpus[qi], second, code, &mut ctx, &mut executed)?;
+        for (w, at, cause) in units.wakes.drain(..) {
+            let q = &mut qpus[w];
+            if q.state == State::Blocked {
+                q.state = State::Running;
+                if at > q.time {
+                    q.add_stall(cause, at - q.time);
+                    q.time = at;
+                }
+            }
+        }
+    }
+    let mut end = 0;
+    for q in &qpus {
+        end = end.max(q.time).max(q.vdr_done_at).max(q.vdw_done_at);
+    }
+    let reports = qpus
+        .into_iter()
+        .map(|q| {
+            let mut r = q.report;
+            r.cycles = q.time;
+            r
+        })
+        .collect();
+    Ok(RunReport::new(reports, end, config.clock_mhz))
+}
+
+fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
+    let mut parts = Vec::new();
+    for q in qpus.iter().filter(|q| q.state == State::Blocked) {
+        let what = match q.blocked_on {
+            StallCause::Mutex => format!(
+                "waits for the mutex (held by QPU {})",
+                units
+                    .mutex_owner
+                    .map_or_else(|| "none".to_string(), |o| o.to_string())
+            ),
+            _ => {
+                let sem = units
+                    .semaphore_waiters
+                    .iter()
+                    .position(|w| w.contains(&q.id))
+                    .unwrap_or(0);
+                format!("waits on semaphore {sem} (count {})", units.semaphores[sem])
+            }
+        };
+        parts.push(format!("QPU {} at PC {:#010x} {what}", q.id, q.pc));
+    }
+    EmuError::Deadlock(format!(
+        "{}; no running QPU can release them",
+        parts.join("; ")
+    ))
+}
+
+fn fault_at(q: &Qpu, instr: Option<&Instruction>, fault: Fault) -> EmuError {
+    EmuError::Fault {
+        qpu: q.id,
+        pc: q.pc,
+        instruction: instr.map_or_else(|| "<no instruction>".to_string(), disassemble),
+        fault,
+    }
+}
+
+/// Runs QPU `q` until it ends, blocks, or reaches a shared-state instruction while another
+/// QPU (`limit`) is earlier.
+fn run_qpu(
+    q: &mut Qpu,
+    limit: (u64, usize),
+    code: &mut CodeCache,
+    ctx: &mut Ctx<'_>,
+    executed: &mut u64,
+) -> Result<(), EmuError> {
+    let config = ctx.config;
+    while q.state == State::Running {
+        let pc = q.pc;
+        let key = pc >> PAGE_SHIFT;
+        if key != q.page_key
+            || code.pages[q.page][(pc as usize >> 3) & (PAGE_SLOTS - 1)].is_none()
+            || !pc.is_multiple_of(8)
+        {
+            q.page = code
+                .load(pc, ctx.mem)
+                .map_err(|fault| fault_at(q, None, fault))?;
+            q.page_key = key;
+        }
+        let Some(d) = &code.pages[q.page][(pc as usize >> 3) & (PAGE_SLOTS - 1)] else {
+            unreachable!("loaded above");
+        };
+        if d.shared && (q.time, q.id) > limit {
+            return Ok(());
+        }
+        if let Some((until, cause)) = stall_until(q, d) {
+            q.add_stall(cause, until - q.time);
+            q.time = until;
+            continue;
+        }
+        let woke = match execute(q, d, ctx) {
+            Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
+            Ok(Outcome::Blocked) => return Ok(()),
+            Err(fault) => return Err(fault_at(q, Some(&d.instr), fault)),
+        };
+        *executed += 1;
+        if *executed > config.max_instructions {
+            return Err(EmuError::Budget {
+                what: "instruction",
+                limit: config.max_instructions,
+                qpu: q.id,
+                pc: q.pc,
+            });
+        }
+        if q.time > config.max_cycles {
+            return Err(EmuError::Budget {
+                what: "cycle",
+                limit: config.max_cycles,
+                qpu: q.id,
+                pc: q.pc,
+            });
+        }
+        if woke {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The clock until which the instruction must wait before it can issue, if later than now.
+fn stall_until(q: &Qpu, d: &Decoded) -> Option<(u64, StallCause)> {
+    let now = q.time;
+    let wait = |until: u64, cause: StallCause| (until > now).then_some((until, cause));
+    if let Some(tmu) = ldtmu(d.signal) {
+        if let Some(front) = q.tmu_fifo[tmu].front() {
+            if let Some(w) = wait(front.ready_at, StallCause::Tmu) {
+                return Some(w);
+            }
+        }
+    }
+    for read in [d.read_a, d.read_b].into_iter().flatten() {
+        let w = match read {
+            Read::Vpm => wait(q.vpm_read_ready_at, StallCause::Vpm),
+            Read::VdrWait => wait(q.vdr_done_at, StallCause::Dma),
+            Read::VdwWait => wait(q.vdw_done_at, StallCause::Dma),
+            _ => None,
+        };
+        if w.is_some() {
+            return w;
+        }
+    }
+    // One load and one store per QPU in flight: a new one waits for the previous (guide
+    // p.55).
+    for (dest, cond) in [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)] {
+        if cond == Cond::Never {
+            continue;
+        }
+        let w = match dest {
+            Dest::VdrAddress => wait(q.vdr_done_at, StallCause::Dma),
+            Dest::VdwAddress => wait(q.vdw_done_at, StallCause::Dma),
+            _ => None,
+        };
+        if w.is_some() {
+            return w;
+        }
+    }
+    None
+}
+
+/// Which TMU FIFO a signal pops, if it is a TMU load.
+fn ldtmu(signal: Signal) -> Option<usize> {
+    match signal {
+        Signal::LoadTmu0 => Some(0),
+        Signal::LoadTmu1 => Some(1),
+        _ => None,
+    }
+}
+
+enum Outcome {
+    Executed,
+    Blocked,
+}
+
+fn within(last: Option<u64>, now: u64, distance: u64) -> bool {
+    last.is_some_and(|at| now - at <= distance)
+}
+
+/// Rules that depend on what ran before.
+fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
+    for (file, index) in [(RegFile::A, 0), (RegFile::B, 1)] {
+        let clash = d.phys_reads[index] & q.prev_phys_writes[index];
+        if clash != 0 {
+            return Err(Rule::RegfileReadAfterWrite {
+                file,
+                reg: clash.trailing_zeros() as u8,
+            });
+        }
+    }
+    if d.reads_r4 {
+        if within(q.last_sfu, q.icount, 2) {
+            return Err(Rule::R4ReadDuringSfu);
+        }
+        if !q.r4_loaded {
+            return Err(Rule::R4ReadWithoutResult);
+        }
+    }
+    if d.writes_r4 && within(q.last_sfu, q.icount, 2) {
+        return Err(Rule::R4WriterDuringSfu);
+    }
+    let rotated = d.rotate_sources & q.prev_acc_writes;
+    if rotated != 0 {
+        return Err(Rule::RotateAfterWrite {
+            accumulator: rotated.trailing_zeros() as u8,
+        });
+    }
+    if d.reads_uniform && within(q.last_uniforms_address, q.icount, 2) {
+        return Err(Rule::UniformAfterAddressWrite);
+    }
+    if let Some(tmu) = ldtmu(d.signal) {
+        if q.tmu_fifo[tmu].is_empty() {
+            return Err(Rule::TmuLoadWithoutRequest { tmu: tmu as u8 });
+        }
+    }
+    if q.branch_slots > 0 {
+        if d.is_branch {
+            return Err(Rule::BranchInDelaySlot);
+        }
+        if d.is_thread_end {
+            return Err(Rule::ThreadEndInBranchDelaySlot);
+        }
+    }
+    if q.ending || d.is_thread_end {
+        if q.ending && d.is_branch {
+            return Err(Rule::BranchInThreadEndSlot);
+        }
+        if let Some(what) = d.thread_end_forbidden {
+            return Err(Rule::ThreadEndSlotAccess { what });
+        }
+    }
+    if config.ambiguities.early_vpm_read == EarlyVpmRead::Error
+        && (d.read_a == Some(Read::Vpm) || d.read_b == Some(Read::Vpm))
+        && q.vpm_read_ready_at > q.time
+    {
+        return Err(Rule::VpmReadTooEarly);
+    }
+    Ok(())
+}
+
+fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> {
+    let check = x.config.check_hazards;
+    if let Some(rule) = &d.fault {
+        if check || rule.source() == RuleSource::NotModelled {
+            return Err(Fault::Rule(rule.clone()));
+        }
+    }
+    if check {
+        check_hazards(q, d, x.config).map_err(Fault::Rule)?;
+    }
+    let now = q.time;
+    match d.kind {
+        Kind::Alu => {
+            if d.read_a == Some(Read::Mutex) || d.read_b == Some(Read::Mutex) {
+                match x.units.mutex_owner {
+                    None => x.units.mutex_owner = Some(q.id),
+                    Some(_) => {
+                        x.units.mutex_waiters.push(q.id);
+                        q.state = State::Blocked;
+                        q.blocked_on = StallCause::Mutex;
+                        return Ok(Outcome::Blocked);
+                    }
+                }
+            }
+            execute_alu(q, d, x)?;
+        }
+        Kind::LoadImm => execute_load_imm(q, d, x)?,
+        Kind::Semaphore { acquire, id } => {
+            let units = &mut *x.units;
+            let count = &mut units.semaphores[usize::from(id)];
+            let blocked = if acquire { *count == 0 } else { *count == 15 };
+            if blocked {
+                units.semaphore_waiters[usize::from(id)].push(q.id);
+                q.state = State::Blocked;
+                q.blocked_on = StallCause::Semaphore;
+                return Ok(Outcome::Blocked);
+            }
+            if acquire {
+                *count -= 1;
+            } else {
+                *count += 1;
+            }
+            let wake_at = now + x.config.timing.semaphore_wake;
+            for w in units.semaphore_waiters[usize::from(id)].drain(..) {
+                units.wakes.push((w, wake_at, StallCause::Semaphore));
+            }
+            execute_load_imm(q, d, x)?;
+        }
+        Kind::Branch(branch) => execute_branch(q, d, &branch, x.config),
+    }
+
+    // Signals that act after the write-back: the loaded value is in r4 for the next
+    // instruction.
+    if let Some(tmu) = ldtmu(d.signal) {
+        if let Some(result) = q.tmu_fifo[tmu].pop_front() {
+            q.acc[4] = result.values;
+            q.r4_loaded = true;
+        }
+    }
+    if d.is_thread_end && check {
+        let pending = q.vpm_port.pending_reads();
+        if pending > 0 {
+            return Err(Fault::Rule(Rule::VpmReadsPendingAtEnd { count: pending }));
+        }
+    }
+
+    // Bookkeeping for the hazard rules and the cycle model.
+    q.prev_phys_writes = d.phys_writes;
+    q.prev_acc_writes = d.acc_writes;
+    q.icount += 1;
+    q.report.instructions += 1;
+    q.time = now + x.config.timing.clocks_per_instruction;
+
+    // Control flow: three branch delay slots, two thread-end delay slots.
+    let next = q.pc.wrapping_add(8);
+    if d.is_branch {
+        q.branch_slots = 3;
+        q.pc = next;
+    } else if q.branch_slots > 0 {
+        q.branch_slots -= 1;
+        q.pc = if q.branch_slots == 0 {
+            q.branch_target.take().unwrap_or(next)
+        } else {
+            next
+        };
+    } else {
+        q.pc = next;
+    }
+    if q.ending {
+        q.end_slots -= 1;
+        if q.end_slots == 0 {
+            q.state = State::Done;
+            let left: usize = q.tmu_fifo.iter().map(VecDeque::len).sum();
+            if left > 0 && check {
+                return Err(Fault::Rule(Rule::TmuResultsLeftAtEnd { count: left }));
+            }
+        }
+    } else if d.is_thread_end {
+        q.ending = true;
+        q.end_slots = 2;
+    }
+    Ok(Outcome::Executed)
+}
+
+fn branch_taken(cond: BranchCond, flags: &Flags) -> bool {
+    const ALL: u16 = 0xffff;
+    match cond {
+        BranchCond::AllZeroSet => flags.z == ALL,
+        BranchCond::AllZeroClear => flags.z == 0,
+        BranchCond::AnyZeroSet => flags.z != 0,
+        BranchCond::AnyZeroClear => flags.z != ALL,
+        BranchCond::AllNegativeSet => flags.n == ALL,
+        BranchCond::AllNegativeClear => flags.n == 0,
+        BranchCond::AnyNegativeSet => flags.n != 0,
+        BranchCond::AnyNegativeClear => flags.n != ALL,
+        BranchCond::AllCarrySet => flags.c == ALL,
+        BranchCond::AllCarryClear => flags.c == 0,
+        BranchCond::AnyCarrySet => flags.c != 0,
+        BranchCond::AnyCarryClear => flags.c != ALL,
+        BranchCond::Always => true,
+    }
+}
+
+fn execute_branch(q: &mut Qpu, d: &Decoded, branch: &BranchInfo, config: &EmulatorConfig) {
+    // Targets are bus addresses; relative ones count from the instruction after the 3 delay
+    // slots (guide section 3, "Branches"), which is also the link address.
+    let link = q.pc.wrapping_add(32);
+    let mut target = if branch.relative {
+        link.wrapping_add(branch.imm as u32)
+    } else {
+        branch.imm as u32
+    };
+    if let Some(reg) = branch.reg {
+        let lane = match config.ambiguities.branch_register_lane {
+            BranchRegisterLane::Element15 => 15,
+            BranchRegisterLane::Element0 => 0,
+        };
+        target = target.wrapping_add(q.regs[0][usize::from(reg)][lane]);
+    }
+    let taken = branch_taken(branch.cond, &q.flags);
+    if taken {
+        q.branch_target = Some(target);
+        for dest in [d.dst_add, d.dst_mul] {
+            match dest {
+                Dest::PhysA(n) => q.regs[0][usize::from(n)] = [link; 16],
+                Dest::PhysB(n) => q.regs[1][usize::from(n)] = [link; 16],
+                Dest::Acc(n) => q.acc[usize::from(n)] = [link; 16],
+                Dest::R5Quad | Dest::R5Replicate => q.acc[5] = [link; 16],
+                _ => {}
+            }
+        }
+    } else {
+        q.branch_target = None;
+    }
+    if branch.sets_flags && config.ambiguities.branch_odd_raddr_sets_flags {
+        // [measured] the flags come from the link value in every lane.
+        q.flags = Flags {
+            z: if link == 0 { 0xffff } else { 0 },
+            n: if link >> 31 == 1 { 0xffff } else { 0 },
+            c: 0,
+        };
+    }
+}
+
+#[inline(always)]
+fn cond_mask(cond: Cond, flags: &Flags) -> u16 {
+    match cond {
+        Cond::Never => 0,
+        Cond::Always => 0xffff,
+        Cond::ZeroSet => flags.z,
+        Cond::ZeroClear => !flags.z,
+        Cond::NegativeSet => flags.n,
+        Cond::NegativeClear => !flags.n,
+        Cond::CarrySet => flags.c,
+        Cond::CarryClear => !flags.c,
+    }
+}
+
+/// Reads one register-file port, performing its side effects. Returns true when the value
+/// is the physical register itself (not copied into `buf`).
+fn read_port(
+    q: &mut Qpu,
+    x: &mut Ctx<'_>,
+    read: Read,
+    imm: u32,
+    buf: &mut Lanes,
+) -> Result<bool, Fault> {
+    match read {
+        Read::Phys(_) => return Ok(true),
+        Read::SmallImm => *buf = [imm; 16],
+        Read::Uniform => {
+            let value = x.mem.read_u32(q.uniform_ptr).map_err(Fault::Memory)?;
+            q.uniform_ptr = q.uniform_ptr.wrapping_add(4);
+            q.report.uniforms += 1;
+            *buf = [value; 16];
+        }
+        Read::ElementNumber => *buf = ELEMENT_NUMBERS,
+        Read::QpuNumber => *buf = [q.id as u32; 16],
+        Read::Vpm => *buf = q.vpm_port.pop(x.vpm).map_err(Fault::Vpm)?,
+        // ASSUMPTION: the busy registers read 1 while the DMA runs, 0 when done.
+        Read::VdrBusy => *buf = [u32::from(q.vdr_done_at > q.time); 16],
+        Read::VdwBusy => *buf = [u32::from(q.vdw_done_at > q.time); 16],
+        // The waits and the mutex acquire stall (or block) before the instruction issues;
+        // the value read is not documented: ASSUMPTION 0.
+        Read::VdrWait | Read::VdwWait | Read::Mutex | Read::Undefined(_) | Read::Unsupported(_) => {
+            *buf = [0; 16]
+        }
+    }
+    Ok(false)
+}
+
+fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
+    let mut buf_a = [0u32; 16];
+    let mut buf_b = [0u32; 16];
+    let read_a = d.read_a.unwrap_or(Read::Undefined(39));
+    let read_b = d.read_b.unwrap_or(Read::Undefined(39));
+    let a_in_regs = read_port(q, x, read_a, d.imm, &mut buf_a)?;
+    let b_in_regs = read_port(q, x, read_b, d.imm, &mut buf_b)?;
+    let mut add_out = [0u32; 16];
+    let mut mul_out = [0u32; 16];
+    let (add_carry, mul_carry, exact);
+    {
+        let a_ref: &Lanes = match (a_in_regs, read_a) {
+            (true, Read::Phys(n)) => &q.regs[0][usize::from(n)],
+            _ => &buf_a,
+        };
+        let b_ref: &Lanes = match (b_in_regs, read_b) {
+            (true, Read::Phys(n)) => &q.regs[1][usize::from(n)],
+            _ => &buf_b,
+        };
+        let acc = &q.acc;
+        let operand = |m: u8| -> &Lanes {
+            match m {
+                0..=5 => &acc[usize::from(m)],
+                6 => a_ref,
+                _ => b_ref,
+            }
+        };
+        if d.unpack == Unpack::None {
+            let [aa, ab, ma, mb] = d.mux.map(operand);
+            add_carry = alu::add_op(d.op_add, aa, ab, &mut add_out);
+            mul_carry = alu::mul_op(d.op_mul, ma, mb, &mut mul_out);
+            exact = exact_sum(d, aa, ab);
+        } else {
+            // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
+            // 8-bit unpack converts to float depends on the consuming operation.
+            let unpacked_mux = if d.pack.pm() { 4 } else { 6 };
+            let floats = [
+                d.op_add.reads_floats(),
+                d.op_add.reads_floats(),
+                d.op_mul.reads_floats(),
+                d.op_mul.reads_floats(),
+            ];
+            let mut operands = [[0u32; 16]; 4];
+            for (k, slot) in operands.iter_mut().enumerate() {
+                *slot = *operand(d.mux[k]);
+                if d.mux[k] == unpacked_mux {
+                    let float = floats[k] || d.pack.pm();
+                    for v in slot.iter_mut() {
+                        *v = alu::unpack(d.unpack, *v, float);
+                    }
+                }
+            }
+            add_carry = alu::add_op(d.op_add, &operands[0], &operands[1], &mut add_out);
+            mul_carry = alu::mul_op(d.op_mul, &operands[2], &operands[3], &mut mul_out);
+            exact = exact_sum(d, &operands[0], &operands[1]);
+        }
+    }
+    if d.rotate != Rotate::None {
+        let by = match d.rotate {
+            Rotate::ByR5 => (q.acc[5][0] & 15) as usize,
+            Rotate::By(n) => usize::from(n),
+            Rotate::None => 0,
+        };
+        mul_out = rotate(&mul_out, by, d.rotate_full);
+    }
+    write_back(
+        q,
+        x,
+        d,
+        Outputs {
+            add: &add_out,
+            add_carry,
+            add_float: alu::add_writes_float(d.op_add),
+            add_exact: exact.as_ref(),
+            add_active: d.op_add != AddOp::Nop,
+            mul: &mul_out,
+            mul_carry,
+            mul_float: alu::mul_writes_float(d.op_mul),
+            mul_active: d.op_mul != MulOp::Nop,
+        },
+    )
+}
+
+/// The unwrapped add/sub result, needed only for the 32-bit saturating pack.
+fn exact_sum(d: &Decoded, a: &Lanes, b: &Lanes) -> Option<[i64; 16]> {
+    if d.pack != Pack::RegfileA(PackA::Saturate32) {
+        return None;
+    }
+    let signed = |v: u32| i64::from(v as i32);
+    match d.op_add {
+        AddOp::Add => Some(std::array::from_fn(|i| signed(a[i]) + signed(b[i]))),
+        AddOp::Sub => Some(std::array::from_fn(|i| signed(a[i]) - signed(b[i]))),
+        _ => None,
+    }
+}
+
+/// Rotates "upwards" by `by` lanes (lane 0 moves to lane `by`): across all 16 lanes, or
+/// within each quad by the low 2 bits [measured: vc4asm].
+fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
+    std::array::from_fn(|i| {
+        if full {
+            values[(i + 16 - by) % 16]
+        } else {
+            let quad = i & !3;
+            values[quad + ((i & 3) + 4 - (by & 3)) % 4]
+        }
+    })
+}
+
+fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
+    let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
+    write_back(
+        q,
+        x,
+        d,
+        Outputs {
+            add: &values,
+            add_carry: 0,
+            add_float: false,
+            add_exact: None,
+            add_active: true,
+            mul: &values,
+            mul_carry: 0,
+            mul_float: false,
+            mul_active: true,
+        },
+    )
+}
+
+struct Outputs<'a> {
+    add: &'a Lanes,
+    add_carry: u16,
+    add_float: bool,
+    add_exact: Option<&'a [i64; 16]>,
+    /// The add side computes something (opcode not nop, or a load immediate).
+    add_active: bool,
+    mul: &'a Lanes,
+    mul_carry: u16,
+    mul_float: bool,
+    mul_active: bool,
+}
+
+fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Result<(), Fault> {
+    let flags_before = q.flags;
+    let mask_add = cond_mask(d.cond_add, &flags_before);
+    let mask_mul = cond_mask(d.cond_mul, &flags_before);
+    if mask_add != 0 && d.dst_add != Dest::Nop {
+        let pack = match d.pack {
+            Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_add, Dest::PhysA(_)) => {
+                PackStep::A(mode, out.add_float, out.add_exact)
+            }
+            _ => PackStep::None,
+        };
+        write_dest(q, x, d.dst_add, out.add, mask_add, pack)?;
+    }
+    if mask_mul != 0 && d.dst_mul != Dest::Nop {
+        let pack = match d.pack {
+            Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_mul, Dest::PhysA(_)) => {
+                PackStep::A(mode, out.mul_float, None)
+            }
+            Pack::Mul(mode) if mode != qpu_isa::PackMul::None => PackStep::Mul(mode),
+            _ => PackStep::None,
+        };
+        write_dest(q, x, d.dst_mul, out.mul, mask_mul, pack)?;
+    }
+    if d.set_flags {
+        let (source, mask) = match x.config.ambiguities.flags {
+            FlagsRule::Measured => {
+                if out.add_active {
+                    (Some(true), mask_add)
+                } else if out.mul_active {
+                    (Some(false), mask_mul)
+                } else {
+                    (None, 0)
+                }
+            }
+            FlagsRule::Guide => {
+                if out.add_active && d.cond_add != Cond::Never {
+                    (Some(true), 0xffff)
+                } else if out.mul_active {
+                    (Some(false), 0xffff)
+                } else {
+                    (None, 0)
+                }
+            }
+        };
+        if let Some(from_add) = source {
+            let (values, carry, float) = if from_add {
+                (out.add, out.add_carry, out.add_float)
+            } else {
+                (out.mul, out.mul_carry, out.mul_float)
+            };
+            let (z, n) = alu::zn(values, float);
+            let keep = !mask;
+            q.flags = Flags {
+                z: (flags_before.z & keep) | (z & mask),
+                n: (flags_before.n & keep) | (n & mask),
+                c: (flags_before.c & keep) | (carry & mask),
+            };
+        }
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy)]
+enum PackStep<'a> {
+    None,
+    A(PackA, bool, Option<&'a [i64; 16]>),
+    Mul(qpu_isa::PackMul),
+}
+
+#[inline(always)]
+fn masked_store(dst: &mut Lanes, values: &Lanes, mask: u16) {
+    if mask == 0xffff {
+        *dst = *values;
+    } else {
+        for (i, (d, &v)) in dst.iter_mut().zip(values).enumerate() {
+            if mask >> i & 1 == 1 {
+                *d = v;
+            }
+        }
+    }
+}
+
+fn apply_pack(pack: PackStep<'_>, values: &Lanes, old: &Lanes) -> Lanes {
+    match pack {
+        PackStep::None => *values,
+        PackStep::A(mode, float, exact) => std::array::from_fn(|i| {
+            alu::pack_a(mode, values[i], old[i], float, exact.map(|e| e[i]))
+        }),
+        PackStep::Mul(mode) => std::array::from_fn(|i| alu::pack_mul(mode, values[i], old[i])),
+    }
+}
+
+fn write_dest(
+    q: &mut Qpu,
+    x: &mut Ctx<'_>,
+    dest: Dest,
+    values: &Lanes,
+    mask: u16,
+    pack: PackStep<'_>,
+) -> Result<(), Fault> {
+    let packed;
+    let values = if matches!(pack, PackStep::None) {
+        values
+    } else {
+        let old = match dest {
+            Dest::PhysA(n) => q.regs[0][usize::from(n)],
+            Dest::PhysB(n) => q.regs[1][usize::from(n)],
+            Dest::Acc(n) => q.acc[usize::from(n)],
+            Dest::R5Quad | Dest::R5Replicate => q.acc[5],
+            _ => [0; 16],
+        };
+        packed = apply_pack(pack, values, &old);
+        &packed
+    };
+    match dest {
+        Dest::Nop => {}
+        Dest::PhysA(n) => masked_store(&mut q.regs[0][usize::from(n)], values, mask),
+        Dest::PhysB(n) => masked_store(&mut q.regs[1][usize::from(n)], values, mask),
+        Dest::Acc(n) => masked_store(&mut q.acc[usize::from(n)], values, mask),
+        // r5 written through file A replicates each quad's element 0; through file B,
+        // element 0 to all lanes [measured: vc4asm; the guide's wording is wrong].
+        Dest::R5Quad => {
+            let quads: Lanes = std::array::from_fn(|i| values[i & !3]);
+            masked_store(&mut q.acc[5], &quads, mask);
+        }
+        Dest::R5Replicate => masked_store(&mut q.acc[5], &[values[0]; 16], mask),
+        io => write_io(q, x, io, values)?,
+    }
+    Ok(())
+}
+
+/// Writes to I/O registers. Registers that take a single value use element 0.
+fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<(), Fault> {
+    let now = q.time;
+    let timing = &x.config.timing;
+    match dest {
+        Dest::TmuNoswap => {
+            // Only element 0 matters; any non-zero value disables the swap [measured].
+            q.noswap = values[0] != 0;
+            q.last_noswap = Some(q.icount);
+        }
+        // Only a non-zero value raises the interrupt [measured].
+        Dest::HostInterrupt => q.report.host_interrupts += u64::from(values[0] != 0),
+        Dest::UniformsAddress => {
+            q.uniform_ptr = values[0];
+            q.last_uniforms_address = Some(q.icount);
+        }
+        Dest::Vpm => q.vpm_port.push(x.vpm, values).map_err(Fault::Vpm)?,
+        Dest::VpmReadSetup => {
+            q.vpm_port.write_vr_setup(values[0]).map_err(Fault::Vpm)?;
+            // ID 00 in bits [31:30] is a generic read setup: its data arrives 3
+            // instructions later (guide section 7).
+            if values[0] >> 30 == 0 {
+                q.vpm_read_ready_at = now + timing.vpm_read_latency;
+            }
+        }
+        Dest::VpmWriteSetup => q.vpm_port.write_vw_setup(values[0]).map_err(Fault::Vpm)?,
+        Dest::VdrAddress => {
+            let transfer = q
+                .vpm_port
+                .start_vdr(x.vpm, x.mem, values[0])
+                .map_err(Fault::Vpm)?;
+            let start = now.max(x.units.vdr_free_at);
+            let done = start + timing.vdr_time(transfer.bytes);
+            x.units.vdr_free_at = done;
+            q.vdr_done_at = done;
+            q.report.dma_load_bytes += u64::from(transfer.bytes);
+        }
+        Dest::VdwAddress => {
+            let transfer = q
+                .vpm_port
+                .start_vdw(x.vpm, x.mem, values[0])
+                .map_err(Fault::Vpm)?;
+            let start = now.max(x.units.vdw_free_at);
+            let done = start + timing.vdw_time(transfer.bytes);
+            x.units.vdw_free_at = done;
+            q.vdw_done_at = done;
+            q.report.dma_store_bytes += u64::from(transfer.bytes);
+        }
+        Dest::MutexRelease => {
+            if x.units.mutex_owner != Some(q.id) {
+                if x.config.check_hazards {
+                    return Err(Fault::Rule(Rule::MutexNotHeld));
+                }
+                return Ok(());
+            }
+            x.units.mutex_owner = None;
+            let at = now + timing.mutex_handoff;
+            for w in x.units.mutex_waiters.drain(..) {
+                x.units.wakes.push((w, at, StallCause::Mutex));
+            }
+        }
+        Dest::Sfu(op) => {
+            q.acc[4] = values.map(|v| alu::sfu(op, v));
+            q.last_sfu = Some(q.icount);
+            q.r4_loaded = true;
+        }
+        Dest::TmuS(tmu) => tmu_lookup(q, x, usize::from(tmu), values)?,
+        // Unsupported destinations are rejected before execution.
+        _ => {}
+    }
+    Ok(())
+}
+
+fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Result<(), Fault> {
+    let check = x.config.check_hazards;
+    let depth = x.config.ambiguities.tmu_fifo_depth;
+    if check && q.tmu_fifo[tmu].len() >= depth as usize {
+        return Err(Fault::Rule(Rule::TmuFifoOverflow {
+            tmu: tmu as u8,
+            depth,
+        }));
+    }
+    if check && q.last_noswap.is_some_and(|at| q.icount - at < 3) {
+        return Err(Fault::Rule(Rule::TmuNoswapTooLate));
+    }
+    // Direct lookups ignore the low 2 address bits and return one word per lane.
+    let addresses: [u32; 16] = values.map(|v| v & !3);
+    let mut data = [0u32; 16];
+    for (word, &addr) in data.iter_mut().zip(&addresses) {
+        *word = x.mem.read_u32(addr).map_err(Fault::Memory)?;
+    }
+    // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
+    // (guide section 4).
+    let swap = !q.noswap && q.id % 4 >= 2;
+    let unit = (q.id / 4) * 2 + (tmu ^ usize::from(swap));
+    let units = &mut *x.units;
+    let timing = units.tmus[unit].lookup(q.time, &addresses, &mut units.l2c, &x.config.timing);
+    q.tmu_fifo[tmu].push_back(TmuResult {
+        values: data,
+        ready_at: timing.ready_at,
+    });
+    q.report.tmu_requests += 1;
+    q.report.tmu_cache_misses += timing.misses;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_moves_lane_zero_upwards() {
+        let v = ELEMENT_NUMBERS;
+        let full = rotate(&v, 3, true);
+        assert_eq!(full[3], 0);
+        assert_eq!(full[0], 13);
+        let quad = rotate(&v, 5, false);
+        assert_eq!(&quad[..4], &[3, 0, 1, 2]);
+        assert_eq!(&quad[4..8], &[7, 4, 5, 6]);
+    }
+
+    #[test]
+    fn branch_conditions_over_sixteen_lanes() {
+        let f = Flags {
+            z: 0x0001,
+            n: 0xffff,
+            c: 0,
+        };
+        assert!(branch_taken(BranchCond::AnyZeroSet, &f));
+        assert!(!branch_taken(BranchCond::AllZeroSet, &f));
+        assert!(branch_taken(BranchCond::AnyZeroClear, &f));
+        assert!(branch_taken(BranchCond::AllNegativeSet, &f));
+        assert!(!branch_taken(BranchCond::AnyNegativeClear, &f));
+        assert!(branch_taken(BranchCond::AllCarryClear, &f));
+        assert!(!branch_taken(BranchCond::AnyCarrySet, &f));
+    }
+}

@@ -1,0 +1,125 @@
+//! The TMUs' timing: per-slice TMU servers with their L1 caches, and the global L2 cache.
+//! Lookups are functional at request time (memory's current contents); caches only decide
+//! how long a lookup takes (vc4-timing.md §11 items 1–3).
+
+use crate::timing::Timing;
+
+/// The V3D L2 cache (global, set-associative, LRU) in front of SDRAM.
+#[derive(Clone, Debug)]
+pub(crate) struct L2Cache {
+    /// Per set, the resident line numbers, most recently used first.
+    sets: Vec<Vec<u32>>,
+    ways: usize,
+}
+
+impl L2Cache {
+    pub fn new(timing: &Timing) -> L2Cache {
+        let lines = (timing.l2c_bytes / timing.cache_line_bytes.max(1)).max(1);
+        let ways = timing.l2c_ways.clamp(1, lines) as usize;
+        let sets = (lines as usize / ways).max(1);
+        L2Cache {
+            sets: vec![Vec::with_capacity(ways); sets],
+            ways,
+        }
+    }
+
+    /// Looks a line up, making it most recently used; true on a hit.
+    pub fn access(&mut self, line: u32) -> bool {
+        let count = self.sets.len();
+        let set = &mut self.sets[line as usize % count];
+        if let Some(pos) = set.iter().position(|&l| l == line) {
+            let l = set.remove(pos);
+            set.insert(0, l);
+            true
+        } else {
+            if set.len() == self.ways {
+                set.pop();
+            }
+            set.insert(0, line);
+            false
+        }
+    }
+}
+
+/// One TMU: a request server with a direct-mapped cache.
+#[derive(Clone, Debug)]
+pub(crate) struct TmuUnit {
+    /// Clock at which the TMU can start the next request.
+    free_at: u64,
+    /// Line number held by each cache slot.
+    tags: Vec<Option<u32>>,
+}
+
+/// When a lookup's data is ready, and how many lines it fetched.
+pub(crate) struct LookupTiming {
+    pub ready_at: u64,
+    pub misses: u64,
+}
+
+impl TmuUnit {
+    pub fn new(timing: &Timing) -> TmuUnit {
+        let lines = (timing.tmu_cache_bytes / timing.cache_line_bytes.max(1)).max(1);
+        TmuUnit {
+            free_at: 0,
+            tags: vec![None; lines as usize],
+        }
+    }
+
+    /// Schedules one 16-lane direct lookup issued at clock `now`. Lanes are fetched in element
+    /// order [measured: vc4asm]; each missing line is filled from the L2C (or memory), one
+    /// fill at a time (#17, assumption).
+    pub fn lookup(
+        &mut self,
+        now: u64,
+        addresses: &[u32; 16],
+        l2c: &mut L2Cache,
+        timing: &Timing,
+    ) -> LookupTiming {
+        let start = now.max(self.free_at);
+        let line_bytes = timing.cache_line_bytes.max(1);
+        let mut fill = 0;
+        let mut misses = 0;
+        let slots = self.tags.len();
+        for &addr in addresses {
+            let line = addr / line_bytes;
+            let slot = line as usize % slots;
+            if self.tags[slot] != Some(line) {
+                self.tags[slot] = Some(line);
+                misses += 1;
+                fill += timing.l2c_hit_fill;
+                if !l2c.access(line) {
+                    fill += timing.mem_latency;
+                }
+            }
+        }
+        self.free_at = start + timing.tmu_request_occupancy + fill;
+        LookupTiming {
+            ready_at: start + timing.tmu_hit_latency + fill,
+            misses,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_lookup_of_the_same_lines_hits() {
+        let t = Timing::VC4;
+        let mut l2 = L2Cache::new(&t);
+        let mut tmu = TmuUnit::new(&t);
+        let addrs: [u32; 16] = std::array::from_fn(|i| 0x1000 + 4 * i as u32);
+        let first = tmu.lookup(0, &addrs, &mut l2, &t);
+        assert_eq!(first.misses, 1);
+        assert_eq!(first.ready_at, 36 + 12 + 80);
+        let second = tmu.lookup(1000, &addrs, &mut l2, &t);
+        assert_eq!(second.misses, 0);
+        assert_eq!(second.ready_at, 1036);
+        // A line 4 KiB away evicts it from the direct-mapped TMU cache but stays in the L2C.
+        let far: [u32; 16] = [0x2000; 16];
+        tmu.lookup(2000, &far, &mut l2, &t);
+        let again = tmu.lookup(3000, &addrs, &mut l2, &t);
+        assert_eq!(again.ready_at, 3000 + 36 + 12);
+    }
+}
