@@ -535,6 +535,9 @@ impl Gpu {
             )
         };
         let elapsed = started.elapsed();
+        // When the kernel gave up (ETIMEDOUT after its one-second limit) the wait was shorter
+        // than asked; report the wait that actually happened.
+        let mut waited = options.timeout;
         let timed_out = match status {
             Ok(ExecuteStatus::Completed) => {
                 return Ok(LaunchReport {
@@ -551,6 +554,7 @@ impl Gpu {
             Err(PiError::MailboxCall { ref source, .. })
                 if source.raw_os_error() == Some(libc::ETIMEDOUT) =>
             {
+                waited = waited.min(elapsed);
                 true
             }
             Err(other) => {
@@ -562,7 +566,7 @@ impl Gpu {
         self.shared.invalidate_buffers();
         Err(PiError::Timeout {
             path: LaunchPath::Mailbox,
-            timeout: options.timeout,
+            timeout: waited,
             probe: self.run_probe(options.probe_timeout),
         })
     }

@@ -152,7 +152,8 @@ impl fmt::Display for ProbeOutcome {
         match self {
             ProbeOutcome::Responded { path } => write!(
                 f,
-                "A probe job launched by {path} afterwards completed: the GPU still responds"
+                "A probe job launched by {path} afterwards completed: the GPU still responds \
+                 (the timed-out programs may keep some QPUs busy until they end)"
             ),
             ProbeOutcome::NoResponse { path, waited } => write!(
                 f,
@@ -284,9 +285,10 @@ pub(crate) fn direct_launch(
             submitted += 1;
             queued += 1;
         }
+        // The completed count is 8 bits wide. Comparing it mod 256 is sound because at most
+        // 16 queued + 12 running programs are outstanding at any time, far fewer than 256, so
+        // once every request is in, the count matches `target` only when all have finished.
         if submitted == jobs.len() && registers::srqcs_completed(status) == target {
-            // The counter is mod 256, so re-read once all requests are in: completions
-            // counted before the last submission cannot satisfy a later check spuriously.
             let confirm = registers.read(registers::SRQCS);
             if registers::srqcs_completed(confirm) == target
                 && registers::srqcs_queue_length(confirm) == 0

@@ -169,13 +169,14 @@ fn qpu_enable_refusal_is_explained() {
 }
 
 fn prepare_jobs(gpu: &qpu_pi::Gpu, count: usize) -> (qpu_pi::GpuMemory, Vec<(u32, u32)>) {
-    // Layout: words 0..count outputs; uniforms pairs from word 256; fake code at word 1000.
-    let mut buffer = gpu.alloc(8192).unwrap();
-    let code = buffer.bus_address_of(1000).unwrap();
+    // Layout: words 0..count outputs; uniforms pairs from word 1024; fake code at word 3000.
+    assert!(count <= 512);
+    let mut buffer = gpu.alloc(16384).unwrap();
+    let code = buffer.bus_address_of(3000).unwrap();
     let mut jobs = Vec::new();
     for index in 0..count {
         let out = buffer.bus_address_of(index).unwrap();
-        let uniform_word = 256 + 2 * index;
+        let uniform_word = 1024 + 2 * index;
         buffer
             .write_words(uniform_word, &[out, 100 + index as u32])
             .unwrap();
@@ -230,6 +231,29 @@ fn direct_launch_feeds_more_jobs_than_the_queue_holds() {
         assert_eq!(*word, 2 * (100 + index as u32), "job {index}");
     }
     assert_eq!(core.jobs_run().len(), 40);
+}
+
+#[test]
+fn direct_launch_counts_completions_past_256() {
+    // The SRQCS completion counter is 8 bits wide.
+    let core = FakeVideoCore::new(FakeConfig {
+        completion_polls: 0,
+        ..FakeConfig::default()
+    });
+    doubling_kernel(&core);
+    let gpu = core.open_gpu().unwrap();
+    for count in [256, 300] {
+        let (buffer, jobs) = prepare_jobs(&gpu, count);
+        let options = LaunchOptions {
+            mode: LaunchMode::Direct,
+            ..LaunchOptions::default()
+        };
+        let report = gpu.launch_with(&jobs, &options).unwrap();
+        assert_eq!(report.jobs, count);
+        let out = buffer.to_vec().unwrap();
+        assert_eq!(out[count - 1], 2 * (100 + count as u32 - 1), "{count} jobs");
+    }
+    assert_eq!(core.jobs_run().len(), 556);
 }
 
 #[test]
@@ -418,4 +442,50 @@ fn direct_mode_without_registers_is_an_error() {
         gpu.launch_with(&jobs, &short_timeouts(LaunchMode::Direct)),
         Err(PiError::DirectUnavailable { .. })
     ));
+}
+
+/// Delegates to the stand-in but fails EXECUTE_QPU the way the kernel does when the firmware
+/// does not answer within its one-second transaction limit.
+struct KernelTimesOut(Box<dyn qpu_pi::Mailbox>);
+
+impl qpu_pi::Mailbox for KernelTimesOut {
+    fn call(&mut self, message: &mut [u32]) -> std::io::Result<()> {
+        if message.get(2) == Some(&qpu_pi::property::Tag::ExecuteQpu.id()) {
+            return Err(std::io::Error::from_raw_os_error(libc::ETIMEDOUT));
+        }
+        self.0.call(message)
+    }
+}
+
+#[test]
+fn kernel_mailbox_timeout_becomes_a_timeout_error() {
+    let core = FakeVideoCore::default();
+    let gpu = qpu_pi::Gpu::from_parts(
+        core.pi_info().unwrap(),
+        Box::new(KernelTimesOut(core.mailbox())),
+        core.physical_memory(),
+        qpu_pi::Registers::None,
+    )
+    .unwrap();
+    let (buffer, jobs) = prepare_jobs(&gpu, 2);
+    let error = gpu
+        .launch_with(&jobs, &short_timeouts(LaunchMode::Mailbox))
+        .unwrap_err();
+    let PiError::Timeout {
+        path,
+        timeout,
+        probe,
+    } = &error
+    else {
+        panic!("expected a timeout, got {error:?}");
+    };
+    assert_eq!(*path, LaunchPath::Mailbox);
+    assert!(*timeout <= Duration::from_millis(30));
+    // The probe goes the same way and cannot run either; the message says so.
+    let ProbeOutcome::NotRun { reason } = probe else {
+        panic!("expected NotRun, got {probe:?}");
+    };
+    assert!(reason.contains("EXECUTE_QPU"), "{reason}");
+    assert!(reason.contains("1 s transaction timeout"), "{reason}");
+    assert!(!buffer.is_valid());
 }
