@@ -90,7 +90,8 @@ pub fn rot3d_3(n: Int, cos: Float, sin: Float, x: Ptr<Float>, y: Ptr<Float>) {
 
 /// Number of vertices in QPULib's Rot3D program.
 pub const N: usize = 19_200;
-/// Rotation angle used by QPULib's Rot3D program.
+/// Rotation angle used by QPULib's Rot3D program (its literal, deliberately not `PI`).
+#[allow(clippy::approx_constant)]
 pub const THETA: f32 = 3.14159;
 
 /// Run vector version `version` (1..=3) on `num_qpus` QPUs over vertices `(i, i)`,
