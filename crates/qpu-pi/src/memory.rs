@@ -82,10 +82,10 @@ impl PhysicalMemory for DevMem {
         let map_len = len_bytes
             .checked_add(page_offset)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "mapping too long"))?;
-        if len_bytes == 0 || !len_bytes.is_multiple_of(4) {
+        if len_bytes == 0 || !len_bytes.is_multiple_of(4) || !physical.is_multiple_of(4) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                "mapping length must be a non-zero multiple of 4 bytes",
+                "mappings must start on a 4-byte boundary and be a non-zero multiple of 4 bytes",
             ));
         }
         let offset = libc::off_t::try_from(aligned).map_err(|_| {
@@ -113,9 +113,9 @@ impl PhysicalMemory for DevMem {
         Ok(Box::new(DevMemRegion {
             base,
             map_len,
-            // SAFETY: page_offset < map_len, so the pointer stays inside the new mapping; the
-            // offset is a multiple of 4 because physical addresses here are word-aligned
-            // (checked by the callers, which map whole pages or the V3D block).
+            // SAFETY: page_offset < map_len, so the pointer stays inside the new mapping, and
+            // it is a multiple of 4 (physical was checked to be 4-byte aligned above and the
+            // mapping itself is page-aligned), so the u32 pointer is aligned.
             words: unsafe { base.cast::<u8>().add(page_offset) }.cast::<u32>(),
             len_words: len_bytes / 4,
         }))
@@ -205,6 +205,19 @@ mod tests {
         assert_eq!(round_to_pages(usize::MAX), None);
         if usize::BITS > 32 {
             assert_eq!(round_to_pages(u32::MAX as usize + 1), None);
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn dev_mem_refuses_unaligned_mappings_before_mmap() {
+        // Opening /dev/mem needs root; where it opens, the checks must refuse before mmap.
+        let Ok(mut dev_mem) = DevMem::open() else {
+            return;
+        };
+        for (physical, len) in [(2u64, 4usize), (0, 0), (0, 6)] {
+            let error = dev_mem.map(physical, len).err().expect("refused");
+            assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
         }
     }
 
