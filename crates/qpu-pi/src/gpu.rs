@@ -716,3 +716,24 @@ fn open_error(path: &str, error: std::io::Error) -> PiError {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_and_buffers_cross_threads() {
+        // The runtime keeps a device in a shared handle and moves buffers between threads.
+        fn send_sync<T: Send + Sync>() {}
+        fn send<T: Send>() {}
+        send_sync::<Gpu>();
+        send::<GpuMemory>();
+    }
+
+    #[test]
+    fn allocation_flags_are_uncached_and_zeroed() {
+        // 0x4 (DIRECT, the 0xC alias) | 0x10 (ZERO): GPU_FFT's flag for Pi 2 and later, plus
+        // zero fill.
+        assert_eq!(ALLOCATION_FLAGS, 0x14);
+    }
+}
