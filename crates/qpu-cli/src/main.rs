@@ -3,10 +3,13 @@
 //! ```text
 //! qpu asm hello.qasm -o hello.bin            # assemble (format from the extension, or --format)
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
+//! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
+use qpu_emu::{Emulator, EmulatorConfig};
 use qpu_isa::{disasm, words, Instruction};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -51,6 +54,33 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<Format>,
     },
+    /// Run a program on the emulator and print its run report.
+    Emu {
+        /// The program: .qasm (assembly), .hex, or anything else as binary.
+        program: PathBuf,
+        /// Input format for machine words (default from the extension).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// QPUs to run the program on (1-12); each gets the same uniforms.
+        #[arg(long, default_value_t = 1)]
+        qpus: usize,
+        /// A uniform: a number (decimal, 0x hex, negative, or a float like 1.5), or `@NAME` /
+        /// `@NAME+OFFSET` for a buffer's bus address. Repeat in order.
+        #[arg(long = "uniform", value_name = "VALUE", allow_hyphen_values = true)]
+        uniforms: Vec<String>,
+        /// A zero-filled buffer of SIZE bytes, `NAME=SIZE`. Repeat for more.
+        #[arg(long = "buffer", value_name = "NAME=SIZE")]
+        buffers: Vec<String>,
+        /// Print a buffer after the run: `NAME` or `NAME:hex|int|uint|float`.
+        #[arg(long = "dump", value_name = "NAME[:FORMAT]")]
+        dumps: Vec<String>,
+        /// Clock for the modelled wall time, in MHz.
+        #[arg(long, default_value_t = 250.0)]
+        clock_mhz: f64,
+        /// Instruction budget: a run that executes more is stopped with an error.
+        #[arg(long)]
+        max_instructions: Option<u64>,
+    },
 }
 
 /// What went wrong, with the file it concerns.
@@ -78,6 +108,13 @@ enum CliError {
         offset: usize,
         word: u64,
         source: qpu_isa::DecodeError,
+    },
+    #[error("{0}")]
+    Usage(String),
+    #[error("{path}: {source}")]
+    Emu {
+        path: String,
+        source: qpu_emu::EmuError,
     },
 }
 
@@ -163,6 +200,29 @@ fn run(cli: Cli) -> Result<(), CliError> {
             print!("{}", listing(&instrs));
             Ok(())
         }
+        Command::Emu {
+            program,
+            format,
+            qpus,
+            uniforms,
+            buffers,
+            dumps,
+            clock_mhz,
+            max_instructions,
+        } => {
+            let out = emulate(EmuArgs {
+                program,
+                format,
+                qpus,
+                uniforms,
+                buffers,
+                dumps,
+                clock_mhz,
+                max_instructions,
+            })?;
+            print!("{out}");
+            Ok(())
+        }
     }
 }
 
@@ -193,4 +253,194 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A buffer dump format.
+#[derive(Clone, Copy, PartialEq)]
+enum DumpFormat {
+    Hex,
+    Int,
+    Uint,
+    Float,
+}
+
+fn parse_buffer(spec: &str) -> Result<(String, u32), CliError> {
+    let usage = || {
+        CliError::Usage(format!(
+            "--buffer `{spec}`: expected NAME=SIZE with SIZE in bytes, e.g. out=64"
+        ))
+    };
+    let (name, size) = spec.split_once('=').ok_or_else(usage)?;
+    let size = parse_number(size).filter(|&s| s > 0).ok_or_else(usage)?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(usage());
+    }
+    Ok((name.to_string(), size))
+}
+
+fn parse_number(text: &str) -> Option<u32> {
+    match text.strip_prefix("0x") {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => text.parse::<u32>().ok(),
+    }
+}
+
+fn parse_uniform(spec: &str, buffers: &BTreeMap<String, (u32, u32)>) -> Result<u32, CliError> {
+    if let Some(reference) = spec.strip_prefix('@') {
+        let (name, offset) = match reference.split_once('+') {
+            Some((name, offset)) => (
+                name,
+                parse_number(offset).ok_or_else(|| {
+                    CliError::Usage(format!("--uniform `{spec}`: bad offset `{offset}`"))
+                })?,
+            ),
+            None => (reference, 0),
+        };
+        let &(addr, size) = buffers.get(name).ok_or_else(|| {
+            CliError::Usage(format!("--uniform `{spec}`: no buffer named `{name}` (declare it with --buffer {name}=SIZE)"))
+        })?;
+        if offset >= size {
+            return Err(CliError::Usage(format!(
+                "--uniform `{spec}`: offset {offset} is outside the {size}-byte buffer"
+            )));
+        }
+        return Ok(addr + offset);
+    }
+    if let Some(value) = parse_number(spec) {
+        return Ok(value);
+    }
+    if let Some(magnitude) = spec.strip_prefix('-').and_then(parse_number) {
+        if magnitude <= 1 << 31 {
+            return Ok(magnitude.wrapping_neg());
+        }
+    }
+    if spec.contains('.') {
+        if let Ok(f) = spec.parse::<f32>() {
+            return Ok(f.to_bits());
+        }
+    }
+    Err(CliError::Usage(format!(
+        "--uniform `{spec}`: expected a 32-bit number, a float with a `.`, or @BUFFER"
+    )))
+}
+
+fn parse_dump(spec: &str) -> Result<(String, DumpFormat), CliError> {
+    let (name, format) = spec.split_once(':').unwrap_or((spec, "hex"));
+    let format = match format {
+        "hex" => DumpFormat::Hex,
+        "int" => DumpFormat::Int,
+        "uint" => DumpFormat::Uint,
+        "float" => DumpFormat::Float,
+        other => {
+            return Err(CliError::Usage(format!(
+                "--dump `{spec}`: unknown format `{other}` (hex, int, uint, float)"
+            )))
+        }
+    };
+    Ok((name.to_string(), format))
+}
+
+/// Loads a program for the emulator: assembly text for `.qasm`/`.s`/`.asm`, else words.
+fn load_program(path: &Path, format: Option<Format>) -> Result<Vec<u64>, CliError> {
+    let is_text = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("qasm" | "s" | "asm")
+    );
+    if is_text && format.is_none() {
+        let bytes = read(path)?;
+        let program = qpu_isa::assemble(&String::from_utf8_lossy(&bytes)).map_err(|source| {
+            CliError::Asm {
+                path: display(path),
+                source,
+            }
+        })?;
+        Ok(program.iter().map(Instruction::encode).collect())
+    } else {
+        read_words(path, format)
+    }
+}
+
+/// The `emu` subcommand's arguments.
+struct EmuArgs {
+    program: PathBuf,
+    format: Option<Format>,
+    qpus: usize,
+    uniforms: Vec<String>,
+    buffers: Vec<String>,
+    dumps: Vec<String>,
+    clock_mhz: f64,
+    max_instructions: Option<u64>,
+}
+
+fn emulate(args: EmuArgs) -> Result<String, CliError> {
+    let words = load_program(&args.program, args.format)?;
+    let path = display(&args.program);
+    let emu_error = |source| CliError::Emu {
+        path: path.clone(),
+        source,
+    };
+    let dumps = args
+        .dumps
+        .iter()
+        .map(|d| parse_dump(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut config = EmulatorConfig::with_qpus(args.qpus);
+    config.clock_mhz = args.clock_mhz;
+    if let Some(max) = args.max_instructions {
+        config.max_instructions = max;
+    }
+    let mut emu = Emulator::new(config).map_err(emu_error)?;
+    let mut buffers = BTreeMap::new();
+    for spec in &args.buffers {
+        let (name, size) = parse_buffer(spec)?;
+        let addr = emu
+            .memory_mut()
+            .alloc(size, 64)
+            .map_err(|e| emu_error(e.into()))?;
+        if buffers.insert(name.clone(), (addr, size)).is_some() {
+            return Err(CliError::Usage(format!(
+                "--buffer `{name}` is declared twice"
+            )));
+        }
+    }
+    for (name, _) in &dumps {
+        if !buffers.contains_key(name) {
+            return Err(CliError::Usage(format!(
+                "--dump `{name}`: no buffer of that name"
+            )));
+        }
+    }
+    let uniforms = args
+        .uniforms
+        .iter()
+        .map(|u| parse_uniform(u, &buffers))
+        .collect::<Result<Vec<_>, _>>()?;
+    let code = emu.load_program(&words).map_err(emu_error)?;
+    let mut launches = Vec::new();
+    for _ in 0..args.qpus {
+        launches.push((emu.load_uniforms(&uniforms).map_err(emu_error)?, code));
+    }
+    let report = emu.run(&launches).map_err(emu_error)?;
+    let mut out = format!("{report}\n");
+    for (name, format) in dumps {
+        let (addr, size) = buffers[&name];
+        let values = emu
+            .memory()
+            .read_u32s(addr, size / 4)
+            .map_err(|e| emu_error(e.into()))?;
+        out.push_str(&format!("{name} @ {addr:#010x} ({size} bytes):\n"));
+        for (row, chunk) in values.chunks(8).enumerate() {
+            let cells: Vec<String> = chunk
+                .iter()
+                .map(|&v| match format {
+                    DumpFormat::Hex => format!("{v:#010x}"),
+                    DumpFormat::Int => format!("{:>11}", v as i32),
+                    DumpFormat::Uint => format!("{v:>10}"),
+                    DumpFormat::Float => format!("{:>12}", f32::from_bits(v)),
+                })
+                .collect();
+            out.push_str(&format!("  [{:>4}] {}\n", row * 8, cells.join(" ")));
+        }
+    }
+    Ok(out)
 }

@@ -123,3 +123,72 @@ fn bad_input_fails_clearly() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
 }
+
+#[test]
+fn emu_runs_the_seed_hello_world() {
+    // out[i] = 100 + 0x1234 = 0x1298 for all 16 lanes.
+    for program in ["hello.qasm", "hello.hex"] {
+        let out = ok(qpu(&[
+            "emu",
+            golden(program).to_str().unwrap(),
+            "--uniform",
+            "100",
+            "--buffer",
+            "out=64",
+            "--uniform",
+            "@out",
+            "--dump",
+            "out:uint",
+        ]));
+        let words: Vec<u32> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with('['))
+            .flat_map(|l| {
+                l.split(']')
+                    .nth(1)
+                    .unwrap()
+                    .split_whitespace()
+                    .map(|w| w.parse::<u32>().unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(words, vec![100 + 0x1234; 16], "{out}");
+        assert!(out.contains("run: "), "{out}");
+    }
+}
+
+#[test]
+fn emu_reports_bad_arguments_and_faults() {
+    let hello = golden("hello.qasm");
+    let hello = hello.to_str().unwrap();
+    let fails = |args: &[&str], fragment: &str| {
+        let out = qpu(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(fragment), "{args:?}: {err}");
+    };
+    fails(
+        &["emu", hello, "--uniform", "@nowhere"],
+        "no buffer named `nowhere`",
+    );
+    fails(&["emu", hello, "--buffer", "out"], "expected NAME=SIZE");
+    fails(&["emu", hello, "--qpus", "13"], "13 QPUs");
+    fails(&["emu", hello, "--uniform", "zz"], "--uniform `zz`");
+    // The second uniform is missing: the DMA address is 0, outside any allocation.
+    fails(
+        &["emu", hello, "--uniform", "100", "--uniform", "0"],
+        "hello.qasm",
+    );
+    // An endless loop hits the instruction budget instead of hanging.
+    let endless = scratch("endless.qasm");
+    std::fs::write(&endless, ":top\nbrr -, r:top\nnop\nnop\nnop\n").unwrap();
+    fails(
+        &[
+            "emu",
+            endless.to_str().unwrap(),
+            "--max-instructions",
+            "1000",
+        ],
+        "endless.qasm",
+    );
+}
