@@ -184,6 +184,9 @@ const WRITE_NAMES: &[Name<WriteReg>] = &[
     both(38, "host_int", WriteReg::HostInterrupt),
     both(39, "-", WriteReg::Nop),
     both(40, "unif_addr", WriteReg::UniformsAddress),
+    // vc4asm's name for the file-B spelling of address 40; we read the guide's table 14 as
+    // giving both files the same uniforms-address register.
+    only(RegFile::B, 40, "unif_addr_rel", WriteReg::UniformsAddress),
     only(RegFile::A, 41, "quad_x", WriteReg::QuadX),
     only(RegFile::B, 41, "quad_y", WriteReg::QuadY),
     only(RegFile::A, 42, "ms_flags", WriteReg::MsFlags),
