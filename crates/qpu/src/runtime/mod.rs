@@ -381,8 +381,9 @@ impl<'a> Args<'a, (Float,)> for f32 {
 }
 
 /// A Rust function or closure that records a kernel when called with parameter handles.
-/// Implemented for `FnOnce(A, B, …)` with up to 12 [`Param`]s.
-pub trait KernelFn<P> {
+/// Implemented for `FnOnce(A, B, …) -> R` with up to 12 [`Param`]s; whatever it returns (for
+/// example the [`Else`](crate::lang::Else) of a final `if_`) is ignored.
+pub trait KernelFn<P, R> {
     #[doc(hidden)]
     fn record(self);
 }
@@ -393,15 +394,15 @@ fn param<T: Param>() -> T {
 
 macro_rules! tuple_impls {
     ($( ( $($p:ident $a:ident),* ) )*) => {$(
-        impl<F, $($p: Param),*> KernelFn<($($p,)*)> for F
+        impl<F, R, $($p: Param),*> KernelFn<($($p,)*), R> for F
         where
-            F: FnOnce($($p),*),
+            F: FnOnce($($p),*) -> R,
         {
             #[allow(non_snake_case)]
             fn record(self) {
                 // Parameters are declared left to right, so argument i is parameter i.
                 $(let $p = param::<$p>();)*
-                self($($p),*)
+                let _ = self($($p),*);
             }
         }
 
@@ -453,7 +454,7 @@ impl<P> std::fmt::Debug for Kernel<P> {
 ///
 /// Errors: [`Error::Build`] listing every mistake with its source location.
 #[track_caller]
-pub fn compile<P, F: KernelFn<P>>(f: F) -> Result<Kernel<P>> {
+pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
     let guard = BuildGuard::begin(SourceLocation::caller());
     f.record();
     let kernel = guard.finish()?;
