@@ -90,55 +90,41 @@ pub fn step(mut map: Ptr<Float>, mut map_out: Ptr<Float>, pitch: Int, width: Int
     // Skip the first row of the output map.
     map_out += pitch;
 
-    for_(
-        me(),
-        |y| y.lt(height),
-        |y| y + num_qpus(),
-        |y| {
-            // Point p to the output row.
-            let mut p = Ptr::var(map_out + y * pitch);
+    for_range(me(), height, num_qpus(), |y| {
+        // Point p to the output row.
+        let mut p = Ptr::var(map_out + y * pitch);
 
-            // Initialise three cursors for the three input rows.
-            for (i, cursor) in row.iter_mut().enumerate() {
-                cursor.init(map + i as i32 * pitch);
+        // Initialise three cursors for the three input rows.
+        for (i, cursor) in row.iter_mut().enumerate() {
+            cursor.init(map + i as i32 * pitch);
+        }
+        for cursor in &row {
+            cursor.prime();
+        }
+
+        // Compute one output row.
+        for_range(0, width, 16, |_| {
+            for cursor in row.iter_mut() {
+                cursor.advance();
             }
-            for cursor in &row {
-                cursor.prime();
-            }
+            let left = row.each_ref().map(Cursor::shift_right);
+            let right = row.each_ref().map(Cursor::shift_left);
+            #[rustfmt::skip]
+            let sum = left[0] + row[0].current + right[0]
+                    + left[1]                  + right[1]
+                    + left[2] + row[2].current + right[2];
+            store(row[1].current - K * (row[1].current - sum * 0.125), p);
+            p += 16;
+        });
 
-            // Compute one output row.
-            for_(
-                0,
-                |x| x.lt(width),
-                |x| x + 16,
-                |_| {
-                    for cursor in row.iter_mut() {
-                        cursor.advance();
-                    }
-                    let left = row.each_ref().map(Cursor::shift_right);
-                    let right = row.each_ref().map(Cursor::shift_left);
-                    let sum = left[0]
-                        + row[0].current
-                        + right[0]
-                        + left[1]
-                        + right[1]
-                        + left[2]
-                        + row[2].current
-                        + right[2];
-                    store(row[1].current - K * (row[1].current - sum * 0.125), p);
-                    p += 16;
-                },
-            );
+        // Cursors are finished for this row.
+        for cursor in &row {
+            cursor.finish();
+        }
 
-            // Cursors are finished for this row.
-            for cursor in &row {
-                cursor.finish();
-            }
-
-            // Move to the next input rows.
-            map += pitch * num_qpus();
-        },
-    );
+        // Move to the next input rows.
+        map += pitch * num_qpus();
+    });
 }
 
 /// The grid: `WIDTH` × `HEIGHT` points inside a zero border, `NCOLS` = `WIDTH + 16` floats

@@ -11,21 +11,16 @@ use qpu::{compile, Device};
 pub fn oet(p: Ptr<Int>) {
     let evens = Int::var(p.load_strided(2));
     let odds = Int::var((p + 1).load_strided(2));
-    for_(
-        0,
-        |count| count.lt(16),
-        |count| count + 1,
-        |_| {
-            let evens2 = Int::var(min(evens, odds));
-            let odds2 = Int::var(max(evens, odds));
-            let evens3 = Int::var(rotate(evens2, 15));
-            let odds3 = Int::var(odds2);
-            where_(index().ne(15), || odds2.set(min(evens3, odds3)));
-            where_(index().ne(0), || evens2.set(rotate(max(evens3, odds3), 1)));
-            evens.set(evens2);
-            odds.set(odds2);
-        },
-    );
+    for_range(0, 16, 1, |_| {
+        let evens2 = Int::var(min(evens, odds));
+        let odds2 = Int::var(max(evens, odds));
+        let evens3 = Int::var(rotate(evens2, 15));
+        let odds3 = Int::var(odds2);
+        where_(index().ne(15), || odds2.set(min(evens3, odds3)));
+        where_(index().ne(0), || evens2.set(rotate(max(evens3, odds3), 1)));
+        evens.set(evens2);
+        odds.set(odds2);
+    });
     p.store_strided(evens, 2);
     (p + 1).store_strided(odds, 2);
 }

@@ -21,17 +21,12 @@ pub fn rot3d_scalar(n: usize, cos: f32, sin: f32, x: &mut [f32], y: &mut [f32]) 
 
 /// Vector version 1: 16 vertices per iteration, blocking loads and stores.
 pub fn rot3d_1(n: Int, cos: Float, sin: Float, x: Ptr<Float>, y: Ptr<Float>) {
-    for_(
-        0,
-        |i| i.lt(n),
-        |i| i + 16,
-        |i| {
-            let x_old = Float::var(x.at(i).load());
-            let y_old = Float::var(y.at(i).load());
-            x.at(i).store(x_old * cos - y_old * sin);
-            y.at(i).store(y_old * cos + x_old * sin);
-        },
-    );
+    for_range(0, n, 16, |i| {
+        let x_old = Float::var(x.at(i).load());
+        let y_old = Float::var(y.at(i).load());
+        x.at(i).store(x_old * cos - y_old * sin);
+        y.at(i).store(y_old * cos + x_old * sin);
+    });
 }
 
 /// Vector version 2: prefetch the next iteration's vectors while this one computes.
@@ -41,21 +36,16 @@ pub fn rot3d_2(n: Int, cos: Float, sin: Float, x: Ptr<Float>, y: Ptr<Float>) {
     gather(p);
     gather(q);
     let (x_old, y_old) = (Float::var(0.0), Float::var(0.0));
-    for_(
-        0,
-        |i| i.lt(n),
-        |i| i + 16,
-        |_| {
-            gather(p + 16);
-            gather(q + 16);
-            receive(x_old);
-            receive(y_old);
-            store(x_old * cos - y_old * sin, p);
-            store(y_old * cos + x_old * sin, q);
-            p += 16;
-            q += 16;
-        },
-    );
+    for_range(0, n, 16, |_| {
+        gather(p + 16);
+        gather(q + 16);
+        receive(x_old);
+        receive(y_old);
+        store(x_old * cos - y_old * sin, p);
+        store(y_old * cos + x_old * sin, q);
+        p += 16;
+        q += 16;
+    });
     // Discard the vectors prefetched by the last iteration.
     receive(x_old);
     receive(y_old);
@@ -69,21 +59,17 @@ pub fn rot3d_3(n: Int, cos: Float, sin: Float, x: Ptr<Float>, y: Ptr<Float>) {
     gather(p);
     gather(q);
     let (x_old, y_old) = (Float::var(0.0), Float::var(0.0));
-    for_(
-        0,
-        |i| i.lt(n),
-        |i| i + inc,
-        |_| {
-            gather(p + inc);
-            gather(q + inc);
-            receive(x_old);
-            receive(y_old);
-            store(x_old * cos - y_old * sin, p);
-            store(y_old * cos + x_old * sin, q);
-            p += inc;
-            q += inc;
-        },
-    );
+    for_range(0, n, inc, |_| {
+        gather(p + inc);
+        gather(q + inc);
+        receive(x_old);
+        receive(y_old);
+        store(x_old * cos - y_old * sin, p);
+        store(y_old * cos + x_old * sin, q);
+        p += inc;
+        q += inc;
+    });
+    // Discard the vectors prefetched by the last iteration.
     receive(x_old);
     receive(y_old);
 }

@@ -10,7 +10,7 @@
 use super::ast::{BoolExpr, Cond as AstCond, StmtKind, StoreKind};
 use super::builder::{with_builder, Builder};
 use super::values::sealed::Sealed;
-use super::values::{assign_at, record_store, Bool, Cond, Int, Ptr, Scalar};
+use super::values::{any, assign_at, record_store, Bool, Cond, Int, Ptr, Scalar};
 use crate::error::{BuildErrorKind, SourceLocation};
 
 fn condition(b: &mut Builder, cond: Cond, location: SourceLocation) -> Option<AstCond> {
@@ -83,7 +83,8 @@ pub fn while_(cond: impl Into<Cond>, body: impl FnOnce()) {
 
 /// `for (i = init; cond(i); i = step(i)) { body(i) }` with a fresh `Int` loop variable.
 ///
-/// Recorded as the declaration of `i`, then a `while_` whose body ends with the step.
+/// Recorded as the declaration of `i`, then a `while_` whose body ends with the step. For the
+/// common `i < end` loop, [`for_range`] reads better.
 ///
 /// ```
 /// use qpu::lang::*;
@@ -105,10 +106,44 @@ pub fn for_<C: Into<Cond>, S: Into<Int>>(
     with_builder(|b| reject_in_where(b, "`for_`", location));
     let i = Int::var(init);
     let cond = cond(i).into();
+    // The step is an expression over `i`, so it can be built now and assigned at the end of
+    // each iteration.
+    let next = step(i).into();
+    loop_with_step(i, cond, next, body, location);
+}
+
+/// `for (i = start; i < end; i += step) { body(i) }` (QPULib's
+/// `For (Int i = start, i < end, i = i + step)`). `end` and `step` are re-evaluated every
+/// iteration, like any kernel expression.
+///
+/// ```
+/// use qpu::lang::*;
+/// let kernel = qpu::compile(|p: Ptr<Int>, n: Int| {
+///     let sum = Int::var(0);
+///     for_range(0, n, 1, |i| sum.set(sum + i));
+///     p.store(sum);
+/// });
+/// assert!(kernel.is_ok());
+/// ```
+#[track_caller]
+pub fn for_range(
+    start: impl Into<Int>,
+    end: impl Into<Int>,
+    step: impl Into<Int>,
+    body: impl FnOnce(Int),
+) {
+    let location = SourceLocation::caller();
+    with_builder(|b| reject_in_where(b, "`for_range`", location));
+    let i = Int::var(start);
+    let cond = any(i.lt(end));
+    let next = i + step;
+    loop_with_step(i, cond, next, body, location);
+}
+
+fn loop_with_step(i: Int, cond: Cond, next: Int, body: impl FnOnce(Int), location: SourceLocation) {
     let cond = with_builder(|b| condition(b, cond, location)).flatten();
     let body = record_block(false, || {
         body(i);
-        let next = step(i).into();
         assign_at(i.handle(), next.handle(), location);
     });
     with_builder(|b| {

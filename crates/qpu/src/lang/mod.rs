@@ -15,7 +15,7 @@
 //! | `While (any(c)) … End`           | `while_(any(c), \|\| { … });`                     |
 //! | `If (c) … Else … End`            | `if_(c, \|\| { … }).else_(\|\| { … });`            |
 //! | `Where (c) … Else … End`         | `where_(c, \|\| { … }).else_(\|\| { … });`         |
-//! | `For (Int i = 0, i < n, i = i+16)` | `for_(0, \|i\| i.lt(n), \|i\| i + 16, \|i\| { … });` |
+//! | `For (Int i = 0, i < n, i = i+16)` | `for_range(0, n, 16, \|i\| { … });`           |
 //! | `*p = x;` / `x = p[i];`          | `p.store(x);` / `p.at(i).load()`                 |
 //! | `gather(p); receive(x);`         | `gather(p); receive(x);`                         |
 //! | `store(x, p);`                   | `store(x, p);`                                   |
@@ -32,6 +32,42 @@
 //! Only variables (from `Int::var`, `Float::var`, `Ptr::var`, or parameters) can be assigned.
 //! `let b = a;` copies the *handle*: `b` then names the same variable. Write
 //! `let b = Int::var(a);` for a new variable holding a snapshot of `a`.
+//!
+//! These mistakes are Rust compile errors, not run-time surprises:
+//!
+//! ```compile_fail
+//! # use qpu::lang::*;
+//! // `==` on kernel values would have to yield a host bool: use `a.eq(b)`.
+//! let _ = qpu::compile(|a: Int, b: Int| {
+//!     if a == b {}
+//! });
+//! ```
+//!
+//! ```compile_fail
+//! # use qpu::lang::*;
+//! // Ints and Floats do not mix silently: convert with `to_float()` / `to_int()`.
+//! let _ = qpu::compile(|a: Int, x: Float| {
+//!     let _ = a + x;
+//! });
+//! ```
+//!
+//! ```compile_fail
+//! # use qpu::lang::*;
+//! // A Float array cannot be passed for a Ptr<Int> parameter.
+//! let device = qpu::Device::interpreter();
+//! let mut xs = device.alloc::<f32>(16).unwrap();
+//! let kernel = qpu::compile(|p: Ptr<Int>| p.store(1)).unwrap();
+//! kernel.run(&device, &mut xs);
+//! ```
+//!
+//! ```compile_fail
+//! # use qpu::lang::*;
+//! // Arguments are checked in order: (Int, Ptr<Float>) is not (Ptr<Float>, Int).
+//! let device = qpu::Device::interpreter();
+//! let mut xs = device.alloc::<f32>(16).unwrap();
+//! let kernel = qpu::compile(|n: Int, p: Ptr<Float>| p.store(n.to_float())).unwrap();
+//! kernel.run(&device, (&mut xs, 16));
+//! ```
 //!
 //! ## Meta-programming
 //!
@@ -59,7 +95,9 @@ mod control;
 pub(crate) mod values;
 
 pub use check::GATHER_FIFO_DEPTH;
-pub use control::{for_, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else};
+pub use control::{
+    for_, for_range, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else,
+};
 pub use values::{
     all, any, index, max, me, min, num_qpus, rotate, Bool, Cond, Float, Int, MinMax, Param, Ptr,
     Scalar,
