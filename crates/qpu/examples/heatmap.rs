@@ -98,15 +98,11 @@ pub fn step(mut map: Ptr<Float>, mut map_out: Ptr<Float>, pitch: Int, width: Int
         for (i, cursor) in row.iter_mut().enumerate() {
             cursor.init(map + i as i32 * pitch);
         }
-        for cursor in &row {
-            cursor.prime();
-        }
+        row.iter().for_each(Cursor::prime);
 
         // Compute one output row.
         for_range(0, width, 16, |_| {
-            for cursor in row.iter_mut() {
-                cursor.advance();
-            }
+            row.iter_mut().for_each(Cursor::advance);
             let left = row.each_ref().map(Cursor::shift_right);
             let right = row.each_ref().map(Cursor::shift_left);
             #[rustfmt::skip]
@@ -118,9 +114,7 @@ pub fn step(mut map: Ptr<Float>, mut map_out: Ptr<Float>, pitch: Int, width: Int
         });
 
         // Cursors are finished for this row.
-        for cursor in &row {
-            cursor.finish();
-        }
+        row.iter().for_each(Cursor::finish);
 
         // Move to the next input rows.
         map += pitch * num_qpus();
