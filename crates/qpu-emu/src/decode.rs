@@ -11,7 +11,7 @@ use crate::error::Rule;
 
 /// The one place that turns an instruction into text for error messages.
 pub(crate) fn disassemble(instr: &Instruction) -> String {
-    format!("{:#018x} {:?}", instr.encode(), instr)
+    qpu_isa::disasm::instruction(instr)
 }
 
 /// What reading one file's address yields.
@@ -631,6 +631,21 @@ impl Decoded {
                 .count();
             if vpm_dests + vpm_reads > 1 {
                 self.fault.get_or_insert(Rule::VpmSetupWithOtherAccess);
+            }
+        }
+        if self.set_flags && !self.is_branch {
+            // The flag-setting ALU: add unless its opcode is nop (a load immediate always
+            // counts as add).
+            let add_sets = !matches!(self.kind, Kind::Alu) || self.op_add != AddOp::Nop;
+            let cond = if add_sets {
+                Some(self.cond_add)
+            } else if self.op_mul != MulOp::Nop {
+                Some(self.cond_mul)
+            } else {
+                None
+            };
+            if cond == Some(Cond::Never) {
+                self.fault.get_or_insert(Rule::SetFlagsUnderNever);
             }
         }
         if self.is_thread_end && (self.phys_writes[0] | self.phys_writes[1]) != 0 {

@@ -221,6 +221,9 @@ pub enum Rule {
     MutexNotHeld,
     /// A branch link written to an I/O register.
     BranchLinkToIo,
+    /// `sf` set while the flag-setting ALU's condition is never: the guide takes the flags
+    /// from the mul ALU instead, the hardware (measured) updates none.
+    SetFlagsUnderNever,
     /// A feature the emulator does not model (TLB, varyings, thread switches, ...).
     Unsupported {
         /// What.
@@ -261,6 +264,7 @@ impl Rule {
             | NopOpcodeWrites { .. }
             | MutexNotHeld
             | BranchLinkToIo => RuleSource::Unknown,
+            SetFlagsUnderNever => RuleSource::Measured,
             TextureLookup | Unsupported { .. } => RuleSource::NotModelled,
         }
     }
@@ -386,6 +390,11 @@ impl fmt::Display for Rule {
             ),
             MutexNotHeld => f.write_str("mutex released by a QPU that does not hold it"),
             BranchLinkToIo => f.write_str("a branch writes its link address to an I/O register"),
+            SetFlagsUnderNever => f.write_str(
+                "`setf` on an ALU whose write condition is never: the guide takes the flags \
+                 from the mul ALU, the hardware updates no flag at all; give the flag-setting \
+                 operation an explicit condition (e.g. always)",
+            ),
             Unsupported { what } => write!(f, "{what} is not modelled by the emulator"),
         }
     }
