@@ -210,27 +210,37 @@ fn heatmap_matches_scalar_simulation_on_1_2_and_4_qpus() {
         width: 48,
         height: 8,
     };
-    let mut initial = vec![0.0f32; grid.nrows() * grid.ncols()];
-    for (y, x, t) in [
-        (1, 0, 250_000.0),
-        (4, 17, 1000.0),
-        (8, 47, 64_000.0),
-        (5, 31, 3.5),
-    ] {
-        initial[y * grid.ncols() + x] = t;
-    }
-    let steps = 40; // long enough for values to decay into the denormal range
-    let mut expected = initial.clone();
-    let mut scratch = vec![0.0f32; initial.len()];
-    for _ in 0..steps {
-        scalar_heat_step(grid, &expected, &mut scratch);
-        std::mem::swap(&mut expected, &mut scratch);
-    }
+    // Hot spots that fill the grid; and one tiny spot whose spreading values fall into the
+    // denormal range, which the hardware flushes to zero.
+    let cases: [(&[(usize, usize, f32)], usize); 2] = [
+        (
+            &[
+                (1, 0, 250_000.0),
+                (4, 17, 1000.0),
+                (8, 47, 64_000.0),
+                (5, 31, 3.5),
+            ],
+            40,
+        ),
+        (&[(4, 20, 1.0e-36)], 6),
+    ];
     let device = Device::interpreter();
-    for num_qpus in [1, 2, 4] {
-        let result = heatmap::run(&device, grid, &initial, steps, num_qpus).unwrap();
-        for (i, (&got, &want)) in result.iter().zip(&expected).enumerate() {
-            assert_eq!(got.to_bits(), want.to_bits(), "{num_qpus} QPUs, index {i}");
+    for (spots, steps) in cases {
+        let mut initial = vec![0.0f32; grid.nrows() * grid.ncols()];
+        for &(y, x, t) in spots {
+            initial[y * grid.ncols() + x] = t;
+        }
+        let mut expected = initial.clone();
+        let mut scratch = vec![0.0f32; initial.len()];
+        for _ in 0..steps {
+            scalar_heat_step(grid, &expected, &mut scratch);
+            std::mem::swap(&mut expected, &mut scratch);
+        }
+        for num_qpus in [1, 2, 4] {
+            let result = heatmap::run(&device, grid, &initial, steps, num_qpus).unwrap();
+            for (i, (&got, &want)) in result.iter().zip(&expected).enumerate() {
+                assert_eq!(got.to_bits(), want.to_bits(), "{num_qpus} QPUs, index {i}");
+            }
         }
     }
 }
