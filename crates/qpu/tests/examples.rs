@@ -212,7 +212,8 @@ fn heatmap_matches_scalar_simulation_on_1_2_and_4_qpus() {
     };
     // Hot spots that fill the grid; and one tiny spot whose spreading values fall into the
     // denormal range, which the hardware flushes to zero.
-    let cases: [(&[(usize, usize, f32)], usize); 2] = [
+    type Spot = (usize, usize, f32);
+    let cases: [(&[Spot], usize); 2] = [
         (
             &[
                 (1, 0, 250_000.0),
