@@ -356,7 +356,7 @@ fn run_qpu(
         if d.shared && (q.time, q.id) > limit {
             return Ok(());
         }
-        if let Some((until, cause)) = stall_until(q, d) {
+        if let Some((until, cause)) = stall_until(q, d, config.ambiguities.early_vpm_read) {
             q.add_stall(cause, until - q.time);
             q.time = until;
             continue;
@@ -391,7 +391,7 @@ fn run_qpu(
 }
 
 /// The clock until which the instruction must wait before it can issue, if later than now.
-fn stall_until(q: &Qpu, d: &Decoded) -> Option<(u64, StallCause)> {
+fn stall_until(q: &Qpu, d: &Decoded, early_vpm_read: EarlyVpmRead) -> Option<(u64, StallCause)> {
     let now = q.time;
     let wait = |until: u64, cause: StallCause| (until > now).then_some((until, cause));
     if let Some(tmu) = ldtmu(d.signal) {
@@ -403,7 +403,11 @@ fn stall_until(q: &Qpu, d: &Decoded) -> Option<(u64, StallCause)> {
     }
     for read in [d.read_a, d.read_b].into_iter().flatten() {
         let w = match read {
-            Read::Vpm => wait(q.vpm_read_ready_at, StallCause::Vpm),
+            // Measured: an early VPM read stalls until its data arrives. In guide mode it is
+            // a hazard, reported at execution.
+            Read::Vpm if early_vpm_read == EarlyVpmRead::Stall => {
+                wait(q.vpm_read_ready_at, StallCause::Vpm)
+            }
             Read::VdrWait => wait(q.vdr_done_at, StallCause::Dma),
             Read::VdwWait => wait(q.vdw_done_at, StallCause::Dma),
             _ => None,
