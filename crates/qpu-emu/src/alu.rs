@@ -48,8 +48,10 @@ fn float_is_zero(bits: u32) -> bool {
     bits & 0x7fff_ffff == 0
 }
 
-/// Result of one add-ALU operation on 16 lanes plus the per-lane carry.
-pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
+/// Result of one add-ALU operation on 16 lanes, plus the per-lane carry when `want_carry`
+/// (computed in a separate pass so that the value loop vectorizes).
+#[inline]
+pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool) -> u16 {
     let mut carry = 0u16;
     macro_rules! lanes {
         (|$x:ident, $y:ident| $value:expr) => {
@@ -59,12 +61,16 @@ pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
         };
     }
     macro_rules! lanes_c {
-        (|$x:ident, $y:ident| $value:expr, $c:expr) => {
-            for (i, ((o, &$x), &$y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+        (|$x:ident, $y:ident| $value:expr, $c:expr) => {{
+            for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
                 *o = $value;
-                carry |= u16::from($c) << i;
             }
-        };
+            if want_carry {
+                for (i, (&$x, &$y)) in a.iter().zip(b).enumerate() {
+                    carry |= u16::from($c) << i;
+                }
+            }
+        }};
     }
     match op {
         AddOp::Nop => *out = [0; 16],
@@ -151,6 +157,7 @@ fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
 }
 
 /// Result of one mul-ALU operation on 16 lanes plus the per-lane carry.
+#[inline]
 pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
     let mut carry = 0u16;
     match op {
@@ -405,7 +412,7 @@ mod tests {
 
     fn run_add(op: AddOp, x: u32, y: u32) -> (u32, bool) {
         let mut out = [0; 16];
-        let c = add_op(op, &[x; 16], &[y; 16], &mut out);
+        let c = add_op(op, &[x; 16], &[y; 16], &mut out, true);
         (out[0], c & 1 == 1)
     }
 

@@ -14,6 +14,32 @@ pub(crate) fn disassemble(instr: &Instruction) -> String {
     qpu_isa::disasm::instruction(instr)
 }
 
+/// Row numbers of a QPU's unified value table: every operand an ALU can read is one row, so
+/// an operand fetch is a single index with no branching (see [`Decoded::src`]).
+pub(crate) mod rows {
+    /// Register file A, rows 0–31.
+    pub const A: usize = 0;
+    /// Register file B, rows 32–63.
+    pub const B: usize = 32;
+    /// r0–r5, rows 64–69 (r4 is 68, r5 is 69).
+    pub const ACC: usize = 64;
+    pub const R4: usize = ACC + 4;
+    pub const R5: usize = ACC + 5;
+    /// Element numbers 0..15.
+    pub const ELEMENT: usize = 70;
+    /// The QPU number in every lane.
+    pub const QPU: usize = 71;
+    /// The operand value of small-immediate code c is row IMM + c.
+    pub const IMM: usize = 72;
+    /// Values read from I/O registers (uniforms, VPM, ...) land here.
+    pub const SCRATCH_A: usize = IMM + 64;
+    pub const SCRATCH_B: usize = SCRATCH_A + 1;
+    /// Zeros (reads that have no defined value, when hazard checks are off).
+    pub const ZERO: usize = SCRATCH_B + 1;
+    /// Table size.
+    pub const COUNT: usize = ZERO + 1;
+}
+
 /// What reading one file's address yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
@@ -262,6 +288,17 @@ pub(crate) struct Decoded {
     pub is_thread_end: bool,
     /// Why this instruction may not sit at or right after a thread end, if it may not.
     pub thread_end_forbidden: Option<&'static str>,
+    /// May have to wait before issuing (TMU load, VPM read, DMA wait or start).
+    pub may_stall: bool,
+    /// Value-table rows of add_a, add_b, mul_a, mul_b.
+    pub src: [u8; 4],
+    /// Reads an I/O register with a side effect or a changing value (into a scratch row).
+    pub io_read: bool,
+    /// A plain ALU instruction: no signal, I/O, pack, unpack or rotation; destinations are
+    /// registers, accumulators r0–r3 or nothing. Executed by the fast path.
+    pub fast: bool,
+    /// Needs the hazard checks beyond the register-file distance rule.
+    pub needs_history_checks: bool,
 }
 
 fn mux_num(mux: InputMux) -> u8 {
@@ -323,6 +360,11 @@ impl Decoded {
             is_branch: false,
             is_thread_end: false,
             thread_end_forbidden: None,
+            may_stall: false,
+            src: [rows::ZERO as u8; 4],
+            io_read: false,
+            fast: false,
+            needs_history_checks: false,
         };
         match instr {
             Instruction::Alu(alu) => d.fill_alu(&alu),
@@ -432,6 +474,34 @@ impl Decoded {
         };
         self.read_a = Some(read_a);
         self.read_b = Some(read_b);
+        let row_of = |read: Read, file_row: usize, scratch: usize| -> usize {
+            match read {
+                Read::Phys(n) => file_row + usize::from(n),
+                Read::ElementNumber => rows::ELEMENT,
+                Read::QpuNumber => rows::QPU,
+                Read::SmallImm => rows::IMM + usize::from(alu.small_imm().map_or(0, |i| i.code())),
+                Read::Undefined(_) | Read::Unsupported(_) => rows::ZERO,
+                _ => scratch,
+            }
+        };
+        let a_row = row_of(read_a, rows::A, rows::SCRATCH_A);
+        let b_row = row_of(read_b, rows::B, rows::SCRATCH_B);
+        self.src = self.mux.map(|m| match m {
+            0..=5 => (rows::ACC + usize::from(m)) as u8,
+            6 => a_row as u8,
+            _ => b_row as u8,
+        });
+        self.io_read = [read_a, read_b].iter().any(|r| {
+            !matches!(
+                r,
+                Read::Phys(_)
+                    | Read::ElementNumber
+                    | Read::QpuNumber
+                    | Read::SmallImm
+                    | Read::Undefined(_)
+                    | Read::Unsupported(_)
+            )
+        });
         if let Some(imm) = alu.small_imm() {
             self.imm = imm.operand_bits();
             match imm.value() {
@@ -658,6 +728,39 @@ impl Decoded {
         let vpm = reads.iter().flatten().any(|r| r.is_vpm_io())
             || (live_add && self.dst_add.is_vpm_io())
             || (live_mul && self.dst_mul.is_vpm_io());
+        let ldtmu = matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1);
+        let stalling_read = reads
+            .iter()
+            .flatten()
+            .any(|r| matches!(r, Read::Vpm | Read::VdrWait | Read::VdwWait));
+        self.may_stall = ldtmu
+            || stalling_read
+            || (live_add && matches!(self.dst_add, Dest::VdrAddress | Dest::VdwAddress))
+            || (live_mul && matches!(self.dst_mul, Dest::VdrAddress | Dest::VdwAddress));
+        self.needs_history_checks = self.reads_r4
+            || self.writes_r4
+            || self.rotate_sources != 0
+            || self.reads_uniform
+            || ldtmu
+            || self.is_branch
+            || self.is_thread_end
+            || reads.contains(&Some(Read::Vpm));
+        let plain = |dest: Dest| {
+            matches!(
+                dest,
+                Dest::Nop | Dest::PhysA(_) | Dest::PhysB(_) | Dest::Acc(_)
+            )
+        };
+        self.fast = matches!(self.kind, Kind::Alu)
+            && self.signal == Signal::None
+            && !self.io_read
+            && self.unpack == Unpack::None
+            && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
+            && self.rotate == Rotate::None
+            && plain(self.dst_add)
+            && plain(self.dst_mul)
+            && self.fault.is_none()
+            && !self.is_thread_end;
         self.thread_end_forbidden = if touches_14 {
             Some("touches register-file address 14")
         } else if self.reads_uniform {

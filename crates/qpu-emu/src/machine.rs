@@ -14,7 +14,7 @@ use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile,
 
 use crate::alu::{self, Flags, Lanes};
 use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{disassemble, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
+use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
@@ -96,10 +96,9 @@ struct TmuResult {
 /// One QPU.
 pub(crate) struct Qpu {
     id: usize,
-    /// Register files A and B.
-    regs: Box<[[Lanes; 32]; 2]>,
-    /// r0–r3, r4, r5.
-    acc: [Lanes; 6],
+    /// Register files A and B, the accumulators and the constant operands, one row each
+    /// (layout in [`rows`]).
+    file: Box<[Lanes; rows::COUNT]>,
     flags: Flags,
     pc: u32,
     uniform_ptr: u32,
@@ -140,8 +139,16 @@ impl Qpu {
     fn new(id: usize, uniforms: u32, code: u32, start: u64) -> Qpu {
         Qpu {
             id,
-            regs: Box::new([[[0; 16]; 32]; 2]),
-            acc: [[0; 16]; 6],
+            file: {
+                let mut file = Box::new([[0; 16]; rows::COUNT]);
+                file[rows::ELEMENT] = ELEMENT_NUMBERS;
+                file[rows::QPU] = [id as u32; 16];
+                for code in 0..64u8 {
+                    let imm = qpu_isa::SmallImm::new(code).expect("6-bit code");
+                    file[rows::IMM + usize::from(code)] = [imm.operand_bits(); 16];
+                }
+                file
+            },
             flags: Flags::default(),
             pc: code,
             uniform_ptr: uniforms,
@@ -356,10 +363,12 @@ fn run_qpu(
         if d.shared && (q.time, q.id) > limit {
             return Ok(());
         }
-        if let Some((until, cause)) = stall_until(q, d, config.ambiguities.early_vpm_read) {
-            q.add_stall(cause, until - q.time);
-            q.time = until;
-            continue;
+        if d.may_stall {
+            if let Some((until, cause)) = stall_until(q, d, config.ambiguities.early_vpm_read) {
+                q.add_stall(cause, until - q.time);
+                q.time = until;
+                continue;
+            }
         }
         let woke = match execute(q, d, ctx) {
             Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
@@ -462,6 +471,9 @@ fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
                 reg: clash.trailing_zeros() as u8,
             });
         }
+    }
+    if !(d.needs_history_checks || q.branch_slots > 0 || q.ending) {
+        return Ok(());
     }
     if d.reads_r4 {
         if within(q.last_sfu, q.icount, 2) {
@@ -568,7 +580,7 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
     // instruction.
     if let Some(tmu) = ldtmu(d.signal) {
         if let Some(result) = q.tmu_fifo[tmu].pop_front() {
-            q.acc[4] = result.values;
+            q.file[rows::R4] = result.values;
             q.r4_loaded = true;
         }
     }
@@ -650,17 +662,17 @@ fn execute_branch(q: &mut Qpu, d: &Decoded, branch: &BranchInfo, config: &Emulat
             BranchRegisterLane::Element15 => 15,
             BranchRegisterLane::Element0 => 0,
         };
-        target = target.wrapping_add(q.regs[0][usize::from(reg)][lane]);
+        target = target.wrapping_add(q.file[rows::A + usize::from(reg)][lane]);
     }
     let taken = branch_taken(branch.cond, &q.flags);
     if taken {
         q.branch_target = Some(target);
         for dest in [d.dst_add, d.dst_mul] {
             match dest {
-                Dest::PhysA(n) => q.regs[0][usize::from(n)] = [link; 16],
-                Dest::PhysB(n) => q.regs[1][usize::from(n)] = [link; 16],
-                Dest::Acc(n) => q.acc[usize::from(n)] = [link; 16],
-                Dest::R5Quad | Dest::R5Replicate => q.acc[5] = [link; 16],
+                Dest::PhysA(n) => q.file[rows::A + usize::from(n)] = [link; 16],
+                Dest::PhysB(n) => q.file[rows::B + usize::from(n)] = [link; 16],
+                Dest::Acc(n) => q.file[rows::ACC + usize::from(n)] = [link; 16],
+                Dest::R5Quad | Dest::R5Replicate => q.file[rows::R5] = [link; 16],
                 _ => {}
             }
         }
@@ -691,70 +703,58 @@ fn cond_mask(cond: Cond, flags: &Flags) -> u16 {
     }
 }
 
-/// Reads one register-file port, performing its side effects. Returns true when the value
-/// is the physical register itself (not copied into `buf`).
-fn read_port(
-    q: &mut Qpu,
-    x: &mut Ctx<'_>,
-    read: Read,
-    imm: u32,
-    buf: &mut Lanes,
-) -> Result<bool, Fault> {
-    match read {
-        Read::Phys(_) => return Ok(true),
-        Read::SmallImm => *buf = [imm; 16],
+/// Performs an I/O read's side effects and leaves its value in the scratch row `row`.
+fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), Fault> {
+    let value = match read {
         Read::Uniform => {
             let value = x.mem.read_u32(q.uniform_ptr).map_err(Fault::Memory)?;
             q.uniform_ptr = q.uniform_ptr.wrapping_add(4);
             q.report.uniforms += 1;
-            *buf = [value; 16];
+            [value; 16]
         }
-        Read::ElementNumber => *buf = ELEMENT_NUMBERS,
-        Read::QpuNumber => *buf = [q.id as u32; 16],
-        Read::Vpm => *buf = q.vpm_port.pop(x.vpm).map_err(Fault::Vpm)?,
+        Read::Vpm => q.vpm_port.pop(x.vpm).map_err(Fault::Vpm)?,
         // ASSUMPTION: the busy registers read 1 while the DMA runs, 0 when done.
-        Read::VdrBusy => *buf = [u32::from(q.vdr_done_at > q.time); 16],
-        Read::VdwBusy => *buf = [u32::from(q.vdw_done_at > q.time); 16],
+        Read::VdrBusy => [u32::from(q.vdr_done_at > q.time); 16],
+        Read::VdwBusy => [u32::from(q.vdw_done_at > q.time); 16],
         // The waits and the mutex acquire stall (or block) before the instruction issues;
         // the value read is not documented: ASSUMPTION 0.
-        Read::VdrWait | Read::VdwWait | Read::Mutex | Read::Undefined(_) | Read::Unsupported(_) => {
-            *buf = [0; 16]
-        }
-    }
-    Ok(false)
+        _ => [0; 16],
+    };
+    q.file[row] = value;
+    Ok(())
 }
 
 fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
-    let mut buf_a = [0u32; 16];
-    let mut buf_b = [0u32; 16];
-    let read_a = d.read_a.unwrap_or(Read::Undefined(39));
-    let read_b = d.read_b.unwrap_or(Read::Undefined(39));
-    let a_in_regs = read_port(q, x, read_a, d.imm, &mut buf_a)?;
-    let b_in_regs = read_port(q, x, read_b, d.imm, &mut buf_b)?;
+    if d.io_read {
+        for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
+            if let Some(
+                read @ (Read::Uniform
+                | Read::Vpm
+                | Read::VdrBusy
+                | Read::VdwBusy
+                | Read::VdrWait
+                | Read::VdwWait
+                | Read::Mutex),
+            ) = read
+            {
+                read_io(q, x, read, row)?;
+            }
+        }
+    }
     let mut add_out = [0u32; 16];
     let mut mul_out = [0u32; 16];
     let (add_carry, mul_carry, exact);
     {
-        let a_ref: &Lanes = match (a_in_regs, read_a) {
-            (true, Read::Phys(n)) => &q.regs[0][usize::from(n)],
-            _ => &buf_a,
-        };
-        let b_ref: &Lanes = match (b_in_regs, read_b) {
-            (true, Read::Phys(n)) => &q.regs[1][usize::from(n)],
-            _ => &buf_b,
-        };
-        let acc = &q.acc;
-        let operand = |m: u8| -> &Lanes {
-            match m {
-                0..=5 => &acc[usize::from(m)],
-                6 => a_ref,
-                _ => b_ref,
-            }
-        };
+        let file = &q.file;
+        let operand = |k: usize| -> &Lanes { &file[usize::from(d.src[k])] };
         if d.unpack == Unpack::None {
-            let [aa, ab, ma, mb] = d.mux.map(operand);
-            add_carry = alu::add_op(d.op_add, aa, ab, &mut add_out);
-            mul_carry = alu::mul_op(d.op_mul, ma, mb, &mut mul_out);
+            let (aa, ab) = (operand(0), operand(1));
+            add_carry = alu::add_op(d.op_add, aa, ab, &mut add_out, d.set_flags);
+            mul_carry = if d.op_mul == MulOp::Nop {
+                0
+            } else {
+                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out)
+            };
             exact = exact_sum(d, aa, ab);
         } else {
             // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
@@ -768,7 +768,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             ];
             let mut operands = [[0u32; 16]; 4];
             for (k, slot) in operands.iter_mut().enumerate() {
-                *slot = *operand(d.mux[k]);
+                *slot = *operand(k);
                 if d.mux[k] == unpacked_mux {
                     let float = floats[k] || d.pack.pm();
                     for v in slot.iter_mut() {
@@ -776,14 +776,20 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
                     }
                 }
             }
-            add_carry = alu::add_op(d.op_add, &operands[0], &operands[1], &mut add_out);
+            add_carry = alu::add_op(
+                d.op_add,
+                &operands[0],
+                &operands[1],
+                &mut add_out,
+                d.set_flags,
+            );
             mul_carry = alu::mul_op(d.op_mul, &operands[2], &operands[3], &mut mul_out);
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
     }
     if d.rotate != Rotate::None {
         let by = match d.rotate {
-            Rotate::ByR5 => (q.acc[5][0] & 15) as usize,
+            Rotate::ByR5 => (q.file[rows::R5][0] & 15) as usize,
             Rotate::By(n) => usize::from(n),
             Rotate::None => 0,
         };
@@ -797,7 +803,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             add: &add_out,
             add_carry,
             add_float: alu::add_writes_float(d.op_add),
-            add_exact: exact.as_ref(),
+            add_exact: exact.as_deref(),
             add_active: d.op_add != AddOp::Nop,
             mul: &mul_out,
             mul_carry,
@@ -808,14 +814,25 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
 }
 
 /// The unwrapped add/sub result, needed only for the 32-bit saturating pack.
-fn exact_sum(d: &Decoded, a: &Lanes, b: &Lanes) -> Option<[i64; 16]> {
+/// Boxed because it is rare: moving 128 bytes per instruction showed up in profiles.
+#[inline(always)]
+fn exact_sum(d: &Decoded, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
     if d.pack != Pack::RegfileA(PackA::Saturate32) {
         return None;
     }
+    exact_sum_slow(d.op_add, a, b)
+}
+
+#[inline(never)]
+fn exact_sum_slow(op: AddOp, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
     let signed = |v: u32| i64::from(v as i32);
-    match d.op_add {
-        AddOp::Add => Some(std::array::from_fn(|i| signed(a[i]) + signed(b[i]))),
-        AddOp::Sub => Some(std::array::from_fn(|i| signed(a[i]) - signed(b[i]))),
+    match op {
+        AddOp::Add => Some(Box::new(std::array::from_fn(|i| {
+            signed(a[i]) + signed(b[i])
+        }))),
+        AddOp::Sub => Some(Box::new(std::array::from_fn(|i| {
+            signed(a[i]) - signed(b[i])
+        }))),
         _ => None,
     }
 }
@@ -866,6 +883,7 @@ struct Outputs<'a> {
     mul_active: bool,
 }
 
+#[inline(always)]
 fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Result<(), Fault> {
     let flags_before = q.flags;
     let mask_add = cond_mask(d.cond_add, &flags_before);
@@ -958,7 +976,37 @@ fn apply_pack(pack: PackStep<'_>, values: &Lanes, old: &Lanes) -> Lanes {
     }
 }
 
+#[inline(always)]
 fn write_dest(
+    q: &mut Qpu,
+    x: &mut Ctx<'_>,
+    dest: Dest,
+    values: &Lanes,
+    mask: u16,
+    pack: PackStep<'_>,
+) -> Result<(), Fault> {
+    if let PackStep::None = pack {
+        match dest {
+            Dest::PhysA(n) => {
+                masked_store(&mut q.file[rows::A + usize::from(n)], values, mask);
+                return Ok(());
+            }
+            Dest::PhysB(n) => {
+                masked_store(&mut q.file[rows::B + usize::from(n)], values, mask);
+                return Ok(());
+            }
+            Dest::Acc(n) => {
+                masked_store(&mut q.file[rows::ACC + usize::from(n)], values, mask);
+                return Ok(());
+            }
+            _ => {}
+        }
+    }
+    write_dest_general(q, x, dest, values, mask, pack)
+}
+
+#[inline(never)]
+fn write_dest_general(
     q: &mut Qpu,
     x: &mut Ctx<'_>,
     dest: Dest,
@@ -971,10 +1019,10 @@ fn write_dest(
         values
     } else {
         let old = match dest {
-            Dest::PhysA(n) => q.regs[0][usize::from(n)],
-            Dest::PhysB(n) => q.regs[1][usize::from(n)],
-            Dest::Acc(n) => q.acc[usize::from(n)],
-            Dest::R5Quad | Dest::R5Replicate => q.acc[5],
+            Dest::PhysA(n) => q.file[rows::A + usize::from(n)],
+            Dest::PhysB(n) => q.file[rows::B + usize::from(n)],
+            Dest::Acc(n) => q.file[rows::ACC + usize::from(n)],
+            Dest::R5Quad | Dest::R5Replicate => q.file[rows::R5],
             _ => [0; 16],
         };
         packed = apply_pack(pack, values, &old);
@@ -982,16 +1030,16 @@ fn write_dest(
     };
     match dest {
         Dest::Nop => {}
-        Dest::PhysA(n) => masked_store(&mut q.regs[0][usize::from(n)], values, mask),
-        Dest::PhysB(n) => masked_store(&mut q.regs[1][usize::from(n)], values, mask),
-        Dest::Acc(n) => masked_store(&mut q.acc[usize::from(n)], values, mask),
+        Dest::PhysA(n) => masked_store(&mut q.file[rows::A + usize::from(n)], values, mask),
+        Dest::PhysB(n) => masked_store(&mut q.file[rows::B + usize::from(n)], values, mask),
+        Dest::Acc(n) => masked_store(&mut q.file[rows::ACC + usize::from(n)], values, mask),
         // r5 written through file A replicates each quad's element 0; through file B,
         // element 0 to all lanes [measured: vc4asm; the guide's wording is wrong].
         Dest::R5Quad => {
             let quads: Lanes = std::array::from_fn(|i| values[i & !3]);
-            masked_store(&mut q.acc[5], &quads, mask);
+            masked_store(&mut q.file[rows::R5], &quads, mask);
         }
-        Dest::R5Replicate => masked_store(&mut q.acc[5], &[values[0]; 16], mask),
+        Dest::R5Replicate => masked_store(&mut q.file[rows::R5], &[values[0]; 16], mask),
         io => write_io(q, x, io, values)?,
     }
     Ok(())
@@ -1059,7 +1107,7 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
             }
         }
         Dest::Sfu(op) => {
-            q.acc[4] = values.map(|v| alu::sfu(op, v));
+            q.file[rows::R4] = values.map(|v| alu::sfu(op, v));
             q.last_sfu = Some(q.icount);
             q.r4_loaded = true;
         }
