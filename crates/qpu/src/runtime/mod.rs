@@ -32,6 +32,7 @@
 //!    machine-code backend compiles `launch.kernel` (once per `kernel_id`), builds each QPU's
 //!    uniform stream, copies buffers in and out if its memory is not the host's, and launches.
 
+mod emulator;
 mod interpreter;
 
 use std::marker::PhantomData;
@@ -39,6 +40,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 
 use crate::error::{Error, Result, SourceLocation};

@@ -1,0 +1,415 @@
+//! Emission: bundles of allocated IR entries to qpu-isa instructions.
+//!
+//! A bundle is what one 64-bit word does: up to one add-ALU and one mul-ALU operation and a
+//! signal, or a load immediate, semaphore, branch or thread end. Register addresses of I/O
+//! registers are looked up by their assembler names in qpu-isa's register map, so the
+//! hardware facts stay written once, there.
+
+use std::sync::OnceLock;
+
+use qpu_isa::regs::SfuOp;
+use qpu_isa::*;
+
+use super::ir::*;
+
+/// Which ALU carries an operation in a bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// The add ALU.
+    Add,
+    /// The mul ALU.
+    Mul,
+}
+
+/// The contents of one instruction word.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bundle {
+    /// ALU work: up to two (op, unit) pairs and a signal.
+    Alu {
+        /// Operations with the ALU each runs on.
+        ops: Vec<(Op<Loc>, Unit)>,
+        /// The signal (`Signal::None` if none).
+        signal: Signal,
+    },
+    /// A load immediate (or semaphore, branch, thread end): a single IR entry.
+    Single(Op<Loc>),
+    /// Branch with its target resolved to an instruction index.
+    Branch {
+        /// Condition.
+        cond: BranchCond,
+        /// Index of the target instruction.
+        target: usize,
+    },
+}
+
+impl Bundle {
+    /// A bundle that does nothing.
+    pub fn nop() -> Bundle {
+        Bundle::Alu {
+            ops: Vec::new(),
+            signal: Signal::None,
+        }
+    }
+}
+
+/// Where the named register lives for writes: (file or None for "both", address).
+fn write_addr(name: &str) -> (Option<RegFile>, RegAddr) {
+    let found = qpu_isa::regs::parse_write(name);
+    let addr = found[0].1;
+    let file = if found.len() >= 2 {
+        None
+    } else {
+        Some(found[0].0)
+    };
+    (file, addr)
+}
+
+fn read_addr(name: &str) -> (Option<RegFile>, RegAddr) {
+    let found = qpu_isa::regs::parse_read(name);
+    let addr = found[0].1;
+    let file = if found.len() >= 2 {
+        None
+    } else {
+        Some(found[0].0)
+    };
+    (file, addr)
+}
+
+struct Names {
+    acc: [(Option<RegFile>, RegAddr); 4],
+    tmu_s: [(Option<RegFile>, RegAddr); 2],
+    vpm_w: (Option<RegFile>, RegAddr),
+    vw_setup: (Option<RegFile>, RegAddr),
+    vw_addr: (Option<RegFile>, RegAddr),
+    vr_setup: (Option<RegFile>, RegAddr),
+    vr_addr: (Option<RegFile>, RegAddr),
+    sfu: [(Option<RegFile>, RegAddr); 4],
+    host_int: (Option<RegFile>, RegAddr),
+    r5rep: (Option<RegFile>, RegAddr),
+    unif: (Option<RegFile>, RegAddr),
+    elem_num: (Option<RegFile>, RegAddr),
+    vw_wait: (Option<RegFile>, RegAddr),
+    vr_wait: (Option<RegFile>, RegAddr),
+    vpm_r: (Option<RegFile>, RegAddr),
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(|| Names {
+        acc: [
+            write_addr("r0"),
+            write_addr("r1"),
+            write_addr("r2"),
+            write_addr("r3"),
+        ],
+        tmu_s: [write_addr("tmu0_s"), write_addr("tmu1_s")],
+        vpm_w: write_addr("vpm"),
+        vw_setup: write_addr("vw_setup"),
+        vw_addr: write_addr("vw_addr"),
+        vr_setup: write_addr("vr_setup"),
+        vr_addr: write_addr("vr_addr"),
+        sfu: [
+            write_addr("recip"),
+            write_addr("recipsqrt"),
+            write_addr("exp"),
+            write_addr("log"),
+        ],
+        host_int: write_addr("host_int"),
+        r5rep: write_addr("r5rep"),
+        unif: read_addr("unif"),
+        elem_num: read_addr("elem_num"),
+        vw_wait: read_addr("vw_wait"),
+        vr_wait: read_addr("vr_wait"),
+        vpm_r: read_addr("vpm"),
+    })
+}
+
+/// The register-file space and address a destination needs.
+pub fn dest(d: &Dst<Loc>) -> (Option<RegFile>, RegAddr) {
+    let n = names();
+    match d {
+        Dst::None => (None, RegAddr::NOP),
+        Dst::Reg(Loc::Acc(i)) => n.acc[*i as usize],
+        Dst::Reg(Loc::A(i)) => (Some(RegFile::A), RegAddr::new(*i).expect("0-31")),
+        Dst::Reg(Loc::B(i)) => (Some(RegFile::B), RegAddr::new(*i).expect("0-31")),
+        Dst::Write(w) => match w {
+            IoWrite::TmuS(t) => n.tmu_s[*t as usize],
+            IoWrite::Vpm => n.vpm_w,
+            IoWrite::VwSetup => n.vw_setup,
+            IoWrite::VwAddr => n.vw_addr,
+            IoWrite::VrSetup => n.vr_setup,
+            IoWrite::VrAddr => n.vr_addr,
+            IoWrite::Sfu(f) => {
+                n.sfu[match f {
+                    SfuOp::Recip => 0,
+                    SfuOp::RecipSqrt => 1,
+                    SfuOp::Exp2 => 2,
+                    SfuOp::Log2 => 3,
+                }]
+            }
+            IoWrite::HostInt => n.host_int,
+            IoWrite::R5Rep => n.r5rep,
+        },
+    }
+}
+
+/// The read port an operand needs: (file or None for either, address), or None when the
+/// operand comes through an accumulator mux or the small immediate.
+pub fn source_port(s: &Src<Loc>) -> Option<(Option<RegFile>, RegAddr)> {
+    let n = names();
+    match s {
+        Src::Reg(Loc::A(i)) => Some((Some(RegFile::A), RegAddr::new(*i).expect("0-31"))),
+        Src::Reg(Loc::B(i)) => Some((Some(RegFile::B), RegAddr::new(*i).expect("0-31"))),
+        Src::Read(IoRead::Uniform) => Some(n.unif),
+        Src::Read(IoRead::ElemNum) => Some(n.elem_num),
+        Src::Read(IoRead::VwWait) => Some(n.vw_wait),
+        Src::Read(IoRead::VrWait) => Some(n.vr_wait),
+        Src::Read(IoRead::Vpm) => Some(n.vpm_r),
+        Src::Reg(Loc::Acc(_)) | Src::R4 | Src::R5 | Src::Imm(_) => None,
+    }
+}
+
+/// Why a bundle cannot be encoded (a scheduler bug if it happens).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError(pub String);
+
+/// Assignment of the read ports of a set of operands: raddr_a, raddr_b (None = free) and
+/// the small immediate. Returns None if they do not fit.
+pub struct Ports {
+    /// File-A read address.
+    pub a: Option<RegAddr>,
+    /// File-B read address.
+    pub b: Option<RegAddr>,
+    /// Small immediate (occupies the B read).
+    pub imm: Option<SmallImm>,
+}
+
+impl Ports {
+    /// No ports used.
+    pub fn empty() -> Ports {
+        Ports {
+            a: None,
+            b: None,
+            imm: None,
+        }
+    }
+
+    /// Try to add an operand; false if it does not fit.
+    pub fn add(&mut self, s: &Src<Loc>) -> bool {
+        if let Src::Imm(i) = s {
+            if self.b.is_some() {
+                return false;
+            }
+            return match self.imm {
+                None => {
+                    self.imm = Some(*i);
+                    true
+                }
+                Some(j) => j == *i,
+            };
+        }
+        let Some((file, addr)) = source_port(s) else {
+            return true;
+        };
+        let fits_a = |p: &Ports| p.a.is_none() || p.a == Some(addr);
+        let fits_b = |p: &Ports| p.imm.is_none() && (p.b.is_none() || p.b == Some(addr));
+        match file {
+            Some(RegFile::A) if fits_a(self) => {
+                self.a = Some(addr);
+                true
+            }
+            Some(RegFile::B) if fits_b(self) => {
+                self.b = Some(addr);
+                true
+            }
+            None => {
+                // Either file (uniform, VPM): reuse a port already reading it, else take a
+                // free one. Reading it through both ports would pop twice.
+                if self.a == Some(addr) || self.b == Some(addr) {
+                    true
+                } else if self.a.is_none() {
+                    self.a = Some(addr);
+                    true
+                } else if fits_b(self) {
+                    self.b = Some(addr);
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The mux that reads `s` given this port assignment.
+    fn mux(&self, s: &Src<Loc>) -> InputMux {
+        match s {
+            Src::Reg(Loc::Acc(i)) => InputMux::from_bits(*i),
+            Src::R4 => InputMux::R4,
+            Src::R5 => InputMux::R5,
+            Src::Imm(_) => InputMux::B,
+            other => {
+                let (file, addr) = source_port(other).expect("port operand");
+                match file {
+                    Some(RegFile::A) => InputMux::A,
+                    Some(RegFile::B) => InputMux::B,
+                    None if self.a == Some(addr) => InputMux::A,
+                    None => InputMux::B,
+                }
+            }
+        }
+    }
+}
+
+/// Choose write swap for an add destination space and a mul destination space.
+pub fn write_swap(add: Option<RegFile>, mul: Option<RegFile>) -> Option<WriteSwap> {
+    let ok = |ws: WriteSwap| {
+        add.is_none_or(|f| f == ws.add_file()) && mul.is_none_or(|f| f == ws.mul_file())
+    };
+    [WriteSwap::AddToA, WriteSwap::AddToB]
+        .into_iter()
+        .find(|&ws| ok(ws))
+}
+
+/// Encode one bundle.
+pub fn encode(bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
+    match bundle {
+        Bundle::Branch { cond, target } => {
+            let offset = (*target as i64 - (index as i64 + 4)) * 8;
+            Ok(Instruction::Branch(BranchInstruction {
+                cond: *cond,
+                relative: true,
+                use_raddr_a: false,
+                raddr_a: RegAddr::new(0).expect("0"),
+                write_swap: WriteSwap::AddToA,
+                waddr_add: RegAddr::NOP,
+                waddr_mul: RegAddr::NOP,
+                imm: offset as i32,
+                unused: 0,
+            }))
+        }
+        Bundle::Single(Op::Ldi { dst, imm, cond }) => {
+            let (file, addr) = dest(dst);
+            let ws = write_swap(file, None).ok_or_else(|| EncodeError("ldi file".into()))?;
+            Ok(Instruction::LoadImm(LoadImmInstruction {
+                mode: LoadImmMode::Uniform32,
+                imm: *imm,
+                write: WriteBack {
+                    cond_add: *cond,
+                    write_swap: ws,
+                    waddr_add: addr,
+                    ..WriteBack::default()
+                },
+            }))
+        }
+        Bundle::Single(Op::Sema { acquire, id }) => {
+            Ok(Instruction::Semaphore(SemaphoreInstruction {
+                acquire: *acquire,
+                semaphore: SemaphoreId::new(*id).expect("0-15"),
+                unused: 0,
+                write: WriteBack::default(),
+            }))
+        }
+        Bundle::Single(Op::ThreadEnd) => {
+            let mut alu = AluInstruction::NOP;
+            alu.b = ReadB::Register {
+                signal: Signal::ProgramEnd,
+                raddr_b: RegAddr::NOP,
+            };
+            Ok(Instruction::Alu(alu))
+        }
+        Bundle::Single(other) => Err(EncodeError(format!("not a single-op bundle: {other:?}"))),
+        Bundle::Alu { ops, signal } => encode_alu(ops, *signal),
+    }
+}
+
+fn encode_alu(ops: &[(Op<Loc>, Unit)], signal: Signal) -> Result<Instruction, EncodeError> {
+    let mut alu = AluInstruction::NOP;
+    let mut ports = Ports::empty();
+    for (op, _) in ops {
+        if let Op::Alu { a, b, rotate, .. } = op {
+            if let Some(r) = rotate {
+                let code = match r {
+                    Rotation::By(n) => SmallImm::rotation(Some(*n)),
+                    Rotation::ByR5 => SmallImm::rotation(None),
+                }
+                .expect("rotation 1-15");
+                if ports.imm.is_some_and(|i| i != code) || ports.b.is_some() {
+                    return Err(EncodeError("rotation immediate clash".into()));
+                }
+                ports.imm = Some(code);
+            }
+            if !ports.add(a) || !ports.add(b) {
+                return Err(EncodeError(format!("read ports: {ops:?}")));
+            }
+        }
+    }
+    let mut add_file = None;
+    let mut mul_file = None;
+    let mut sf = false;
+    for (op, unit) in ops {
+        let Op::Alu {
+            op: kind,
+            dst,
+            a,
+            b,
+            cond,
+            sf: op_sf,
+            ..
+        } = op
+        else {
+            return Err(EncodeError(format!("non-ALU op in ALU bundle: {op:?}")));
+        };
+        sf |= *op_sf;
+        let (file, addr) = dest(dst);
+        let (ma, mb) = (ports.mux(a), ports.mux(b));
+        let cond = if *dst == Dst::None && !*op_sf {
+            Cond::Never
+        } else {
+            *cond
+        };
+        match unit {
+            Unit::Add => {
+                alu.op_add = match kind {
+                    AluOp::Add(o) => *o,
+                    AluOp::Mov => AddOp::Or,
+                    AluOp::Mul(_) => return Err(EncodeError("mul op on add unit".into())),
+                };
+                alu.add_a = ma;
+                alu.add_b = mb;
+                alu.write.cond_add = cond;
+                alu.write.waddr_add = addr;
+                add_file = file;
+            }
+            Unit::Mul => {
+                alu.op_mul = match kind {
+                    AluOp::Mul(o) => *o,
+                    AluOp::Mov => MulOp::V8min,
+                    AluOp::Add(_) => return Err(EncodeError("add op on mul unit".into())),
+                };
+                alu.mul_a = ma;
+                alu.mul_b = mb;
+                alu.write.cond_mul = cond;
+                alu.write.waddr_mul = addr;
+                mul_file = file;
+            }
+        }
+    }
+    alu.write.set_flags = sf;
+    alu.write.write_swap = write_swap(add_file, mul_file)
+        .ok_or_else(|| EncodeError(format!("write files: {ops:?}")))?;
+    alu.raddr_a = ports.a.unwrap_or(RegAddr::NOP);
+    alu.b = match ports.imm {
+        Some(imm) => {
+            if signal != Signal::None {
+                return Err(EncodeError("signal with small immediate".into()));
+            }
+            ReadB::SmallImm(imm)
+        }
+        None => ReadB::Register {
+            signal,
+            raddr_b: ports.b.unwrap_or(RegAddr::NOP),
+        },
+    };
+    Ok(Instruction::Alu(alu))
+}

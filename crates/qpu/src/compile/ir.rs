@@ -1,0 +1,353 @@
+//! The target IR: one ALU operation (or load immediate, branch, signal, semaphore) per entry,
+//! over registers `R` — virtual registers ([`VReg`]) before allocation, machine locations
+//! ([`Loc`]) after. Structured control flow is already gone: labels and branches only.
+//!
+//! An entry maps onto one half of a machine instruction: the scheduler later packs an add-ALU
+//! entry and a mul-ALU entry into one 64-bit word where the encoding allows it.
+
+use qpu_isa::regs::SfuOp;
+use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
+
+/// A virtual register: one 16-lane value before register allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+/// A machine location for a value: accumulators r0–r3 or a physical register of file A or B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Loc {
+    /// Accumulator r0–r3 (readable by the next instruction; needed for full rotations).
+    Acc(u8),
+    /// Register-file A, 0–31.
+    A(u8),
+    /// Register-file B, 0–31.
+    B(u8),
+}
+
+/// A branch target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
+
+/// I/O registers read as operands (guide table 14, read columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoRead {
+    /// Pop the next uniform (either file).
+    Uniform,
+    /// Element number 0–15 (file A only).
+    ElemNum,
+    /// Wait for the VDW store DMA (file B only).
+    VwWait,
+    /// Wait for the VDR load DMA (file A only).
+    VrWait,
+    /// Pop the VPM read FIFO (either file).
+    Vpm,
+}
+
+/// I/O registers written as destinations (guide table 14, write columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoWrite {
+    /// TMU0/TMU1 `s`: a direct memory lookup per lane.
+    TmuS(u8),
+    /// VPM write FIFO.
+    Vpm,
+    /// VPM generic write setup or VDW setup (file B).
+    VwSetup,
+    /// VDW memory address; starts the store DMA (file B).
+    VwAddr,
+    /// VPM generic read setup or VDR setup (file A).
+    VrSetup,
+    /// VDR memory address; starts the load DMA (file A).
+    VrAddr,
+    /// Start a special function.
+    Sfu(SfuOp),
+    /// Raise the host interrupt.
+    HostInt,
+    /// r5, element 0 replicated to all lanes (file B).
+    R5Rep,
+}
+
+/// An operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src<R> {
+    /// A register.
+    Reg(R),
+    /// A small immediate (uses the B read port).
+    Imm(SmallImm),
+    /// r4: the last TMU or SFU result.
+    R4,
+    /// r5.
+    R5,
+    /// An I/O register read.
+    Read(IoRead),
+}
+
+/// A destination.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dst<R> {
+    /// Discard the result (write address 39).
+    None,
+    /// A register.
+    Reg(R),
+    /// An I/O register.
+    Write(IoWrite),
+}
+
+/// Which ALU an operation needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    /// An add-ALU opcode.
+    Add(AddOp),
+    /// A mul-ALU opcode.
+    Mul(MulOp),
+    /// A copy, which either ALU can do (`or x, x` or `v8min x, x`).
+    Mov,
+}
+
+/// A mul-result rotation (small immediates 48–63).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// By a constant 1–15 lanes.
+    By(u8),
+    /// By r5's element 0.
+    ByR5,
+}
+
+/// One IR entry.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op<R> {
+    /// One ALU operation. For [`AluOp::Mov`] and unary opcodes `b` equals `a`.
+    Alu {
+        /// The operation.
+        op: AluOp,
+        /// Where the result goes.
+        dst: Dst<R>,
+        /// First operand.
+        a: Src<R>,
+        /// Second operand.
+        b: Src<R>,
+        /// Per-lane write condition.
+        cond: Cond,
+        /// Set the flags from the result.
+        sf: bool,
+        /// Rotate the (mul) result; `a` must then be an accumulator.
+        rotate: Option<Rotation>,
+    },
+    /// A 32-bit load immediate.
+    Ldi {
+        /// Where.
+        dst: Dst<R>,
+        /// The value for every lane.
+        imm: u32,
+        /// Per-lane write condition.
+        cond: Cond,
+    },
+    /// A signal with no ALU work of its own (a TMU load into r4).
+    Signal(Signal),
+    /// Semaphore acquire (decrement) or release (increment).
+    Sema {
+        /// Acquire?
+        acquire: bool,
+        /// Which semaphore.
+        id: u8,
+    },
+    /// Branch to a label (three delay slots follow).
+    Branch {
+        /// Condition.
+        cond: BranchCond,
+        /// Target.
+        target: Label,
+    },
+    /// A branch target.
+    Label(Label),
+    /// Thread end (two delay slots follow).
+    ThreadEnd,
+}
+
+impl<R: Copy + PartialEq> Op<R> {
+    /// A plain unconditional copy.
+    pub fn mov(dst: Dst<R>, src: Src<R>) -> Op<R> {
+        Op::Alu {
+            op: AluOp::Mov,
+            dst,
+            a: src,
+            b: src,
+            cond: Cond::Always,
+            sf: false,
+            rotate: None,
+        }
+    }
+
+    /// A two-operand ALU op, unconditional, no flags.
+    pub fn alu(op: AluOp, dst: Dst<R>, a: Src<R>, b: Src<R>) -> Op<R> {
+        Op::Alu {
+            op,
+            dst,
+            a,
+            b,
+            cond: Cond::Always,
+            sf: false,
+            rotate: None,
+        }
+    }
+
+    /// Registers read (a conditional write also reads its destination: lanes that are not
+    /// written keep the old value).
+    pub fn uses(&self, mut visit: impl FnMut(R)) {
+        match self {
+            Op::Alu {
+                a, b, dst, cond, ..
+            } => {
+                if let Src::Reg(r) = a {
+                    visit(*r);
+                }
+                if let Src::Reg(r) = b {
+                    if Src::Reg(*r) != *a {
+                        visit(*r);
+                    }
+                }
+                if let (Dst::Reg(r), false) = (dst, *cond == Cond::Always) {
+                    visit(*r);
+                }
+            }
+            Op::Ldi { dst, cond, .. } => {
+                if let (Dst::Reg(r), false) = (dst, *cond == Cond::Always) {
+                    visit(*r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The register written, if any.
+    pub fn def(&self) -> Option<R> {
+        match self {
+            Op::Alu {
+                dst: Dst::Reg(r), ..
+            }
+            | Op::Ldi {
+                dst: Dst::Reg(r), ..
+            } => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Whether the write (if any) is unconditional.
+    pub fn writes_all_lanes(&self) -> bool {
+        match self {
+            Op::Alu { cond, .. } | Op::Ldi { cond, .. } => *cond == Cond::Always,
+            _ => false,
+        }
+    }
+
+    /// Whether this is a plain unconditional register-to-register copy (a coalescing
+    /// candidate): `(dst, src)`.
+    pub fn as_copy(&self) -> Option<(R, R)> {
+        match self {
+            Op::Alu {
+                op: AluOp::Mov,
+                dst: Dst::Reg(d),
+                a: Src::Reg(s),
+                cond: Cond::Always,
+                sf: false,
+                rotate: None,
+                ..
+            } => Some((*d, *s)),
+            _ => None,
+        }
+    }
+
+    /// Rewrite every register with `f`.
+    pub fn map<S: Copy + PartialEq>(&self, mut f: impl FnMut(R) -> S) -> Op<S> {
+        let src = |s: &Src<R>, f: &mut dyn FnMut(R) -> S| match *s {
+            Src::Reg(r) => Src::Reg(f(r)),
+            Src::Imm(i) => Src::Imm(i),
+            Src::R4 => Src::R4,
+            Src::R5 => Src::R5,
+            Src::Read(io) => Src::Read(io),
+        };
+        let dst = |d: &Dst<R>, f: &mut dyn FnMut(R) -> S| match *d {
+            Dst::None => Dst::None,
+            Dst::Reg(r) => Dst::Reg(f(r)),
+            Dst::Write(io) => Dst::Write(io),
+        };
+        match self {
+            Op::Alu {
+                op,
+                dst: d,
+                a,
+                b,
+                cond,
+                sf,
+                rotate,
+            } => Op::Alu {
+                op: *op,
+                dst: dst(d, &mut f),
+                a: src(a, &mut f),
+                b: src(b, &mut f),
+                cond: *cond,
+                sf: *sf,
+                rotate: *rotate,
+            },
+            Op::Ldi { dst: d, imm, cond } => Op::Ldi {
+                dst: dst(d, &mut f),
+                imm: *imm,
+                cond: *cond,
+            },
+            Op::Signal(s) => Op::Signal(*s),
+            Op::Sema { acquire, id } => Op::Sema {
+                acquire: *acquire,
+                id: *id,
+            },
+            Op::Branch { cond, target } => Op::Branch {
+                cond: *cond,
+                target: *target,
+            },
+            Op::Label(l) => Op::Label(*l),
+            Op::ThreadEnd => Op::ThreadEnd,
+        }
+    }
+}
+
+/// The flag test a condition compiled to: "true" in the lanes where this write condition
+/// passes. Only the six flag conditions are used.
+pub fn negate(cond: Cond) -> Cond {
+    match cond {
+        Cond::ZeroSet => Cond::ZeroClear,
+        Cond::ZeroClear => Cond::ZeroSet,
+        Cond::NegativeSet => Cond::NegativeClear,
+        Cond::NegativeClear => Cond::NegativeSet,
+        Cond::CarrySet => Cond::CarryClear,
+        Cond::CarryClear => Cond::CarrySet,
+        Cond::Always => Cond::Never,
+        Cond::Never => Cond::Always,
+    }
+}
+
+/// The branch condition for "any lane passes `cond`" or "all lanes pass `cond`".
+pub fn branch_cond(cond: Cond, all: bool) -> BranchCond {
+    match (cond, all) {
+        (Cond::ZeroSet, false) => BranchCond::AnyZeroSet,
+        (Cond::ZeroSet, true) => BranchCond::AllZeroSet,
+        (Cond::ZeroClear, false) => BranchCond::AnyZeroClear,
+        (Cond::ZeroClear, true) => BranchCond::AllZeroClear,
+        (Cond::NegativeSet, false) => BranchCond::AnyNegativeSet,
+        (Cond::NegativeSet, true) => BranchCond::AllNegativeSet,
+        (Cond::NegativeClear, false) => BranchCond::AnyNegativeClear,
+        (Cond::NegativeClear, true) => BranchCond::AllNegativeClear,
+        (Cond::CarrySet, false) => BranchCond::AnyCarrySet,
+        (Cond::CarrySet, true) => BranchCond::AllCarrySet,
+        (Cond::CarryClear, false) => BranchCond::AnyCarryClear,
+        (Cond::CarryClear, true) => BranchCond::AllCarryClear,
+        (Cond::Always, _) => BranchCond::Always,
+        // Never taken: callers never ask for it; an always-false test still needs a
+        // branch form, and "all lanes zero-set and zero-clear" cannot hold, so use the
+        // closest safe choice of never emitting it (see lower.rs).
+        (Cond::Never, _) => BranchCond::AllZeroSet,
+    }
+}
+
+/// The small immediate whose operand value has exactly these bits, if any (codes 0–47).
+pub fn small_imm_for_bits(bits: u32) -> Option<SmallImm> {
+    (0..48u8)
+        .filter_map(SmallImm::new)
+        .find(|imm| imm.operand_bits() == bits)
+}

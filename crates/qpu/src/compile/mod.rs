@@ -1,0 +1,158 @@
+//! The compiler: kernel AST → VideoCore IV machine code.
+//!
+//! Passes, in order (each in its own module):
+//!
+//! 1. [`lower`](lower::lower): AST → target IR over virtual registers, with the prologue
+//!    (uniforms: QPU id, QPU count, arguments in declared order, then — only if the kernel
+//!    spills — its spill-area address), structured control flow turned into labels and
+//!    branches, `Where` into flags and conditional writes, memory into TMU/VPM/DMA I/O, and
+//!    the end-of-kernel protocol.
+//! 2. [`regalloc`]: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
+//!    spilling.
+//! 3. [`schedule`]: list scheduling with hazard latencies, dual issue, delay-slot filling.
+//! 4. [`emit`]: bundles → [`qpu_isa::Instruction`]s.
+//!
+//! # Launch contract
+//!
+//! Program `i` of a launch of `n` QPUs reads the uniforms `[i, n, args..., spill]`, where
+//! `spill` (present when [`Compiled::spill_bytes_per_qpu`] is non-zero) is the bus address
+//! of that QPU's own spill area. Each QPU uses VPM row `i` (and row `12 + i` for spill
+//! reloads). At the end every QPU waits for its last store DMA; QPUs `1..n` release
+//! semaphore 15 and end; QPU 0 acquires it `n - 1` times, raises the host interrupt once and
+//! ends. So exactly one interrupt arrives, after every QPU's stores are complete.
+//!
+//! ```
+//! use qpu::lang::*;
+//!
+//! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
+//! let compiled = qpu::compile::compile(kernel.ast())?;
+//! let listing = compiled.disassemble();
+//! assert!(listing.contains("thrend"));
+//! // The listing assembles back to the same words.
+//! let again = qpu_isa::assemble(&listing).expect("listing assembles");
+//! assert_eq!(again.len(), compiled.words.len());
+//! # Ok::<(), qpu::Error>(())
+//! ```
+
+pub mod emit;
+pub mod ir;
+pub mod lower;
+pub mod regalloc;
+pub mod schedule;
+
+use std::time::{Duration, Instant};
+
+use qpu_isa::Instruction;
+
+use crate::lang::ast;
+
+/// Why a kernel could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// Register allocation failed even with spilling.
+    #[error("register allocation failed: {0}")]
+    RegisterAllocation(String),
+    /// An internal consistency check failed while encoding (a compiler bug).
+    #[error("internal compiler error while encoding instruction {index}: {message}")]
+    Encoding {
+        /// The instruction index.
+        index: usize,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl From<CompileError> for crate::Error {
+    fn from(e: CompileError) -> crate::Error {
+        crate::Error::Backend {
+            backend: "compiler".to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Compiler settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Pack an add-ALU and a mul-ALU operation into one instruction where possible.
+    pub dual_issue: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { dual_issue: true }
+    }
+}
+
+/// A compiled kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The instructions.
+    pub instructions: Vec<Instruction>,
+    /// The same, encoded.
+    pub words: Vec<u64>,
+    /// Uniforms each QPU reads: 2 + parameters (+ 1 with spills).
+    pub uniforms: u32,
+    /// Bytes of spill memory each QPU needs (0 when nothing spills).
+    pub spill_bytes_per_qpu: u32,
+    /// How long compilation took.
+    pub compile_time: Duration,
+}
+
+impl Compiled {
+    /// The listing in the assembler's syntax (`qpu asm` accepts it back).
+    pub fn disassemble(&self) -> String {
+        qpu_isa::disasm::program(&self.instructions)
+    }
+}
+
+/// Compile with default options.
+pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
+    compile_with(kernel, Options::default())
+}
+
+/// Compile with explicit options.
+pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
+    let start = Instant::now();
+    let mut lowered = lower::lower(kernel, false);
+    let allocated = match regalloc::allocate(&mut lowered) {
+        Ok(a) => a,
+        Err(regalloc::AllocError::NeedSpills) => {
+            lowered = lower::lower(kernel, true);
+            regalloc::allocate(&mut lowered).map_err(|e| match e {
+                regalloc::AllocError::NeedSpills => {
+                    CompileError::RegisterAllocation("spilling unavailable".to_string())
+                }
+                regalloc::AllocError::TooManyValues(m) => CompileError::RegisterAllocation(m),
+            })?
+        }
+        Err(regalloc::AllocError::TooManyValues(m)) => {
+            return Err(CompileError::RegisterAllocation(m))
+        }
+    };
+    let items = schedule::schedule(&allocated.code, options.dual_issue);
+    let bundles = schedule::resolve(&items);
+    let mut instructions = Vec::with_capacity(bundles.len());
+    for (index, bundle) in bundles.iter().enumerate() {
+        let instr = emit::encode(bundle, index).map_err(|e| CompileError::Encoding {
+            index,
+            message: e.0,
+        })?;
+        instructions.push(instr);
+    }
+    let words = instructions.iter().map(Instruction::encode).collect();
+    Ok(Compiled {
+        instructions,
+        words,
+        uniforms: lowered.uniforms,
+        spill_bytes_per_qpu: allocated.spill_slots * 64,
+        compile_time: start.elapsed(),
+    })
+}
+
+impl<P> crate::runtime::Kernel<P> {
+    /// Compile for the QPU and return the listing in the assembler's syntax.
+    pub fn disassemble(&self) -> crate::Result<String> {
+        Ok(compile(self.ast())?.disassemble())
+    }
+}

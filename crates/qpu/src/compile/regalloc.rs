@@ -1,0 +1,668 @@
+//! Register allocation: virtual registers to accumulators r0–r3 and the 32 + 32 physical
+//! registers of files A and B, with spilling to memory.
+//!
+//! 1. Liveness over the control-flow graph (a conditional write also reads its
+//!    destination: unwritten lanes keep their value).
+//! 2. An interference graph; copies do not make their two sides interfere, so they can share
+//!    a location and disappear.
+//! 3. Greedy colouring, most valuable values first (uses weighted by loop depth). Encoding
+//!    constraints steer the choice: one read per register file per instruction (two operands
+//!    prefer different files), a small immediate takes the B read (its partner prefers A or an
+//!    accumulator), rotation sources must be in r0–r3.
+//! 4. Operands that still break a port rule get a copy into an accumulator temporary just
+//!    before the instruction, and allocation runs again.
+//! 5. Values that find no location are spilled: every definition is followed by a VPM write
+//!    and VDW store to this QPU's spill area, every use preceded by a VDR load into a second
+//!    VPM row and a VPM read (DMA in both directions, so a reload always sees the last
+//!    store; TMU reads could hit stale cache lines, vc4-timing.md §4 "Coherency").
+
+use std::collections::HashMap;
+
+use qpu_isa::Cond;
+
+use super::ir::*;
+use super::lower::Lowered;
+
+/// Why allocation failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllocError {
+    /// Spilling is needed but the kernel was lowered without spill support.
+    NeedSpills,
+    /// Even after spilling, values that cannot be spilled did not fit.
+    TooManyValues(String),
+}
+
+/// The allocated kernel.
+pub struct Allocated {
+    /// The IR over machine locations.
+    pub code: Vec<Op<Loc>>,
+    /// Spill slots (64 bytes each) per QPU.
+    pub spill_slots: u32,
+}
+
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+    fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+    fn clear(&mut self, i: usize) {
+        self.words[i / 64] &= !(1 << (i % 64));
+    }
+    fn union(&mut self, other: &Bits) -> bool {
+        let mut changed = false;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            let n = *a | b;
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
+}
+
+/// Basic blocks of a linear IR: (start, end) index ranges and successors.
+pub struct Cfg {
+    /// Blocks as half-open ranges of op indices.
+    pub blocks: Vec<(usize, usize)>,
+    /// Successor block indices.
+    pub succs: Vec<Vec<usize>>,
+}
+
+/// Split `code` into basic blocks.
+pub fn cfg<R: Copy + PartialEq>(code: &[Op<R>]) -> Cfg {
+    let mut starts = vec![0];
+    for (i, op) in code.iter().enumerate() {
+        match op {
+            Op::Label(_) if i > 0 => starts.push(i),
+            Op::Branch { .. } | Op::ThreadEnd => starts.push(i + 1),
+            _ => {}
+        }
+    }
+    starts.push(code.len());
+    starts.dedup();
+    let blocks: Vec<(usize, usize)> = starts
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .filter(|(s, e)| s < e)
+        .collect();
+    let mut label_block = HashMap::new();
+    for (b, &(s, _)) in blocks.iter().enumerate() {
+        if let Op::Label(l) = code[s] {
+            label_block.insert(l, b);
+        }
+    }
+    let succs = blocks
+        .iter()
+        .enumerate()
+        .map(|(b, &(_, e))| {
+            let mut out = Vec::new();
+            let fall = b + 1 < blocks.len();
+            match &code[e - 1] {
+                Op::Branch { cond, target } => {
+                    out.push(label_block[target]);
+                    if *cond != qpu_isa::BranchCond::Always && fall {
+                        out.push(b + 1);
+                    }
+                }
+                Op::ThreadEnd => {}
+                _ if fall => out.push(b + 1),
+                _ => {}
+            }
+            out
+        })
+        .collect();
+    Cfg { blocks, succs }
+}
+
+/// Loop depth of every op: how many backward branches span it.
+fn loop_depths<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<u32> {
+    let mut label_at = HashMap::new();
+    for (i, op) in code.iter().enumerate() {
+        if let Op::Label(l) = op {
+            label_at.insert(*l, i);
+        }
+    }
+    let mut depth = vec![0u32; code.len()];
+    for (i, op) in code.iter().enumerate() {
+        if let Op::Branch { target, .. } = op {
+            let t = label_at[target];
+            if t <= i {
+                for d in &mut depth[t..=i] {
+                    *d += 1;
+                }
+            }
+        }
+    }
+    depth
+}
+
+struct Graph {
+    adj: Vec<Bits>,
+    /// Operand pairs read by one instruction.
+    pairs: Vec<Vec<usize>>,
+    /// Copy partners.
+    copies: Vec<Vec<usize>>,
+    not_a: Vec<bool>,
+    not_b: Vec<bool>,
+    weight: Vec<f64>,
+    /// First and last op index where the value is live or touched.
+    span: Vec<(usize, usize)>,
+    touched: Vec<bool>,
+}
+
+fn build(code: &[Op<VReg>], n: usize) -> Graph {
+    let cfg = cfg(code);
+    let nb = cfg.blocks.len();
+    let mut use_b: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    let mut def_b: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
+        for op in &code[s..e] {
+            op.uses(|r| {
+                if !def_b[b].get(r.0 as usize) {
+                    use_b[b].set(r.0 as usize);
+                }
+            });
+            if let Some(d) = op.def() {
+                if op.writes_all_lanes() {
+                    def_b[b].set(d.0 as usize);
+                }
+            }
+        }
+    }
+    let mut live_in: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    let mut live_out: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = Bits::new(n);
+            for &s in &cfg.succs[b] {
+                out.union(&live_in[s]);
+            }
+            let mut inn = Bits::new(n);
+            inn.union(&out);
+            for (w, d) in inn.words.iter_mut().zip(&def_b[b].words) {
+                *w &= !d;
+            }
+            inn.union(&use_b[b]);
+            changed |= live_out[b].union(&out);
+            changed |= live_in[b].union(&inn);
+        }
+    }
+
+    let depth = loop_depths(code);
+    let mut g = Graph {
+        adj: (0..n).map(|_| Bits::new(n)).collect(),
+        pairs: vec![Vec::new(); n],
+        copies: vec![Vec::new(); n],
+        not_a: vec![false; n],
+        not_b: vec![false; n],
+        weight: vec![0.0; n],
+        span: vec![(usize::MAX, 0); n],
+        touched: vec![false; n],
+    };
+    for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
+        let mut live = Bits::new(n);
+        live.union(&live_out[b]);
+        for i in (s..e).rev() {
+            let op = &code[i];
+            for r in live.iter() {
+                let sp = &mut g.span[r];
+                sp.0 = sp.0.min(i);
+                sp.1 = sp.1.max(i);
+            }
+            let copy_src = op.as_copy().map(|(_, s)| s.0 as usize);
+            if let Some(d) = op.def() {
+                let d = d.0 as usize;
+                for l in live.iter() {
+                    if l != d && Some(l) != copy_src {
+                        g.adj[d].set(l);
+                        g.adj[l].set(d);
+                    }
+                }
+                if op.writes_all_lanes() {
+                    live.clear(d);
+                }
+            }
+            op.uses(|r| live.set(r.0 as usize));
+            let w = 8f64.powi(depth[i].min(6) as i32);
+            let mut touch = |r: usize| {
+                g.weight[r] += w;
+                g.touched[r] = true;
+                let sp = &mut g.span[r];
+                sp.0 = sp.0.min(i);
+                sp.1 = sp.1.max(i);
+            };
+            op.uses(|r| touch(r.0 as usize));
+            if let Some(d) = op.def() {
+                touch(d.0 as usize);
+            }
+            if let Some((d, s)) = op.as_copy() {
+                g.copies[d.0 as usize].push(s.0 as usize);
+                g.copies[s.0 as usize].push(d.0 as usize);
+            }
+            if let Op::Alu { a, b, .. } = op {
+                for (x, y) in [(a, b), (b, a)] {
+                    if let Src::Reg(v) = x {
+                        let v = v.0 as usize;
+                        match y {
+                            Src::Reg(w) if w.0 as usize != v => g.pairs[v].push(w.0 as usize),
+                            Src::Imm(_) | Src::Read(IoRead::VwWait) => g.not_b[v] = true,
+                            Src::Read(IoRead::ElemNum | IoRead::VrWait) => g.not_a[v] = true,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+const ACCS: [Loc; 4] = [Loc::Acc(0), Loc::Acc(1), Loc::Acc(2), Loc::Acc(3)];
+
+fn file_of(l: Loc) -> u8 {
+    match l {
+        Loc::Acc(_) => 0,
+        Loc::A(_) => 1,
+        Loc::B(_) => 2,
+    }
+}
+
+/// Colour the graph; returns locations (None = uncoloured).
+fn colour(g: &Graph, n: usize, acc_only: &[bool]) -> Vec<Option<Loc>> {
+    let mut loc: Vec<Option<Loc>> = vec![None; n];
+    let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
+    order.sort_by(|&x, &y| {
+        acc_only[y]
+            .cmp(&acc_only[x])
+            .then(
+                g.weight[y]
+                    .partial_cmp(&g.weight[x])
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+            .then(x.cmp(&y))
+    });
+    let mut file_load = [0usize; 3];
+    for &v in &order {
+        let mut taken = std::collections::HashSet::new();
+        for u in g.adj[v].iter() {
+            if let Some(l) = loc[u] {
+                taken.insert(l);
+            }
+        }
+        let short = g.span[v].1.saturating_sub(g.span[v].0) <= 4;
+        let mut best: Option<(i64, Loc)> = None;
+        let candidates: Vec<Loc> = if acc_only[v] {
+            ACCS.to_vec()
+        } else {
+            let mut c = Vec::with_capacity(68);
+            c.extend(ACCS);
+            if !g.not_a[v] {
+                c.extend((0..32).map(Loc::A));
+            }
+            if !g.not_b[v] {
+                c.extend((0..32).map(Loc::B));
+            }
+            c
+        };
+        for l in candidates {
+            if taken.contains(&l) {
+                continue;
+            }
+            let mut score: i64 = 0;
+            if g.copies[v].iter().any(|&p| loc[p] == Some(l)) {
+                score += 1000;
+            }
+            let f = file_of(l);
+            if f != 0 {
+                for &p in &g.pairs[v] {
+                    if loc[p].map(file_of) == Some(f) {
+                        score -= 300;
+                    }
+                }
+                score -= file_load[f as usize] as i64 / 4;
+            }
+            if f == 0 {
+                score += if short { 200 } else { -200 };
+            }
+            match best {
+                Some((s, _)) if s >= score => {}
+                _ => best = Some((score, l)),
+            }
+        }
+        if let Some((_, l)) = best {
+            loc[v] = Some(l);
+            file_load[file_of(l) as usize] += 1;
+        }
+    }
+    loc
+}
+
+/// Port check of one ALU op after allocation: which operand (0 = a, 1 = b) to move into an
+/// accumulator, if the two reads cannot share the instruction.
+fn port_conflict(a: &Src<Loc>, b: &Src<Loc>) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    // Port demand of each operand: 0 = none (acc, r4, r5), 1 = A, 2 = B, 3 = either.
+    let demand = |s: &Src<Loc>| match s {
+        Src::Reg(Loc::Acc(_)) | Src::R4 | Src::R5 => 0,
+        Src::Reg(Loc::A(_)) | Src::Read(IoRead::ElemNum | IoRead::VrWait) => 1,
+        Src::Reg(Loc::B(_)) | Src::Imm(_) | Src::Read(IoRead::VwWait) => 2,
+        Src::Read(IoRead::Uniform | IoRead::Vpm) => 3,
+    };
+    let (da, db) = (demand(a), demand(b));
+    let clash = match (da, db) {
+        (0, _) | (_, 0) => false,
+        (3, 3) => true,
+        (3, _) | (_, 3) => false,
+        (x, y) => x == y,
+    };
+    if !clash {
+        return None;
+    }
+    // Move the operand that is a plain register if possible (cheapest copy).
+    Some(if matches!(b, Src::Reg(_) | Src::Imm(_)) {
+        1
+    } else {
+        0
+    })
+}
+
+/// Allocate registers for `lowered`, rewriting it with fix-up copies and spill code.
+pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
+    let mut acc_only: Vec<bool> = vec![false; lowered.vregs as usize];
+    for v in &lowered.acc_only {
+        acc_only[v.0 as usize] = true;
+    }
+    let mut unspillable: Vec<bool> = vec![false; lowered.vregs as usize];
+    for v in &lowered.unspillable {
+        unspillable[v.0 as usize] = true;
+    }
+    let mut spill_slots = 0u32;
+    let mut slot_of: HashMap<u32, u32> = HashMap::new();
+    for _round in 0..64 {
+        let n = lowered.vregs as usize;
+        acc_only.resize(n, false);
+        unspillable.resize(n, false);
+        zero_uninitialised(lowered);
+        let n = lowered.vregs as usize;
+        acc_only.resize(n, false);
+        unspillable.resize(n, false);
+        let g = build(&lowered.code, n);
+        let loc = colour(&g, n, &acc_only);
+
+        // Values without a location: spill them (or, for unspillable ones, a neighbour).
+        let mut to_spill: Vec<usize> = Vec::new();
+        for v in 0..n {
+            if g.touched[v] && loc[v].is_none() {
+                if !unspillable[v] && !acc_only[v] {
+                    to_spill.push(v);
+                } else {
+                    let victim = g.adj[v]
+                        .iter()
+                        .filter(|&u| !unspillable[u] && !acc_only[u] && loc[u].is_some())
+                        .min_by(|&x, &y| {
+                            g.weight[x]
+                                .partial_cmp(&g.weight[y])
+                                .unwrap_or(std::cmp::Ordering::Equal)
+                        });
+                    match victim {
+                        Some(u) => to_spill.push(u),
+                        None => {
+                            return Err(AllocError::TooManyValues(format!(
+                                "value v{v} cannot be placed and no neighbour can be spilled"
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        if !to_spill.is_empty() {
+            let Some(globals) = lowered.globals.filter(|g| g.spill_base.is_some()) else {
+                return Err(AllocError::NeedSpills);
+            };
+            to_spill.sort_unstable();
+            to_spill.dedup();
+            for &v in &to_spill {
+                slot_of.entry(v as u32).or_insert_with(|| {
+                    spill_slots += 1;
+                    spill_slots - 1
+                });
+            }
+            spill(lowered, &to_spill, &slot_of, globals, &mut unspillable);
+            continue;
+        }
+
+        // Port fix-ups.
+        let mut fixed = false;
+        let mut out: Vec<Op<VReg>> = Vec::with_capacity(lowered.code.len());
+        let code = std::mem::take(&mut lowered.code);
+        for op in code {
+            if let Op::Alu {
+                op: alu,
+                dst,
+                a,
+                b,
+                cond,
+                sf,
+                rotate,
+            } = op
+            {
+                let m = |s: &Src<VReg>| match *s {
+                    Src::Reg(r) => Src::Reg(loc[r.0 as usize].expect("coloured")),
+                    Src::Imm(i) => Src::Imm(i),
+                    Src::R4 => Src::R4,
+                    Src::R5 => Src::R5,
+                    Src::Read(io) => Src::Read(io),
+                };
+                if let Some(which) = port_conflict(&m(&a), &m(&b)) {
+                    let t = VReg(lowered.vregs);
+                    lowered.vregs += 1;
+                    acc_only.push(true);
+                    unspillable.push(true);
+                    let moved = if which == 0 { a } else { b };
+                    out.push(Op::mov(Dst::Reg(t), moved));
+                    let (a2, b2) = if which == 0 {
+                        (Src::Reg(t), if b == a { Src::Reg(t) } else { b })
+                    } else {
+                        (a, Src::Reg(t))
+                    };
+                    out.push(Op::Alu {
+                        op: alu,
+                        dst,
+                        a: a2,
+                        b: b2,
+                        cond,
+                        sf,
+                        rotate,
+                    });
+                    fixed = true;
+                    continue;
+                }
+                out.push(op);
+            } else {
+                out.push(op);
+            }
+        }
+        lowered.code = out;
+        if fixed {
+            continue;
+        }
+        let code = lowered
+            .code
+            .iter()
+            .map(|op| op.map(|r| loc[r.0 as usize].unwrap_or(Loc::Acc(0))))
+            .collect();
+        return Ok(Allocated { code, spill_slots });
+    }
+    Err(AllocError::TooManyValues(
+        "register allocation did not converge".to_string(),
+    ))
+}
+
+/// Give every value that may be read before it is written an explicit zero at entry (the
+/// language's variables start as zero).
+fn zero_uninitialised(lowered: &mut Lowered) {
+    let n = lowered.vregs as usize;
+    let cfg = cfg(&lowered.code);
+    let code = &lowered.code;
+    // Backward liveness restricted to what reaches the entry.
+    let nb = cfg.blocks.len();
+    let mut live_in: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut live = Bits::new(n);
+            for &s in &cfg.succs[b] {
+                live.union(&live_in[s]);
+            }
+            let (s, e) = cfg.blocks[b];
+            for op in code[s..e].iter().rev() {
+                if let Some(d) = op.def() {
+                    if op.writes_all_lanes() {
+                        live.clear(d.0 as usize);
+                    }
+                }
+                op.uses(|r| live.set(r.0 as usize));
+            }
+            changed |= live_in[b].union(&live);
+        }
+    }
+    let missing: Vec<usize> = live_in
+        .first()
+        .map(|b| b.iter().collect())
+        .unwrap_or_default();
+    if missing.is_empty() {
+        return;
+    }
+    let at = lowered
+        .code
+        .iter()
+        .position(|op| *op == Op::Label(lowered.body))
+        .map_or(0, |i| i + 1);
+    let zeros = missing.into_iter().map(|v| {
+        Op::mov(
+            Dst::Reg(VReg(v as u32)),
+            Src::Imm(qpu_isa::SmallImm::from_int(0).expect("0 is a small immediate")),
+        )
+    });
+    lowered.code.splice(at..at, zeros);
+}
+
+/// Rewrite `lowered` so the values in `spilled` live in memory.
+fn spill(
+    lowered: &mut Lowered,
+    spilled: &[usize],
+    slot_of: &HashMap<u32, u32>,
+    g: super::lower::Globals,
+    unspillable: &mut Vec<bool>,
+) {
+    let is_spilled = |r: VReg| spilled.binary_search(&(r.0 as usize)).is_ok();
+    let spill_base = g.spill_base.expect("spill support");
+    let vdr_row = g.vdr_row.expect("spill support");
+    let vpm_read = g.vpm_read.expect("spill support");
+    let code = std::mem::take(&mut lowered.code);
+    let mut out = Vec::with_capacity(code.len() * 2);
+    let mut fresh = |lowered: &mut Lowered| {
+        let t = VReg(lowered.vregs);
+        lowered.vregs += 1;
+        unspillable.push(true);
+        t
+    };
+    for op in code {
+        let mut reloads: HashMap<u32, VReg> = HashMap::new();
+        let mut needs: Vec<VReg> = Vec::new();
+        op.uses(|r| {
+            if is_spilled(r) {
+                needs.push(r);
+            }
+        });
+        for r in needs {
+            if reloads.contains_key(&r.0) {
+                continue;
+            }
+            let t = fresh(lowered);
+            let offset = fresh(lowered);
+            let slot = slot_of[&r.0];
+            out.push(Op::Ldi {
+                dst: Dst::Reg(offset),
+                imm: slot * 64,
+                cond: Cond::Always,
+            });
+            // Make sure the last spill store has reached memory.
+            out.push(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+            out.push(Op::mov(Dst::Write(IoWrite::VrSetup), Src::Reg(vdr_row)));
+            out.push(Op::alu(
+                AluOp::Add(qpu_isa::AddOp::Add),
+                Dst::Write(IoWrite::VrAddr),
+                Src::Reg(spill_base),
+                Src::Reg(offset),
+            ));
+            out.push(Op::mov(Dst::None, Src::Read(IoRead::VrWait)));
+            out.push(Op::mov(Dst::Write(IoWrite::VrSetup), Src::Reg(vpm_read)));
+            out.push(Op::mov(Dst::Reg(t), Src::Read(IoRead::Vpm)));
+            reloads.insert(r.0, t);
+        }
+        let def = op.def().filter(|&d| is_spilled(d));
+        let def_temp = def.map(|d| match reloads.get(&d.0) {
+            Some(&t) => t,
+            None => fresh(lowered),
+        });
+        let rewritten = op.map(|r| {
+            if let Some(&t) = reloads.get(&r.0) {
+                t
+            } else if Some(r) == def {
+                def_temp.expect("temp for the spilled definition")
+            } else {
+                r
+            }
+        });
+        out.push(rewritten);
+        if let (Some(d), Some(t)) = (def, def_temp) {
+            let slot = slot_of[&d.0];
+            let offset = fresh(lowered);
+            out.push(Op::Ldi {
+                dst: Dst::Reg(offset),
+                imm: slot * 64,
+                cond: Cond::Always,
+            });
+            out.push(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+            out.push(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vpm_write)));
+            out.push(Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(t)));
+            out.push(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vdw_row)));
+            out.push(Op::alu(
+                AluOp::Add(qpu_isa::AddOp::Add),
+                Dst::Write(IoWrite::VwAddr),
+                Src::Reg(spill_base),
+                Src::Reg(offset),
+            ));
+        }
+    }
+    lowered.code = out;
+}

@@ -1,0 +1,590 @@
+//! Scheduling: allocated IR entries into instruction words.
+//!
+//! Each basic block is list-scheduled over a dependency graph whose edges carry the
+//! hardware's latencies (vc4-isa.md §5): a physical register is readable 2 instructions after
+//! its write (§5.1), an accumulator 1 (2 for the source of a rotation, §5.3), an SFU result
+//! in r4 after 3 (§5.2), a TMU result in r4 after 1. I/O registers keep program order
+//! (uniform stream, VPM/DMA, each TMU FIFO). Where encoding allows, an add-ALU entry and a
+//! mul-ALU entry share one word (dual issue); a TMU load signal rides on any word without a
+//! small immediate. A block's final branch is placed as early as its flag dependency allows,
+//! so the block's last instructions fill its three delay slots; empty slots get NOPs.
+//! Finally, at block boundaries (fall-through and branch targets) a NOP separates a register
+//! write from a read in the next executed word when the two blocks would otherwise collide.
+
+use std::collections::HashMap;
+
+use qpu_isa::{BranchCond, Cond, RegFile, Signal};
+
+use super::emit::{dest, write_swap, Bundle, Ports, Unit};
+use super::ir::*;
+
+/// A scheduled item: a bundle, or a label marking the next bundle's index.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// A branch target.
+    Label(Label),
+    /// One instruction word.
+    Word(Word),
+}
+
+/// A bundle whose branch target is still a label.
+#[derive(Clone, Debug)]
+pub enum Word {
+    /// Anything but a branch.
+    Bundle(Bundle),
+    /// A branch.
+    Branch(BranchCond, Label),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Res {
+    Loc(Loc),
+    R4,
+    R5,
+    Flags,
+    Tmu(u8),
+    Unif,
+    Vpm,
+}
+
+#[derive(Default)]
+struct Effects {
+    /// (resource, read is a rotation source)
+    reads: Vec<(Res, bool)>,
+    /// (resource, write is an SFU start)
+    writes: Vec<(Res, bool)>,
+}
+
+fn effects(op: &Op<Loc>) -> Effects {
+    let mut e = Effects::default();
+    let src = |s: &Src<Loc>, rot: bool, e: &mut Effects| match s {
+        Src::Reg(l) => e.reads.push((Res::Loc(*l), rot)),
+        Src::R4 => e.reads.push((Res::R4, false)),
+        Src::R5 => e.reads.push((Res::R5, false)),
+        Src::Read(IoRead::Uniform) => e.writes.push((Res::Unif, false)),
+        Src::Read(_) => e.writes.push((Res::Vpm, false)),
+        Src::Imm(_) => {}
+    };
+    let dst = |d: &Dst<Loc>, cond: Cond, e: &mut Effects| match d {
+        Dst::Reg(l) => {
+            e.writes.push((Res::Loc(*l), false));
+            if cond != Cond::Always {
+                e.reads.push((Res::Loc(*l), false));
+            }
+        }
+        Dst::Write(IoWrite::TmuS(t)) => e.writes.push((Res::Tmu(*t), false)),
+        Dst::Write(IoWrite::Sfu(_)) => e.writes.push((Res::R4, true)),
+        Dst::Write(IoWrite::R5Rep) => e.writes.push((Res::R5, false)),
+        Dst::Write(IoWrite::HostInt) => {}
+        Dst::Write(_) => e.writes.push((Res::Vpm, false)),
+        Dst::None => {}
+    };
+    match op {
+        Op::Alu {
+            dst: d,
+            a,
+            b,
+            cond,
+            sf,
+            rotate,
+            ..
+        } => {
+            src(a, rotate.is_some(), &mut e);
+            if b != a {
+                src(b, rotate.is_some(), &mut e);
+            }
+            if *rotate == Some(Rotation::ByR5) {
+                e.reads.push((Res::R5, true));
+            }
+            dst(d, *cond, &mut e);
+            if *sf {
+                e.writes.push((Res::Flags, false));
+            }
+            if !matches!(cond, Cond::Always | Cond::Never) {
+                e.reads.push((Res::Flags, false));
+            }
+        }
+        Op::Ldi { dst: d, cond, .. } => {
+            dst(d, *cond, &mut e);
+            if !matches!(cond, Cond::Always | Cond::Never) {
+                e.reads.push((Res::Flags, false));
+            }
+        }
+        Op::Signal(Signal::LoadTmu0) => {
+            e.writes.push((Res::Tmu(0), false));
+            e.writes.push((Res::R4, false));
+        }
+        Op::Signal(_) => {
+            e.writes.push((Res::Tmu(1), false));
+            e.writes.push((Res::R4, false));
+        }
+        Op::Branch { .. } => e.reads.push((Res::Flags, false)),
+        _ => {}
+    }
+    e
+}
+
+fn raw_latency(res: Res, sfu_write: bool, rot_read: bool) -> usize {
+    match res {
+        Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => 2,
+        Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => 2,
+        Res::R4 if sfu_write => 3,
+        _ => 1,
+    }
+}
+
+/// Dependencies within a segment: preds[j] = [(i, latency)].
+fn dependencies(ops: &[Op<Loc>], fx: &[Effects]) -> Vec<Vec<(usize, usize)>> {
+    let mut preds = vec![Vec::new(); ops.len()];
+    for j in 0..ops.len() {
+        for i in 0..j {
+            let mut lat: Option<usize> = None;
+            let mut need = |l: usize| lat = Some(lat.map_or(l, |x: usize| x.max(l)));
+            for &(w, sfu) in &fx[i].writes {
+                for &(r, rot) in &fx[j].reads {
+                    if r == w {
+                        need(raw_latency(w, sfu, rot));
+                    }
+                }
+                for &(w2, _) in &fx[j].writes {
+                    if w2 == w {
+                        need(if sfu { 3 } else { 1 });
+                    }
+                }
+            }
+            for &(r, _) in &fx[i].reads {
+                for &(w, _) in &fx[j].writes {
+                    if w == r {
+                        need(0);
+                    }
+                }
+            }
+            if let Some(l) = lat {
+                preds[j].push((i, l));
+            }
+        }
+    }
+    preds
+}
+
+/// Which units an op may run on.
+fn units(op: &Op<Loc>) -> &'static [Unit] {
+    match op {
+        Op::Alu {
+            op: AluOp::Add(_), ..
+        } => &[Unit::Add],
+        Op::Alu {
+            op: AluOp::Mul(_), ..
+        } => &[Unit::Mul],
+        Op::Alu { op: AluOp::Mov, .. } => &[Unit::Add, Unit::Mul],
+        _ => &[],
+    }
+}
+
+fn dest_space(op: &Op<Loc>) -> Option<RegFile> {
+    match op {
+        Op::Alu { dst, .. } => dest(dst).0,
+        _ => None,
+    }
+}
+
+/// Whether a TMU write, TMU load or SFU write (at most one per word, §5.4).
+fn special_unit(op: &Op<Loc>) -> bool {
+    matches!(
+        op,
+        Op::Alu {
+            dst: Dst::Write(IoWrite::TmuS(_) | IoWrite::Sfu(_)),
+            ..
+        } | Op::Signal(_)
+    )
+}
+
+/// Try to build a bundle from these ops; returns unit assignment or None.
+fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
+    let mut signal = Signal::None;
+    let mut alus: Vec<&Op<Loc>> = Vec::new();
+    let mut specials = 0;
+    for op in ops {
+        match op {
+            Op::Signal(s) => {
+                if signal != Signal::None {
+                    return None;
+                }
+                signal = *s;
+            }
+            Op::Alu { .. } => alus.push(op),
+            _ => {
+                return if ops.len() == 1 {
+                    Some(Bundle::Single((*op).clone()))
+                } else {
+                    None
+                }
+            }
+        }
+        if special_unit(op) {
+            specials += 1;
+        }
+    }
+    if specials > 1 || alus.len() > 2 {
+        return None;
+    }
+    // Ports.
+    let mut ports = Ports::empty();
+    for op in &alus {
+        if let Op::Alu { a, b, rotate, .. } = op {
+            if let Some(r) = rotate {
+                let code = match r {
+                    Rotation::By(n) => qpu_isa::SmallImm::rotation(Some(*n)),
+                    Rotation::ByR5 => qpu_isa::SmallImm::rotation(None),
+                }?;
+                if ports.b.is_some() || ports.imm.is_some_and(|i| i != code) {
+                    return None;
+                }
+                ports.imm = Some(code);
+            }
+            if !ports.add(a) || !ports.add(b) {
+                return None;
+            }
+        }
+    }
+    if signal != Signal::None && ports.imm.is_some() {
+        return None;
+    }
+    // Units and write spaces.
+    let assign: Vec<(Op<Loc>, Unit)> = match alus.as_slice() {
+        [] => Vec::new(),
+        [x] => {
+            let u = units(x)[0];
+            vec![((*x).clone(), u)]
+        }
+        [x, y] => {
+            let mut found = None;
+            'outer: for &ux in units(x) {
+                for &uy in units(y) {
+                    if ux == uy {
+                        continue;
+                    }
+                    let (add, mul) = if ux == Unit::Add { (x, y) } else { (y, x) };
+                    if write_swap(dest_space(add), dest_space(mul)).is_none() {
+                        continue;
+                    }
+                    // Flags come from the add ALU when it works.
+                    if let Op::Alu { sf: true, .. } = mul {
+                        continue;
+                    }
+                    // Both writing the same accumulator or I/O register is undefined.
+                    if let (Op::Alu { dst: d1, .. }, Op::Alu { dst: d2, .. }) = (add, mul) {
+                        if *d1 != Dst::None && d1 == d2 {
+                            continue;
+                        }
+                    }
+                    found = Some(vec![((*x).clone(), ux), ((*y).clone(), uy)]);
+                    break 'outer;
+                }
+            }
+            found?
+        }
+        _ => return None,
+    };
+    Some(Bundle::Alu {
+        ops: assign,
+        signal,
+    })
+}
+
+/// Schedule one straight-line segment (no labels, branches, semaphores or thread ends).
+fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usize>) {
+    let n = ops.len();
+    let fx: Vec<Effects> = ops.iter().map(effects).collect();
+    let preds = dependencies(ops, &fx);
+    let mut succs = vec![Vec::new(); n];
+    for (j, ps) in preds.iter().enumerate() {
+        for &(i, l) in ps {
+            succs[i].push((j, l));
+        }
+    }
+    // Priority: longest latency-weighted path to the segment's end.
+    let mut prio = vec![0usize; n];
+    for i in (0..n).rev() {
+        prio[i] = succs[i]
+            .iter()
+            .map(|&(j, l)| prio[j] + l.max(1))
+            .max()
+            .unwrap_or(0)
+            + 1;
+    }
+    let mut slot = vec![usize::MAX; n];
+    let mut bundles: Vec<Bundle> = Vec::new();
+    let mut done = 0;
+    let mut cycle = 0usize;
+    while done < n {
+        let ready = |j: usize, slot: &Vec<usize>| {
+            slot[j] == usize::MAX
+                && preds[j]
+                    .iter()
+                    .all(|&(i, l)| slot[i] != usize::MAX && slot[i] + l <= cycle)
+        };
+        let mut candidates: Vec<usize> = (0..n).filter(|&j| ready(j, &slot)).collect();
+        candidates.sort_by(|&x, &y| prio[y].cmp(&prio[x]).then(x.cmp(&y)));
+        let Some(&first) = candidates.first() else {
+            bundles.push(Bundle::nop());
+            cycle += 1;
+            continue;
+        };
+        let mut chosen = vec![first];
+        let mut bundle = pack(&[&ops[first]]).expect("a single op always encodes");
+        if dual_issue && matches!(bundle, Bundle::Alu { .. }) {
+            for &c in &candidates[1..] {
+                // Ops depending on each other with latency 0 (WAR) may share the word.
+                if preds[c].iter().any(|&(i, l)| chosen.contains(&i) && l > 0) {
+                    continue;
+                }
+                let mut trial: Vec<&Op<Loc>> = chosen.iter().map(|&i| &ops[i]).collect();
+                trial.push(&ops[c]);
+                if let Some(b) = pack(&trial) {
+                    bundle = b;
+                    chosen.push(c);
+                    if chosen.len() == 3 {
+                        break;
+                    }
+                }
+            }
+        }
+        for &c in &chosen {
+            slot[c] = cycle;
+            done += 1;
+        }
+        bundles.push(bundle);
+        cycle += 1;
+    }
+    (bundles, slot)
+}
+
+/// Schedule the whole program.
+pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
+    let mut items: Vec<Item> = Vec::new();
+    let mut segment: Vec<Op<Loc>> = Vec::new();
+    let flush = |segment: &mut Vec<Op<Loc>>, items: &mut Vec<Item>, branch: Option<&Op<Loc>>| {
+        let (mut bundles, slot) = schedule_segment(segment, dual_issue);
+        if let Some(Op::Branch { cond, target }) = branch {
+            // Earliest word after the last flag writer, but at most 3 words before the end.
+            let fx: Vec<Effects> = segment.iter().map(effects).collect();
+            let after_flags = segment
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| {
+                    *cond != BranchCond::Always
+                        && fx[*i].writes.iter().any(|(r, _)| *r == Res::Flags)
+                })
+                .map(|(i, _)| slot[i] + 1)
+                .max()
+                .unwrap_or(0);
+            let at = after_flags.max(bundles.len().saturating_sub(3));
+            let tail: Vec<Bundle> = bundles.split_off(at);
+            for b in bundles.drain(..) {
+                items.push(Item::Word(Word::Bundle(b)));
+            }
+            items.push(Item::Word(Word::Branch(*cond, *target)));
+            let pad = 3 - tail.len();
+            for b in tail {
+                items.push(Item::Word(Word::Bundle(b)));
+            }
+            for _ in 0..pad {
+                items.push(Item::Word(Word::Bundle(Bundle::nop())));
+            }
+        } else {
+            for b in bundles {
+                items.push(Item::Word(Word::Bundle(b)));
+            }
+        }
+        segment.clear();
+    };
+    for op in code {
+        match op {
+            Op::Label(l) => {
+                flush(&mut segment, &mut items, None);
+                items.push(Item::Label(*l));
+            }
+            Op::Branch { .. } => flush(&mut segment, &mut items, Some(op)),
+            Op::Sema { .. } => {
+                flush(&mut segment, &mut items, None);
+                items.push(Item::Word(Word::Bundle(Bundle::Single(op.clone()))));
+            }
+            Op::ThreadEnd => {
+                flush(&mut segment, &mut items, None);
+                items.push(Item::Word(Word::Bundle(Bundle::Single(Op::ThreadEnd))));
+                items.push(Item::Word(Word::Bundle(Bundle::nop())));
+                items.push(Item::Word(Word::Bundle(Bundle::nop())));
+            }
+            _ => segment.push(op.clone()),
+        }
+    }
+    flush(&mut segment, &mut items, None);
+    fix_boundaries(&mut items);
+    items
+}
+
+/// Physical registers written by a word (file, index).
+fn phys_writes(w: &Word) -> Vec<(RegFile, u8)> {
+    let mut out = Vec::new();
+    let mut add = |d: &Dst<Loc>| match d {
+        Dst::Reg(Loc::A(i)) => out.push((RegFile::A, *i)),
+        Dst::Reg(Loc::B(i)) => out.push((RegFile::B, *i)),
+        _ => {}
+    };
+    match w {
+        Word::Bundle(Bundle::Alu { ops, .. }) => {
+            for (op, _) in ops {
+                if let Op::Alu { dst, .. } = op {
+                    add(dst);
+                }
+            }
+        }
+        Word::Bundle(Bundle::Single(Op::Ldi { dst, .. })) => add(dst),
+        _ => {}
+    }
+    out
+}
+
+fn acc_writes(w: &Word) -> Vec<Res> {
+    let mut out = Vec::new();
+    let mut add = |d: &Dst<Loc>| match d {
+        Dst::Reg(Loc::Acc(i)) => out.push(Res::Loc(Loc::Acc(*i))),
+        Dst::Write(IoWrite::R5Rep) => out.push(Res::R5),
+        _ => {}
+    };
+    match w {
+        Word::Bundle(Bundle::Alu { ops, .. }) => {
+            for (op, _) in ops {
+                if let Op::Alu { dst, .. } = op {
+                    add(dst);
+                }
+            }
+        }
+        Word::Bundle(Bundle::Single(Op::Ldi { dst, .. })) => add(dst),
+        _ => {}
+    }
+    out
+}
+
+/// Whether word `cur` may directly follow word `prev` in execution.
+fn compatible(prev: &Word, cur: &Word) -> bool {
+    let writes = phys_writes(prev);
+    let accs = acc_writes(prev);
+    let Word::Bundle(Bundle::Alu { ops, .. }) = cur else {
+        return true;
+    };
+    for (op, _) in ops {
+        let Op::Alu { a, b, rotate, .. } = op else {
+            continue;
+        };
+        for s in [a, b] {
+            match s {
+                Src::Reg(Loc::A(i)) if writes.contains(&(RegFile::A, *i)) => return false,
+                Src::Reg(Loc::B(i)) if writes.contains(&(RegFile::B, *i)) => return false,
+                Src::Reg(Loc::Acc(i))
+                    if rotate.is_some() && accs.contains(&Res::Loc(Loc::Acc(*i))) =>
+                {
+                    return false
+                }
+                _ => {}
+            }
+        }
+        if *rotate == Some(Rotation::ByR5) && accs.contains(&Res::R5) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Insert NOPs where a block's first word would read a register its predecessor's last
+/// executed word wrote.
+fn fix_boundaries(items: &mut Vec<Item>) {
+    loop {
+        // Word indices and label positions.
+        let mut index_of_item = Vec::with_capacity(items.len());
+        let mut label_at: HashMap<Label, usize> = HashMap::new();
+        let mut words: Vec<&Word> = Vec::new();
+        for item in items.iter() {
+            match item {
+                Item::Label(l) => {
+                    label_at.insert(*l, words.len());
+                    index_of_item.push(None);
+                }
+                Item::Word(w) => {
+                    index_of_item.push(Some(words.len()));
+                    words.push(w);
+                }
+            }
+        }
+        // Predecessors of each word in execution.
+        let n = words.len();
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut no_fall = vec![false; n + 1];
+        for (i, w) in words.iter().enumerate() {
+            match w {
+                Word::Branch(cond, target) => {
+                    let t = label_at[target];
+                    if t < n {
+                        preds[t].push(i + 3);
+                    }
+                    if *cond == BranchCond::Always && i + 4 <= n {
+                        no_fall[i + 4] = true;
+                    }
+                }
+                Word::Bundle(Bundle::Single(Op::ThreadEnd)) if i + 3 <= n => {
+                    no_fall[i + 3] = true;
+                }
+                _ => {}
+            }
+        }
+        for i in 1..n {
+            if !no_fall[i] {
+                preds[i].push(i - 1);
+            }
+        }
+        let mut insert_before: Option<usize> = None;
+        for i in 0..n {
+            if preds[i]
+                .iter()
+                .any(|&p| p < n && !compatible(words[p], words[i]))
+            {
+                insert_before = Some(i);
+                break;
+            }
+        }
+        let Some(word) = insert_before else {
+            return;
+        };
+        let pos = index_of_item
+            .iter()
+            .position(|&w| w == Some(word))
+            .expect("word exists");
+        items.insert(pos, Item::Word(Word::Bundle(Bundle::nop())));
+    }
+}
+
+/// Resolve labels: the final bundle list.
+pub fn resolve(items: &[Item]) -> Vec<Bundle> {
+    let mut label_at: HashMap<Label, usize> = HashMap::new();
+    let mut count = 0;
+    for item in items {
+        match item {
+            Item::Label(l) => {
+                label_at.insert(*l, count);
+            }
+            Item::Word(_) => count += 1,
+        }
+    }
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Label(_) => None,
+            Item::Word(Word::Bundle(b)) => Some(b.clone()),
+            Item::Word(Word::Branch(cond, target)) => Some(Bundle::Branch {
+                cond: *cond,
+                target: label_at[target],
+            }),
+        })
+        .collect()
+}

@@ -1,0 +1,212 @@
+//! Every example kernel compiled and run on the strict emulator (hazard checks on), on
+//! 1, 2, 4, 8 and 12 QPUs where the kernel takes a QPU count, checked against scalar Rust.
+
+// The examples include their shared glibc `rand()` helper themselves; two are included here.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../examples/gcd.rs"]
+mod gcd;
+#[path = "../examples/heatmap.rs"]
+mod heatmap;
+#[path = "../examples/id.rs"]
+mod id;
+#[path = "../examples/multi_tri.rs"]
+mod multi_tri;
+#[path = "../examples/oet_sort.rs"]
+mod oet_sort;
+#[path = "../examples/rot3d.rs"]
+mod rot3d;
+#[path = "../examples/tri.rs"]
+mod tri;
+
+use qpu::{compile, Device};
+
+const QPU_COUNTS: [u32; 5] = [1, 2, 4, 8, 12];
+
+fn scalar_gcd(mut a: i32, mut b: i32) -> i32 {
+    while a != b {
+        if a > b {
+            a -= b;
+        } else {
+            b -= a;
+        }
+    }
+    a
+}
+
+fn triangular(n: i32) -> i32 {
+    (1..=n).sum()
+}
+
+#[test]
+fn gcd_v1_and_v2() {
+    let (a, b) = gcd::inputs();
+    let device = Device::emulator();
+    let expected: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| scalar_gcd(x, y)).collect();
+    for unrolled in [false, true] {
+        let r = gcd::run(&device, unrolled, &a, &b).unwrap();
+        assert_eq!(r, expected, "unrolled={unrolled}");
+    }
+}
+
+#[test]
+fn tri_single_qpu() {
+    let r = tri::run(&Device::emulator()).unwrap();
+    assert_eq!(r, (0..16).map(triangular).collect::<Vec<_>>());
+}
+
+#[test]
+fn multi_tri_on_every_qpu_count() {
+    let device = Device::emulator();
+    let mut kernel = compile(multi_tri::tri).unwrap();
+    for n in QPU_COUNTS {
+        let input: Vec<i32> = (0..16 * n as i32).collect();
+        let mut array = device.alloc_from(&input).unwrap();
+        kernel.set_num_qpus(n).unwrap();
+        let report = kernel.run(&device, &mut array).unwrap();
+        assert_eq!(report.qpus.len(), n as usize);
+        let expected: Vec<i32> = input.iter().map(|&x| triangular(x)).collect();
+        assert_eq!(array.to_vec(), expected, "{n} QPUs");
+    }
+    assert_eq!(
+        multi_tri::run(&device).unwrap(),
+        (0..64).map(triangular).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn id_on_every_qpu_count_raises_one_interrupt() {
+    let device = Device::emulator();
+    let mut kernel = compile(id::id).unwrap();
+    for n in QPU_COUNTS {
+        let mut array = device.alloc::<i32>(16 * n as usize).unwrap();
+        kernel.set_num_qpus(n).unwrap();
+        let report = kernel.run(&device, &mut array).unwrap();
+        let expected: Vec<i32> = (0..16 * n as i32).map(|i| i / 16).collect();
+        assert_eq!(array.to_vec(), expected, "{n} QPUs");
+        let irqs = report
+            .counters
+            .iter()
+            .find(|(name, _)| name == "host_interrupts")
+            .map(|(_, v)| *v);
+        assert_eq!(irqs, Some(1), "{n} QPUs");
+    }
+    assert_eq!(
+        id::run(&device).unwrap(),
+        (0..192).map(|i| i / 16).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn oet_sort_sorts() {
+    let device = Device::emulator();
+    let mut inputs: Vec<Vec<i32>> = vec![(0..32).map(|i| 100 - i).collect()];
+    let mut x = 12345u32;
+    for _ in 0..3 {
+        inputs.push(
+            (0..32)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    x as i32
+                })
+                .collect(),
+        );
+    }
+    inputs.push(
+        (0..32)
+            .map(|i| if i % 3 == 0 { i32::MAX } else { i32::MIN + i })
+            .collect(),
+    );
+    for input in inputs {
+        let mut expected = input.clone();
+        expected.sort();
+        assert_eq!(oet_sort::run(&device, &input).unwrap(), expected);
+    }
+}
+
+#[test]
+fn rot3d_all_versions_and_qpu_counts() {
+    let device = Device::emulator();
+    let n = 16 * 12 * 3;
+    let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut y = x.clone();
+    rot3d::rot3d_scalar(n, rot3d::THETA.cos(), rot3d::THETA.sin(), &mut x, &mut y);
+    let mut runs = vec![(1, 1), (2, 1)];
+    runs.extend(QPU_COUNTS.iter().map(|&q| (3, q)));
+    for (version, num_qpus) in runs {
+        let (vx, vy, _) = rot3d::run(&device, version, num_qpus, n).unwrap();
+        assert_eq!(vx, x, "x of version {version} on {num_qpus} QPUs");
+        assert_eq!(vy, y, "y of version {version} on {num_qpus} QPUs");
+    }
+}
+
+fn flush(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// Scalar heat step with the kernel's operation order and the hardware's flush-to-zero.
+fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
+    let ncols = grid.ncols() as isize;
+    let at = |r: usize, c: isize| {
+        if c < 0 || c >= ncols {
+            0.0
+        } else {
+            src[r * ncols as usize + c as usize]
+        }
+    };
+    let add = |a: f32, b: f32| flush(a + b);
+    for r in 1..=grid.height {
+        for c in 0..grid.width as isize {
+            let terms = [
+                at(r - 1, c - 1),
+                at(r - 1, c),
+                at(r - 1, c + 1),
+                at(r, c - 1),
+                at(r, c + 1),
+                at(r + 1, c - 1),
+                at(r + 1, c),
+                at(r + 1, c + 1),
+            ];
+            let sum = terms[1..].iter().fold(terms[0], |s, &t| add(s, t));
+            let cur = at(r, c);
+            let scaled = flush(sum * 0.125);
+            let diff = flush(cur - scaled);
+            dst[r * ncols as usize + c as usize] = flush(cur - flush(heatmap::K * diff));
+        }
+    }
+}
+
+#[test]
+fn heatmap_on_every_qpu_count() {
+    let grid = heatmap::Grid {
+        width: 48,
+        height: 24,
+    };
+    let mut initial = vec![0.0f32; grid.nrows() * grid.ncols()];
+    for (y, x, t) in [
+        (1, 0, 250_000.0),
+        (4, 17, 1000.0),
+        (24, 47, 64_000.0),
+        (5, 31, 3.5),
+    ] {
+        initial[y * grid.ncols() + x] = t;
+    }
+    let steps = 6;
+    let mut expected = initial.clone();
+    let mut scratch = vec![0.0f32; initial.len()];
+    for _ in 0..steps {
+        scalar_heat_step(grid, &expected, &mut scratch);
+        std::mem::swap(&mut expected, &mut scratch);
+    }
+    let device = Device::emulator();
+    for num_qpus in QPU_COUNTS {
+        let result = heatmap::run(&device, grid, &initial, steps, num_qpus).unwrap();
+        for (i, (&got, &want)) in result.iter().zip(&expected).enumerate() {
+            assert_eq!(got.to_bits(), want.to_bits(), "{num_qpus} QPUs, index {i}");
+        }
+    }
+}
