@@ -1,81 +1,15 @@
 //! The interpreter as a [`Backend`]: host memory with simulated bus addresses, kernels run by
 //! [`crate::interp`].
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
-
+use super::host::HostArrays;
 use super::{Backend, Launch, RunReport, SharedMemory};
 use crate::error::{Error, Result};
 use crate::interp;
 
-/// Where simulated bus addresses start. Pi GPU memory is usually seen through the uncached
-/// 0xC000_0000 alias; using the same range keeps pointer values realistic.
-const BUS_BASE: u32 = 0xC000_0000;
-/// Allocations are page-aligned, like mailbox allocations on the Pi.
-const ALIGN: u64 = 4096;
-
-/// Live allocations: base address → size in bytes.
-#[derive(Default)]
-struct AddressSpace {
-    live: BTreeMap<u32, u64>,
-}
-
-impl AddressSpace {
-    /// First-fit search for `bytes` in the bus window.
-    fn reserve(&mut self, bytes: u64) -> Option<u32> {
-        let bytes = bytes.max(1).div_ceil(ALIGN) * ALIGN;
-        let mut candidate = BUS_BASE as u64;
-        for (&base, &size) in &self.live {
-            if candidate + bytes <= base as u64 {
-                break;
-            }
-            candidate = (base as u64 + size).div_ceil(ALIGN) * ALIGN;
-        }
-        if candidate + bytes > u32::MAX as u64 + 1 {
-            return None;
-        }
-        let base = candidate as u32;
-        self.live.insert(base, bytes);
-        Some(base)
-    }
-}
-
-fn lock(space: &Mutex<AddressSpace>) -> MutexGuard<'_, AddressSpace> {
-    // A panic while holding the lock cannot leave the map inconsistent (single insert or
-    // remove), so a poisoned lock is still usable.
-    space
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-struct HostMemory {
-    words: Vec<u32>,
-    bus_address: u32,
-    space: Arc<Mutex<AddressSpace>>,
-}
-
-impl SharedMemory for HostMemory {
-    fn bus_address(&self) -> u32 {
-        self.bus_address
-    }
-    fn words(&self) -> &[u32] {
-        &self.words
-    }
-    fn words_mut(&mut self) -> &mut [u32] {
-        &mut self.words
-    }
-}
-
-impl Drop for HostMemory {
-    fn drop(&mut self) {
-        lock(&self.space).live.remove(&self.bus_address);
-    }
-}
-
 /// The reference interpreter as a backend.
 pub struct Interpreter {
     config: interp::Config,
-    space: Arc<Mutex<AddressSpace>>,
+    arrays: HostArrays,
 }
 
 impl Default for Interpreter {
@@ -89,7 +23,7 @@ impl Interpreter {
     pub fn new() -> Interpreter {
         Interpreter {
             config: interp::Config::default(),
-            space: Arc::default(),
+            arrays: HostArrays::default(),
         }
     }
 
@@ -106,21 +40,7 @@ impl Backend for Interpreter {
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
-        let alloc_error = |reason: &str| Error::Alloc {
-            words,
-            reason: reason.to_string(),
-        };
-        let bytes = (words as u64)
-            .checked_mul(4)
-            .ok_or_else(|| alloc_error("size overflows"))?;
-        let bus_address = lock(&self.space)
-            .reserve(bytes)
-            .ok_or_else(|| alloc_error("the 1 GiB simulated bus window is full"))?;
-        Ok(Box::new(HostMemory {
-            words: vec![0; words],
-            bus_address,
-            space: self.space.clone(),
-        }))
+        self.arrays.alloc(words)
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
@@ -153,6 +73,7 @@ impl Backend for Interpreter {
 
 #[cfg(test)]
 mod tests {
+    use super::super::host::BUS_BASE;
     use super::*;
 
     #[test]

@@ -18,8 +18,9 @@
 //!
 //! # Backends
 //!
-//! A [`Device`] wraps one [`Backend`]: the [`Interpreter`] here; the emulator and the
-//! Raspberry Pi implement the same trait. A backend owns two jobs:
+//! A [`Device`] wraps one [`Backend`]: the [`Interpreter`], the [`Emulator`] or the
+//! Raspberry Pi ([`Pi`]); [`Device::auto`] picks one (see [`select`]). A backend owns two
+//! jobs:
 //!
 //! 1. **Shared memory** ([`Backend::alloc`]): words that both the host and the QPUs can see,
 //!    each allocation with a 32-bit bus address (what kernels receive as pointers) and host
@@ -33,7 +34,11 @@
 //!    uniform stream, copies buffers in and out if its memory is not the host's, and launches.
 
 mod emulator;
+mod host;
 mod interpreter;
+mod pi;
+pub mod select;
+mod staging;
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -42,6 +47,7 @@ use std::sync::Arc;
 
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
+pub use pi::Pi;
 
 use crate::error::{Error, Result, SourceLocation};
 use crate::lang::ast;
@@ -226,7 +232,8 @@ pub struct RunReport {
     pub backend: String,
     /// QPUs used.
     pub num_qpus: u32,
-    /// Counters per QPU, indexed by QPU number.
+    /// Counters per QPU, indexed by QPU number; empty where the backend cannot count them
+    /// (the Pi).
     pub qpus: Vec<QpuStats>,
     /// Cycles, where the backend models or measures them.
     pub cycles: Option<u64>,
@@ -238,6 +245,10 @@ pub struct RunReport {
 pub trait Backend: Send + Sync {
     /// A short name for reports and errors.
     fn name(&self) -> &str;
+    /// One line saying what runs the kernels (the name, unless there is more to tell).
+    fn describe(&self) -> String {
+        self.name().to_string()
+    }
     /// Allocate `words` zeroed 32-bit words of shared memory.
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>>;
     /// Run a kernel; see [`Launch`].
@@ -254,6 +265,8 @@ fn next_id() -> u64 {
 pub struct Device {
     backend: Box<dyn Backend>,
     id: u64,
+    /// How the backend was chosen, when [`Device::auto`] chose it.
+    origin: Option<String>,
 }
 
 impl std::fmt::Debug for Device {
@@ -270,6 +283,7 @@ impl Device {
         Device {
             backend: Box::new(backend),
             id: next_id(),
+            origin: None,
         }
     }
 
@@ -281,6 +295,15 @@ impl Device {
     /// The backend.
     pub fn backend(&self) -> &dyn Backend {
         &*self.backend
+    }
+
+    /// One line saying which backend runs the kernels and, for [`Device::auto`], why:
+    /// e.g. `emulator (automatic: no Raspberry Pi GPU found: ...)`.
+    pub fn describe(&self) -> String {
+        match &self.origin {
+            Some(origin) => format!("{} ({origin})", self.backend.describe()),
+            None => self.backend.describe(),
+        }
     }
 
     /// Allocate a zeroed shared array of `len` elements.

@@ -1,0 +1,399 @@
+//! What every machine-code backend does around a launch, whatever runs the code: compile
+//! once per kernel, lay the run out in the device's memory following the compiler's launch
+//! contract (see [`crate::compile`]), and bring the results back.
+//!
+//! The layout, in allocation order: each argument array followed by a zero-filled margin,
+//! the code, the spill area (one slice per QPU) when the kernel spills, then one uniform
+//! stream per QPU, `[qpu, n, args..., spill?]`, with pointer arguments replaced by the
+//! arrays' device addresses.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::host::lock;
+use super::{BufferWords, Launch, MAX_QPUS};
+use crate::compile::{self, Compiled};
+use crate::error::{Error, Result, RunError, RunErrorKind};
+use crate::lang::ast::Type;
+
+/// Zero-filled bytes after each array in device memory: gathers one vector (64 bytes) or a
+/// few past the end read zeros instead of faulting, like the interpreter's stray gathers.
+pub(super) const TAIL_MARGIN: u32 = 4096;
+/// Arrays and spill areas start on a page, as mailbox allocations on the Pi do.
+const PAGE: u32 = 4096;
+/// Code is fetched in 64-byte lines.
+const CODE_ALIGN: u32 = 64;
+/// Uniform streams start on a 16-byte boundary.
+const UNIFORMS_ALIGN: u32 = 16;
+
+/// Memory a backend's QPUs read and write, by bus address.
+pub(super) trait DeviceMemory {
+    /// Allocates `bytes` zero-filled bytes aligned to `align` (a power of two, at most a page)
+    /// and returns their bus address.
+    fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32>;
+    /// Writes `words` from `address` on; the range lies inside one allocation.
+    fn write(&mut self, address: u32, words: &[u32]) -> Result<()>;
+    /// Reads `count` words from `address` on; the range lies inside one allocation.
+    fn read(&self, address: u32, count: u32) -> Result<Vec<u32>>;
+}
+
+/// Compiled kernels by kernel id.
+#[derive(Default)]
+pub(super) struct CompileCache {
+    compiled: Mutex<HashMap<u64, Arc<Compiled>>>,
+}
+
+impl CompileCache {
+    /// The compiled form of a launched kernel (compiled on first use).
+    pub(super) fn get(&self, launch: &Launch<'_>) -> Result<Arc<Compiled>> {
+        if let Some(compiled) = lock(&self.compiled).get(&launch.kernel_id) {
+            return Ok(compiled.clone());
+        }
+        // Compiled outside the lock: two threads racing on a new kernel both compile it, and
+        // the results are identical.
+        let compiled = Arc::new(compile::compile(launch.kernel)?);
+        lock(&self.compiled).insert(launch.kernel_id, compiled.clone());
+        Ok(compiled)
+    }
+}
+
+/// Checks that a launch fits its kernel before anything is allocated.
+pub(super) fn check(launch: &Launch<'_>) -> Result<()> {
+    let params = &launch.kernel.params;
+    if launch.args.len() != params.len() {
+        return Err(Error::Arguments(format!(
+            "the kernel takes {} parameters but {} arguments were given",
+            params.len(),
+            launch.args.len()
+        )));
+    }
+    let pointers = params
+        .iter()
+        .filter(|param| matches!(param.ty, Type::Ptr(_)))
+        .count();
+    if launch.buffers.len() != pointers {
+        return Err(Error::Arguments(format!(
+            "the kernel takes {pointers} pointer parameters but {} arrays were given",
+            launch.buffers.len()
+        )));
+    }
+    if !(1..=MAX_QPUS).contains(&launch.num_qpus) {
+        return Err(Error::NumQpus(launch.num_qpus));
+    }
+    Ok(())
+}
+
+/// Where a launch was put in device memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Staged {
+    /// Device address of each argument array, in the order of `Launch::buffers`.
+    arrays: Vec<u32>,
+    /// One (uniforms address, code address) pair per QPU, QPU 0 first.
+    pub(super) programs: Vec<(u32, u32)>,
+}
+
+fn too_large(what: &str) -> Error {
+    Error::Arguments(format!(
+        "{what} does not fit in the 32-bit bus address space"
+    ))
+}
+
+/// Copies a checked (see [`check`]) launch into `memory`.
+pub(super) fn stage(
+    launch: &Launch<'_>,
+    compiled: &Compiled,
+    memory: &mut dyn DeviceMemory,
+) -> Result<Staged> {
+    let n = launch.num_qpus;
+    let mut arrays = Vec::with_capacity(launch.buffers.len());
+    for (index, buffer) in launch.buffers.iter().enumerate() {
+        let bytes = u32::try_from(buffer.len())
+            .ok()
+            .and_then(|len| len.checked_mul(4))
+            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN))
+            .ok_or_else(|| too_large(&format!("array argument {index}")))?;
+        let address = memory.alloc(bytes, PAGE)?;
+        let words: Vec<u32> = (0..buffer.len()).map(|i| buffer.word(i)).collect();
+        memory.write(address, &words)?;
+        arrays.push(address);
+    }
+    let args = device_args(launch, &arrays);
+
+    // Instructions are 64-bit little-endian words: low half first.
+    let code_words: Vec<u32> = compiled
+        .words
+        .iter()
+        .flat_map(|&word| [word as u32, (word >> 32) as u32])
+        .collect();
+    let code_bytes = u32::try_from(code_words.len() * 4).map_err(|_| too_large("the code"))?;
+    let code = memory.alloc(code_bytes.max(4), CODE_ALIGN)?;
+    memory.write(code, &code_words)?;
+
+    let spill = if compiled.spill_bytes_per_qpu > 0 {
+        let bytes = compiled
+            .spill_bytes_per_qpu
+            .checked_mul(n)
+            .ok_or_else(|| too_large("the spill area"))?;
+        Some(memory.alloc(bytes, PAGE)?)
+    } else {
+        None
+    };
+
+    let mut programs = Vec::with_capacity(n as usize);
+    for qpu in 0..n {
+        let spill_area = spill.map(|base| base + qpu * compiled.spill_bytes_per_qpu);
+        let stream = uniforms(qpu, n, &args, spill_area);
+        let address = memory.alloc((stream.len() * 4) as u32, UNIFORMS_ALIGN)?;
+        memory.write(address, &stream)?;
+        programs.push((address, code));
+    }
+    Ok(Staged { arrays, programs })
+}
+
+/// The launch's argument words with each pointer argument replaced by its array's device
+/// address (arrays are passed in pointer-parameter order).
+fn device_args(launch: &Launch<'_>, arrays: &[u32]) -> Vec<u32> {
+    let mut addresses = arrays.iter();
+    launch
+        .args
+        .iter()
+        .zip(&launch.kernel.params)
+        .map(|(&arg, param)| match param.ty {
+            Type::Ptr(_) => addresses.next().copied().unwrap_or(arg),
+            _ => arg,
+        })
+        .collect()
+}
+
+/// QPU `qpu`'s uniform stream under the launch contract: `[qpu, n, args..., spill?]`.
+fn uniforms(qpu: u32, n: u32, args: &[u32], spill: Option<u32>) -> Vec<u32> {
+    let mut stream = Vec::with_capacity(args.len() + 3);
+    stream.extend([qpu, n]);
+    stream.extend_from_slice(args);
+    stream.extend(spill);
+    stream
+}
+
+/// Copies writable arrays back from `memory`; a read-only array that changed is an error, as
+/// on the interpreter.
+pub(super) fn copy_back(
+    launch: &mut Launch<'_>,
+    staged: &Staged,
+    memory: &dyn DeviceMemory,
+) -> Result<()> {
+    for (buffer, &address) in launch.buffers.iter_mut().zip(&staged.arrays) {
+        let words = memory.read(address, buffer.len() as u32)?;
+        match &mut buffer.words {
+            BufferWords::ReadWrite(host) => host.copy_from_slice(&words),
+            BufferWords::ReadOnly(host) => {
+                if let Some(i) = host.iter().zip(&words).position(|(a, b)| a != b) {
+                    return Err(Error::Run(RunError {
+                        kind: RunErrorKind::ReadOnly {
+                            address: buffer.bus_address + 4 * i as u32,
+                        },
+                        qpu: 0,
+                        location: None,
+                    }));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::*;
+    use crate::runtime::{Buffer, Device};
+    use std::collections::BTreeMap;
+
+    /// Device memory as a map of allocations, each placed at the next multiple of its
+    /// alignment after a one-page gap, so misplaced accesses are caught.
+    #[derive(Default)]
+    struct MapMemory {
+        blocks: BTreeMap<u32, Vec<u32>>,
+        next: u32,
+        allocations: Vec<(u32, u32, u32)>,
+    }
+
+    impl MapMemory {
+        fn block(&self, address: u32, count: u32) -> Result<(u32, usize)> {
+            let (&base, words) = self
+                .blocks
+                .range(..=address)
+                .next_back()
+                .ok_or_else(|| Error::Arguments(format!("{address:#x} unmapped")))?;
+            let start = ((address - base) / 4) as usize;
+            if start + count as usize > words.len() {
+                return Err(Error::Arguments(format!("{address:#x}+{count} past end")));
+            }
+            Ok((base, start))
+        }
+    }
+
+    impl DeviceMemory for MapMemory {
+        fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
+            let base = (self.next + 4096).next_multiple_of(align);
+            self.next = base + bytes;
+            self.blocks
+                .insert(base, vec![0; bytes.div_ceil(4) as usize]);
+            self.allocations.push((base, bytes, align));
+            Ok(base)
+        }
+        fn write(&mut self, address: u32, words: &[u32]) -> Result<()> {
+            let (base, start) = self.block(address, words.len() as u32)?;
+            let block = self.blocks.get_mut(&base).expect("found above");
+            block[start..start + words.len()].copy_from_slice(words);
+            Ok(())
+        }
+        fn read(&self, address: u32, count: u32) -> Result<Vec<u32>> {
+            let (base, start) = self.block(address, count)?;
+            Ok(self.blocks[&base][start..start + count as usize].to_vec())
+        }
+    }
+
+    type Params = (Int, Ptr<Int>, Float, Ptr<Int>);
+
+    fn kernel(f: impl FnOnce(Int, Ptr<Int>, Float, Ptr<Int>)) -> crate::runtime::Kernel<Params> {
+        crate::compile(f).expect("builds")
+    }
+
+    #[test]
+    fn layout_follows_the_launch_contract() {
+        let k = kernel(|_n, p, _x, q| q.store(p.load()));
+        let device = Device::interpreter();
+        let input = device.alloc_from(&[7i32; 16]).unwrap();
+        let mut output = device.alloc::<i32>(20).unwrap();
+        let mut launch = Launch {
+            kernel: &k.ast,
+            kernel_id: k.id,
+            num_qpus: 3,
+            args: vec![
+                5,
+                input.bus_address(),
+                1.5f32.to_bits(),
+                output.bus_address(),
+            ],
+            buffers: vec![input.buffer(), output.buffer_mut()],
+        };
+        check(&launch).unwrap();
+        let compiled = Compiled {
+            instructions: Vec::new(),
+            words: vec![0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00],
+            uniforms: 7,
+            spill_bytes_per_qpu: 128,
+            compile_time: Default::default(),
+        };
+        let mut memory = MapMemory::default();
+        let staged = stage(&launch, &compiled, &mut memory).unwrap();
+
+        // Arrays (with their margins), code, spill, then three uniform streams.
+        let sizes: Vec<(u32, u32)> = memory.allocations.iter().map(|a| (a.1, a.2)).collect();
+        assert_eq!(
+            sizes,
+            vec![
+                (64 + 4096, 4096),
+                (80 + 4096, 4096),
+                (16, 64),
+                (3 * 128, 4096),
+                (28, 16),
+                (28, 16),
+                (28, 16)
+            ]
+        );
+        let [input_at, output_at, code_at, spill_at, ..] =
+            memory.allocations.iter().map(|a| a.0).collect::<Vec<_>>()[..]
+        else {
+            panic!("seven allocations");
+        };
+        assert_eq!(memory.read(input_at, 16).unwrap(), vec![7; 16]);
+        assert_eq!(memory.read(input_at + 64, 1024).unwrap(), vec![0; 1024]);
+        assert_eq!(
+            memory.read(code_at, 4).unwrap(),
+            vec![0x5566_7788, 0x1122_3344, 0xddee_ff00, 0x99aa_bbcc]
+        );
+        for (qpu, &(uniforms_at, code)) in staged.programs.iter().enumerate() {
+            assert_eq!(code, code_at);
+            let qpu = qpu as u32;
+            assert_eq!(
+                memory.read(uniforms_at, 7).unwrap(),
+                vec![
+                    qpu,
+                    3,
+                    5,
+                    input_at,
+                    1.5f32.to_bits(),
+                    output_at,
+                    spill_at + 128 * qpu
+                ]
+            );
+        }
+
+        // Results come back into writable arrays only.
+        memory.write(output_at + 4, &[42]).unwrap();
+        copy_back(&mut launch, &staged, &memory).unwrap();
+        drop(launch);
+        assert_eq!(output[1], 42);
+        assert_eq!(input[0], 7);
+    }
+
+    #[test]
+    fn a_changed_read_only_array_is_an_error_naming_its_host_address() {
+        let k = kernel(|_n, _p, _x, _q| {});
+        let device = Device::interpreter();
+        let a = device.alloc_from(&[1i32; 16]).unwrap();
+        let b = device.alloc_from(&[2i32; 16]).unwrap();
+        let mut launch = Launch {
+            kernel: &k.ast,
+            kernel_id: k.id,
+            num_qpus: 1,
+            args: vec![0, a.bus_address(), 0, b.bus_address()],
+            buffers: vec![a.buffer(), b.buffer()],
+        };
+        let compiled = crate::compile::compile(&k.ast).unwrap();
+        let mut memory = MapMemory::default();
+        let staged = stage(&launch, &compiled, &mut memory).unwrap();
+        memory.write(staged.arrays[1] + 12, &[9]).unwrap();
+        let error = copy_back(&mut launch, &staged, &memory).unwrap_err();
+        assert_eq!(
+            error,
+            Error::Run(RunError {
+                kind: RunErrorKind::ReadOnly {
+                    address: b.bus_address() + 12
+                },
+                qpu: 0,
+                location: None,
+            })
+        );
+    }
+
+    #[test]
+    fn launches_that_do_not_fit_the_kernel_are_refused() {
+        let k = kernel(|_n, _p, _x, _q| {});
+        let device = Device::interpreter();
+        let a = device.alloc::<i32>(16).unwrap();
+        let launch = |args: Vec<u32>, buffers: Vec<Buffer<'_>>, num_qpus| {
+            check(&Launch {
+                kernel: &k.ast,
+                kernel_id: k.id,
+                num_qpus,
+                args,
+                buffers,
+            })
+        };
+        assert!(matches!(
+            launch(vec![0; 3], vec![], 1),
+            Err(Error::Arguments(m)) if m.contains("4 parameters but 3")
+        ));
+        assert!(matches!(
+            launch(vec![0; 4], vec![a.buffer()], 1),
+            Err(Error::Arguments(m)) if m.contains("2 pointer parameters but 1")
+        ));
+        assert_eq!(
+            launch(vec![0; 4], vec![a.buffer(), a.buffer()], 13),
+            Err(Error::NumQpus(13))
+        );
+        assert_eq!(launch(vec![0; 4], vec![a.buffer(), a.buffer()], 12), Ok(()));
+    }
+}
