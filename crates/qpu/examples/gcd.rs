@@ -61,7 +61,7 @@ pub fn run(device: &Device, unrolled: bool, a: &[i32], b: &[i32]) -> qpu::Result
 #[allow(dead_code)]
 fn main() -> qpu::Result<()> {
     let unrolled = std::env::args().any(|arg| arg == "--unrolled");
-    let device = Device::interpreter();
+    let device = Device::auto()?;
     let (a, b) = inputs();
     let r = run(&device, unrolled, &a, &b)?;
     for i in 0..16 {

@@ -191,7 +191,7 @@ fn main() -> qpu::Result<()> {
     let steps = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     let num_qpus = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let grid = Grid::QPULIB;
-    let device = Device::interpreter();
+    let device = Device::auto()?;
     let start = Instant::now();
     let map = run(&device, grid, &grid.initial(), steps, num_qpus)?;
     let elapsed = start.elapsed();

@@ -20,7 +20,7 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
 
 #[allow(dead_code)]
 fn main() -> qpu::Result<()> {
-    for (i, value) in run(&Device::interpreter())?.iter().enumerate() {
+    for (i, value) in run(&Device::auto()?)?.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())

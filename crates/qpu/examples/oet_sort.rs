@@ -35,7 +35,7 @@ pub fn run(device: &Device, data: &[i32]) -> qpu::Result<Vec<i32>> {
 #[allow(dead_code)]
 fn main() -> qpu::Result<()> {
     let input: Vec<i32> = (0..32).map(|i| 100 - i).collect();
-    for (i, value) in run(&Device::interpreter(), &input)?.iter().enumerate() {
+    for (i, value) in run(&Device::auto()?, &input)?.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())

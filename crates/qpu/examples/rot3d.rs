@@ -104,14 +104,17 @@ pub fn run(
 
 #[allow(dead_code)]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let device = Device::interpreter();
+    let device = Device::auto()?;
     let mut x: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let mut y = x.clone();
     let start = Instant::now();
     rot3d_scalar(N, THETA.cos(), THETA.sin(), &mut x, &mut y);
     let scalar = start.elapsed();
 
-    println!("Times taken to rotate an object with {N} vertices (qpu interpreter):");
+    println!(
+        "Times taken to rotate an object with {N} vertices (qpu {}):",
+        device.backend().name()
+    );
     println!();
     println!("  Version  | Number of QPUs | Run-time (s) |");
     println!("  ---------| -------------: | -----------: |");

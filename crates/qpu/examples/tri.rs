@@ -26,7 +26,7 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
 
 #[allow(dead_code)]
 fn main() -> qpu::Result<()> {
-    let result = run(&Device::interpreter())?;
+    let result = run(&Device::auto()?)?;
     for (i, value) in result.iter().enumerate() {
         println!("{i}: {value}");
     }
