@@ -127,8 +127,8 @@ pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool
         ),
         AddOp::Ftoi => lanes!(|x, _y| ftoi(x)),
         AddOp::Itof => lanes!(|x, _y| bits(x as i32 as f32)),
-        AddOp::V8adds => lanes!(|x, y| bytewise(x, y, |p, q| p.saturating_add(q))),
-        AddOp::V8subs => lanes!(|x, y| bytewise(x, y, |p, q| p.saturating_sub(q))),
+        AddOp::V8adds => lanes!(|x, y| v8adds(x, y)),
+        AddOp::V8subs => lanes!(|x, y| v8subs(x, y)),
     }
     carry
 }
@@ -145,6 +145,31 @@ fn ftoi(x: u32) -> u32 {
     }
 }
 
+/// Per-byte unsigned saturating add, four bytes at once (SWAR: add the low 7 bits, fix up
+/// the top bit, then saturate the bytes that carried out).
+#[inline(always)]
+fn v8adds(a: u32, b: u32) -> u32 {
+    const HIGH: u32 = 0x8080_8080;
+    let sum = ((a & !HIGH) + (b & !HIGH)) ^ ((a ^ b) & HIGH);
+    let carry = ((a & b) | ((a | b) & !sum)) & HIGH;
+    sum | byte_masks(carry)
+}
+
+/// 0x80 in a byte → 0xff, without a multiply (SSE2 has no 32-bit vector multiply).
+#[inline(always)]
+fn byte_masks(high_bits: u32) -> u32 {
+    (high_bits - (high_bits >> 7)) | high_bits
+}
+
+/// Per-byte unsigned saturating subtract, four bytes at once (SWAR).
+#[inline(always)]
+fn v8subs(a: u32, b: u32) -> u32 {
+    const HIGH: u32 = 0x8080_8080;
+    let diff = ((a | HIGH) - (b & !HIGH)) ^ ((a ^ !b) & HIGH);
+    let borrow = ((!a & b) | ((!a | b) & diff)) & HIGH;
+    diff & !byte_masks(borrow)
+}
+
 #[inline(always)]
 fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
     let (p, q) = (x.to_le_bytes(), y.to_le_bytes());
@@ -158,7 +183,7 @@ fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
 
 /// Result of one mul-ALU operation on 16 lanes plus the per-lane carry.
 #[inline]
-pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
+pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool) -> u16 {
     let mut carry = 0u16;
     match op {
         MulOp::Nop => *out = [0; 16],
@@ -168,10 +193,12 @@ pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
             }
         }
         MulOp::Mul24 => {
-            for (i, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff);
+            }
+            // vc4-isa.md §3: C = the product overflowed 24 bits.
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate().filter(|_| want_carry) {
                 let product = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
-                *o = product as u32;
-                // vc4-isa.md §3: C = the product overflowed 24 bits.
                 carry |= u16::from(product >> 24 != 0) << i;
             }
         }
@@ -195,12 +222,12 @@ pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes) -> u16 {
         }
         MulOp::V8adds => {
             for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bytewise(x, y, |p, q| p.saturating_add(q));
+                *o = v8adds(x, y);
             }
         }
         MulOp::V8subs => {
             for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bytewise(x, y, |p, q| p.saturating_sub(q));
+                *o = v8subs(x, y);
             }
         }
     }
@@ -474,6 +501,27 @@ mod tests {
     }
 
     #[test]
+    fn swar_byte_ops_match_bytewise() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = (x as u32, (x >> 32) as u32);
+            assert_eq!(v8adds(a, b), bytewise(a, b, |p, q| p.saturating_add(q)));
+            assert_eq!(v8subs(a, b), bytewise(a, b, |p, q| p.saturating_sub(q)));
+        }
+        for (a, b) in [
+            (0xff00_80ffu32, 0x01ff_8001u32),
+            (0, u32::MAX),
+            (u32::MAX, u32::MAX),
+        ] {
+            assert_eq!(v8adds(a, b), bytewise(a, b, |p, q| p.saturating_add(q)));
+            assert_eq!(v8subs(a, b), bytewise(a, b, |p, q| p.saturating_sub(q)));
+        }
+    }
+
+    #[test]
     fn mul_ops() {
         let mut out = [0; 16];
         let c = mul_op(
@@ -481,6 +529,7 @@ mod tests {
             &[0x0100_0003; 16],
             &[0x00ff_ffff; 16],
             &mut out,
+            true,
         );
         assert_eq!(out[0], (3u64 * 0xff_ffff) as u32);
         assert_eq!(c, 0xffff);
@@ -489,6 +538,7 @@ mod tests {
             &[0xff80_00ff; 16],
             &[0x80ff_ff80; 16],
             &mut out,
+            false,
         );
         assert_eq!(out[0], 0x8080_0080);
     }

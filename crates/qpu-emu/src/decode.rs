@@ -40,6 +40,9 @@ pub(crate) mod rows {
     pub const COUNT: usize = ZERO + 1;
 }
 
+/// [`Decoded::dst_rows`] for "no register".
+pub(crate) const NO_ROW: u8 = u8::MAX;
+
 /// What reading one file's address yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
@@ -292,6 +295,8 @@ pub(crate) struct Decoded {
     pub may_stall: bool,
     /// Value-table rows of add_a, add_b, mul_a, mul_b.
     pub src: [u8; 4],
+    /// Value-table rows the add and mul results go to (fast path), or [`NO_ROW`].
+    pub dst_rows: [u8; 2],
     /// Reads an I/O register with a side effect or a changing value (into a scratch row).
     pub io_read: bool,
     /// A plain ALU instruction: no signal, I/O, pack, unpack or rotation; destinations are
@@ -362,6 +367,7 @@ impl Decoded {
             thread_end_forbidden: None,
             may_stall: false,
             src: [rows::ZERO as u8; 4],
+            dst_rows: [NO_ROW; 2],
             io_read: false,
             fast: false,
             needs_history_checks: false,
@@ -751,6 +757,13 @@ impl Decoded {
                 Dest::Nop | Dest::PhysA(_) | Dest::PhysB(_) | Dest::Acc(_)
             )
         };
+        let row = |dest: Dest| match dest {
+            Dest::PhysA(n) => (rows::A + usize::from(n)) as u8,
+            Dest::PhysB(n) => (rows::B + usize::from(n)) as u8,
+            Dest::Acc(n) => (rows::ACC + usize::from(n)) as u8,
+            _ => NO_ROW,
+        };
+        self.dst_rows = [row(self.dst_add), row(self.dst_mul)];
         self.fast = matches!(self.kind, Kind::Alu)
             && self.signal == Signal::None
             && !self.io_read

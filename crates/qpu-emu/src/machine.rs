@@ -14,7 +14,7 @@ use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile,
 
 use crate::alu::{self, Flags, Lanes};
 use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
+use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate, NO_ROW};
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
@@ -370,33 +370,43 @@ fn run_qpu(
                 continue;
             }
         }
+        if d.fast {
+            execute_fast(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+            *executed += 1;
+            if *executed > config.max_instructions || q.time > config.max_cycles {
+                return Err(budget_error(q, config, *executed));
+            }
+            continue;
+        }
         let woke = match execute(q, d, ctx) {
             Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
             Ok(Outcome::Blocked) => return Ok(()),
             Err(fault) => return Err(fault_at(q, Some(&d.instr), fault)),
         };
         *executed += 1;
-        if *executed > config.max_instructions {
-            return Err(EmuError::Budget {
-                what: "instruction",
-                limit: config.max_instructions,
-                qpu: q.id,
-                pc: q.pc,
-            });
-        }
-        if q.time > config.max_cycles {
-            return Err(EmuError::Budget {
-                what: "cycle",
-                limit: config.max_cycles,
-                qpu: q.id,
-                pc: q.pc,
-            });
+        if *executed > config.max_instructions || q.time > config.max_cycles {
+            return Err(budget_error(q, config, *executed));
         }
         if woke {
             return Ok(());
         }
     }
     Ok(())
+}
+
+#[cold]
+fn budget_error(q: &Qpu, config: &EmulatorConfig, executed: u64) -> EmuError {
+    let (what, limit) = if executed > config.max_instructions {
+        ("instruction", config.max_instructions)
+    } else {
+        ("cycle", config.max_cycles)
+    };
+    EmuError::Budget {
+        what,
+        limit,
+        qpu: q.id,
+        pc: q.pc,
+    }
 }
 
 /// The clock until which the instruction must wait before it can issue, if later than now.
@@ -462,7 +472,20 @@ fn within(last: Option<u64>, now: u64, distance: u64) -> bool {
 }
 
 /// Rules that depend on what ran before.
+#[inline(always)]
 fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
+    if (d.phys_reads[0] & q.prev_phys_writes[0]) | (d.phys_reads[1] & q.prev_phys_writes[1]) != 0
+        || d.needs_history_checks
+        || q.branch_slots > 0
+        || q.ending
+    {
+        check_history(q, d, config)
+    } else {
+        Ok(())
+    }
+}
+
+fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
     for (file, index) in [(RegFile::A, 0), (RegFile::B, 1)] {
         let clash = d.phys_reads[index] & q.prev_phys_writes[index];
         if clash != 0 {
@@ -471,9 +494,6 @@ fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
                 reg: clash.trailing_zeros() as u8,
             });
         }
-    }
-    if !(d.needs_history_checks || q.branch_slots > 0 || q.ending) {
-        return Ok(());
     }
     if d.reads_r4 {
         if within(q.last_sfu, q.icount, 2) {
@@ -591,14 +611,19 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
         }
     }
 
-    // Bookkeeping for the hazard rules and the cycle model.
+    finish(q, d, now, x.config)?;
+    Ok(Outcome::Executed)
+}
+
+/// Bookkeeping after an instruction: hazard history, the clock, and control flow (three
+/// branch delay slots, two thread-end delay slots).
+#[inline(always)]
+fn finish(q: &mut Qpu, d: &Decoded, now: u64, config: &EmulatorConfig) -> Result<(), Fault> {
     q.prev_phys_writes = d.phys_writes;
     q.prev_acc_writes = d.acc_writes;
     q.icount += 1;
     q.report.instructions += 1;
-    q.time = now + x.config.timing.clocks_per_instruction;
-
-    // Control flow: three branch delay slots, two thread-end delay slots.
+    q.time = now + config.timing.clocks_per_instruction;
     let next = q.pc.wrapping_add(8);
     if d.is_branch {
         q.branch_slots = 3;
@@ -618,7 +643,7 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
         if q.end_slots == 0 {
             q.state = State::Done;
             let left: usize = q.tmu_fifo.iter().map(VecDeque::len).sum();
-            if left > 0 && check {
+            if left > 0 && config.check_hazards {
                 return Err(Fault::Rule(Rule::TmuResultsLeftAtEnd { count: left }));
             }
         }
@@ -626,7 +651,61 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
         q.ending = true;
         q.end_slots = 2;
     }
-    Ok(Outcome::Executed)
+    Ok(())
+}
+
+/// A plain ALU instruction ([`Decoded::fast`]): operands by row, results to rows.
+#[inline(always)]
+fn execute_fast(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Fault> {
+    if config.check_hazards {
+        check_hazards(q, d, config).map_err(Fault::Rule)?;
+    }
+    let now = q.time;
+    let mut add_out = [0u32; 16];
+    let mut mul_out = [0u32; 16];
+    let (add_carry, mul_carry) = {
+        let file = &q.file;
+        let row = |k: usize| &file[usize::from(d.src[k])];
+        let add_carry = alu::add_op(d.op_add, row(0), row(1), &mut add_out, d.set_flags);
+        let mul_carry = if d.op_mul == MulOp::Nop {
+            0
+        } else {
+            alu::mul_op(d.op_mul, row(2), row(3), &mut mul_out, d.set_flags)
+        };
+        (add_carry, mul_carry)
+    };
+    let before = q.flags;
+    let mask_add = cond_mask(d.cond_add, &before);
+    let mask_mul = cond_mask(d.cond_mul, &before);
+    if mask_add != 0 && d.dst_rows[0] != NO_ROW {
+        masked_store(&mut q.file[usize::from(d.dst_rows[0])], &add_out, mask_add);
+    }
+    if mask_mul != 0 && d.dst_rows[1] != NO_ROW {
+        masked_store(&mut q.file[usize::from(d.dst_rows[1])], &mul_out, mask_mul);
+    }
+    if d.set_flags {
+        let out = Outputs {
+            add: &add_out,
+            add_carry,
+            add_float: alu::add_writes_float(d.op_add),
+            add_exact: None,
+            add_active: d.op_add != AddOp::Nop,
+            mul: &mul_out,
+            mul_carry,
+            mul_float: alu::mul_writes_float(d.op_mul),
+            mul_active: d.op_mul != MulOp::Nop,
+        };
+        update_flags(
+            q,
+            d,
+            config.ambiguities.flags,
+            before,
+            mask_add,
+            mask_mul,
+            &out,
+        );
+    }
+    finish(q, d, now, config)
 }
 
 fn branch_taken(cond: BranchCond, flags: &Flags) -> bool {
@@ -753,7 +832,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             mul_carry = if d.op_mul == MulOp::Nop {
                 0
             } else {
-                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out)
+                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out, d.set_flags)
             };
             exact = exact_sum(d, aa, ab);
         } else {
@@ -783,7 +862,13 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
                 &mut add_out,
                 d.set_flags,
             );
-            mul_carry = alu::mul_op(d.op_mul, &operands[2], &operands[3], &mut mul_out);
+            mul_carry = alu::mul_op(
+                d.op_mul,
+                &operands[2],
+                &operands[3],
+                &mut mul_out,
+                d.set_flags,
+            );
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
     }
@@ -908,42 +993,64 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
         write_dest(q, x, d.dst_mul, out.mul, mask_mul, pack)?;
     }
     if d.set_flags {
-        let (source, mask) = match x.config.ambiguities.flags {
-            FlagsRule::Measured => {
-                if out.add_active {
-                    (Some(true), mask_add)
-                } else if out.mul_active {
-                    (Some(false), mask_mul)
-                } else {
-                    (None, 0)
-                }
-            }
-            FlagsRule::Guide => {
-                if out.add_active && d.cond_add != Cond::Never {
-                    (Some(true), 0xffff)
-                } else if out.mul_active {
-                    (Some(false), 0xffff)
-                } else {
-                    (None, 0)
-                }
-            }
-        };
-        if let Some(from_add) = source {
-            let (values, carry, float) = if from_add {
-                (out.add, out.add_carry, out.add_float)
-            } else {
-                (out.mul, out.mul_carry, out.mul_float)
-            };
-            let (z, n) = alu::zn(values, float);
-            let keep = !mask;
-            q.flags = Flags {
-                z: (flags_before.z & keep) | (z & mask),
-                n: (flags_before.n & keep) | (n & mask),
-                c: (flags_before.c & keep) | (carry & mask),
-            };
-        }
+        update_flags(
+            q,
+            d,
+            x.config.ambiguities.flags,
+            flags_before,
+            mask_add,
+            mask_mul,
+            &out,
+        );
     }
     Ok(())
+}
+
+/// Sets the flags from the flag-setting ALU's result (see [`FlagsRule`]).
+#[inline(always)]
+fn update_flags(
+    q: &mut Qpu,
+    d: &Decoded,
+    rule: FlagsRule,
+    flags_before: Flags,
+    mask_add: u16,
+    mask_mul: u16,
+    out: &Outputs<'_>,
+) {
+    let (source, mask) = match rule {
+        FlagsRule::Measured => {
+            if out.add_active {
+                (Some(true), mask_add)
+            } else if out.mul_active {
+                (Some(false), mask_mul)
+            } else {
+                (None, 0)
+            }
+        }
+        FlagsRule::Guide => {
+            if out.add_active && d.cond_add != Cond::Never {
+                (Some(true), 0xffff)
+            } else if out.mul_active {
+                (Some(false), 0xffff)
+            } else {
+                (None, 0)
+            }
+        }
+    };
+    if let Some(from_add) = source {
+        let (values, carry, float) = if from_add {
+            (out.add, out.add_carry, out.add_float)
+        } else {
+            (out.mul, out.mul_carry, out.mul_float)
+        };
+        let (z, n) = alu::zn(values, float);
+        let keep = !mask;
+        q.flags = Flags {
+            z: (flags_before.z & keep) | (z & mask),
+            n: (flags_before.n & keep) | (n & mask),
+            c: (flags_before.c & keep) | (carry & mask),
+        };
+    }
 }
 
 #[derive(Clone, Copy)]
