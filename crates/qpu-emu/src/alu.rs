@@ -10,15 +10,22 @@ use qpu_isa::{AddOp, MulOp, PackA, PackMul, Unpack};
 /// Sixteen lanes of one 32-bit register.
 pub type Lanes = [u32; 16];
 
-/// Per-lane flags as bit masks (bit i = lane i).
+/// Per-lane flags, each lane all ones (set) or zero (clear): lane masks keep flag updates,
+/// conditions and masked writes branch-free and vectorizable.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Flags {
     /// Zero.
-    pub z: u16,
+    pub z: Lanes,
     /// Negative.
-    pub n: u16,
+    pub n: Lanes,
     /// Carry.
-    pub c: u16,
+    pub c: Lanes,
+}
+
+/// A lane mask from a condition.
+#[inline(always)]
+pub fn lane_mask(set: bool) -> u32 {
+    u32::from(set).wrapping_neg()
 }
 
 /// Flushes a denormal to a zero of the same sign: the QPU has no denormals [measured,
@@ -42,38 +49,39 @@ fn bits(value: f32) -> u32 {
     ftz(value.to_bits())
 }
 
-/// ASSUMPTION: results of float ops count as zero for the Z flag when they are +0 or -0.
-#[inline(always)]
-fn float_is_zero(bits: u32) -> bool {
-    bits & 0x7fff_ffff == 0
-}
-
-/// Result of one add-ALU operation on 16 lanes, plus the per-lane carry when `want_carry`
-/// (computed in a separate pass so that the value loop vectorizes).
+/// Result of one add-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
+/// given (computed in a separate pass so that the value loop vectorizes).
 #[inline]
-pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool) -> u16 {
-    let mut carry = 0u16;
+pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
     macro_rules! lanes {
-        (|$x:ident, $y:ident| $value:expr) => {
+        (|$x:ident, $y:ident| $value:expr) => {{
             for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
                 *o = $value;
             }
-        };
+            if let Some(carry) = carry {
+                *carry = [0; 16];
+            }
+        }};
     }
     macro_rules! lanes_c {
         (|$x:ident, $y:ident| $value:expr, $c:expr) => {{
             for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
                 *o = $value;
             }
-            if want_carry {
-                for (i, (&$x, &$y)) in a.iter().zip(b).enumerate() {
-                    carry |= u16::from($c) << i;
+            if let Some(carry) = carry {
+                for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
+                    *c = lane_mask($c);
                 }
             }
         }};
     }
     match op {
-        AddOp::Nop => *out = [0; 16],
+        AddOp::Nop => {
+            *out = [0; 16];
+            if let Some(carry) = carry {
+                *carry = [0; 16];
+            }
+        }
         AddOp::Add => lanes_c!(|x, y| x.wrapping_add(y), x.checked_add(y).is_none()),
         AddOp::Sub => lanes_c!(|x, y| x.wrapping_sub(y), x < y),
         AddOp::And => lanes!(|x, y| x & y),
@@ -130,7 +138,6 @@ pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool
         AddOp::V8adds => lanes!(|x, y| v8adds(x, y)),
         AddOp::V8subs => lanes!(|x, y| v8subs(x, y)),
     }
-    carry
 }
 
 /// Float to signed integer, truncating toward zero. ASSUMPTION (unmeasured): NaN and values
@@ -181,10 +188,13 @@ fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
     ])
 }
 
-/// Result of one mul-ALU operation on 16 lanes plus the per-lane carry.
+/// Result of one mul-ALU operation on 16 lanes plus the per-lane carry mask when asked.
 #[inline]
-pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool) -> u16 {
-    let mut carry = 0u16;
+pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
+    let mut carry = carry;
+    if let Some(c) = carry.as_deref_mut() {
+        *c = [0; 16];
+    }
     match op {
         MulOp::Nop => *out = [0; 16],
         MulOp::Fmul => {
@@ -197,9 +207,11 @@ pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool
                 *o = (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff);
             }
             // vc4-isa.md §3: C = the product overflowed 24 bits.
-            for (i, (&x, &y)) in a.iter().zip(b).enumerate().filter(|_| want_carry) {
-                let product = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
-                carry |= u16::from(product >> 24 != 0) << i;
+            if let Some(carry) = carry {
+                for ((c, &x), &y) in carry.iter_mut().zip(a).zip(b) {
+                    let product = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
+                    *c = lane_mask(product >> 24 != 0);
+                }
             }
         }
         // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
@@ -231,7 +243,6 @@ pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, want_carry: bool
             }
         }
     }
-    carry
 }
 
 /// Whether an add op's result is a float (for Z and for 16-bit packs).
@@ -244,15 +255,12 @@ pub fn mul_writes_float(op: MulOp) -> bool {
     matches!(op, MulOp::Fmul)
 }
 
-/// Z and N masks of a result. Float results count -0 as zero (ASSUMPTION).
+/// Z and N lane masks of a result. Float results count -0 as zero (ASSUMPTION).
 #[inline(always)]
-pub fn zn(values: &Lanes, float: bool) -> (u16, u16) {
-    let (mut z, mut n) = (0u16, 0u16);
-    for (i, &v) in values.iter().enumerate() {
-        let zero = if float { float_is_zero(v) } else { v == 0 };
-        z |= u16::from(zero) << i;
-        n |= ((v >> 31) as u16) << i;
-    }
+pub fn zn(values: &Lanes, float: bool) -> (Lanes, Lanes) {
+    let ignore = if float { 0x7fff_ffff } else { u32::MAX };
+    let z = values.map(|v| lane_mask(v & ignore == 0));
+    let n = values.map(|v| ((v as i32) >> 31) as u32);
     (z, n)
 }
 
@@ -439,8 +447,9 @@ mod tests {
 
     fn run_add(op: AddOp, x: u32, y: u32) -> (u32, bool) {
         let mut out = [0; 16];
-        let c = add_op(op, &[x; 16], &[y; 16], &mut out, true);
-        (out[0], c & 1 == 1)
+        let mut carry = [0; 16];
+        add_op(op, &[x; 16], &[y; 16], &mut out, Some(&mut carry));
+        (out[0], carry[0] == u32::MAX)
     }
 
     #[test]
@@ -524,21 +533,22 @@ mod tests {
     #[test]
     fn mul_ops() {
         let mut out = [0; 16];
-        let c = mul_op(
+        let mut carry = [0; 16];
+        mul_op(
             MulOp::Mul24,
             &[0x0100_0003; 16],
             &[0x00ff_ffff; 16],
             &mut out,
-            true,
+            Some(&mut carry),
         );
         assert_eq!(out[0], (3u64 * 0xff_ffff) as u32);
-        assert_eq!(c, 0xffff);
+        assert_eq!(carry, [u32::MAX; 16]);
         mul_op(
             MulOp::V8muld,
             &[0xff80_00ff; 16],
             &[0x80ff_ff80; 16],
             &mut out,
-            false,
+            None,
         );
         assert_eq!(out[0], 0x8080_0080);
     }

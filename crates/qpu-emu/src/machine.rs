@@ -100,6 +100,9 @@ pub(crate) struct Qpu {
     /// (layout in [`rows`]).
     file: Box<[Lanes; rows::COUNT]>,
     flags: Flags,
+    /// Scratch for the add and mul results and carries of the instruction executing.
+    results: [Lanes; 2],
+    carries: [Lanes; 2],
     pc: u32,
     uniform_ptr: u32,
     /// Clock at which the next instruction may issue.
@@ -150,6 +153,8 @@ impl Qpu {
                 file
             },
             flags: Flags::default(),
+            results: [[0; 16]; 2],
+            carries: [[0; 16]; 2],
             pc: code,
             uniform_ptr: uniforms,
             time: start,
@@ -661,47 +666,68 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(),
         check_hazards(q, d, config).map_err(Fault::Rule)?;
     }
     let now = q.time;
-    let mut add_out = [0u32; 16];
-    let mut mul_out = [0u32; 16];
-    let (add_carry, mul_carry) = {
-        let file = &q.file;
+    // Results and carries go to per-QPU scratch rows: no per-instruction initialisation.
+    {
+        let Qpu {
+            file,
+            results,
+            carries,
+            ..
+        } = &mut *q;
+        let [add_out, mul_out] = results;
+        let [add_carry, mul_carry] = carries;
         let row = |k: usize| &file[usize::from(d.src[k])];
-        let add_carry = alu::add_op(d.op_add, row(0), row(1), &mut add_out, d.set_flags);
-        let mul_carry = if d.op_mul == MulOp::Nop {
-            0
-        } else {
-            alu::mul_op(d.op_mul, row(2), row(3), &mut mul_out, d.set_flags)
-        };
-        (add_carry, mul_carry)
-    };
-    let before = q.flags;
-    let mask_add = cond_mask(d.cond_add, &before);
-    let mask_mul = cond_mask(d.cond_mul, &before);
-    if mask_add != 0 && d.dst_rows[0] != NO_ROW {
-        masked_store(&mut q.file[usize::from(d.dst_rows[0])], &add_out, mask_add);
+        alu::add_op(
+            d.op_add,
+            row(0),
+            row(1),
+            add_out,
+            d.set_flags.then_some(add_carry),
+        );
+        if d.op_mul != MulOp::Nop {
+            alu::mul_op(
+                d.op_mul,
+                row(2),
+                row(3),
+                mul_out,
+                d.set_flags.then_some(mul_carry),
+            );
+        }
     }
-    if mask_mul != 0 && d.dst_rows[1] != NO_ROW {
-        masked_store(&mut q.file[usize::from(d.dst_rows[1])], &mul_out, mask_mul);
+    let mask_add = cond_mask(d.cond_add, &q.flags);
+    let mask_mul = cond_mask(d.cond_mul, &q.flags);
+    if d.dst_rows[0] != NO_ROW {
+        masked_store(
+            &mut q.file[usize::from(d.dst_rows[0])],
+            &q.results[0],
+            &mask_add,
+        );
+    }
+    if d.dst_rows[1] != NO_ROW {
+        masked_store(
+            &mut q.file[usize::from(d.dst_rows[1])],
+            &q.results[1],
+            &mask_mul,
+        );
     }
     if d.set_flags {
         let out = Outputs {
-            add: &add_out,
-            add_carry,
+            add: &q.results[0],
+            add_carry: &q.carries[0],
             add_float: alu::add_writes_float(d.op_add),
             add_exact: None,
             add_active: d.op_add != AddOp::Nop,
-            mul: &mul_out,
-            mul_carry,
+            mul: &q.results[1],
+            mul_carry: &q.carries[1],
             mul_float: alu::mul_writes_float(d.op_mul),
             mul_active: d.op_mul != MulOp::Nop,
         };
         update_flags(
-            q,
+            &mut q.flags,
             d,
             config.ambiguities.flags,
-            before,
-            mask_add,
-            mask_mul,
+            &mask_add,
+            &mask_mul,
             &out,
         );
     }
@@ -709,20 +735,21 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(),
 }
 
 fn branch_taken(cond: BranchCond, flags: &Flags) -> bool {
-    const ALL: u16 = 0xffff;
+    let all = |f: &Lanes| f.iter().fold(u32::MAX, |m, &v| m & v) != 0;
+    let none = |f: &Lanes| f.iter().fold(0, |m, &v| m | v) == 0;
     match cond {
-        BranchCond::AllZeroSet => flags.z == ALL,
-        BranchCond::AllZeroClear => flags.z == 0,
-        BranchCond::AnyZeroSet => flags.z != 0,
-        BranchCond::AnyZeroClear => flags.z != ALL,
-        BranchCond::AllNegativeSet => flags.n == ALL,
-        BranchCond::AllNegativeClear => flags.n == 0,
-        BranchCond::AnyNegativeSet => flags.n != 0,
-        BranchCond::AnyNegativeClear => flags.n != ALL,
-        BranchCond::AllCarrySet => flags.c == ALL,
-        BranchCond::AllCarryClear => flags.c == 0,
-        BranchCond::AnyCarrySet => flags.c != 0,
-        BranchCond::AnyCarryClear => flags.c != ALL,
+        BranchCond::AllZeroSet => all(&flags.z),
+        BranchCond::AllZeroClear => none(&flags.z),
+        BranchCond::AnyZeroSet => !none(&flags.z),
+        BranchCond::AnyZeroClear => !all(&flags.z),
+        BranchCond::AllNegativeSet => all(&flags.n),
+        BranchCond::AllNegativeClear => none(&flags.n),
+        BranchCond::AnyNegativeSet => !none(&flags.n),
+        BranchCond::AnyNegativeClear => !all(&flags.n),
+        BranchCond::AllCarrySet => all(&flags.c),
+        BranchCond::AllCarryClear => none(&flags.c),
+        BranchCond::AnyCarrySet => !none(&flags.c),
+        BranchCond::AnyCarryClear => !all(&flags.c),
         BranchCond::Always => true,
     }
 }
@@ -761,24 +788,42 @@ fn execute_branch(q: &mut Qpu, d: &Decoded, branch: &BranchInfo, config: &Emulat
     if branch.sets_flags && config.ambiguities.branch_odd_raddr_sets_flags {
         // [measured] the flags come from the link value in every lane.
         q.flags = Flags {
-            z: if link == 0 { 0xffff } else { 0 },
-            n: if link >> 31 == 1 { 0xffff } else { 0 },
-            c: 0,
+            z: [alu::lane_mask(link == 0); 16],
+            n: [alu::lane_mask(link >> 31 == 1); 16],
+            c: [0; 16],
         };
     }
 }
 
+/// Which lanes a write condition lets through.
+#[derive(Clone, Copy)]
+enum WriteMask {
+    Never,
+    Always,
+    Lanes(Lanes),
+}
+
+impl WriteMask {
+    fn any(&self) -> bool {
+        match self {
+            WriteMask::Never => false,
+            WriteMask::Always => true,
+            WriteMask::Lanes(m) => m.iter().fold(0, |a, &v| a | v) != 0,
+        }
+    }
+}
+
 #[inline(always)]
-fn cond_mask(cond: Cond, flags: &Flags) -> u16 {
+fn cond_mask(cond: Cond, flags: &Flags) -> WriteMask {
     match cond {
-        Cond::Never => 0,
-        Cond::Always => 0xffff,
-        Cond::ZeroSet => flags.z,
-        Cond::ZeroClear => !flags.z,
-        Cond::NegativeSet => flags.n,
-        Cond::NegativeClear => !flags.n,
-        Cond::CarrySet => flags.c,
-        Cond::CarryClear => !flags.c,
+        Cond::Never => WriteMask::Never,
+        Cond::Always => WriteMask::Always,
+        Cond::ZeroSet => WriteMask::Lanes(flags.z),
+        Cond::ZeroClear => WriteMask::Lanes(flags.z.map(|v| !v)),
+        Cond::NegativeSet => WriteMask::Lanes(flags.n),
+        Cond::NegativeClear => WriteMask::Lanes(flags.n.map(|v| !v)),
+        Cond::CarrySet => WriteMask::Lanes(flags.c),
+        Cond::CarryClear => WriteMask::Lanes(flags.c.map(|v| !v)),
     }
 }
 
@@ -822,18 +867,25 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
     }
     let mut add_out = [0u32; 16];
     let mut mul_out = [0u32; 16];
-    let (add_carry, mul_carry, exact);
+    let mut add_carry = [0u32; 16];
+    let mut mul_carry = [0u32; 16];
+    let exact;
     {
         let file = &q.file;
         let operand = |k: usize| -> &Lanes { &file[usize::from(d.src[k])] };
         if d.unpack == Unpack::None {
             let (aa, ab) = (operand(0), operand(1));
-            add_carry = alu::add_op(d.op_add, aa, ab, &mut add_out, d.set_flags);
-            mul_carry = if d.op_mul == MulOp::Nop {
-                0
-            } else {
-                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out, d.set_flags)
-            };
+            alu::add_op(
+                d.op_add,
+                aa,
+                ab,
+                &mut add_out,
+                d.set_flags.then_some(&mut add_carry),
+            );
+            if d.op_mul != MulOp::Nop {
+                let carry = d.set_flags.then_some(&mut mul_carry);
+                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out, carry);
+            }
             exact = exact_sum(d, aa, ab);
         } else {
             // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
@@ -855,20 +907,10 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
                     }
                 }
             }
-            add_carry = alu::add_op(
-                d.op_add,
-                &operands[0],
-                &operands[1],
-                &mut add_out,
-                d.set_flags,
-            );
-            mul_carry = alu::mul_op(
-                d.op_mul,
-                &operands[2],
-                &operands[3],
-                &mut mul_out,
-                d.set_flags,
-            );
+            let carry = d.set_flags.then_some(&mut add_carry);
+            alu::add_op(d.op_add, &operands[0], &operands[1], &mut add_out, carry);
+            let carry = d.set_flags.then_some(&mut mul_carry);
+            alu::mul_op(d.op_mul, &operands[2], &operands[3], &mut mul_out, carry);
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
     }
@@ -886,12 +928,12 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
         d,
         Outputs {
             add: &add_out,
-            add_carry,
+            add_carry: &add_carry,
             add_float: alu::add_writes_float(d.op_add),
             add_exact: exact.as_deref(),
             add_active: d.op_add != AddOp::Nop,
             mul: &mul_out,
-            mul_carry,
+            mul_carry: &mul_carry,
             mul_float: alu::mul_writes_float(d.op_mul),
             mul_active: d.op_mul != MulOp::Nop,
         },
@@ -943,12 +985,12 @@ fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fau
         d,
         Outputs {
             add: &values,
-            add_carry: 0,
+            add_carry: &[0; 16],
             add_float: false,
             add_exact: None,
             add_active: true,
             mul: &values,
-            mul_carry: 0,
+            mul_carry: &[0; 16],
             mul_float: false,
             mul_active: true,
         },
@@ -957,13 +999,13 @@ fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fau
 
 struct Outputs<'a> {
     add: &'a Lanes,
-    add_carry: u16,
+    add_carry: &'a Lanes,
     add_float: bool,
     add_exact: Option<&'a [i64; 16]>,
     /// The add side computes something (opcode not nop, or a load immediate).
     add_active: bool,
     mul: &'a Lanes,
-    mul_carry: u16,
+    mul_carry: &'a Lanes,
     mul_float: bool,
     mul_active: bool,
 }
@@ -973,16 +1015,16 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
     let flags_before = q.flags;
     let mask_add = cond_mask(d.cond_add, &flags_before);
     let mask_mul = cond_mask(d.cond_mul, &flags_before);
-    if mask_add != 0 && d.dst_add != Dest::Nop {
+    if mask_add.any() && d.dst_add != Dest::Nop {
         let pack = match d.pack {
             Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_add, Dest::PhysA(_)) => {
                 PackStep::A(mode, out.add_float, out.add_exact)
             }
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_add, out.add, mask_add, pack)?;
+        write_dest(q, x, d.dst_add, out.add, &mask_add, pack)?;
     }
-    if mask_mul != 0 && d.dst_mul != Dest::Nop {
+    if mask_mul.any() && d.dst_mul != Dest::Nop {
         let pack = match d.pack {
             Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_mul, Dest::PhysA(_)) => {
                 PackStep::A(mode, out.mul_float, None)
@@ -990,16 +1032,15 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
             Pack::Mul(mode) if mode != qpu_isa::PackMul::None => PackStep::Mul(mode),
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_mul, out.mul, mask_mul, pack)?;
+        write_dest(q, x, d.dst_mul, out.mul, &mask_mul, pack)?;
     }
     if d.set_flags {
         update_flags(
-            q,
+            &mut q.flags,
             d,
             x.config.ambiguities.flags,
-            flags_before,
-            mask_add,
-            mask_mul,
+            &mask_add,
+            &mask_mul,
             &out,
         );
     }
@@ -1009,31 +1050,30 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
 /// Sets the flags from the flag-setting ALU's result (see [`FlagsRule`]).
 #[inline(always)]
 fn update_flags(
-    q: &mut Qpu,
+    flags: &mut Flags,
     d: &Decoded,
     rule: FlagsRule,
-    flags_before: Flags,
-    mask_add: u16,
-    mask_mul: u16,
+    mask_add: &WriteMask,
+    mask_mul: &WriteMask,
     out: &Outputs<'_>,
 ) {
     let (source, mask) = match rule {
         FlagsRule::Measured => {
             if out.add_active {
-                (Some(true), mask_add)
+                (Some(true), *mask_add)
             } else if out.mul_active {
-                (Some(false), mask_mul)
+                (Some(false), *mask_mul)
             } else {
-                (None, 0)
+                (None, WriteMask::Never)
             }
         }
         FlagsRule::Guide => {
             if out.add_active && d.cond_add != Cond::Never {
-                (Some(true), 0xffff)
+                (Some(true), WriteMask::Always)
             } else if out.mul_active {
-                (Some(false), 0xffff)
+                (Some(false), WriteMask::Always)
             } else {
-                (None, 0)
+                (None, WriteMask::Never)
             }
         }
     };
@@ -1044,12 +1084,9 @@ fn update_flags(
             (out.mul, out.mul_carry, out.mul_float)
         };
         let (z, n) = alu::zn(values, float);
-        let keep = !mask;
-        q.flags = Flags {
-            z: (flags_before.z & keep) | (z & mask),
-            n: (flags_before.n & keep) | (n & mask),
-            c: (flags_before.c & keep) | (carry & mask),
-        };
+        masked_store(&mut flags.z, &z, &mask);
+        masked_store(&mut flags.n, &n, &mask);
+        masked_store(&mut flags.c, carry, &mask);
     }
 }
 
@@ -1061,13 +1098,13 @@ enum PackStep<'a> {
 }
 
 #[inline(always)]
-fn masked_store(dst: &mut Lanes, values: &Lanes, mask: u16) {
-    if mask == 0xffff {
-        *dst = *values;
-    } else {
-        for (i, (d, &v)) in dst.iter_mut().zip(values).enumerate() {
-            if mask >> i & 1 == 1 {
-                *d = v;
+fn masked_store(dst: &mut Lanes, values: &Lanes, mask: &WriteMask) {
+    match mask {
+        WriteMask::Never => {}
+        WriteMask::Always => *dst = *values,
+        WriteMask::Lanes(m) => {
+            for ((d, &v), &m) in dst.iter_mut().zip(values).zip(m) {
+                *d = (*d & !m) | (v & m);
             }
         }
     }
@@ -1089,7 +1126,7 @@ fn write_dest(
     x: &mut Ctx<'_>,
     dest: Dest,
     values: &Lanes,
-    mask: u16,
+    mask: &WriteMask,
     pack: PackStep<'_>,
 ) -> Result<(), Fault> {
     if let PackStep::None = pack {
@@ -1118,7 +1155,7 @@ fn write_dest_general(
     x: &mut Ctx<'_>,
     dest: Dest,
     values: &Lanes,
-    mask: u16,
+    mask: &WriteMask,
     pack: PackStep<'_>,
 ) -> Result<(), Fault> {
     let packed;
@@ -1276,9 +1313,9 @@ mod tests {
     #[test]
     fn branch_conditions_over_sixteen_lanes() {
         let f = Flags {
-            z: 0x0001,
-            n: 0xffff,
-            c: 0,
+            z: std::array::from_fn(|i| alu::lane_mask(i == 0)),
+            n: [u32::MAX; 16],
+            c: [0; 16],
         };
         assert!(branch_taken(BranchCond::AnyZeroSet, &f));
         assert!(!branch_taken(BranchCond::AllZeroSet, &f));
