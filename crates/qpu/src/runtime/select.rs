@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use qpu_pi::{PiError, PiInfo};
 
-use super::Device;
+use super::pi::pi_error;
+use super::{Device, Pi};
 use crate::error::{Error, Result};
 
 /// The environment variable that overrides the automatic choice.
@@ -100,6 +101,8 @@ pub struct Choice {
     /// Why, in a few words: `QPU_BACKEND=emulator`, `automatic: Raspberry Pi 3 Model B ...`,
     /// `automatic: no Raspberry Pi GPU found: ...`.
     pub reason: String,
+    /// Whether `QPU_BACKEND` named the backend (rather than the automatic choice).
+    pub requested: bool,
     /// Whether the automatic choice fell back from the Pi to the emulator.
     pub fallback: bool,
 }
@@ -110,6 +113,7 @@ impl Choice {
             kind: BackendKind::Emulator,
             // One line, whatever the underlying message looks like.
             reason: format!("automatic: {why}").replace(['\n', '\r'], " "),
+            requested: false,
             fallback: true,
         }
     }
@@ -127,6 +131,7 @@ pub fn choose(
             Ok(Choice {
                 kind,
                 reason: format!("{BACKEND_ENV}={kind}"),
+                requested: true,
                 fallback: false,
             })
         }
@@ -134,6 +139,7 @@ pub fn choose(
             Ok(info) => Choice {
                 kind: BackendKind::Pi,
                 reason: format!("automatic: {}", info.describe()),
+                requested: false,
                 fallback: false,
             },
             Err(error) => Choice::automatic_fallback(error),
@@ -171,15 +177,15 @@ impl Device {
         let (mut device, choice) = match choice.kind {
             BackendKind::Emulator => (Device::emulator(), choice),
             BackendKind::Interpreter => (Device::interpreter(), choice),
-            BackendKind::Pi => match Device::pi() {
-                Ok(device) => (device, choice),
-                Err(error) if requested.is_none_or(|v| v.trim().is_empty()) => (
+            BackendKind::Pi => match qpu_pi::Gpu::open() {
+                Ok(gpu) => (Device::new(Pi::with_gpu(gpu)), choice),
+                Err(error) if !choice.requested => (
                     Device::emulator(),
                     Choice::automatic_fallback(format_args!(
                         "a Raspberry Pi was found but its GPU could not be opened: {error}"
                     )),
                 ),
-                Err(error) => return Err(error),
+                Err(error) => return Err(pi_error(error)),
             },
         };
         if choice.fallback && !FALLBACK_ANNOUNCED.swap(true, Ordering::Relaxed) {
@@ -242,6 +248,7 @@ mod tests {
             Choice {
                 kind: BackendKind::Interpreter,
                 reason: "QPU_BACKEND=interpreter".to_string(),
+                requested: true,
                 fallback: false
             }
         );
@@ -284,6 +291,27 @@ mod tests {
         assert_eq!(choice.kind, BackendKind::Emulator);
         assert!(!choice.reason.contains('\n'), "{}", choice.reason);
         assert!(choice.reason.contains("first line second line"));
+    }
+
+    #[test]
+    fn a_detected_pi_whose_gpu_cannot_open_falls_back_automatically() {
+        // The stand-in's board passes the probe, but this machine's GPU cannot be opened.
+        if qpu_pi::Gpu::open().is_ok() {
+            return; // on a working Pi there is nothing to fall back from
+        }
+        let core = qpu_pi::standin::FakeVideoCore::default();
+        let device = Device::auto_with(None, || core.pi_info()).unwrap();
+        assert_eq!(device.backend().name(), "emulator");
+        let description = device.describe();
+        assert!(
+            description.starts_with(
+                "emulator (automatic: a Raspberry Pi was found but its GPU could not be opened: "
+            ),
+            "{description}"
+        );
+        // Asked for explicitly, the same failure is an error.
+        let error = Device::auto_with(Some("pi"), || core.pi_info()).unwrap_err();
+        assert!(error.to_string().starts_with("pi: "), "{error}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What every machine-code backend does around a launch, whatever runs the code: compile
 //! once per kernel, lay the run out in the device's memory following the compiler's launch
-//! contract (see [`crate::compile`]), and bring the results back.
+//! contract (see [`crate::compile`](mod@crate::compile)), and bring the results back.
 //!
 //! The layout, in allocation order: each argument array followed by a zero-filled margin,
 //! the code, the spill area (one slice per QPU) when the kernel spills, then one uniform
