@@ -481,7 +481,6 @@ fn within(last: Option<u64>, now: u64, distance: u64) -> bool {
 fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
     if (d.phys_reads[0] & q.prev_phys_writes[0]) | (d.phys_reads[1] & q.prev_phys_writes[1]) != 0
         || d.needs_history_checks
-        || q.branch_slots > 0
         || q.ending
     {
         check_history(q, d, config)
