@@ -19,7 +19,7 @@ use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
 use crate::tmu::{L2Cache, TmuUnit};
-use crate::vpm::{VpmMemory, VpmPort};
+use crate::vpm::{ReadSetupWord, VpmMemory, VpmPort};
 
 /// log2 of the bytes of code one cache page covers (4 KiB = 512 instructions).
 const PAGE_SHIFT: u32 = 12;
@@ -1207,9 +1207,8 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
         Dest::Vpm => q.vpm_port.push(x.vpm, values).map_err(Fault::Vpm)?,
         Dest::VpmReadSetup => {
             q.vpm_port.write_vr_setup(values[0]).map_err(Fault::Vpm)?;
-            // ID 00 in bits [31:30] is a generic read setup: its data arrives 3
-            // instructions later (guide section 7).
-            if values[0] >> 30 == 0 {
+            // A generic read setup's data arrives 3 instructions later (guide section 7).
+            if let Ok(ReadSetupWord::Generic(_)) = ReadSetupWord::decode(values[0]) {
                 q.vpm_read_ready_at = now + timing.vpm_read_latency;
             }
         }
