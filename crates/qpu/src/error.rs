@@ -220,7 +220,7 @@ pub struct RunError {
 }
 
 /// Everything that can go wrong in this crate.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Clone, PartialEq, thiserror::Error)]
 pub enum Error {
     /// The kernel function recorded an invalid kernel.
     #[error("{0}")]
@@ -277,3 +277,11 @@ impl From<BuildErrors> for Error {
 
 /// This crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `Debug` prints the message: a `main` that returns `qpu::Result` then shows
+/// `Error: pi: no Raspberry Pi GPU found: ...` rather than the enum's fields.
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
