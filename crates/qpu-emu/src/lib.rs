@@ -81,6 +81,7 @@ impl Emulator {
                 config.ambiguities.tmu_fifo_depth
             )));
         }
+        config.timing.validate().map_err(EmuError::Config)?;
         Ok(Emulator {
             config,
             memory: Memory::new(),

@@ -1274,10 +1274,7 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
     }
     // Direct lookups ignore the low 2 address bits and return one word per lane.
     let addresses: [u32; 16] = values.map(|v| v & !3);
-    let mut data = [0u32; 16];
-    for (word, &addr) in data.iter_mut().zip(&addresses) {
-        *word = x.mem.read_u32(addr).map_err(Fault::Memory)?;
-    }
+    let data = gather(x.mem, &addresses)?;
     // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
     // (guide section 4).
     let swap = !q.noswap && q.id % 4 >= 2;
@@ -1291,6 +1288,27 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
     q.report.tmu_requests += 1;
     q.report.tmu_cache_misses += timing.misses;
     Ok(())
+}
+
+/// Reads one word per lane. Lanes usually fall in one allocation: read that span once and
+/// index it; otherwise (or on any error) read lane by lane so the error names the lane's
+/// address.
+fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
+    let low = addresses.iter().copied().min().unwrap_or(0);
+    let high = addresses.iter().copied().max().unwrap_or(0);
+    if let Some(span) = (high - low).checked_add(4) {
+        if let Ok(bytes) = mem.read_bytes(low, span) {
+            return Ok(addresses.map(|addr| {
+                let at = (addr - low) as usize;
+                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+            }));
+        }
+    }
+    let mut data = [0u32; 16];
+    for (word, &addr) in data.iter_mut().zip(addresses) {
+        *word = mem.read_u32(addr).map_err(Fault::Memory)?;
+    }
+    Ok(data)
 }
 
 #[cfg(test)]

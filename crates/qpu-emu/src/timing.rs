@@ -78,6 +78,31 @@ impl Timing {
         program_start_latency: 4,
     };
 
+    /// Checks what the cache models need: power-of-two sizes, a TMU cache of at least one
+    /// line, an L2C of at least one line per way.
+    pub fn validate(&self) -> Result<(), String> {
+        let pow2 = |name: &str, v: u32| {
+            if v.is_power_of_two() {
+                Ok(())
+            } else {
+                Err(format!("timing.{name} = {v} must be a power of two"))
+            }
+        };
+        pow2("cache_line_bytes", self.cache_line_bytes)?;
+        pow2("tmu_cache_bytes", self.tmu_cache_bytes)?;
+        pow2("l2c_bytes", self.l2c_bytes)?;
+        if self.tmu_cache_bytes < self.cache_line_bytes
+            || self.l2c_bytes < self.cache_line_bytes * self.l2c_ways.max(1)
+            || self.l2c_ways == 0
+        {
+            return Err("timing: caches must hold at least one line per way".to_string());
+        }
+        if self.clocks_per_instruction == 0 {
+            return Err("timing.clocks_per_instruction must be at least 1".to_string());
+        }
+        Ok(())
+    }
+
     /// #25: clocks a VDR job of `bytes` occupies the (single, global) load engine.
     pub fn vdr_time(&self, bytes: u32) -> u64 {
         self.vdr_fixed + (u64::from(bytes) * 10).div_ceil(self.vdr_bytes_per_clock_x10.max(1))

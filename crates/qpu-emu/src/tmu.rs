@@ -76,13 +76,14 @@ impl TmuUnit {
         timing: &Timing,
     ) -> LookupTiming {
         let start = now.max(self.free_at);
-        let line_bytes = timing.cache_line_bytes.max(1);
+        // Line size and slot count are powers of two (checked by `Timing::validate`).
+        let line_shift = timing.cache_line_bytes.max(1).trailing_zeros();
         let mut fill = 0;
         let mut misses = 0;
-        let slots = self.tags.len();
+        let slot_mask = self.tags.len() - 1;
         for &addr in addresses {
-            let line = addr / line_bytes;
-            let slot = line as usize % slots;
+            let line = addr >> line_shift;
+            let slot = line as usize & slot_mask;
             if self.tags[slot] != Some(line) {
                 self.tags[slot] = Some(line);
                 misses += 1;
