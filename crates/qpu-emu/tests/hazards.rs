@@ -328,7 +328,7 @@ fn mutex_release_without_holding_it() {
 
 #[test]
 fn set_flags_under_never() {
-    assert_eq!(rule("sub.setf -, r0, r0"), Rule::SetFlagsUnderNever);
+    assert_eq!(rule("sub.never.setf -, r0, r0"), Rule::SetFlagsUnderNever);
     assert_eq!(Rule::SetFlagsUnderNever.source(), RuleSource::Measured);
 }
 

@@ -138,14 +138,6 @@ fn float_text(f: f32) -> String {
     format!("{f:?}")
 }
 
-fn default_cond(waddr: RegAddr) -> Cond {
-    if waddr == RegAddr::NOP {
-        Cond::Never
-    } else {
-        Cond::Always
-    }
-}
-
 struct AluText<'a> {
     alu: &'a AluInstruction,
     naming: Naming,
@@ -267,7 +259,13 @@ impl AluText<'_> {
                 alu.write.waddr_mul,
             )
         };
-        let cond_text = if cond == default_cond(waddr) {
+        let sets_flags = alu.write.set_flags
+            && if add_side {
+                alu.op_add != AddOp::Nop
+            } else {
+                alu.op_add == AddOp::Nop && alu.op_mul != MulOp::Nop
+            };
+        let cond_text = if cond == Cond::default_for(waddr == RegAddr::NOP, sets_flags) {
             String::new()
         } else {
             format!(".{}", cond.mnemonic())
@@ -357,8 +355,9 @@ fn write_back_text(write: &WriteBack, naming: Naming) -> (String, String) {
     let two = write.waddr_mul != RegAddr::NOP || write.cond_mul != Cond::Never || packed_mul;
     // One written condition covers every destination written out; when none is written each
     // destination takes its default.
-    let cond = if write.cond_add != default_cond(write.waddr_add)
-        || (two && write.cond_mul != default_cond(write.waddr_mul))
+    let cond = if write.cond_add
+        != Cond::default_for(write.waddr_add == RegAddr::NOP, write.set_flags)
+        || (two && write.cond_mul != Cond::default_for(write.waddr_mul == RegAddr::NOP, false))
     {
         format!(".{}", write.cond_add.mnemonic())
     } else {

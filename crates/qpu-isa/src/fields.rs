@@ -120,6 +120,19 @@ encoded_enum! {
     }
 }
 
+impl Cond {
+    /// The condition an assembler gives an ALU output whose condition is not written:
+    /// `never` for an output written nowhere (`-`), unless that ALU sets the flags, since
+    /// flags change only in lanes whose condition passes [measured by vc4asm]; else `always`.
+    pub const fn default_for(writes_nowhere: bool, sets_flags: bool) -> Cond {
+        if writes_nowhere && !sets_flags {
+            Cond::Never
+        } else {
+            Cond::Always
+        }
+    }
+}
+
 encoded_enum! {
     /// Add-ALU opcode `op_add` [28:24] (guide table 5, "Add ALU Opcodes"); 9–11 and 25–29 are
     /// reserved.

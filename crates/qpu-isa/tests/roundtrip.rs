@@ -131,17 +131,11 @@ fn canonical(instr: Instruction) -> Instruction {
         if w.pack == Pack::Mul(PackMul::None) {
             w.pack = Pack::RegfileA(PackA::None);
         }
-        let default = |a: RegAddr| {
-            if a == RegAddr::NOP {
-                Cond::Never
-            } else {
-                Cond::Always
-            }
-        };
         // One written condition covers both destinations.
-        let cond = (w.cond_add != default(w.waddr_add)).then_some(w.cond_add);
+        let add_default = Cond::default_for(w.waddr_add == RegAddr::NOP, w.set_flags);
+        let cond = (w.cond_add != add_default).then_some(w.cond_add);
         w.cond_mul = if second_dst {
-            cond.unwrap_or(default(w.waddr_mul))
+            cond.unwrap_or(Cond::default_for(w.waddr_mul == RegAddr::NOP, false))
         } else {
             Cond::Never
         };

@@ -903,8 +903,14 @@ impl Parser<'_> {
             unpack,
             write: WriteBack {
                 pack,
-                cond_add: add_text.cond.unwrap_or(default_cond(&add_dst)),
-                cond_mul: mul_text.cond.unwrap_or(default_cond(&mul_dst)),
+                cond_add: add_text.cond.unwrap_or(Cond::default_for(
+                    add_dst.is_nop(),
+                    set_flags && op_add != AddOp::Nop,
+                )),
+                cond_mul: mul_text.cond.unwrap_or(Cond::default_for(
+                    mul_dst.is_nop(),
+                    set_flags && op_add == AddOp::Nop && op_mul != MulOp::Nop,
+                )),
                 set_flags,
                 write_swap,
                 waddr_add,
@@ -1084,13 +1090,13 @@ impl Parser<'_> {
         };
         let (write_swap, waddr_add, waddr_mul) = self.write_files(&add, &mul, packed_a)?;
         let cond_mul = if dsts.len() > 1 {
-            cond.unwrap_or(default_cond(&mul))
+            cond.unwrap_or(Cond::default_for(mul.is_nop(), false))
         } else {
             Cond::Never
         };
         Ok(WriteBack {
             pack,
-            cond_add: cond.unwrap_or(default_cond(&add)),
+            cond_add: cond.unwrap_or(Cond::default_for(add.is_nop(), set_flags)),
             cond_mul,
             set_flags,
             write_swap,
@@ -1399,15 +1405,6 @@ impl OpText {
             dst: None,
             srcs: Vec::new(),
         }
-    }
-}
-
-/// The condition a destination gets when none is written: `never` for `-`, else `always`.
-fn default_cond(dst: &Dst) -> Cond {
-    if dst.is_nop() {
-        Cond::Never
-    } else {
-        Cond::Always
     }
 }
 
