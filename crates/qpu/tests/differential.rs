@@ -1,0 +1,870 @@
+//! Random differential testing: random kernels run on the reference interpreter and, compiled,
+//! on the strict emulator; every output word must be identical.
+//!
+//! Each program is generated from a seed (reproducible: `QPU_DIFF_SEED=<seed>` reruns one).
+//! Programs use ints and floats, every operator, `where_`/`if_`/`while_` nesting with bounded
+//! loops, rotates and shifts by any amount, loads, gathers and (blocking and non-blocking)
+//! stores to bounded buffers, `me()`/`num_qpus()` on 1–12 QPUs, and variables read before
+//! being assigned (zero-initialised). A failing program is shrunk (statements removed while
+//! the disagreement persists) and printed as kernel text with its seed.
+//!
+//! Where the hardware and the language's reference semantics differ, the generator keeps
+//! inputs out of the difference (documented in the compiler's README section):
+//! * `fmin`/`fmax` with a NaN operand or on a `+0`/`-0` tie, and `ftoi` of NaN or of values
+//!   outside the int range, are not specified alike; float variables are therefore kept finite
+//!   (clamped with a NaN-safe `min(1e4, max(x, -1e4))`), `to_int` gets a clamped argument, and
+//!   float outputs are stored as `x + 0.0` (which maps `-0` to `+0`).
+//! * float `==`/`!=` compile to a flag test of `a - b`, which differs from IEEE for `inf == inf`
+//!   and when `a - b` underflows; kept away by the same bounds.
+//! * SFU arguments are kept positive and away from zero (`recip(|x| + 1)`) so that no
+//!   infinity arises.
+//!
+//! CI runs `DEFAULT_PROGRAMS` programs; `QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu
+//! --test differential -- --ignored` runs the long campaign.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use qpu::error::SourceLocation;
+use qpu::interp;
+use qpu::lang::ast::*;
+use qpu::runtime::{Backend, Buffer, BufferWords, Emulator, Launch};
+
+const DEFAULT_PROGRAMS: u64 = 2_000;
+const INT_VARS: u32 = 4;
+const FLOAT_VARS: u32 = 3;
+/// Extra store slots per QPU for stores in the body.
+const SLOTS: u32 = 4;
+/// Vectors per QPU in each output buffer.
+const REGION: u32 = INT_VARS + FLOAT_VARS + SLOTS;
+const INPUT_WORDS: usize = 64;
+const LOOP_BOUND: i32 = 4;
+
+const HERE: SourceLocation = SourceLocation {
+    file: "generated",
+    line: 0,
+    column: 0,
+};
+
+/// SplitMix64: a tiny deterministic generator (the thing under test is the compiler).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+// Parameters: inp: Ptr<Int>, finp: Ptr<Float>, out: Ptr<Int>, fout: Ptr<Float>, x: Int, y: Float.
+const P_INP: u32 = 0;
+const P_FINP: u32 = 1;
+const P_OUT: u32 = 2;
+const P_FOUT: u32 = 3;
+const P_X: u32 = 4;
+const P_Y: u32 = 5;
+const FIRST_INT: u32 = 6;
+const FIRST_FLOAT: u32 = FIRST_INT + INT_VARS;
+/// Loop counters, one per nesting depth.
+const FIRST_COUNTER: u32 = FIRST_FLOAT + FLOAT_VARS;
+const MAX_DEPTH: u32 = 3;
+
+fn e(x: Expr) -> Arc<Expr> {
+    Arc::new(x)
+}
+
+fn var(v: u32) -> Expr {
+    Expr::Var(VarId(v))
+}
+
+fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: e(a),
+        rhs: e(b),
+    }
+}
+
+fn un(op: UnaryOp, a: Expr) -> Expr {
+    Expr::Unary { op, arg: e(a) }
+}
+
+fn stmt(kind: StmtKind) -> Stmt {
+    Stmt {
+        kind,
+        location: HERE,
+    }
+}
+
+/// NaN-safe clamp of a float into [-bound, bound] (see the module docs).
+fn clamp(x: Expr, bound: f32) -> Expr {
+    bin(
+        BinaryOp::FloatMin,
+        Expr::FloatLit(bound),
+        bin(BinaryOp::FloatMax, x, Expr::FloatLit(-bound)),
+    )
+}
+
+struct Gen {
+    rng: Rng,
+}
+
+impl Gen {
+    fn int_leaf(&mut self) -> Expr {
+        match self.rng.below(9) {
+            0 => Expr::IntLit(self.rng.below(33) as i32 - 16),
+            1 => Expr::IntLit(self.rng.next() as i32),
+            2 => Expr::Special(Special::Index),
+            3 => Expr::Special(Special::QpuId),
+            4 => Expr::Special(Special::NumQpus),
+            5 => var(P_X),
+            _ => var(FIRST_INT + self.rng.below(INT_VARS as u64) as u32),
+        }
+    }
+
+    fn float_leaf(&mut self) -> Expr {
+        match self.rng.below(7) {
+            0 => Expr::FloatLit((self.rng.below(64) as f32 - 32.0) / 4.0),
+            1 => Expr::FloatLit(f32::from_bits(0x3f80_0000 + (self.rng.next() as u32 >> 9))),
+            2 => var(P_Y),
+            _ => var(FIRST_FLOAT + self.rng.below(FLOAT_VARS as u64) as u32),
+        }
+    }
+
+    /// An in-bounds pointer into an input buffer: base + ((e & mask) << 2).
+    fn in_pointer(&mut self, float: bool, mask: i32, depth: u32) -> Expr {
+        let base = var(if float { P_FINP } else { P_INP });
+        let off = bin(BinaryOp::And, self.int(depth), Expr::IntLit(mask));
+        bin(
+            BinaryOp::IntAdd,
+            base,
+            bin(BinaryOp::Shl, off, Expr::IntLit(2)),
+        )
+    }
+
+    fn int(&mut self, depth: u32) -> Expr {
+        if depth == 0 || self.rng.chance(25) {
+            return self.int_leaf();
+        }
+        let d = depth - 1;
+        match self.rng.below(24) {
+            0..=13 => {
+                let ops = [
+                    BinaryOp::IntAdd,
+                    BinaryOp::IntSub,
+                    BinaryOp::IntMul,
+                    BinaryOp::Mul24,
+                    BinaryOp::Shl,
+                    BinaryOp::Asr,
+                    BinaryOp::Lsr,
+                    BinaryOp::Ror,
+                    BinaryOp::And,
+                    BinaryOp::Or,
+                    BinaryOp::Xor,
+                    BinaryOp::IntMin,
+                    BinaryOp::IntMax,
+                    BinaryOp::IntAdd,
+                ];
+                let op = ops[self.rng.below(ops.len() as u64) as usize];
+                bin(op, self.int(d), self.int(d))
+            }
+            14..=16 => {
+                let ops = [UnaryOp::IntNot, UnaryOp::IntAbs, UnaryOp::Clz];
+                un(ops[self.rng.below(3) as usize], self.int(d))
+            }
+            17 => un(UnaryOp::FloatToInt, clamp(self.float(d), 1e9)),
+            18 | 19 => Expr::Rotate {
+                value: e(self.int(d)),
+                amount: e(if self.rng.chance(50) {
+                    Expr::IntLit(self.rng.below(40) as i32 - 20)
+                } else {
+                    self.int(d)
+                }),
+            },
+            20 => Expr::Load {
+                addr: e(self.in_pointer(false, 15, d)),
+                elem: ElemType::Int,
+                stride: 1,
+            },
+            21 => Expr::Load {
+                addr: e(self.in_pointer(false, 15, d)),
+                elem: ElemType::Int,
+                stride: 1 + self.rng.below(3) as u32,
+            },
+            _ => self.int_leaf(),
+        }
+    }
+
+    fn float(&mut self, depth: u32) -> Expr {
+        if depth == 0 || self.rng.chance(25) {
+            return self.float_leaf();
+        }
+        let d = depth - 1;
+        let positive = |g: &mut Gen| {
+            bin(
+                BinaryOp::FloatAdd,
+                un(UnaryOp::FloatAbs, g.float(d)),
+                Expr::FloatLit(1.0),
+            )
+        };
+        match self.rng.below(20) {
+            0..=7 => {
+                let ops = [
+                    BinaryOp::FloatAdd,
+                    BinaryOp::FloatSub,
+                    BinaryOp::FloatMul,
+                    BinaryOp::FloatMin,
+                    BinaryOp::FloatMax,
+                    BinaryOp::FloatAdd,
+                    BinaryOp::FloatMul,
+                    BinaryOp::FloatSub,
+                ];
+                let op = ops[self.rng.below(ops.len() as u64) as usize];
+                bin(op, self.float(d), self.float(d))
+            }
+            8 => bin(BinaryOp::FloatDiv, self.float(d), positive(self)),
+            9 => un(UnaryOp::Recip, positive(self)),
+            10 => un(UnaryOp::Rsqrt, positive(self)),
+            11 => un(UnaryOp::Log2, positive(self)),
+            12 => un(UnaryOp::Sqrt, self.float(d)),
+            13 => un(
+                UnaryOp::Exp2,
+                bin(BinaryOp::FloatMin, Expr::FloatLit(10.0), self.float(d)),
+            ),
+            14 => un(UnaryOp::FloatAbs, self.float(d)),
+            15 => un(
+                UnaryOp::IntToFloat,
+                bin(BinaryOp::Asr, self.int(d), Expr::IntLit(8)),
+            ),
+            16 => Expr::Rotate {
+                value: e(self.float(d)),
+                amount: e(self.int(d)),
+            },
+            17 => Expr::Load {
+                addr: e(self.in_pointer(true, 15, d)),
+                elem: ElemType::Float,
+                stride: 1 + self.rng.below(2) as u32,
+            },
+            _ => self.float_leaf(),
+        }
+    }
+
+    fn boolean(&mut self, depth: u32) -> BoolExpr {
+        if depth > 0 && self.rng.chance(25) {
+            let d = depth - 1;
+            return match self.rng.below(3) {
+                0 => BoolExpr::Not(Arc::new(self.boolean(d))),
+                1 => BoolExpr::And(Arc::new(self.boolean(d)), Arc::new(self.boolean(d))),
+                _ => BoolExpr::Or(Arc::new(self.boolean(d)), Arc::new(self.boolean(d))),
+            };
+        }
+        let ops = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ];
+        let op = ops[self.rng.below(6) as usize];
+        if self.rng.chance(30) {
+            BoolExpr::Compare {
+                op,
+                float: true,
+                lhs: e(self.float(1)),
+                rhs: e(self.float(1)),
+            }
+        } else {
+            BoolExpr::Compare {
+                op,
+                float: false,
+                lhs: e(self.int(2)),
+                rhs: e(self.int(1)),
+            }
+        }
+    }
+
+    fn assign(&mut self) -> Stmt {
+        if self.rng.chance(65) {
+            let v = FIRST_INT + self.rng.below(INT_VARS as u64) as u32;
+            stmt(StmtKind::Assign {
+                var: VarId(v),
+                value: self.int(3),
+            })
+        } else {
+            let v = FIRST_FLOAT + self.rng.below(FLOAT_VARS as u64) as u32;
+            stmt(StmtKind::Assign {
+                var: VarId(v),
+                value: clamp(self.float(2), 1e4),
+            })
+        }
+    }
+
+    fn where_body(&mut self, depth: u32) -> Vec<Stmt> {
+        let n = 1 + self.rng.below(3);
+        (0..n)
+            .map(|_| {
+                if depth > 0 && self.rng.chance(25) {
+                    self.where_stmt(depth - 1)
+                } else {
+                    self.assign()
+                }
+            })
+            .collect()
+    }
+
+    fn where_stmt(&mut self, depth: u32) -> Stmt {
+        let cond = self.boolean(1);
+        let then = self.where_body(depth);
+        let otherwise = if self.rng.chance(50) {
+            self.where_body(depth)
+        } else {
+            Vec::new()
+        };
+        stmt(StmtKind::Where {
+            cond,
+            then,
+            otherwise,
+        })
+    }
+
+    /// A store of `value` into this QPU's slot `slot` of `out`/`fout`.
+    fn store_to_slot(&mut self, float: bool, value: Expr, slot: Expr, kind: StoreKind) -> Stmt {
+        let base = var(if float { P_FOUT } else { P_OUT });
+        let index = bin(
+            BinaryOp::IntAdd,
+            bin(
+                BinaryOp::IntMul,
+                Expr::Special(Special::QpuId),
+                Expr::IntLit(REGION as i32),
+            ),
+            slot,
+        );
+        let addr = bin(
+            BinaryOp::IntAdd,
+            base,
+            bin(BinaryOp::Shl, index, Expr::IntLit(6)),
+        );
+        stmt(StmtKind::Store {
+            value,
+            addr,
+            stride: 1,
+            kind,
+        })
+    }
+
+    fn block(&mut self, depth: u32) -> Vec<Stmt> {
+        let n = 1 + self.rng.below(4);
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.extend(self.statement(depth));
+        }
+        out
+    }
+
+    fn statement(&mut self, depth: u32) -> Vec<Stmt> {
+        let choice = self.rng.below(if depth == 0 { 3 } else { 9 });
+        match choice {
+            0 | 1 => vec![self.assign()],
+            2 => {
+                // Gathers and receives in pairs (the FIFO holds 4).
+                let k = 1 + self.rng.below(3) as usize;
+                let mut out = Vec::new();
+                let mut targets = Vec::new();
+                for _ in 0..k {
+                    let float = self.rng.chance(40);
+                    out.push(stmt(StmtKind::Gather {
+                        addr: self.in_pointer(float, 63, 2),
+                    }));
+                    targets.push(if float {
+                        FIRST_FLOAT + self.rng.below(FLOAT_VARS as u64) as u32
+                    } else {
+                        FIRST_INT + self.rng.below(INT_VARS as u64) as u32
+                    });
+                }
+                if self.rng.chance(30) {
+                    out.push(self.assign());
+                }
+                for t in targets {
+                    out.push(stmt(StmtKind::Receive { var: VarId(t) }));
+                    // A gathered float may be anything: clamp it like every float.
+                    if t >= FIRST_FLOAT {
+                        out.push(stmt(StmtKind::Assign {
+                            var: VarId(t),
+                            value: clamp(var(t), 1e4),
+                        }));
+                    }
+                }
+                out
+            }
+            3 | 4 => vec![self.where_stmt(2)],
+            5 => {
+                let cond = if self.rng.chance(50) {
+                    Cond::Any(self.boolean(1))
+                } else {
+                    Cond::All(self.boolean(1))
+                };
+                let then = self.block(depth - 1);
+                let otherwise = if self.rng.chance(50) {
+                    self.block(depth - 1)
+                } else {
+                    Vec::new()
+                };
+                vec![stmt(StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                })]
+            }
+            6 | 7 => {
+                // while (counter < bound && cond): bounded by the counter.
+                let counter = FIRST_COUNTER + depth;
+                let limit = BoolExpr::Compare {
+                    op: CmpOp::Lt,
+                    float: false,
+                    lhs: e(var(counter)),
+                    rhs: e(Expr::IntLit(1 + self.rng.below(LOOP_BOUND as u64) as i32)),
+                };
+                let b = self.boolean(1);
+                let both = BoolExpr::And(Arc::new(limit), Arc::new(b));
+                let cond = if self.rng.chance(60) {
+                    Cond::Any(both)
+                } else {
+                    Cond::All(both)
+                };
+                let mut body = self.block(depth - 1);
+                body.push(stmt(StmtKind::Assign {
+                    var: VarId(counter),
+                    value: bin(BinaryOp::IntAdd, var(counter), Expr::IntLit(1)),
+                }));
+                vec![
+                    stmt(StmtKind::Assign {
+                        var: VarId(counter),
+                        value: Expr::IntLit(0),
+                    }),
+                    stmt(StmtKind::While { cond, body }),
+                ]
+            }
+            _ => {
+                let float = self.rng.chance(30);
+                let value = if float {
+                    bin(
+                        BinaryOp::FloatAdd,
+                        clamp(self.float(2), 1e4),
+                        Expr::FloatLit(0.0),
+                    )
+                } else {
+                    self.int(2)
+                };
+                let slot = Expr::IntLit(
+                    (INT_VARS + FLOAT_VARS + self.rng.below(SLOTS as u64) as u32) as i32,
+                );
+                let kind = if self.rng.chance(50) {
+                    StoreKind::Blocking
+                } else {
+                    StoreKind::NonBlocking
+                };
+                vec![self.store_to_slot(float, value, slot, kind)]
+            }
+        }
+    }
+
+    fn kernel(&mut self) -> Kernel {
+        let mut vars = Vec::new();
+        let mut params = Vec::new();
+        for (i, ty) in [
+            Type::Ptr(ElemType::Int),
+            Type::Ptr(ElemType::Float),
+            Type::Ptr(ElemType::Int),
+            Type::Ptr(ElemType::Float),
+            Type::Int,
+            Type::Float,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            vars.push(VarDecl { ty, location: HERE });
+            params.push(Param {
+                var: VarId(i as u32),
+                ty,
+            });
+        }
+        for _ in 0..INT_VARS {
+            vars.push(VarDecl {
+                ty: Type::Int,
+                location: HERE,
+            });
+        }
+        for _ in 0..FLOAT_VARS {
+            vars.push(VarDecl {
+                ty: Type::Float,
+                location: HERE,
+            });
+        }
+        for _ in 0..=MAX_DEPTH {
+            vars.push(VarDecl {
+                ty: Type::Int,
+                location: HERE,
+            });
+        }
+        let mut body = Vec::new();
+        // Some variables start from values, others stay zero until assigned.
+        for v in 0..INT_VARS {
+            if self.rng.chance(60) {
+                body.push(stmt(StmtKind::Assign {
+                    var: VarId(FIRST_INT + v),
+                    value: self.int(2),
+                }));
+            }
+        }
+        body.extend(self.block(MAX_DEPTH));
+        // Every QPU stores every variable into its own region.
+        for v in 0..INT_VARS {
+            body.push(self.store_to_slot(
+                false,
+                var(FIRST_INT + v),
+                Expr::IntLit(v as i32),
+                StoreKind::NonBlocking,
+            ));
+        }
+        for v in 0..FLOAT_VARS {
+            body.push(self.store_to_slot(
+                true,
+                bin(
+                    BinaryOp::FloatAdd,
+                    var(FIRST_FLOAT + v),
+                    Expr::FloatLit(0.0),
+                ),
+                Expr::IntLit((INT_VARS + v) as i32),
+                StoreKind::NonBlocking,
+            ));
+        }
+        Kernel {
+            params,
+            vars,
+            body,
+            location: HERE,
+        }
+    }
+}
+
+/// Inputs and QPU count for one program.
+struct Case {
+    kernel: Kernel,
+    num_qpus: u32,
+    inp: Vec<u32>,
+    finp: Vec<u32>,
+    x: u32,
+    y: u32,
+}
+
+fn case(seed: u64) -> Case {
+    let mut g = Gen { rng: Rng(seed) };
+    let kernel = g.kernel();
+    let num_qpus = 1 + g.rng.below(12) as u32;
+    let inp = (0..INPUT_WORDS).map(|_| g.rng.next() as u32).collect();
+    let finp = (0..INPUT_WORDS)
+        .map(|_| ((g.rng.below(2000) as f32 - 1000.0) / 8.0).to_bits())
+        .collect();
+    let x = g.rng.below(64) as u32;
+    let y = ((g.rng.below(200) as f32 - 100.0) / 4.0).to_bits();
+    Case {
+        kernel,
+        num_qpus,
+        inp,
+        finp,
+        x,
+        y,
+    }
+}
+
+static FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static REJECTED: AtomicU64 = AtomicU64::new(0);
+static NEXT_KERNEL: AtomicU64 = AtomicU64::new(1 << 40);
+
+fn qpu_emu_config() -> qpu_emu::EmulatorConfig {
+    qpu_emu::EmulatorConfig {
+        max_instructions: 5_000_000,
+        ..qpu_emu::EmulatorConfig::default()
+    }
+}
+
+type Outputs = Result<(Vec<u32>, Vec<u32>), String>;
+
+/// Run on the interpreter (`emulate == false`) or compiled on the emulator.
+fn run(c: &Case, kernel: &Kernel, emulate: bool) -> Outputs {
+    let out_words = (REGION * 16 * c.num_qpus) as usize;
+    let mut inp = c.inp.clone();
+    let mut finp = c.finp.clone();
+    let mut out = vec![0u32; out_words];
+    let mut fout = vec![0u32; out_words];
+    let bases = [0x1000_0000u32, 0x1001_0000, 0x1002_0000, 0x1003_0000];
+    let args = vec![bases[0], bases[1], bases[2], bases[3], c.x, c.y];
+    let mut buffers = vec![
+        Buffer {
+            bus_address: bases[0],
+            words: BufferWords::ReadWrite(&mut inp),
+        },
+        Buffer {
+            bus_address: bases[1],
+            words: BufferWords::ReadWrite(&mut finp),
+        },
+        Buffer {
+            bus_address: bases[2],
+            words: BufferWords::ReadWrite(&mut out),
+        },
+        Buffer {
+            bus_address: bases[3],
+            words: BufferWords::ReadWrite(&mut fout),
+        },
+    ];
+    if emulate {
+        // Generated loops run at most a few hundred iterations; a compiled program that
+        // runs away is a disagreement, found quickly.
+        let backend = Emulator::with_config(qpu_emu_config());
+        let mut launch = Launch {
+            kernel,
+            kernel_id: NEXT_KERNEL.fetch_add(1, Ordering::Relaxed),
+            num_qpus: c.num_qpus,
+            args,
+            buffers,
+        };
+        backend.run(&mut launch).map_err(|e| e.to_string())?;
+    } else {
+        interp::run(
+            kernel,
+            c.num_qpus,
+            &args,
+            &mut buffers,
+            &interp::Config {
+                step_limit: 1_000_000,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok((out, fout))
+}
+
+/// None if they agree (or the interpreter rejects the program), else a description.
+fn disagreement(c: &Case, kernel: &Kernel, count: bool) -> Option<String> {
+    let expected = run(c, kernel, false);
+    let expected = match expected {
+        Ok(o) => o,
+        Err(e) => {
+            if count && REJECTED.fetch_add(1, Ordering::Relaxed) == 0 {
+                println!("first program the interpreter rejects: {e}");
+            }
+            return None;
+        }
+    };
+    match run(c, kernel, true) {
+        Err(e) => Some(format!("emulator failed: {e}")),
+        Ok(got) if got != expected => {
+            let (o, f) = &got;
+            let first = o
+                .iter()
+                .zip(&expected.0)
+                .position(|(a, b)| a != b)
+                .map(|i| {
+                    format!(
+                        "int word {i}: got {:#x}, expected {:#x}",
+                        o[i], expected.0[i]
+                    )
+                })
+                .or_else(|| {
+                    f.iter()
+                        .zip(&expected.1)
+                        .position(|(a, b)| a != b)
+                        .map(|i| {
+                            format!(
+                                "float word {i}: got {} ({:#x}), expected {} ({:#x})",
+                                f32::from_bits(f[i]),
+                                f[i],
+                                f32::from_bits(expected.1[i]),
+                                expected.1[i]
+                            )
+                        })
+                });
+            Some(format!("outputs differ: {}", first.unwrap_or_default()))
+        }
+        Ok(_) => None,
+    }
+}
+
+/// Remove statements (depth-first) while the program still disagrees, trying at most a
+/// few hundred candidates.
+fn shrink(c: &Case, mut kernel: Kernel) -> Kernel {
+    let mut budget = 400;
+    fn paths(stmts: &[Stmt], prefix: &[(usize, u8)], out: &mut Vec<Vec<(usize, u8)>>) {
+        for (i, s) in stmts.iter().enumerate() {
+            let mut p = prefix.to_vec();
+            p.push((i, 0));
+            out.push(p.clone());
+            let children: Vec<(&Vec<Stmt>, u8)> = match &s.kind {
+                StmtKind::If {
+                    then, otherwise, ..
+                }
+                | StmtKind::Where {
+                    then, otherwise, ..
+                } => vec![(then, 1), (otherwise, 2)],
+                StmtKind::While { body, .. } => vec![(body, 1)],
+                _ => vec![],
+            };
+            for (child, which) in children {
+                let mut q = prefix.to_vec();
+                q.push((i, which));
+                paths(child, &q, out);
+            }
+        }
+    }
+    fn remove(stmts: &mut Vec<Stmt>, path: &[(usize, u8)]) {
+        let (i, which) = path[0];
+        if path.len() == 1 {
+            stmts.remove(i);
+            return;
+        }
+        let list = match (&mut stmts[i].kind, path[1].1) {
+            (StmtKind::If { then, .. } | StmtKind::Where { then, .. }, _) if which == 1 => then,
+            (StmtKind::If { otherwise, .. } | StmtKind::Where { otherwise, .. }, _)
+                if which == 2 =>
+            {
+                otherwise
+            }
+            (StmtKind::While { body, .. }, _) => body,
+            _ => return,
+        };
+        remove(list, &path[1..]);
+    }
+    loop {
+        let mut all = Vec::new();
+        paths(&kernel.body, &[], &mut all);
+        // Only real statement paths (last component selects a statement).
+        let mut progress = false;
+        for p in all.iter().rev() {
+            let mut fixed: Vec<(usize, u8)> = Vec::new();
+            // Convert (index, branch) chain into removal path.
+            for (k, &(i, w)) in p.iter().enumerate() {
+                if k + 1 == p.len() {
+                    fixed.push((i, 0));
+                } else {
+                    fixed.push((i, w));
+                }
+            }
+            if budget == 0 {
+                return kernel;
+            }
+            budget -= 1;
+            let mut candidate = kernel.clone();
+            remove(&mut candidate.body, &fixed);
+            if candidate.body != kernel.body && disagreement(c, &candidate, false).is_some() {
+                kernel = candidate;
+                progress = true;
+                break;
+            }
+        }
+        if !progress {
+            return kernel;
+        }
+    }
+}
+
+fn check_seed(seed: u64) -> Result<(), String> {
+    let c = case(seed);
+    match disagreement(&c, &c.kernel, true) {
+        None => Ok(()),
+        Some(first) => {
+            let small = shrink(&c, c.kernel.clone());
+            let why = disagreement(&c, &small, false).unwrap_or(first);
+            Err(format!(
+                "seed {seed} ({} QPUs, x = {}, y = {}): {why}\nshrunk kernel \
+                 (v0 inp, v1 finp, v2 out, v3 fout, v4 x, v5 y):\n{small}\nrerun with \
+                 QPU_DIFF_SEED={seed}",
+                c.num_qpus,
+                c.x,
+                f32::from_bits(c.y)
+            ))
+        }
+    }
+}
+
+fn campaign(programs: u64, first_seed: u64) {
+    if let Ok(seed) = std::env::var("QPU_DIFF_SEED") {
+        let seed: u64 = seed.parse().expect("QPU_DIFF_SEED is a number");
+        if let Err(e) = check_seed(seed) {
+            panic!("{e}");
+        }
+        return;
+    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut failures = Vec::new();
+                    let mut seed = first_seed + t;
+                    while seed < first_seed + programs && !FAILED.load(Ordering::Relaxed) {
+                        if let Err(e) = check_seed(seed) {
+                            FAILED.store(true, Ordering::Relaxed);
+                            failures.push(e);
+                            break;
+                        }
+                        seed += threads;
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    let rejected = REJECTED.load(Ordering::Relaxed);
+    println!(
+        "differential: {programs} programs from seed {first_seed} ({rejected} rejected by the \
+         interpreter), {} disagreements",
+        failures.len()
+    );
+    if let Some(f) = failures.first() {
+        panic!("{} disagreement(s); first:\n{f}", failures.len());
+    }
+    assert!(
+        rejected * 10 < programs,
+        "too many generated programs are invalid"
+    );
+}
+
+#[test]
+fn random_kernels_agree_on_interpreter_and_emulator() {
+    campaign(DEFAULT_PROGRAMS, 0);
+}
+
+#[test]
+#[ignore = "long campaign: QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu --test differential -- --ignored"]
+fn long_campaign() {
+    let programs = std::env::var("QPU_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    campaign(programs, 1 << 32);
+}
+
+#[test]
+fn generator_is_deterministic_and_varied() {
+    let a = case(42);
+    let b = case(42);
+    assert_eq!(a.kernel, b.kernel);
+    let kinds: std::collections::HashSet<String> = (0..50)
+        .map(|s| format!("{}", case(s).kernel).len().to_string())
+        .collect();
+    assert!(kinds.len() > 10, "programs vary");
+}
