@@ -210,3 +210,81 @@ fn heatmap_on_every_qpu_count() {
         }
     }
 }
+
+/// 100 vectors live at once: more than the 64 registers and 4 accumulators, so the compiler
+/// must spill (QPULib aborted at 57).
+fn hundred_live(p: qpu::lang::Ptr<qpu::lang::Int>, q: qpu::lang::Ptr<qpu::lang::Int>) {
+    use qpu::lang::*;
+    let values: Vec<Int> = (0..100)
+        .map(|i| Int::var(p.at(16 * i).load() * (i + 1)))
+        .collect();
+    let sum = Int::var(0);
+    for v in values.iter().rev() {
+        sum.set(sum * 3 + *v);
+    }
+    (q + (me() << 4)).store(sum);
+}
+
+#[test]
+fn a_hundred_live_vectors_spill_and_agree() {
+    let kernel = compile(hundred_live).unwrap();
+    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    assert!(compiled.spill_bytes_per_qpu > 0, "the kernel must spill");
+    let input: Vec<i32> = (0..1600).map(|i| (i * 7919) % 1000 - 500).collect();
+    let mut expected = [0i32; 16];
+    for (lane, slot) in expected.iter_mut().enumerate() {
+        let mut sum = 0i32;
+        for i in (0..100).rev() {
+            let v = input[16 * i + lane].wrapping_mul(i as i32 + 1);
+            sum = sum.wrapping_mul(3).wrapping_add(v);
+        }
+        *slot = sum;
+    }
+    let device = Device::emulator();
+    let p = device.alloc_from(&input).unwrap();
+    let mut kernel = kernel;
+    for n in [1, 4, 12] {
+        let mut q = device.alloc::<i32>(16 * n as usize).unwrap();
+        kernel.set_num_qpus(n).unwrap();
+        kernel.run(&device, (&p, &mut q)).unwrap();
+        for qpu in 0..n as usize {
+            assert_eq!(
+                &q[16 * qpu..16 * qpu + 16],
+                &expected[..],
+                "{n} QPUs, QPU {qpu}"
+            );
+        }
+    }
+    // The interpreter agrees too.
+    let interp = Device::interpreter();
+    let p = interp.alloc_from(&input).unwrap();
+    let mut q = interp.alloc::<i32>(16 * 12).unwrap();
+    kernel.run(&interp, (&p, &mut q)).unwrap();
+    assert_eq!(&q[..16], &expected[..]);
+}
+
+/// `qpu::bench` measures copies of the examples' kernels: they must record the same kernels.
+#[test]
+fn bench_kernels_are_the_examples_kernels() {
+    let text = |k: &qpu::lang::ast::Kernel| k.to_string();
+    assert_eq!(
+        text(compile(qpu::bench::gcd).unwrap().ast()),
+        text(compile(gcd::gcd).unwrap().ast())
+    );
+    assert_eq!(
+        text(compile(qpu::bench::tri).unwrap().ast()),
+        text(compile(tri::tri).unwrap().ast())
+    );
+    assert_eq!(
+        text(compile(qpu::bench::oet).unwrap().ast()),
+        text(compile(oet_sort::oet).unwrap().ast())
+    );
+    assert_eq!(
+        text(compile(qpu::bench::rot3d_3).unwrap().ast()),
+        text(compile(rot3d::rot3d_3).unwrap().ast())
+    );
+    assert_eq!(
+        text(compile(qpu::bench::heatmap_step).unwrap().ast()),
+        text(compile(heatmap::step).unwrap().ast())
+    );
+}

@@ -296,12 +296,15 @@ fn file_of(l: Loc) -> u8 {
 fn colour(g: &Graph, n: usize, acc_only: &[bool]) -> Vec<Option<Loc>> {
     let mut loc: Vec<Option<Loc>> = vec![None; n];
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
+    // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
+    // uses come last, so they are the ones left without a location (and spilled).
+    let priority = |v: usize| g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64;
     order.sort_by(|&x, &y| {
         acc_only[y]
             .cmp(&acc_only[x])
             .then(
-                g.weight[y]
-                    .partial_cmp(&g.weight[x])
+                priority(y)
+                    .partial_cmp(&priority(x))
                     .unwrap_or(std::cmp::Ordering::Equal),
             )
             .then(x.cmp(&y))

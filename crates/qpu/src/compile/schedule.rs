@@ -133,34 +133,44 @@ fn raw_latency(res: Res, sfu_write: bool, rot_read: bool) -> usize {
     }
 }
 
-/// Dependencies within a segment: preds[j] = [(i, latency)].
-fn dependencies(ops: &[Op<Loc>], fx: &[Effects]) -> Vec<Vec<(usize, usize)>> {
-    let mut preds = vec![Vec::new(); ops.len()];
-    for j in 0..ops.len() {
-        for i in 0..j {
-            let mut lat: Option<usize> = None;
-            let mut need = |l: usize| lat = Some(lat.map_or(l, |x: usize| x.max(l)));
-            for &(w, sfu) in &fx[i].writes {
-                for &(r, rot) in &fx[j].reads {
-                    if r == w {
-                        need(raw_latency(w, sfu, rot));
-                    }
-                }
-                for &(w2, _) in &fx[j].writes {
-                    if w2 == w {
-                        need(if sfu { 3 } else { 1 });
-                    }
+/// Dependencies within a segment: preds[j] = [(i, latency)], found in one pass with the
+/// last writer and the readers since of every resource.
+fn dependencies(fx: &[Effects]) -> Vec<Vec<(usize, usize)>> {
+    let mut preds: Vec<Vec<(usize, usize)>> = vec![Vec::new(); fx.len()];
+    let mut last_write: HashMap<Res, (usize, bool)> = HashMap::new();
+    let mut readers: HashMap<Res, Vec<usize>> = HashMap::new();
+    for (j, e) in fx.iter().enumerate() {
+        let add = |i: usize, l: usize, preds: &mut Vec<Vec<(usize, usize)>>| {
+            if i == j {
+                return;
+            }
+            match preds[j].iter_mut().find(|(p, _)| *p == i) {
+                Some(entry) => entry.1 = entry.1.max(l),
+                None => preds[j].push((i, l)),
+            }
+        };
+        for &(r, rot) in &e.reads {
+            if let Some(&(i, sfu)) = last_write.get(&r) {
+                add(i, raw_latency(r, sfu, rot), &mut preds);
+            }
+        }
+        for &(w, _) in &e.writes {
+            if let Some(&(i, sfu)) = last_write.get(&w) {
+                add(i, if sfu { 3 } else { 1 }, &mut preds);
+            }
+            if let Some(rs) = readers.get(&w) {
+                for &i in rs {
+                    add(i, 0, &mut preds);
                 }
             }
-            for &(r, _) in &fx[i].reads {
-                for &(w, _) in &fx[j].writes {
-                    if w == r {
-                        need(0);
-                    }
-                }
-            }
-            if let Some(l) = lat {
-                preds[j].push((i, l));
+        }
+        for &(w, sfu) in &e.writes {
+            last_write.insert(w, (j, sfu));
+            readers.remove(&w);
+        }
+        for &(r, _) in &e.reads {
+            if !e.writes.iter().any(|(w, _)| *w == r) {
+                readers.entry(r).or_default().push(j);
             }
         }
     }
@@ -296,7 +306,7 @@ fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
 fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usize>) {
     let n = ops.len();
     let fx: Vec<Effects> = ops.iter().map(effects).collect();
-    let preds = dependencies(ops, &fx);
+    let preds = dependencies(&fx);
     let mut succs = vec![Vec::new(); n];
     for (j, ps) in preds.iter().enumerate() {
         for &(i, l) in ps {
@@ -313,18 +323,19 @@ fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usiz
             .unwrap_or(0)
             + 1;
     }
+    let mut waiting: Vec<usize> = preds.iter().map(Vec::len).collect();
+    let mut earliest = vec![0usize; n];
+    let mut available: Vec<usize> = (0..n).filter(|&j| waiting[j] == 0).collect();
     let mut slot = vec![usize::MAX; n];
     let mut bundles: Vec<Bundle> = Vec::new();
     let mut done = 0;
     let mut cycle = 0usize;
     while done < n {
-        let ready = |j: usize, slot: &Vec<usize>| {
-            slot[j] == usize::MAX
-                && preds[j]
-                    .iter()
-                    .all(|&(i, l)| slot[i] != usize::MAX && slot[i] + l <= cycle)
-        };
-        let mut candidates: Vec<usize> = (0..n).filter(|&j| ready(j, &slot)).collect();
+        let mut candidates: Vec<usize> = available
+            .iter()
+            .copied()
+            .filter(|&j| earliest[j] <= cycle)
+            .collect();
         candidates.sort_by(|&x, &y| prio[y].cmp(&prio[x]).then(x.cmp(&y)));
         let Some(&first) = candidates.first() else {
             bundles.push(Bundle::nop());
@@ -334,11 +345,9 @@ fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usiz
         let mut chosen = vec![first];
         let mut bundle = pack(&[&ops[first]]).expect("a single op always encodes");
         if dual_issue && matches!(bundle, Bundle::Alu { .. }) {
-            for &c in &candidates[1..] {
-                // Ops depending on each other with latency 0 (WAR) may share the word.
-                if preds[c].iter().any(|&(i, l)| chosen.contains(&i) && l > 0) {
-                    continue;
-                }
+            // Ops that are now available with latency 0 after a chosen op (WAR) may share
+            // the word; the available list is refreshed as ops are chosen.
+            for &c in candidates[1..].iter().take(24) {
                 let mut trial: Vec<&Op<Loc>> = chosen.iter().map(|&i| &ops[i]).collect();
                 trial.push(&ops[c]);
                 if let Some(b) = pack(&trial) {
@@ -353,6 +362,14 @@ fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usiz
         for &c in &chosen {
             slot[c] = cycle;
             done += 1;
+            available.retain(|&j| j != c);
+            for &(s, l) in &succs[c] {
+                earliest[s] = earliest[s].max(cycle + l);
+                waiting[s] -= 1;
+                if waiting[s] == 0 {
+                    available.push(s);
+                }
+            }
         }
         bundles.push(bundle);
         cycle += 1;

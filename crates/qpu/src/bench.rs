@@ -1,0 +1,415 @@
+//! Numbers for the examples: static and issued instructions, cycles, modelled time and
+//! compile time on the strict emulator, beside QPULib's figures
+//! (shared/docs/qpulib-anchor.md §4a/§4b) for the same setups.
+//!
+//! The kernels here are the examples' kernels, written out again because the library cannot
+//! depend on its own examples; a test (`tests/differential_examples.rs`) checks that each one
+//! records exactly the same kernel as its example.
+//!
+//! ```no_run
+//! for row in qpu::bench::run_all()? {
+//!     println!("{row}");
+//! }
+//! # Ok::<(), qpu::Error>(())
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::lang::*;
+use crate::runtime::{Backend, Emulator};
+use crate::{compile, Device};
+
+/// One example's numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExampleNumbers {
+    /// Example and setup, e.g. "gcd (16 pairs, 1 QPU)".
+    pub name: String,
+    /// QPUs used.
+    pub qpus: u32,
+    /// Instructions in the compiled kernel.
+    pub static_instructions: usize,
+    /// Instructions issued by all QPUs (branch delay slots included).
+    pub issued_instructions: u64,
+    /// Modelled clocks from launch to the last QPU's end.
+    pub cycles: u64,
+    /// Modelled time at 250 MHz, in microseconds.
+    pub time_us: f64,
+    /// Compile time of the kernel (best of several compiles).
+    pub compile_time: Duration,
+    /// QPULib's static instruction count for the same kernel, where measured.
+    pub qpulib_static: Option<usize>,
+    /// QPULib's issued instructions for the same setup, where measured.
+    pub qpulib_issued: Option<u64>,
+}
+
+impl fmt::Display for ExampleNumbers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        write!(
+            f,
+            "{:<38} static {:>5} (QPULib {:>4})  issued {:>10} (QPULib {:>10})  cycles {:>10}  \
+             {:>10.1} us @250MHz  compile {:>7.3} ms",
+            self.name,
+            self.static_instructions,
+            opt(self.qpulib_static.map(|v| v as u64)),
+            self.issued_instructions,
+            opt(self.qpulib_issued),
+            self.cycles,
+            self.time_us,
+            self.compile_time.as_secs_f64() * 1e3
+        )
+    }
+}
+
+/// GCD, vector version 1 (examples/gcd.rs).
+pub fn gcd(p: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>) {
+    let mut a = Int::var(p.load());
+    let mut b = Int::var(q.load());
+    while_(any(a.ne(b)), || {
+        where_(a.gt(b), || a -= b);
+        where_(a.lt(b), || b -= a);
+    });
+    r.store(a);
+}
+
+/// Triangular numbers (examples/tri.rs).
+pub fn tri(p: Ptr<Int>) {
+    let mut n = Int::var(p.load());
+    let mut sum = Int::var(0);
+    while_(any(n.gt(0)), || {
+        where_(n.gt(0), || {
+            sum += n;
+            n -= 1;
+        });
+    });
+    p.store(sum);
+}
+
+/// Odd-even transposition sort (examples/oet_sort.rs).
+pub fn oet(p: Ptr<Int>) {
+    let evens = Int::var(p.load_strided(2));
+    let odds = Int::var((p + 1).load_strided(2));
+    for_(
+        0,
+        |count| count.lt(16),
+        |count| count + 1,
+        |_| {
+            let evens2 = Int::var(min(evens, odds));
+            let odds2 = Int::var(max(evens, odds));
+            let evens3 = Int::var(rotate(evens2, 15));
+            let odds3 = Int::var(odds2);
+            where_(index().ne(15), || odds2.set(min(evens3, odds3)));
+            where_(index().ne(0), || evens2.set(rotate(max(evens3, odds3), 1)));
+            evens.set(evens2);
+            odds.set(odds2);
+        },
+    );
+    p.store_strided(evens, 2);
+    (p + 1).store_strided(odds, 2);
+}
+
+/// Rot3D vector version 3 (examples/rot3d.rs).
+pub fn rot3d_3(n: Int, cos: Float, sin: Float, x: Ptr<Float>, y: Ptr<Float>) {
+    let inc = Int::var(num_qpus() << 4);
+    let mut p = Ptr::var(x + index() + (me() << 4));
+    let mut q = Ptr::var(y + index() + (me() << 4));
+    gather(p);
+    gather(q);
+    let (x_old, y_old) = (Float::var(0.0), Float::var(0.0));
+    for_(
+        0,
+        |i| i.lt(n),
+        |i| i + inc,
+        |_| {
+            gather(p + inc);
+            gather(q + inc);
+            receive(x_old);
+            receive(y_old);
+            store(x_old * cos - y_old * sin, p);
+            store(y_old * cos + x_old * sin, q);
+            p += inc;
+            q += inc;
+        },
+    );
+    receive(x_old);
+    receive(y_old);
+}
+
+/// HeatMap's sliding window of three vectors of one row (examples/heatmap.rs).
+struct Cursor {
+    addr: Ptr<Float>,
+    prev: Float,
+    current: Float,
+    next: Float,
+}
+
+impl Cursor {
+    fn new(start: Ptr<Float>) -> Cursor {
+        Cursor {
+            addr: Ptr::var(start),
+            prev: Float::var(0.0),
+            current: Float::var(0.0),
+            next: Float::var(0.0),
+        }
+    }
+
+    fn init(&mut self, p: Ptr<Float>) {
+        gather(p);
+        self.current.set(0.0);
+        self.addr.set(p + 16);
+    }
+
+    fn prime(&self) {
+        receive(self.next);
+        gather(self.addr);
+    }
+
+    fn advance(&mut self) {
+        self.addr += 16;
+        self.prev.set(self.current);
+        gather(self.addr);
+        self.current.set(self.next);
+        receive(self.next);
+    }
+
+    fn finish(&self) {
+        receive(self.next);
+    }
+
+    fn shift_left(&self) -> Float {
+        let result = Float::var(rotate(self.current, 15));
+        let next_rot = Float::var(rotate(self.next, 15));
+        where_(index().eq(15), || result.set(next_rot));
+        result
+    }
+
+    fn shift_right(&self) -> Float {
+        let result = Float::var(rotate(self.current, 1));
+        let prev_rot = Float::var(rotate(self.prev, 1));
+        where_(index().eq(0), || result.set(prev_rot));
+        result
+    }
+}
+
+/// HeatMap's dissipation constant.
+const K: f32 = 0.25;
+
+/// One HeatMap step (examples/heatmap.rs).
+pub fn heatmap_step(
+    mut map: Ptr<Float>,
+    mut map_out: Ptr<Float>,
+    pitch: Int,
+    width: Int,
+    height: Int,
+) {
+    let mut row = [Cursor::new(map), Cursor::new(map), Cursor::new(map)];
+    map += pitch * me() + index();
+    map_out += pitch;
+    for_(
+        me(),
+        |y| y.lt(height),
+        |y| y + num_qpus(),
+        |y| {
+            let mut p = Ptr::var(map_out + y * pitch);
+            for (i, cursor) in row.iter_mut().enumerate() {
+                cursor.init(map + i as i32 * pitch);
+            }
+            for cursor in &row {
+                cursor.prime();
+            }
+            for_(
+                0,
+                |x| x.lt(width),
+                |x| x + 16,
+                |_| {
+                    for cursor in row.iter_mut() {
+                        cursor.advance();
+                    }
+                    let left = row.each_ref().map(Cursor::shift_right);
+                    let right = row.each_ref().map(Cursor::shift_left);
+                    let sum = left[0]
+                        + row[0].current
+                        + right[0]
+                        + left[1]
+                        + right[1]
+                        + left[2]
+                        + row[2].current
+                        + right[2];
+                    store(row[1].current - K * (row[1].current - sum * 0.125), p);
+                    p += 16;
+                },
+            );
+            for cursor in &row {
+                cursor.finish();
+            }
+            map += pitch * num_qpus();
+        },
+    );
+}
+
+/// Best-of-`n` compile time.
+fn compile_time(ast: &crate::lang::ast::Kernel) -> crate::Result<(usize, Duration)> {
+    let mut best = Duration::MAX;
+    let mut size = 0;
+    for _ in 0..20 {
+        let c = crate::compile::compile(ast)?;
+        best = best.min(c.compile_time);
+        size = c.words.len();
+    }
+    Ok((size, best))
+}
+
+fn numbers(
+    name: &str,
+    ast: &crate::lang::ast::Kernel,
+    backend: &Emulator,
+    qpulib: (Option<usize>, Option<u64>),
+) -> crate::Result<ExampleNumbers> {
+    let (static_instructions, compile_time) = compile_time(ast)?;
+    let report = backend.last_report().ok_or_else(|| crate::Error::Backend {
+        backend: backend.name().to_string(),
+        message: "no run report".to_string(),
+    })?;
+    Ok(ExampleNumbers {
+        name: name.to_string(),
+        qpus: report.qpus.len() as u32,
+        static_instructions,
+        issued_instructions: report.total.instructions,
+        cycles: report.cycles,
+        time_us: report.cycles as f64 / 250.0,
+        compile_time,
+        qpulib_static: qpulib.0,
+        qpulib_issued: qpulib.1,
+    })
+}
+
+/// A device on a fresh emulator backend, and a handle to read its reports.
+fn emulator() -> (Device, std::sync::Arc<Emulator>) {
+    let emu = std::sync::Arc::new(Emulator::new());
+    (Device::new(SharedEmulator(emu.clone())), emu)
+}
+
+struct SharedEmulator(std::sync::Arc<Emulator>);
+
+impl Backend for SharedEmulator {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn alloc(&self, words: usize) -> crate::Result<Box<dyn crate::runtime::SharedMemory>> {
+        self.0.alloc(words)
+    }
+    fn run(
+        &self,
+        launch: &mut crate::runtime::Launch<'_>,
+    ) -> crate::Result<crate::runtime::RunReport> {
+        self.0.run(launch)
+    }
+}
+
+/// glibc's `rand()`, shared with the examples so the GCD inputs are QPULib's README's.
+#[allow(dead_code, missing_docs)]
+#[path = "../examples/support/glibc_rand.rs"]
+mod glibc_rand;
+
+/// The 16 GCD inputs of QPULib's README: `srand(0)`, then pairs in 100..=199.
+fn glibc_pairs() -> (Vec<i32>, Vec<i32>) {
+    let mut rng = glibc_rand::GlibcRand::new(0);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..16 {
+        a.push(100 + rng.rand() % 100);
+        b.push(100 + rng.rand() % 100);
+    }
+    (a, b)
+}
+
+/// Run every measured example on the emulator (QPULib's setups where it has numbers).
+pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
+    let mut rows = Vec::new();
+    let (device, emu) = emulator();
+
+    let (a, b) = glibc_pairs();
+    let k = compile(gcd)?;
+    let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
+    let mut r = device.alloc::<i32>(16)?;
+    k.run(&device, (&pa, &pb, &mut r))?;
+    rows.push(numbers(
+        "gcd (16 pairs, 1 QPU)",
+        k.ast(),
+        &emu,
+        (Some(90), Some(737)),
+    )?);
+
+    let k = compile(tri)?;
+    let mut p = device.alloc_from(&(0..16).collect::<Vec<i32>>())?;
+    k.run(&device, &mut p)?;
+    rows.push(numbers(
+        "tri (0..16, 1 QPU)",
+        k.ast(),
+        &emu,
+        (Some(77), Some(190)),
+    )?);
+
+    let k = compile(oet)?;
+    let mut p = device.alloc_from(&(0..32).map(|i| 100 - i).collect::<Vec<i32>>())?;
+    k.run(&device, &mut p)?;
+    rows.push(numbers(
+        "oet_sort (32 ints, 1 QPU)",
+        k.ast(),
+        &emu,
+        (Some(110), None),
+    )?);
+
+    let n = 192_000usize;
+    let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut k = compile(rot3d_3)?;
+    for qpus in [1, 12] {
+        let mut x = device.alloc_from(&coords)?;
+        let mut y = device.alloc_from(&coords)?;
+        k.set_num_qpus(qpus)?;
+        // QPULib's Rot3D angle literal (deliberately not PI).
+        #[allow(clippy::approx_constant)]
+        let theta = 3.14159f32;
+        k.run(
+            &device,
+            (n as i32, theta.cos(), theta.sin(), &mut x, &mut y),
+        )?;
+        let qpulib = if qpus == 1 {
+            (Some(111), Some(420_063))
+        } else {
+            (Some(111), Some(420_723))
+        };
+        rows.push(numbers(
+            &format!(
+                "rot3d v3 (192,000 vertices, {qpus} QPU{})",
+                if qpus > 1 { "s" } else { "" }
+            ),
+            k.ast(),
+            &emu,
+            qpulib,
+        )?);
+    }
+
+    let (width, height) = (496usize, 504usize);
+    let (ncols, nrows) = (width + 16, height + 2);
+    let mut initial = vec![0.0f32; ncols * nrows];
+    for (i, v) in initial.iter_mut().enumerate() {
+        if i % 97 == 0 {
+            *v = (i % 1000) as f32;
+        }
+    }
+    let k = compile(heatmap_step)?;
+    let src = device.alloc_from(&initial)?;
+    let mut dst = device.alloc::<f32>(initial.len())?;
+    k.run(
+        &device,
+        (&src, &mut dst, ncols as i32, width as i32, height as i32),
+    )?;
+    rows.push(numbers(
+        "heatmap (one 512x506 step, 1 QPU)",
+        k.ast(),
+        &emu,
+        (Some(223), Some(1_530_198)),
+    )?);
+    Ok(rows)
+}
