@@ -9,8 +9,8 @@
 //!   `any`/`all` become the branch's any/all condition over those flags.
 //! * `Where` becomes a flag test plus conditional writes; nested `Where`s combine 0/-1 mask
 //!   registers.
-//! * `If` branches around; `While` jumps to its test at the bottom (one branch per
-//!   iteration).
+//! * `If` branches around; `While` tests on entry and again at the bottom of its body (one
+//!   branch per iteration, in the body's basic block).
 //! * Memory: whole-vector loads are TMU1 lookups of `lane 0's address + 4·stride·lane`;
 //!   gathers use TMU0 (so loads never disturb the gather FIFO); stores write this QPU's VPM
 //!   row and start a VDW DMA, waiting for the previous DMA first (one store DMA per QPU can
@@ -395,21 +395,25 @@ impl Lower<'_> {
                 }
             }
             StmtKind::While { cond, body } => {
-                let (body_label, test_label) = (self.label(), self.label());
+                // Test once on entry, then at the bottom of the body: the bottom test shares
+                // a basic block with the body, so scheduling can overlap them and fill the
+                // back branch's delay slots with the body's last instructions.
+                let (body_label, end_label) = (self.label(), self.label());
+                let (flag, all) = self.cond(cond);
                 self.emit(Op::Branch {
-                    cond: BranchCond::Always,
-                    target: test_label,
+                    cond: branch_cond(negate(flag), !all),
+                    target: end_label,
                 });
                 self.emit(Op::Label(body_label));
                 for s in body {
                     self.stmt(s);
                 }
-                self.emit(Op::Label(test_label));
                 let (flag, all) = self.cond(cond);
                 self.emit(Op::Branch {
                     cond: branch_cond(flag, all),
                     target: body_label,
                 });
+                self.emit(Op::Label(end_label));
             }
             StmtKind::Where {
                 cond,

@@ -37,6 +37,7 @@
 pub mod emit;
 pub mod ir;
 pub mod lower;
+pub mod opt;
 pub mod regalloc;
 pub mod schedule;
 
@@ -115,10 +116,12 @@ pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
     let mut lowered = lower::lower(kernel, false);
+    opt::hoist_constants(&mut lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
         Err(regalloc::AllocError::NeedSpills) => {
             lowered = lower::lower(kernel, true);
+            opt::hoist_constants(&mut lowered.code);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())

@@ -293,7 +293,7 @@ fn file_of(l: Loc) -> u8 {
 }
 
 /// Colour the graph; returns locations (None = uncoloured).
-fn colour(g: &Graph, n: usize, acc_only: &[bool]) -> Vec<Option<Loc>> {
+fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Option<Loc>> {
     let mut loc: Vec<Option<Loc>> = vec![None; n];
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
     // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
@@ -318,6 +318,9 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool]) -> Vec<Option<Loc>> {
             }
         }
         let short = g.span[v].1.saturating_sub(g.span[v].0) <= 4;
+        // Values used densely inside loops also earn an accumulator (no read-after-write
+        // delay, no read-port conflicts) when one is free for their whole range.
+        let hot = g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64 >= hot_density;
         let mut best: Option<(i64, Loc)> = None;
         let candidates: Vec<Loc> = if acc_only[v] {
             ACCS.to_vec()
@@ -350,7 +353,7 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool]) -> Vec<Option<Loc>> {
                 score -= file_load[f as usize] as i64 / 4;
             }
             if f == 0 {
-                score += if short { 200 } else { -200 };
+                score += if short || hot { 200 } else { -200 };
             }
             match best {
                 Some((s, _)) if s >= score => {}
@@ -417,7 +420,9 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         acc_only.resize(n, false);
         unspillable.resize(n, false);
         let g = build(&lowered.code, n);
-        let loc = colour(&g, n, &acc_only);
+        // Density (loop-weighted uses per op of range) above which a value may take an
+        // accumulator; 2 measured best on the examples (`qpu::bench`).
+        let loc = colour(&g, n, &acc_only, 2.0);
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
         let mut to_spill: Vec<usize> = Vec::new();
@@ -520,6 +525,8 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             .code
             .iter()
             .map(|op| op.map(|r| loc[r.0 as usize].unwrap_or(Loc::Acc(0))))
+            // Copies whose two sides share a location vanish.
+            .filter(|op| !matches!(op.as_copy(), Some((d, s)) if d == s))
             .collect();
         return Ok(Allocated { code, spill_slots });
     }
@@ -591,6 +598,23 @@ fn spill(
     let vdr_row = g.vdr_row.expect("spill support");
     let vpm_read = g.vpm_read.expect("spill support");
     let code = std::mem::take(&mut lowered.code);
+    // Constants (a single unconditional load immediate) are re-materialised, not stored.
+    let mut def_count: HashMap<u32, u32> = HashMap::new();
+    let mut constant: HashMap<u32, u32> = HashMap::new();
+    for op in &code {
+        if let Some(d) = op.def() {
+            *def_count.entry(d.0).or_default() += 1;
+            if let Op::Ldi {
+                imm,
+                cond: Cond::Always,
+                ..
+            } = op
+            {
+                constant.insert(d.0, *imm);
+            }
+        }
+    }
+    constant.retain(|v, _| def_count[v] == 1);
     let mut out = Vec::with_capacity(code.len() * 2);
     let mut fresh = |lowered: &mut Lowered| {
         let t = VReg(lowered.vregs);
@@ -611,6 +635,15 @@ fn spill(
                 continue;
             }
             let t = fresh(lowered);
+            if let Some(&imm) = constant.get(&r.0) {
+                out.push(Op::Ldi {
+                    dst: Dst::Reg(t),
+                    imm,
+                    cond: Cond::Always,
+                });
+                reloads.insert(r.0, t);
+                continue;
+            }
             let offset = fresh(lowered);
             let slot = slot_of[&r.0];
             out.push(Op::Ldi {
@@ -633,6 +666,9 @@ fn spill(
             reloads.insert(r.0, t);
         }
         let def = op.def().filter(|&d| is_spilled(d));
+        if def.is_some_and(|d| constant.contains_key(&d.0)) {
+            continue;
+        }
         let def_temp = def.map(|d| match reloads.get(&d.0) {
             Some(&t) => t,
             None => fresh(lowered),
