@@ -63,9 +63,17 @@ fn main() -> qpu::Result<()> {
     let unrolled = std::env::args().any(|arg| arg == "--unrolled");
     let device = Device::auto()?;
     let (a, b) = inputs();
-    let r = run(&device, unrolled, &a, &b)?;
+    let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
+    let mut r = device.alloc::<i32>(16)?;
+    let kernel = if unrolled {
+        compile(gcd_unrolled)?
+    } else {
+        compile(gcd)?
+    };
+    let report = kernel.run(&device, (&pa, &pb, &mut r))?;
     for i in 0..16 {
         println!("gcd({}, {}) = {}", a[i], b[i], r[i]);
     }
+    println!("{report}");
     Ok(())
 }

@@ -288,3 +288,25 @@ fn bench_kernels_are_the_examples_kernels() {
         text(compile(heatmap::step).unwrap().ast())
     );
 }
+
+/// `kernel.disassemble()` prints assembler syntax that assembles back to the same machine
+/// code (what `qpu asm` does with it).
+#[test]
+fn listings_assemble_back_to_the_same_words() {
+    let asts = [
+        compile(gcd::gcd).unwrap().ast().clone(),
+        compile(oet_sort::oet).unwrap().ast().clone(),
+        compile(rot3d::rot3d_3).unwrap().ast().clone(),
+        compile(heatmap::step).unwrap().ast().clone(),
+        compile(hundred_live).unwrap().ast().clone(),
+    ];
+    for ast in &asts {
+        let compiled = qpu::compile::compile(ast).unwrap();
+        let listing = compiled.disassemble();
+        let again = qpu_isa::assemble(&listing).unwrap_or_else(|e| panic!("{e}\n{listing}"));
+        let words: Vec<u64> = again.iter().map(qpu_isa::Instruction::encode).collect();
+        assert_eq!(words, compiled.words);
+    }
+    let listing = compile(gcd::gcd).unwrap().disassemble().unwrap();
+    assert!(listing.contains("thrend") && listing.contains("brr"));
+}

@@ -168,3 +168,46 @@ impl Backend for Emulator {
         Ok(result)
     }
 }
+
+/// One line: backend, QPUs, instructions, cycles and (where modelled) time and stalls.
+impl std::fmt::Display for RunReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let counter = |name: &str| {
+            self.counters
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| *v)
+        };
+        let steps: u64 = self.qpus.iter().map(|q| q.steps).sum();
+        let unit = if self.cycles.is_some() {
+            "instructions"
+        } else {
+            "steps"
+        };
+        write!(
+            f,
+            "{}: {} QPU{}, {steps} {unit}",
+            self.backend,
+            self.num_qpus,
+            if self.num_qpus == 1 { "" } else { "s" }
+        )?;
+        if let Some(cycles) = self.cycles {
+            write!(f, ", {cycles} cycles")?;
+        }
+        if let Some(ns) = counter("modelled_ns") {
+            write!(f, " = {:.3} us at 250 MHz", ns as f64 / 1000.0)?;
+        }
+        let stalls: Vec<String> = ["tmu", "vpm", "dma", "semaphore", "mutex"]
+            .iter()
+            .filter_map(|s| {
+                counter(&format!("stall_{s}"))
+                    .filter(|&v| v > 0)
+                    .map(|v| format!("{s} {v}"))
+            })
+            .collect();
+        if !stalls.is_empty() {
+            write!(f, " (stall clocks: {})", stalls.join(", "))?;
+        }
+        Ok(())
+    }
+}
