@@ -31,6 +31,8 @@ use qpu::lang::ast::*;
 use qpu::runtime::{Backend, Buffer, BufferWords, Emulator, Launch};
 
 const DEFAULT_PROGRAMS: u64 = 2_000;
+/// Programs in the spilling run (each is larger).
+const SPILL_PROGRAMS: u64 = 150;
 const INT_VARS: u32 = 4;
 const FLOAT_VARS: u32 = 3;
 /// Extra store slots per QPU for stores in the body.
@@ -116,7 +118,12 @@ fn clamp(x: Expr, bound: f32) -> Expr {
 
 struct Gen {
     rng: Rng,
+    /// Extra int variables kept live from start to end (register pressure: spilling).
+    pressure: u32,
 }
+
+/// First of the pressure variables (after the loop counters).
+const FIRST_PRESSURE: u32 = FIRST_COUNTER + MAX_DEPTH + 1;
 
 impl Gen {
     fn int_leaf(&mut self) -> Expr {
@@ -127,6 +134,9 @@ impl Gen {
             3 => Expr::Special(Special::QpuId),
             4 => Expr::Special(Special::NumQpus),
             5 => var(P_X),
+            _ if self.pressure > 0 && self.rng.chance(30) => {
+                var(FIRST_PRESSURE + self.rng.below(self.pressure as u64) as u32)
+            }
             _ => var(FIRST_INT + self.rng.below(INT_VARS as u64) as u32),
         }
     }
@@ -295,7 +305,11 @@ impl Gen {
 
     fn assign(&mut self) -> Stmt {
         if self.rng.chance(65) {
-            let v = FIRST_INT + self.rng.below(INT_VARS as u64) as u32;
+            let v = if self.pressure > 0 && self.rng.chance(30) {
+                FIRST_PRESSURE + self.rng.below(self.pressure as u64) as u32
+            } else {
+                FIRST_INT + self.rng.below(INT_VARS as u64) as u32
+            };
             stmt(StmtKind::Assign {
                 var: VarId(v),
                 value: self.int(3),
@@ -510,7 +524,7 @@ impl Gen {
                 location: HERE,
             });
         }
-        for _ in 0..=MAX_DEPTH {
+        for _ in 0..=MAX_DEPTH + self.pressure {
             vars.push(VarDecl {
                 ty: Type::Int,
                 location: HERE,
@@ -526,7 +540,24 @@ impl Gen {
                 }));
             }
         }
+        for v in 0..self.pressure {
+            body.push(stmt(StmtKind::Assign {
+                var: VarId(FIRST_PRESSURE + v),
+                value: self.int(1),
+            }));
+        }
         body.extend(self.block(MAX_DEPTH));
+        // Fold the pressure variables into the first int variable, so all stay live.
+        for v in 0..self.pressure {
+            body.push(stmt(StmtKind::Assign {
+                var: VarId(FIRST_INT),
+                value: bin(
+                    BinaryOp::Xor,
+                    bin(BinaryOp::IntMul, var(FIRST_INT), Expr::IntLit(3)),
+                    var(FIRST_PRESSURE + v),
+                ),
+            }));
+        }
         // Every QPU stores every variable into its own region.
         for v in 0..INT_VARS {
             body.push(self.store_to_slot(
@@ -567,8 +598,11 @@ struct Case {
     y: u32,
 }
 
-fn case(seed: u64) -> Case {
-    let mut g = Gen { rng: Rng(seed) };
+fn case(seed: u64, pressure: u32) -> Case {
+    let mut g = Gen {
+        rng: Rng(seed),
+        pressure,
+    };
     let kernel = g.kernel();
     let num_qpus = 1 + g.rng.below(12) as u32;
     let inp = (0..INPUT_WORDS).map(|_| g.rng.next() as u32).collect();
@@ -777,12 +811,17 @@ fn shrink(c: &Case, mut kernel: Kernel) -> Kernel {
     }
 }
 
-fn check_seed(seed: u64) -> Result<(), String> {
-    let c = case(seed);
+fn check_seed(seed: u64, pressure: u32) -> Result<(), String> {
+    let c = case(seed, pressure);
     match disagreement(&c, &c.kernel, true) {
         None => Ok(()),
         Some(first) => {
             let small = shrink(&c, c.kernel.clone());
+            if std::env::var_os("QPU_DIFF_DUMP").is_some() {
+                if let Ok(compiled) = qpu::compile::compile(&small) {
+                    eprintln!("{}", compiled.disassemble());
+                }
+            }
             let why = disagreement(&c, &small, false).unwrap_or(first);
             Err(format!(
                 "seed {seed} ({} QPUs, x = {}, y = {}): {why}\nshrunk kernel \
@@ -796,10 +835,14 @@ fn check_seed(seed: u64) -> Result<(), String> {
     }
 }
 
-fn campaign(programs: u64, first_seed: u64) {
+fn campaign(programs: u64, first_seed: u64, pressure: u32) {
     if let Ok(seed) = std::env::var("QPU_DIFF_SEED") {
         let seed: u64 = seed.parse().expect("QPU_DIFF_SEED is a number");
-        if let Err(e) = check_seed(seed) {
+        let pressure = std::env::var("QPU_DIFF_PRESSURE")
+            .ok()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(pressure);
+        if let Err(e) = check_seed(seed, pressure) {
             panic!("{e}");
         }
         return;
@@ -812,7 +855,7 @@ fn campaign(programs: u64, first_seed: u64) {
                     let mut failures = Vec::new();
                     let mut seed = first_seed + t;
                     while seed < first_seed + programs && !FAILED.load(Ordering::Relaxed) {
-                        if let Err(e) = check_seed(seed) {
+                        if let Err(e) = check_seed(seed, pressure) {
                             FAILED.store(true, Ordering::Relaxed);
                             failures.push(e);
                             break;
@@ -845,7 +888,14 @@ fn campaign(programs: u64, first_seed: u64) {
 
 #[test]
 fn random_kernels_agree_on_interpreter_and_emulator() {
-    campaign(DEFAULT_PROGRAMS, 0);
+    campaign(DEFAULT_PROGRAMS, 0, 0);
+}
+
+/// Programs with 80 extra variables live throughout: more than the registers, so spill
+/// code runs inside loops, conditionals and `where_` bodies.
+#[test]
+fn random_kernels_that_spill_agree() {
+    campaign(SPILL_PROGRAMS, 1 << 48, 80);
 }
 
 #[test]
@@ -855,16 +905,16 @@ fn long_campaign() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
-    campaign(programs, 1 << 32);
+    campaign(programs, 1 << 32, 0);
 }
 
 #[test]
 fn generator_is_deterministic_and_varied() {
-    let a = case(42);
-    let b = case(42);
+    let a = case(42, 0);
+    let b = case(42, 0);
     assert_eq!(a.kernel, b.kernel);
     let kinds: std::collections::HashSet<String> = (0..50)
-        .map(|s| format!("{}", case(s).kernel).len().to_string())
+        .map(|s| format!("{}", case(s, 0).kernel).len().to_string())
         .collect();
     assert!(kinds.len() > 10, "programs vary");
 }

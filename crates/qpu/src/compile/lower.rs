@@ -119,6 +119,9 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
 
     // Prologue: uniforms in launch order, each into a temporary that is never spilled (spill
     // code needs the globals computed below, so no spilled value may be defined before them).
+    // Values the prologue defines are never spilled: spill code needs the globals it is
+    // still computing.
+    let first_prologue_value = l.vregs;
     let me_raw = l.fresh();
     let num_raw = l.fresh();
     l.unspillable.extend([me_raw, num_raw]);
@@ -212,6 +215,8 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         let reg = l.var_regs[param.var.0 as usize];
         l.emit(Op::mov(Dst::Reg(reg), Src::Reg(t)));
     }
+    l.unspillable
+        .extend((first_prologue_value..l.vregs).map(VReg));
     let body = l.label();
     l.emit(Op::Label(body));
 
