@@ -4,6 +4,7 @@
 //! qpu asm hello.qasm -o hello.bin            # assemble (format from the extension, or --format)
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
 //! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
+//! qpu bench                                  # the examples' numbers beside QPULib's
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -81,6 +82,9 @@ enum Command {
         #[arg(long)]
         max_instructions: Option<u64>,
     },
+    /// Compile and run the examples on the emulator; print static and issued instructions,
+    /// cycles, modelled time at 250 MHz and compile time, beside QPULib's figures.
+    Bench,
 }
 
 /// What went wrong, with the file it concerns.
@@ -221,6 +225,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 max_instructions,
             })?;
             print!("{out}");
+            Ok(())
+        }
+        Command::Bench => {
+            let rows = qpu::bench::run_all().map_err(|e| CliError::Usage(format!("bench: {e}")))?;
+            print!("{}", bench_table(&rows));
             Ok(())
         }
     }
@@ -443,4 +452,26 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         }
     }
     Ok(out)
+}
+
+/// The bench rows as a Markdown table (the README carries the same table).
+fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+    let mut out = String::from(
+        "| example | static (QPULib) | issued (QPULib) | cycles | time at 250 MHz | compile |\n|---|---|---|---|---|---|\n",
+    );
+    for row in rows {
+        out.push_str(&format!(
+            "| {} | {} ({}) | {} ({}) | {} | {:.1} us | {:.3} ms |\n",
+            row.name,
+            row.static_instructions,
+            or_dash(row.qpulib_static.map(|v| v as u64)),
+            row.issued_instructions,
+            or_dash(row.qpulib_issued),
+            row.cycles,
+            row.time_us,
+            row.compile_time.as_secs_f64() * 1e3,
+        ));
+    }
+    out
 }
