@@ -891,6 +891,17 @@ fn random_kernels_agree_on_interpreter_and_emulator() {
     campaign(DEFAULT_PROGRAMS, 0, 0);
 }
 
+/// Seeds the long campaign once failed on: a spilled prologue temporary (4294976583) and a
+/// kernel lowered for spilling that ended up needing no slot (4294978933).
+#[test]
+fn former_failures_stay_fixed() {
+    for seed in [4_294_976_583, 4_294_978_933] {
+        if let Err(e) = check_seed(seed, 0) {
+            panic!("{e}");
+        }
+    }
+}
+
 /// Programs with 80 extra variables live throughout: more than the registers, so spill
 /// code runs inside loops, conditionals and `where_` bodies.
 #[test]

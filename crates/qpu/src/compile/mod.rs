@@ -117,11 +117,13 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
     let start = Instant::now();
     let mut lowered = lower::lower(kernel, false);
     opt::hoist_constants(&mut lowered.code);
+    opt::reuse_flags(&mut lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
         Err(regalloc::AllocError::NeedSpills) => {
             lowered = lower::lower(kernel, true);
             opt::hoist_constants(&mut lowered.code);
+            opt::reuse_flags(&mut lowered.code);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
@@ -148,7 +150,14 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         instructions,
         words,
         uniforms: lowered.uniforms,
-        spill_bytes_per_qpu: allocated.spill_slots * 64,
+        // The launch contract passes the spill uniform exactly when this is non-zero, so a
+        // kernel lowered for spilling keeps at least one slot even if, in the end, the
+        // allocator needed none (its prologue still reads the uniform).
+        spill_bytes_per_qpu: if lowered.globals.is_some_and(|g| g.spill_base.is_some()) {
+            allocated.spill_slots.max(1) * 64
+        } else {
+            0
+        },
         compile_time: start.elapsed(),
     })
 }

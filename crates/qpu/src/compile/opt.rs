@@ -106,3 +106,51 @@ pub fn hoist_constants(code: &mut Vec<Op<VReg>>) {
         }
     }
 }
+
+/// Drop a flag-setting test (no destination) that repeats the previous flag-setting op of
+/// its basic block on the same operands when nothing those operands read has been written
+/// since: the flags already hold its result. (`where_(index().eq(0), ..)` written three
+/// times in a row tests once.)
+pub fn reuse_flags(code: &mut Vec<Op<VReg>>) {
+    let mut last: Option<Op<VReg>> = None;
+    let mut keep = vec![true; code.len()];
+    for (i, op) in code.iter().enumerate() {
+        match op {
+            Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. } => last = None,
+            Op::Alu {
+                dst: Dst::None,
+                sf: true,
+                cond: Cond::Always,
+                a,
+                b,
+                rotate: None,
+                ..
+            } => {
+                let pure = |s: &Src<VReg>| {
+                    matches!(s, Src::Reg(_) | Src::Imm(_))
+                        || matches!(s, Src::Read(IoRead::ElemNum))
+                };
+                if last.as_ref() == Some(op) {
+                    keep[i] = false;
+                } else {
+                    last = (pure(a) && pure(b)).then(|| op.clone());
+                }
+            }
+            _ => {
+                let sets_flags = matches!(op, Op::Alu { sf: true, .. });
+                let writes_operand = match (&last, op.def()) {
+                    (Some(Op::Alu { a, b, .. }), Some(d)) => *a == Src::Reg(d) || *b == Src::Reg(d),
+                    _ => false,
+                };
+                if sets_flags || writes_operand {
+                    last = None;
+                }
+            }
+        }
+    }
+    let mut index = 0;
+    code.retain(|_| {
+        index += 1;
+        keep[index - 1]
+    });
+}

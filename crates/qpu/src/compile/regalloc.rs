@@ -310,6 +310,9 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Optio
             .then(x.cmp(&y))
     });
     let mut file_load = [0usize; 3];
+    // Accumulators are handed out round-robin, so that short-lived temporaries (rotation
+    // sources above all) do not all share r0 and serialise the schedule.
+    let mut next_acc = 0u8;
     for &v in &order {
         let mut taken = std::collections::HashSet::new();
         for u in g.adj[v].iter() {
@@ -352,8 +355,11 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Optio
                 }
                 score -= file_load[f as usize] as i64 / 4;
             }
-            if f == 0 {
+            if let Loc::Acc(i) = l {
                 score += if short || hot { 200 } else { -200 };
+                if acc_only[v] {
+                    score -= i64::from((i + 4 - next_acc) % 4);
+                }
             }
             match best {
                 Some((s, _)) if s >= score => {}
@@ -363,6 +369,9 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Optio
         if let Some((_, l)) = best {
             loc[v] = Some(l);
             file_load[file_of(l) as usize] += 1;
+            if let (Loc::Acc(i), true) = (l, acc_only[v]) {
+                next_acc = (i + 1) % 4;
+            }
         }
     }
     loc
