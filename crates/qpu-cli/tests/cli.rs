@@ -192,3 +192,25 @@ fn emu_reports_bad_arguments_and_faults() {
         "endless.qasm",
     );
 }
+
+#[test]
+fn bench_prints_every_example_within_qpulibs_counts() {
+    let out = ok(qpu(&["bench"]));
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
+        .collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    for row in rows {
+        // "| name | static (qpulib) | issued (qpulib) | ..."
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let issued: Vec<&str> = cells[3]
+            .split(['(', ')', ' '])
+            .filter(|s| !s.is_empty())
+            .collect();
+        let ours: u64 = issued[0].parse().unwrap();
+        if let Ok(qpulib) = issued[1].parse::<u64>() {
+            assert!(ours <= qpulib, "{row}");
+        }
+    }
+}
