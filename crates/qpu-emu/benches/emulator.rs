@@ -2,8 +2,13 @@
 //! TMU/VPM/DMA-heavy loop. Criterion's "elements/s" is emulated instructions per second.
 //!
 //! Run: `cargo bench -p qpu-emu --bench emulator`
+//!
+//! Profiling: with `QPU_EMU_PROFILE=alu1|alu12|io` the binary runs that program once more
+//! inside `profiled_run` instead of benchmarking, for deterministic instruction counts:
+//! `QPU_EMU_PROFILE=alu1 valgrind --tool=callgrind --toggle-collect='*profiled_run*'
+//! target/release/deps/emulator-<hash>`.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use qpu_emu::{Emulator, EmulatorConfig};
 
 /// Six instructions per iteration, both ALUs busy.
@@ -70,14 +75,17 @@ fn setup(source: &str, qpus: usize, iterations: u32) -> (Emulator, Vec<(u32, u32
     (emu, launches, instructions)
 }
 
+/// The benchmarked programs: name, source, QPUs, iterations per QPU, profiling key.
+const PROGRAMS: [(&str, &str, usize, u32, &str); 3] = [
+    ("alu loop, 1 QPU", ALU_LOOP, 1, 500_000, "alu1"),
+    ("alu loop, 12 QPUs", ALU_LOOP, 12, 50_000, "alu12"),
+    ("tmu+vpm+dma loop, 1 QPU", IO_LOOP, 1, 50_000, "io"),
+];
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("emulated instructions");
     group.sample_size(10);
-    for (name, source, qpus, iterations) in [
-        ("alu loop, 1 QPU", ALU_LOOP, 1, 500_000),
-        ("alu loop, 12 QPUs", ALU_LOOP, 12, 50_000),
-        ("tmu+vpm+dma loop, 1 QPU", IO_LOOP, 1, 50_000),
-    ] {
+    for (name, source, qpus, iterations, _) in PROGRAMS {
         let (mut emu, launches, instructions) = setup(source, qpus, iterations);
         group.throughput(Throughput::Elements(instructions));
         group.bench_function(name, |b| b.iter(|| emu.run(&launches).unwrap()));
@@ -85,5 +93,28 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+#[inline(never)]
+fn profiled_run(emu: &mut Emulator, launches: &[(u32, u32)]) -> u64 {
+    emu.run(launches).unwrap().total.instructions
+}
+
+fn profile(key: &str) {
+    let Some(&(name, source, qpus, iterations, _)) = PROGRAMS.iter().find(|p| p.4 == key) else {
+        eprintln!("QPU_EMU_PROFILE={key}: expected one of alu1, alu12, io");
+        std::process::exit(2);
+    };
+    let (mut emu, launches, _) = setup(source, qpus, iterations);
+    let instructions = profiled_run(&mut emu, &launches);
+    println!("{name}: {instructions} emulated instructions");
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(key) = std::env::var("QPU_EMU_PROFILE") {
+        profile(&key);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

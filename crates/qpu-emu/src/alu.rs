@@ -32,11 +32,10 @@ pub fn lane_mask(set: bool) -> u32 {
 /// vc4-isa.md §3].
 #[inline(always)]
 pub fn ftz(bits: u32) -> u32 {
-    if bits & 0x7f80_0000 == 0 {
-        bits & 0x8000_0000
-    } else {
-        bits
-    }
+    // All ones when the exponent field is zero (exponent − 1 is negative only then), so the
+    // select is plain integer arithmetic that vectorizes without SSE4 blends.
+    let zero_exponent = (((bits & 0x7f80_0000) as i32).wrapping_sub(1) >> 31) as u32;
+    bits & !(zero_exponent & 0x7fff_ffff)
 }
 
 #[inline(always)]
@@ -49,94 +48,206 @@ fn bits(value: f32) -> u32 {
     ftz(value.to_bits())
 }
 
-/// Result of one add-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
-/// given (computed in a separate pass so that the value loop vectorizes).
-#[inline]
-pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
-    macro_rules! lanes {
-        (|$x:ident, $y:ident| $value:expr) => {{
+/// One ALU operation on 16 lanes: operands a and b, the result, and the per-lane carry
+/// mask. [`add_fn`] and [`mul_fn`] pick it at decode time, in a variant that fills the carry
+/// (for `setf`) or one that leaves it untouched, so executing an operation is one call.
+pub type LaneOp = fn(&Lanes, &Lanes, &mut Lanes, &mut Lanes);
+
+/// Defines an operation's two [`LaneOp`] variants from its per-lane value and carry (the
+/// carry defaults to clear). Value and carry are separate passes so that each vectorizes.
+macro_rules! lane_op {
+    ($plain:ident, $with_carry:ident, |$x:ident, $y:ident| $value:expr) => {
+        lane_op!($plain, $with_carry, |$x, $y| $value, false);
+    };
+    ($plain:ident, $with_carry:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
+        #[allow(unused_variables)]
+        pub(super) fn $plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
             for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
                 *o = $value;
-            }
-            if let Some(carry) = carry {
-                *carry = [0; 16];
-            }
-        }};
-    }
-    macro_rules! lanes_c {
-        (|$x:ident, $y:ident| $value:expr, $c:expr) => {{
-            for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
-                *o = $value;
-            }
-            if let Some(carry) = carry {
-                for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
-                    *c = lane_mask($c);
-                }
-            }
-        }};
-    }
-    match op {
-        AddOp::Nop => {
-            *out = [0; 16];
-            if let Some(carry) = carry {
-                *carry = [0; 16];
             }
         }
-        AddOp::Add => lanes_c!(|x, y| x.wrapping_add(y), x.checked_add(y).is_none()),
-        AddOp::Sub => lanes_c!(|x, y| x.wrapping_sub(y), x < y),
-        AddOp::And => lanes!(|x, y| x & y),
-        AddOp::Or => lanes!(|x, y| x | y),
-        AddOp::Xor => lanes!(|x, y| x ^ y),
-        AddOp::Not => lanes!(|x, _y| !x),
-        AddOp::Clz => lanes!(|x, _y| x.leading_zeros()),
-        // Shifts use the low 5 bits of b; C is the last bit shifted out (0 for a shift by 0).
-        AddOp::Shl => lanes_c!(
-            |x, y| x << (y & 31),
-            (y & 31) != 0 && (x >> (32 - (y & 31))) & 1 == 1
-        ),
-        AddOp::Shr => lanes_c!(
-            |x, y| x >> (y & 31),
-            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
-        ),
-        AddOp::Asr => lanes_c!(
-            |x, y| ((x as i32) >> (y & 31)) as u32,
-            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
-        ),
-        AddOp::Ror => lanes_c!(
-            |x, y| x.rotate_right(y & 31),
-            (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
-        ),
-        AddOp::Min => lanes_c!(
-            |x, y| (x as i32).min(y as i32) as u32,
-            (x as i32) > (y as i32)
-        ),
-        AddOp::Max => lanes_c!(
-            |x, y| (x as i32).max(y as i32) as u32,
-            (x as i32) > (y as i32)
-        ),
-        AddOp::Fadd => lanes_c!(|x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0),
-        AddOp::Fsub => lanes_c!(|x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0),
-        // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
-        AddOp::Fmin => lanes_c!(
-            |x, y| if f(x) > f(y) { ftz(y) } else { ftz(x) },
-            f(x) > f(y)
-        ),
-        AddOp::Fmax => lanes_c!(
-            |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) },
-            f(x) > f(y)
-        ),
-        AddOp::Fminabs => lanes_c!(
-            |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
-            f(x).abs() > f(y).abs()
-        ),
-        AddOp::Fmaxabs => lanes_c!(
-            |x, y| ftz(if f(x).abs() > f(y).abs() { x } else { y }) & 0x7fff_ffff,
-            f(x).abs() > f(y).abs()
-        ),
-        AddOp::Ftoi => lanes!(|x, _y| ftoi(x)),
-        AddOp::Itof => lanes!(|x, _y| bits(x as i32 as f32)),
-        AddOp::V8adds => lanes!(|x, y| v8adds(x, y)),
-        AddOp::V8subs => lanes!(|x, y| v8subs(x, y)),
+        #[allow(unused_variables)]
+        pub(super) fn $with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
+            $plain(a, b, out, carry);
+            for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
+                *c = lane_mask($carry);
+            }
+        }
+    };
+}
+
+/// The add ALU's operations (guide table 5).
+mod add_ops {
+    use super::*;
+
+    lane_op!(nop, nop_c, |x, y| 0);
+    lane_op!(
+        add,
+        add_c,
+        |x, y| x.wrapping_add(y),
+        x.checked_add(y).is_none()
+    );
+    lane_op!(sub, sub_c, |x, y| x.wrapping_sub(y), x < y);
+    lane_op!(and, and_c, |x, y| x & y);
+    lane_op!(or, or_c, |x, y| x | y);
+    lane_op!(xor, xor_c, |x, y| x ^ y);
+    lane_op!(not, not_c, |x, y| !x);
+    lane_op!(clz, clz_c, |x, y| x.leading_zeros());
+    // Shifts use the low 5 bits of b; C is the last bit shifted out (0 for a shift by 0).
+    lane_op!(
+        shl,
+        shl_c,
+        |x, y| x << (y & 31),
+        (y & 31) != 0 && (x >> (32 - (y & 31))) & 1 == 1
+    );
+    lane_op!(
+        shr,
+        shr_c,
+        |x, y| x >> (y & 31),
+        (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+    );
+    lane_op!(
+        asr,
+        asr_c,
+        |x, y| ((x as i32) >> (y & 31)) as u32,
+        (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+    );
+    lane_op!(
+        ror,
+        ror_c,
+        |x, y| x.rotate_right(y & 31),
+        (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
+    );
+    lane_op!(
+        min,
+        min_c,
+        |x, y| (x as i32).min(y as i32) as u32,
+        (x as i32) > (y as i32)
+    );
+    lane_op!(
+        max,
+        max_c,
+        |x, y| (x as i32).max(y as i32) as u32,
+        (x as i32) > (y as i32)
+    );
+    lane_op!(fadd, fadd_c, |x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0);
+    lane_op!(fsub, fsub_c, |x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0);
+    // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
+    lane_op!(
+        fmin,
+        fmin_c,
+        |x, y| if f(x) > f(y) { ftz(y) } else { ftz(x) },
+        f(x) > f(y)
+    );
+    lane_op!(
+        fmax,
+        fmax_c,
+        |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) },
+        f(x) > f(y)
+    );
+    lane_op!(
+        fminabs,
+        fminabs_c,
+        |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
+        f(x).abs() > f(y).abs()
+    );
+    lane_op!(
+        fmaxabs,
+        fmaxabs_c,
+        |x, y| ftz(if f(x).abs() > f(y).abs() { x } else { y }) & 0x7fff_ffff,
+        f(x).abs() > f(y).abs()
+    );
+    lane_op!(ftoi, ftoi_c, |x, y| super::ftoi(x));
+    lane_op!(itof, itof_c, |x, y| bits(x as i32 as f32));
+    lane_op!(v8adds, v8adds_c, |x, y| super::v8adds(x, y));
+    lane_op!(v8subs, v8subs_c, |x, y| super::v8subs(x, y));
+}
+
+/// The mul ALU's operations (guide table 6).
+mod mul_ops {
+    use super::*;
+
+    lane_op!(nop, nop_c, |x, y| 0);
+    lane_op!(fmul, fmul_c, |x, y| bits(f(x) * f(y)));
+    // vc4-isa.md §3: C = the product overflowed 24 bits.
+    lane_op!(
+        mul24,
+        mul24_c,
+        |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff),
+        (u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff)) >> 24 != 0
+    );
+    // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
+    lane_op!(v8muld, v8muld_c, |x, y| bytewise(x, y, |p, q| {
+        ((u16::from(p) * u16::from(q) + 127) / 255) as u8
+    }));
+    lane_op!(v8min, v8min_c, |x, y| bytewise(x, y, |p, q| p.min(q)));
+    lane_op!(v8max, v8max_c, |x, y| bytewise(x, y, |p, q| p.max(q)));
+    lane_op!(v8adds, v8adds_c, |x, y| super::v8adds(x, y));
+    lane_op!(v8subs, v8subs_c, |x, y| super::v8subs(x, y));
+}
+
+/// The add-ALU operation `op`, filling the carry mask if `carry` (for `setf`).
+pub fn add_fn(op: AddOp, carry: bool) -> LaneOp {
+    use add_ops::*;
+    let (plain, with_carry): (LaneOp, LaneOp) = match op {
+        AddOp::Nop => (nop, nop_c),
+        AddOp::Fadd => (fadd, fadd_c),
+        AddOp::Fsub => (fsub, fsub_c),
+        AddOp::Fmin => (fmin, fmin_c),
+        AddOp::Fmax => (fmax, fmax_c),
+        AddOp::Fminabs => (fminabs, fminabs_c),
+        AddOp::Fmaxabs => (fmaxabs, fmaxabs_c),
+        AddOp::Ftoi => (ftoi, ftoi_c),
+        AddOp::Itof => (itof, itof_c),
+        AddOp::Add => (add, add_c),
+        AddOp::Sub => (sub, sub_c),
+        AddOp::Shr => (shr, shr_c),
+        AddOp::Asr => (asr, asr_c),
+        AddOp::Ror => (ror, ror_c),
+        AddOp::Shl => (shl, shl_c),
+        AddOp::Min => (min, min_c),
+        AddOp::Max => (max, max_c),
+        AddOp::And => (and, and_c),
+        AddOp::Or => (or, or_c),
+        AddOp::Xor => (xor, xor_c),
+        AddOp::Not => (not, not_c),
+        AddOp::Clz => (clz, clz_c),
+        AddOp::V8adds => (v8adds, v8adds_c),
+        AddOp::V8subs => (v8subs, v8subs_c),
+    };
+    if carry {
+        with_carry
+    } else {
+        plain
+    }
+}
+
+/// The mul-ALU operation `op`, filling the carry mask if `carry` (for `setf`).
+pub fn mul_fn(op: MulOp, carry: bool) -> LaneOp {
+    use mul_ops::*;
+    let (plain, with_carry): (LaneOp, LaneOp) = match op {
+        MulOp::Nop => (nop, nop_c),
+        MulOp::Fmul => (fmul, fmul_c),
+        MulOp::Mul24 => (mul24, mul24_c),
+        MulOp::V8muld => (v8muld, v8muld_c),
+        MulOp::V8min => (v8min, v8min_c),
+        MulOp::V8max => (v8max, v8max_c),
+        MulOp::V8adds => (v8adds, v8adds_c),
+        MulOp::V8subs => (v8subs, v8subs_c),
+    };
+    if carry {
+        with_carry
+    } else {
+        plain
+    }
+}
+
+/// Result of one add-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
+/// given.
+pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
+    match carry {
+        Some(carry) => add_fn(op, true)(a, b, out, carry),
+        None => add_fn(op, false)(a, b, out, &mut [0; 16]),
     }
 }
 
@@ -188,60 +299,12 @@ fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
     ])
 }
 
-/// Result of one mul-ALU operation on 16 lanes plus the per-lane carry mask when asked.
-#[inline]
+/// Result of one mul-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
+/// given.
 pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
-    let mut carry = carry;
-    if let Some(c) = carry.as_deref_mut() {
-        *c = [0; 16];
-    }
-    match op {
-        MulOp::Nop => *out = [0; 16],
-        MulOp::Fmul => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bits(f(x) * f(y));
-            }
-        }
-        MulOp::Mul24 => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff);
-            }
-            // vc4-isa.md §3: C = the product overflowed 24 bits.
-            if let Some(carry) = carry {
-                for ((c, &x), &y) in carry.iter_mut().zip(a).zip(b) {
-                    let product = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
-                    *c = lane_mask(product >> 24 != 0);
-                }
-            }
-        }
-        // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
-        MulOp::V8muld => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bytewise(x, y, |p, q| {
-                    ((u16::from(p) * u16::from(q) + 127) / 255) as u8
-                });
-            }
-        }
-        MulOp::V8min => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bytewise(x, y, |p, q| p.min(q));
-            }
-        }
-        MulOp::V8max => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = bytewise(x, y, |p, q| p.max(q));
-            }
-        }
-        MulOp::V8adds => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = v8adds(x, y);
-            }
-        }
-        MulOp::V8subs => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = v8subs(x, y);
-            }
-        }
+    match carry {
+        Some(carry) => mul_fn(op, true)(a, b, out, carry),
+        None => mul_fn(op, false)(a, b, out, &mut [0; 16]),
     }
 }
 

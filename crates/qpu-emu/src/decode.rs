@@ -7,6 +7,7 @@ use qpu_isa::{
     RegFile, Signal, SmallImmValue, Unpack, WriteBack,
 };
 
+use crate::alu::{self, LaneOp};
 use crate::error::Rule;
 
 /// The one place that turns an instruction into text for error messages.
@@ -36,12 +37,17 @@ pub(crate) mod rows {
     pub const SCRATCH_B: usize = SCRATCH_A + 1;
     /// Zeros (reads that have no defined value, when hazard checks are off).
     pub const ZERO: usize = SCRATCH_B + 1;
-    /// Table size.
-    pub const COUNT: usize = ZERO + 1;
+    /// Results written nowhere land here (never read), so a write-back needs no branch.
+    pub const SINK: usize = 255;
+    /// Table size: every `u8` is a row, so indexing by a row number needs no bounds check.
+    pub const COUNT: usize = 256;
 }
 
-/// [`Decoded::dst_rows`] for "no register".
-pub(crate) const NO_ROW: u8 = u8::MAX;
+/// Bit of a physical register in the 64-bit read/write masks: file A in bits 0–31, file B
+/// in bits 32–63.
+pub(crate) fn phys_bit(file_b: bool, reg: u8) -> u64 {
+    1 << (u32::from(reg) + if file_b { 32 } else { 0 })
+}
 
 /// What reading one file's address yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,6 +249,8 @@ pub(crate) struct BranchInfo {
 /// A predecoded instruction.
 #[derive(Clone, Debug)]
 pub(crate) struct Decoded {
+    /// False for the placeholder of a code-cache slot not decoded yet.
+    pub loaded: bool,
     pub instr: Instruction,
     pub kind: Kind,
     pub signal: Signal,
@@ -254,6 +262,10 @@ pub(crate) struct Decoded {
     pub ldi_lanes: Option<Box<[u32; 16]>>,
     pub op_add: AddOp,
     pub op_mul: MulOp,
+    /// The add and mul operations as functions (with carries when the instruction sets
+    /// flags).
+    pub add_fn: LaneOp,
+    pub mul_fn: LaneOp,
     /// add_a, add_b, mul_a, mul_b as mux numbers 0–7.
     pub mux: [u8; 4],
     pub unpack: Unpack,
@@ -271,10 +283,10 @@ pub(crate) struct Decoded {
     pub shared: bool,
     /// A rule the instruction breaks whatever came before it.
     pub fault: Option<Rule>,
-    /// Physical registers whose values an operand consumes: [file A mask, file B mask].
-    pub phys_reads: [u32; 2],
-    /// Physical registers written (condition not never): [file A mask, file B mask].
-    pub phys_writes: [u32; 2],
+    /// Physical registers whose values an operand consumes ([`phys_bit`] layout).
+    pub phys_reads: u64,
+    /// Physical registers written (condition not never), [`phys_bit`] layout.
+    pub phys_writes: u64,
     /// Accumulators written: bits 0–3 r0–r3, bit 5 r5.
     pub acc_writes: u8,
     /// Accumulators a rotation reads (bits 0–3), plus bit 5 for a rotation by r5.
@@ -295,7 +307,7 @@ pub(crate) struct Decoded {
     pub may_stall: bool,
     /// Value-table rows of add_a, add_b, mul_a, mul_b.
     pub src: [u8; 4],
-    /// Value-table rows the add and mul results go to (fast path), or [`NO_ROW`].
+    /// Value-table rows the add and mul results go to (fast path), or [`rows::SINK`].
     pub dst_rows: [u8; 2],
     /// Reads an I/O register with a side effect or a changing value (into a scratch row).
     pub io_read: bool,
@@ -330,6 +342,7 @@ impl Decoded {
     /// Predecodes one instruction.
     pub fn new(instr: Instruction) -> Decoded {
         let mut d = Decoded {
+            loaded: true,
             instr,
             kind: Kind::Alu,
             signal: Signal::None,
@@ -339,6 +352,8 @@ impl Decoded {
             ldi_lanes: None,
             op_add: AddOp::Nop,
             op_mul: MulOp::Nop,
+            add_fn: alu::add_fn(AddOp::Nop, false),
+            mul_fn: alu::mul_fn(MulOp::Nop, false),
             mux: [0; 4],
             unpack: Unpack::None,
             pack: Pack::default(),
@@ -351,8 +366,8 @@ impl Decoded {
             rotate_full: false,
             shared: false,
             fault: None,
-            phys_reads: [0; 2],
-            phys_writes: [0; 2],
+            phys_reads: 0,
+            phys_writes: 0,
             acc_writes: 0,
             rotate_sources: 0,
             reads_r4: false,
@@ -367,7 +382,7 @@ impl Decoded {
             thread_end_forbidden: None,
             may_stall: false,
             src: [rows::ZERO as u8; 4],
-            dst_rows: [NO_ROW; 2],
+            dst_rows: [rows::SINK as u8; 2],
             io_read: false,
             fast: false,
             needs_history_checks: false,
@@ -402,7 +417,7 @@ impl Decoded {
                     sets_flags: br.raddr_a.index() & 1 == 1,
                 });
                 if br.use_raddr_a {
-                    d.phys_reads[0] |= 1 << br.raddr_a.index();
+                    d.phys_reads |= phys_bit(false, br.raddr_a.index());
                 }
                 let out = Outputs {
                     dst_add: Dest::from_write(br.write_swap.add_file(), br.waddr_add),
@@ -423,6 +438,15 @@ impl Decoded {
         d
     }
 
+    /// The placeholder for a code-cache slot whose word has not been read yet.
+    pub fn empty() -> Decoded {
+        Decoded {
+            loaded: false,
+            fast: false,
+            ..Decoded::new(Instruction::Alu(qpu_isa::AluInstruction::NOP))
+        }
+    }
+
     fn fill_write(&mut self, write: &WriteBack) {
         let out = outputs(write);
         self.dst_add = out.dst_add;
@@ -440,8 +464,8 @@ impl Decoded {
             return;
         }
         match dest {
-            Dest::PhysA(n) => self.phys_writes[0] |= 1 << n,
-            Dest::PhysB(n) => self.phys_writes[1] |= 1 << n,
+            Dest::PhysA(n) => self.phys_writes |= phys_bit(false, n),
+            Dest::PhysB(n) => self.phys_writes |= phys_bit(true, n),
             Dest::Acc(n) => self.acc_writes |= 1 << n,
             Dest::R5Quad | Dest::R5Replicate => self.acc_writes |= 1 << 5,
             Dest::Sfu(_) => {
@@ -529,7 +553,7 @@ impl Decoded {
         let uses = |m: InputMux| used.contains(&m.code());
         if uses(InputMux::A) {
             match read_a {
-                Read::Phys(n) => self.phys_reads[0] |= 1 << n,
+                Read::Phys(n) => self.phys_reads |= phys_bit(false, n),
                 Read::Undefined(addr) => {
                     self.fault.get_or_insert(Rule::UndefinedOperand {
                         file: RegFile::A,
@@ -541,7 +565,7 @@ impl Decoded {
         }
         if uses(InputMux::B) {
             match read_b {
-                Read::Phys(n) => self.phys_reads[1] |= 1 << n,
+                Read::Phys(n) => self.phys_reads |= phys_bit(true, n),
                 Read::Undefined(addr) => {
                     self.fault.get_or_insert(Rule::UndefinedOperand {
                         file: RegFile::B,
@@ -724,13 +748,13 @@ impl Decoded {
                 self.fault.get_or_insert(Rule::SetFlagsUnderNever);
             }
         }
-        if self.is_thread_end && (self.phys_writes[0] | self.phys_writes[1]) != 0 {
+        if self.is_thread_end && self.phys_writes != 0 {
             self.fault.get_or_insert(Rule::ThreadEndWritesRegfile);
         }
         // §5.8: what the thread end and its two delay slots must not touch.
         let reads = [self.read_a, self.read_b];
         let touches_14 = reads.contains(&Some(Read::Phys(14)))
-            || ((self.phys_writes[0] | self.phys_writes[1]) & (1 << 14)) != 0;
+            || self.phys_writes & (phys_bit(false, 14) | phys_bit(true, 14)) != 0;
         let vpm = reads.iter().flatten().any(|r| r.is_vpm_io())
             || (live_add && self.dst_add.is_vpm_io())
             || (live_mul && self.dst_mul.is_vpm_io());
@@ -761,9 +785,11 @@ impl Decoded {
             Dest::PhysA(n) => (rows::A + usize::from(n)) as u8,
             Dest::PhysB(n) => (rows::B + usize::from(n)) as u8,
             Dest::Acc(n) => (rows::ACC + usize::from(n)) as u8,
-            _ => NO_ROW,
+            _ => rows::SINK as u8,
         };
         self.dst_rows = [row(self.dst_add), row(self.dst_mul)];
+        self.add_fn = alu::add_fn(self.op_add, self.set_flags);
+        self.mul_fn = alu::mul_fn(self.op_mul, self.set_flags);
         self.fast = matches!(self.kind, Kind::Alu)
             && self.signal == Signal::None
             && !self.io_read
@@ -796,7 +822,7 @@ mod tests {
         let d = Decoded::new(Instruction::decode(0x1002_0c27_0c06_0dc0).unwrap());
         assert_eq!(d.dst_add, Dest::Vpm);
         assert_eq!(d.read_b, Some(Read::Uniform));
-        assert_eq!(d.phys_reads[0], 1 << 1);
+        assert_eq!(d.phys_reads, phys_bit(false, 1));
         assert!(d.shared && d.reads_uniform && d.fault.is_none());
         // mov -, vw_wait
         let d = Decoded::new(Instruction::decode(0x1000_09e7_159f_2fc0).unwrap());

@@ -14,7 +14,7 @@ use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile,
 
 use crate::alu::{self, Flags, Lanes};
 use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate, NO_ROW};
+use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
@@ -24,6 +24,12 @@ use crate::vpm::{ReadSetupWord, VpmMemory, VpmPort};
 /// log2 of the bytes of code one cache page covers (4 KiB = 512 instructions).
 const PAGE_SHIFT: u32 = 12;
 const PAGE_SLOTS: usize = 1 << (PAGE_SHIFT - 3);
+/// The bits of a PC that select its page, plus the three that must be zero: a PC matches a
+/// QPU's cached page key only if it lies in that page and is 8-byte aligned.
+const PAGE_KEY_MASK: u32 = !(((PAGE_SLOTS as u32) - 1) << 3);
+
+/// One page of predecoded instructions; slots not executed yet hold [`Decoded::empty`].
+type Page = Box<[Decoded; PAGE_SLOTS]>;
 
 const ELEMENT_NUMBERS: Lanes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
@@ -33,7 +39,7 @@ const ELEMENT_NUMBERS: Lanes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
 #[derive(Default)]
 pub(crate) struct CodeCache {
     index: HashMap<u32, usize>,
-    pages: Vec<Vec<Option<Decoded>>>,
+    pages: Vec<Page>,
 }
 
 impl CodeCache {
@@ -42,34 +48,42 @@ impl CodeCache {
         self.pages.clear();
     }
 
-    fn page(&mut self, key: u32) -> usize {
-        if let Some(&page) = self.index.get(&key) {
-            return page;
+    /// The page holding the (aligned) `pc`, created empty on first use.
+    fn page(&mut self, pc: u32) -> Result<usize, Fault> {
+        if !pc.is_multiple_of(8) {
+            return Err(Fault::Memory(crate::memory::MemoryError::Unaligned {
+                addr: pc,
+                align: 8,
+            }));
         }
-        self.pages.push(vec![None; PAGE_SLOTS]);
+        let key = pc >> PAGE_SHIFT;
+        if let Some(&page) = self.index.get(&key) {
+            return Ok(page);
+        }
+        let slots: Box<[Decoded]> = vec![Decoded::empty(); PAGE_SLOTS].into_boxed_slice();
+        let Ok(page) = Page::try_from(slots) else {
+            unreachable!("the vector has PAGE_SLOTS elements");
+        };
+        self.pages.push(page);
         self.index.insert(key, self.pages.len() - 1);
-        self.pages.len() - 1
+        Ok(self.pages.len() - 1)
     }
 
-    /// Ensures the instruction at `pc` is decoded; returns its page.
-    fn load(&mut self, pc: u32, mem: &Memory) -> Result<usize, Fault> {
-        let page = self.page(pc >> PAGE_SHIFT);
-        let slot = (pc as usize >> 3) & (PAGE_SLOTS - 1);
-        if self.pages[page][slot].is_none() {
-            if !pc.is_multiple_of(8) {
-                return Err(Fault::Memory(crate::memory::MemoryError::Unaligned {
-                    addr: pc,
-                    align: 8,
-                }));
-            }
-            let bytes = mem.read_bytes(pc, 8).map_err(Fault::Memory)?;
-            let mut word = [0u8; 8];
-            word.copy_from_slice(bytes);
-            let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
-            self.pages[page][slot] = Some(Decoded::new(instr));
-        }
-        Ok(page)
+    /// Reads and decodes the word at `pc` into its slot of `page`.
+    fn decode(&mut self, page: usize, pc: u32, mem: &Memory) -> Result<(), Fault> {
+        let bytes = mem.read_bytes(pc, 8).map_err(Fault::Memory)?;
+        let mut word = [0u8; 8];
+        word.copy_from_slice(bytes);
+        let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
+        self.pages[page][slot_of(pc)] = Decoded::new(instr);
+        Ok(())
     }
+}
+
+/// A PC's slot in its page.
+#[inline(always)]
+fn slot_of(pc: u32) -> usize {
+    (pc as usize >> 3) & (PAGE_SLOTS - 1)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,18 +123,21 @@ pub(crate) struct Qpu {
     time: u64,
     state: State,
     blocked_on: StallCause,
-    /// Cached code page for the fast fetch path.
+    /// Cached code page for the fast fetch path: `pc & PAGE_KEY_MASK` of its PCs.
     page_key: u32,
     page: usize,
 
+    /// Branch delay slots still to execute (3, 2, 1 after a branch).
     branch_slots: u8,
     branch_target: Option<u32>,
+    /// Thread-end delay slots still to execute (2, 1 after the thread end).
     end_slots: u8,
     ending: bool,
 
     // Hazard history.
+    /// Instructions executed (also the report's count).
     icount: u64,
-    prev_phys_writes: [u32; 2],
+    prev_phys_writes: u64,
     prev_acc_writes: u8,
     last_sfu: Option<u64>,
     last_uniforms_address: Option<u64>,
@@ -167,7 +184,7 @@ impl Qpu {
             end_slots: 0,
             ending: false,
             icount: 0,
-            prev_phys_writes: [0; 2],
+            prev_phys_writes: 0,
             prev_acc_writes: 0,
             last_sfu: None,
             last_uniforms_address: None,
@@ -297,6 +314,7 @@ pub(crate) fn run(
         .into_iter()
         .map(|q| {
             let mut r = q.report;
+            r.instructions = q.icount;
             r.cycles = q.time;
             r
         })
@@ -341,7 +359,7 @@ fn fault_at(q: &Qpu, instr: Option<&Instruction>, fault: Fault) -> EmuError {
 }
 
 /// Runs QPU `q` until it ends, blocks, or reaches a shared-state instruction while another
-/// QPU (`limit`) is earlier.
+/// QPU (`limit`) is earlier. `executed` counts the run's instructions over all QPUs.
 fn run_qpu(
     q: &mut Qpu,
     limit: (u64, usize),
@@ -350,21 +368,62 @@ fn run_qpu(
     executed: &mut u64,
 ) -> Result<(), EmuError> {
     let config = ctx.config;
+    let start = q.icount;
+    // The run's instruction budget as a bound on this QPU's own count: the budget is
+    // exceeded exactly when `q.icount` passes it.
+    let icount_limit = start.saturating_add(config.max_instructions.saturating_sub(*executed));
+    let result = run_qpu_until(q, limit, code, ctx, icount_limit);
+    *executed += q.icount - start;
+    result
+}
+
+fn run_qpu_until(
+    q: &mut Qpu,
+    limit: (u64, usize),
+    code: &mut CodeCache,
+    ctx: &mut Ctx<'_>,
+    icount_limit: u64,
+) -> Result<(), EmuError> {
+    let config = ctx.config;
+    let check = config.check_hazards;
+    let clocks_per_instruction = config.timing.clocks_per_instruction;
+    let max_cycles = config.max_cycles;
+    let flags_rule = config.ambiguities.flags;
     while q.state == State::Running {
         let pc = q.pc;
-        let key = pc >> PAGE_SHIFT;
-        if key != q.page_key
-            || code.pages[q.page][(pc as usize >> 3) & (PAGE_SLOTS - 1)].is_none()
-            || !pc.is_multiple_of(8)
-        {
-            q.page = code
-                .load(pc, ctx.mem)
-                .map_err(|fault| fault_at(q, None, fault))?;
-            q.page_key = key;
+        if pc & PAGE_KEY_MASK != q.page_key {
+            q.page = code.page(pc).map_err(|fault| fault_at(q, None, fault))?;
+            q.page_key = pc & PAGE_KEY_MASK;
         }
-        let Some(d) = &code.pages[q.page][(pc as usize >> 3) & (PAGE_SLOTS - 1)] else {
-            unreachable!("loaded above");
-        };
+        let d = &code.pages[q.page][slot_of(pc)];
+        if d.fast {
+            // A plain ALU instruction: it touches only this QPU and never stalls.
+            if check
+                && ((d.phys_reads & q.prev_phys_writes) != 0 || d.needs_history_checks || q.ending)
+            {
+                check_history(q, d, config)
+                    .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+            }
+            execute_fast(q, d, flags_rule);
+            q.prev_phys_writes = d.phys_writes;
+            q.prev_acc_writes = d.acc_writes;
+            q.icount += 1;
+            q.time += clocks_per_instruction;
+            if (q.branch_slots | q.end_slots) == 0 {
+                q.pc = pc.wrapping_add(8);
+            } else {
+                advance(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+            }
+            if q.icount > icount_limit || q.time > max_cycles {
+                return Err(budget_error(q, config, icount_limit));
+            }
+            continue;
+        }
+        if !d.loaded {
+            code.decode(q.page, pc, ctx.mem)
+                .map_err(|fault| fault_at(q, None, fault))?;
+            continue;
+        }
         if d.shared && (q.time, q.id) > limit {
             return Ok(());
         }
@@ -375,22 +434,13 @@ fn run_qpu(
                 continue;
             }
         }
-        if d.fast {
-            execute_fast(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
-            *executed += 1;
-            if *executed > config.max_instructions || q.time > config.max_cycles {
-                return Err(budget_error(q, config, *executed));
-            }
-            continue;
-        }
         let woke = match execute(q, d, ctx) {
             Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
             Ok(Outcome::Blocked) => return Ok(()),
             Err(fault) => return Err(fault_at(q, Some(&d.instr), fault)),
         };
-        *executed += 1;
-        if *executed > config.max_instructions || q.time > config.max_cycles {
-            return Err(budget_error(q, config, *executed));
+        if q.icount > icount_limit || q.time > max_cycles {
+            return Err(budget_error(q, config, icount_limit));
         }
         if woke {
             return Ok(());
@@ -400,8 +450,8 @@ fn run_qpu(
 }
 
 #[cold]
-fn budget_error(q: &Qpu, config: &EmulatorConfig, executed: u64) -> EmuError {
-    let (what, limit) = if executed > config.max_instructions {
+fn budget_error(q: &Qpu, config: &EmulatorConfig, icount_limit: u64) -> EmuError {
+    let (what, limit) = if q.icount > icount_limit {
         ("instruction", config.max_instructions)
     } else {
         ("cycle", config.max_cycles)
@@ -479,23 +529,24 @@ fn within(last: Option<u64>, now: u64, distance: u64) -> bool {
 /// Rules that depend on what ran before.
 #[inline(always)]
 fn check_hazards(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
-    if (d.phys_reads[0] & q.prev_phys_writes[0]) | (d.phys_reads[1] & q.prev_phys_writes[1]) != 0
-        || d.needs_history_checks
-        || q.ending
-    {
+    if (d.phys_reads & q.prev_phys_writes) != 0 || d.needs_history_checks || q.ending {
         check_history(q, d, config)
     } else {
         Ok(())
     }
 }
 
+#[inline(never)]
 fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Rule> {
-    for (file, index) in [(RegFile::A, 0), (RegFile::B, 1)] {
-        let clash = d.phys_reads[index] & q.prev_phys_writes[index];
-        if clash != 0 {
+    let clash = d.phys_reads & q.prev_phys_writes;
+    for (file, bits) in [
+        (RegFile::A, clash as u32),
+        (RegFile::B, (clash >> 32) as u32),
+    ] {
+        if bits != 0 {
             return Err(Rule::RegfileReadAfterWrite {
                 file,
-                reg: clash.trailing_zeros() as u8,
+                reg: bits.trailing_zeros() as u8,
             });
         }
     }
@@ -626,8 +677,12 @@ fn finish(q: &mut Qpu, d: &Decoded, now: u64, config: &EmulatorConfig) -> Result
     q.prev_phys_writes = d.phys_writes;
     q.prev_acc_writes = d.acc_writes;
     q.icount += 1;
-    q.report.instructions += 1;
     q.time = now + config.timing.clocks_per_instruction;
+    advance(q, d, config)
+}
+
+/// Moves the PC past an executed instruction, through branch and thread-end delay slots.
+fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Fault> {
     let next = q.pc.wrapping_add(8);
     if d.is_branch {
         q.branch_slots = 3;
@@ -658,79 +713,131 @@ fn finish(q: &mut Qpu, d: &Decoded, now: u64, config: &EmulatorConfig) -> Result
     Ok(())
 }
 
-/// A plain ALU instruction ([`Decoded::fast`]): operands by row, results to rows.
+/// A plain ALU instruction ([`Decoded::fast`]): operands by row, results to rows (the sink
+/// row when a side writes nowhere), flags from lane masks.
 #[inline(always)]
-fn execute_fast(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Fault> {
-    if config.check_hazards {
-        check_hazards(q, d, config).map_err(Fault::Rule)?;
+fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+    let Qpu {
+        file,
+        results,
+        carries,
+        flags,
+        ..
+    } = &mut *q;
+    let [add_out, mul_out] = results;
+    let [add_carry, mul_carry] = carries;
+    let row = |k: usize| &file[usize::from(d.src[k])];
+    // A nop side computes nothing: a fast instruction never writes or flags from it.
+    if d.op_add != AddOp::Nop {
+        (d.add_fn)(row(0), row(1), add_out, add_carry);
     }
-    let now = q.time;
-    // Results and carries go to per-QPU scratch rows: no per-instruction initialisation.
-    {
-        let Qpu {
-            file,
-            results,
-            carries,
-            ..
-        } = &mut *q;
-        let [add_out, mul_out] = results;
-        let [add_carry, mul_carry] = carries;
-        let row = |k: usize| &file[usize::from(d.src[k])];
-        alu::add_op(
-            d.op_add,
-            row(0),
-            row(1),
-            add_out,
-            d.set_flags.then_some(add_carry),
-        );
-        if d.op_mul != MulOp::Nop {
-            alu::mul_op(
-                d.op_mul,
-                row(2),
-                row(3),
-                mul_out,
-                d.set_flags.then_some(mul_carry),
-            );
-        }
+    if d.op_mul != MulOp::Nop {
+        (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
     }
-    let mask_add = cond_mask(d.cond_add, &q.flags);
-    let mask_mul = cond_mask(d.cond_mul, &q.flags);
-    if d.dst_rows[0] != NO_ROW {
-        masked_store(
-            &mut q.file[usize::from(d.dst_rows[0])],
-            &q.results[0],
-            &mask_add,
-        );
-    }
-    if d.dst_rows[1] != NO_ROW {
-        masked_store(
-            &mut q.file[usize::from(d.dst_rows[1])],
-            &q.results[1],
-            &mask_mul,
-        );
-    }
+    // Both sides see the flags from before this instruction; they change last.
+    store_if(
+        &mut file[usize::from(d.dst_rows[0])],
+        add_out,
+        d.cond_add,
+        flags,
+    );
+    store_if(
+        &mut file[usize::from(d.dst_rows[1])],
+        mul_out,
+        d.cond_mul,
+        flags,
+    );
     if d.set_flags {
-        let out = Outputs {
-            add: &q.results[0],
-            add_carry: &q.carries[0],
-            add_float: alu::add_writes_float(d.op_add),
-            add_exact: None,
-            add_active: d.op_add != AddOp::Nop,
-            mul: &q.results[1],
-            mul_carry: &q.carries[1],
-            mul_float: alu::mul_writes_float(d.op_mul),
-            mul_active: d.op_mul != MulOp::Nop,
-        };
         update_flags(
-            &mut q.flags,
-            d,
-            config.ambiguities.flags,
-            &mask_add,
-            &mask_mul,
-            &out,
+            flags,
+            flags_rule,
+            FlagSources {
+                add: (d.op_add != AddOp::Nop).then_some((
+                    &*add_out,
+                    &*add_carry,
+                    alu::add_writes_float(d.op_add),
+                )),
+                mul: (d.op_mul != MulOp::Nop).then_some((
+                    &*mul_out,
+                    &*mul_carry,
+                    alu::mul_writes_float(d.op_mul),
+                )),
+                cond_add: d.cond_add,
+                cond_mul: d.cond_mul,
+            },
         );
     }
-    finish(q, d, now, config)
+}
+
+/// The lanes where `cond` passes, as a lane mask, for a condition other than always/never.
+#[inline(always)]
+fn cond_lanes(cond: Cond, flags: &Flags) -> Lanes {
+    let (flag, invert) = match cond {
+        Cond::ZeroSet => (&flags.z, 0),
+        Cond::ZeroClear => (&flags.z, u32::MAX),
+        Cond::NegativeSet => (&flags.n, 0),
+        Cond::NegativeClear => (&flags.n, u32::MAX),
+        Cond::CarrySet => (&flags.c, 0),
+        Cond::CarryClear => (&flags.c, u32::MAX),
+        Cond::Always => return [u32::MAX; 16],
+        Cond::Never => return [0; 16],
+    };
+    flag.map(|f| f ^ invert)
+}
+
+/// Writes `values` into the lanes of `dst` where `cond` passes.
+#[inline(always)]
+fn store_if(dst: &mut Lanes, values: &Lanes, cond: Cond, flags: &Flags) {
+    match cond {
+        Cond::Always => *dst = *values,
+        Cond::Never => {}
+        _ => blend(dst, values, &cond_lanes(cond, flags)),
+    }
+}
+
+/// `dst = mask ? values : dst`, lane by lane.
+#[inline(always)]
+fn blend(dst: &mut Lanes, values: &Lanes, mask: &Lanes) {
+    for i in 0..16 {
+        dst[i] = (dst[i] & !mask[i]) | (values[i] & mask[i]);
+    }
+}
+
+/// What `setf` may take the flags from: each ALU's result, carries and whether the result is
+/// a float (`None` when its opcode is nop), and the write conditions.
+struct FlagSources<'a> {
+    add: Option<(&'a Lanes, &'a Lanes, bool)>,
+    mul: Option<(&'a Lanes, &'a Lanes, bool)>,
+    cond_add: Cond,
+    cond_mul: Cond,
+}
+
+/// Sets the flags from the flag-setting ALU's result (see [`FlagsRule`]).
+#[inline(always)]
+fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
+    let (source, cond) = match rule {
+        FlagsRule::Measured => match (from.add, from.mul) {
+            (Some(add), _) => (add, from.cond_add),
+            (None, Some(mul)) => (mul, from.cond_mul),
+            (None, None) => return,
+        },
+        FlagsRule::Guide => match (from.add, from.mul) {
+            (Some(add), _) if from.cond_add != Cond::Never => (add, Cond::Always),
+            (_, Some(mul)) => (mul, Cond::Always),
+            _ => return,
+        },
+    };
+    let (values, carry, float) = source;
+    let (z, n) = alu::zn(values, float);
+    if cond == Cond::Always {
+        *flags = Flags { z, n, c: *carry };
+    } else {
+        // The condition is evaluated on the old flags, before any of them changes.
+        let mask = cond_lanes(cond, flags);
+        blend(&mut flags.z, &z, &mask);
+        blend(&mut flags.n, &n, &mask);
+        blend(&mut flags.c, carry, &mask);
+    }
 }
 
 fn branch_taken(cond: BranchCond, flags: &Flags) -> bool {
@@ -1036,57 +1143,20 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
     if d.set_flags {
         update_flags(
             &mut q.flags,
-            d,
             x.config.ambiguities.flags,
-            &mask_add,
-            &mask_mul,
-            &out,
+            FlagSources {
+                add: out
+                    .add_active
+                    .then_some((out.add, out.add_carry, out.add_float)),
+                mul: out
+                    .mul_active
+                    .then_some((out.mul, out.mul_carry, out.mul_float)),
+                cond_add: d.cond_add,
+                cond_mul: d.cond_mul,
+            },
         );
     }
     Ok(())
-}
-
-/// Sets the flags from the flag-setting ALU's result (see [`FlagsRule`]).
-#[inline(always)]
-fn update_flags(
-    flags: &mut Flags,
-    d: &Decoded,
-    rule: FlagsRule,
-    mask_add: &WriteMask,
-    mask_mul: &WriteMask,
-    out: &Outputs<'_>,
-) {
-    let (source, mask) = match rule {
-        FlagsRule::Measured => {
-            if out.add_active {
-                (Some(true), *mask_add)
-            } else if out.mul_active {
-                (Some(false), *mask_mul)
-            } else {
-                (None, WriteMask::Never)
-            }
-        }
-        FlagsRule::Guide => {
-            if out.add_active && d.cond_add != Cond::Never {
-                (Some(true), WriteMask::Always)
-            } else if out.mul_active {
-                (Some(false), WriteMask::Always)
-            } else {
-                (None, WriteMask::Never)
-            }
-        }
-    };
-    if let Some(from_add) = source {
-        let (values, carry, float) = if from_add {
-            (out.add, out.add_carry, out.add_float)
-        } else {
-            (out.mul, out.mul_carry, out.mul_float)
-        };
-        let (z, n) = alu::zn(values, float);
-        masked_store(&mut flags.z, &z, &mask);
-        masked_store(&mut flags.n, &n, &mask);
-        masked_store(&mut flags.c, carry, &mask);
-    }
 }
 
 #[derive(Clone, Copy)]
