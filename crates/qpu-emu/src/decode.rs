@@ -226,6 +226,19 @@ pub(crate) enum Rotate {
     By(u8),
 }
 
+/// Which executor runs an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// A plain ALU instruction: no signal, I/O, pack, unpack or rotation; destinations are
+    /// registers, accumulators r0–r3 or nothing; no static fault. It touches only its own
+    /// QPU and never stalls.
+    Fast,
+    /// A branch with no static fault, linking (if at all) to a register.
+    Branch,
+    /// Everything else, including a code-cache slot not decoded yet.
+    General,
+}
+
 /// The non-ALU parts of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -307,13 +320,15 @@ pub(crate) struct Decoded {
     pub may_stall: bool,
     /// Value-table rows of add_a, add_b, mul_a, mul_b.
     pub src: [u8; 4],
-    /// Value-table rows the add and mul results go to (fast path), or [`rows::SINK`].
+    /// Fast path: value-table rows the add and mul results go to ([`rows::SINK`] for none,
+    /// and for a write under condition never)...
     pub dst_rows: [u8; 2],
+    /// ... and the conditions of those writes (never becomes always, to the sink).
+    pub store_conds: [Cond; 2],
     /// Reads an I/O register with a side effect or a changing value (into a scratch row).
     pub io_read: bool,
-    /// A plain ALU instruction: no signal, I/O, pack, unpack or rotation; destinations are
-    /// registers, accumulators r0–r3 or nothing. Executed by the fast path.
-    pub fast: bool,
+    /// How the executor runs the instruction.
+    pub path: Path,
     /// Needs the hazard checks beyond the register-file distance rule.
     pub needs_history_checks: bool,
 }
@@ -383,8 +398,9 @@ impl Decoded {
             may_stall: false,
             src: [rows::ZERO as u8; 4],
             dst_rows: [rows::SINK as u8; 2],
+            store_conds: [Cond::Always; 2],
             io_read: false,
-            fast: false,
+            path: Path::General,
             needs_history_checks: false,
         };
         match instr {
@@ -442,7 +458,7 @@ impl Decoded {
     pub fn empty() -> Decoded {
         Decoded {
             loaded: false,
-            fast: false,
+            path: Path::General,
             ..Decoded::new(Instruction::Alu(qpu_isa::AluInstruction::NOP))
         }
     }
@@ -787,10 +803,20 @@ impl Decoded {
             Dest::Acc(n) => (rows::ACC + usize::from(n)) as u8,
             _ => rows::SINK as u8,
         };
-        self.dst_rows = [row(self.dst_add), row(self.dst_mul)];
+        let never_to_sink = |dest: Dest, cond: Cond| {
+            if cond == Cond::Never {
+                (rows::SINK as u8, Cond::Always)
+            } else {
+                (row(dest), cond)
+            }
+        };
+        let (add_row, add_cond) = never_to_sink(self.dst_add, self.cond_add);
+        let (mul_row, mul_cond) = never_to_sink(self.dst_mul, self.cond_mul);
+        self.dst_rows = [add_row, mul_row];
+        self.store_conds = [add_cond, mul_cond];
         self.add_fn = alu::add_fn(self.op_add, self.set_flags);
         self.mul_fn = alu::mul_fn(self.op_mul, self.set_flags);
-        self.fast = matches!(self.kind, Kind::Alu)
+        let fast = matches!(self.kind, Kind::Alu)
             && self.signal == Signal::None
             && !self.io_read
             && self.unpack == Unpack::None
@@ -800,6 +826,15 @@ impl Decoded {
             && plain(self.dst_mul)
             && self.fault.is_none()
             && !self.is_thread_end;
+        let plain_branch =
+            self.is_branch && self.fault.is_none() && !self.shared && !self.may_stall;
+        self.path = if fast {
+            Path::Fast
+        } else if plain_branch {
+            Path::Branch
+        } else {
+            Path::General
+        };
         self.thread_end_forbidden = if touches_14 {
             Some("touches register-file address 14")
         } else if self.reads_uniform {

@@ -14,7 +14,7 @@ use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile,
 
 use crate::alu::{self, Flags, Lanes};
 use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Read, Rotate};
+use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Path, Read, Rotate};
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
@@ -396,28 +396,52 @@ fn run_qpu_until(
             q.page_key = pc & PAGE_KEY_MASK;
         }
         let d = &code.pages[q.page][slot_of(pc)];
-        if d.fast {
-            // A plain ALU instruction: it touches only this QPU and never stalls.
-            if check
-                && ((d.phys_reads & q.prev_phys_writes) != 0 || d.needs_history_checks || q.ending)
-            {
-                check_history(q, d, config)
-                    .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+        match d.path {
+            Path::Fast => {
+                // Touches only this QPU and never stalls.
+                if check
+                    && ((d.phys_reads & q.prev_phys_writes) != 0
+                        || d.needs_history_checks
+                        || q.ending)
+                {
+                    check_history(q, d, config)
+                        .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+                }
+                execute_fast(q, d, flags_rule);
+                q.prev_phys_writes = d.phys_writes;
+                q.prev_acc_writes = d.acc_writes;
+                q.icount += 1;
+                q.time += clocks_per_instruction;
+                if (q.branch_slots | q.end_slots) == 0 {
+                    q.pc = pc.wrapping_add(8);
+                } else {
+                    advance(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                }
+                if q.icount > icount_limit || q.time > max_cycles {
+                    return Err(budget_error(q, config, icount_limit));
+                }
+                continue;
             }
-            execute_fast(q, d, flags_rule);
-            q.prev_phys_writes = d.phys_writes;
-            q.prev_acc_writes = d.acc_writes;
-            q.icount += 1;
-            q.time += clocks_per_instruction;
-            if (q.branch_slots | q.end_slots) == 0 {
-                q.pc = pc.wrapping_add(8);
-            } else {
-                advance(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+            Path::Branch => {
+                // Of the history rules only these can apply to a branch (check_history
+                // reports which).
+                if check
+                    && ((d.phys_reads & q.prev_phys_writes) != 0 || q.branch_slots > 0 || q.ending)
+                {
+                    check_history(q, d, config)
+                        .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+                }
+                if let Kind::Branch(branch) = &d.kind {
+                    execute_branch(q, d, branch, config);
+                }
+                let now = q.time;
+                finish(q, d, now, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                if q.icount > icount_limit || q.time > max_cycles {
+                    return Err(budget_error(q, config, icount_limit));
+                }
+                continue;
             }
-            if q.icount > icount_limit || q.time > max_cycles {
-                return Err(budget_error(q, config, icount_limit));
-            }
-            continue;
+            Path::General => {}
         }
         if !d.loaded {
             code.decode(q.page, pc, ctx.mem)
@@ -727,26 +751,33 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     let [add_out, mul_out] = results;
     let [add_carry, mul_carry] = carries;
     let row = |k: usize| &file[usize::from(d.src[k])];
-    // A nop side computes nothing: a fast instruction never writes or flags from it.
-    if d.op_add != AddOp::Nop {
+    // A nop side computes nothing: a fast instruction never writes or flags from it. Both
+    // sides read their operands before either writes, and see the flags from before this
+    // instruction; the flags change last.
+    let add = d.op_add != AddOp::Nop;
+    let mul = d.op_mul != MulOp::Nop;
+    if add {
         (d.add_fn)(row(0), row(1), add_out, add_carry);
     }
-    if d.op_mul != MulOp::Nop {
+    if mul {
         (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
     }
-    // Both sides see the flags from before this instruction; they change last.
-    store_if(
-        &mut file[usize::from(d.dst_rows[0])],
-        add_out,
-        d.cond_add,
-        flags,
-    );
-    store_if(
-        &mut file[usize::from(d.dst_rows[1])],
-        mul_out,
-        d.cond_mul,
-        flags,
-    );
+    if add {
+        store_if(
+            &mut file[usize::from(d.dst_rows[0])],
+            add_out,
+            d.store_conds[0],
+            flags,
+        );
+    }
+    if mul {
+        store_if(
+            &mut file[usize::from(d.dst_rows[1])],
+            mul_out,
+            d.store_conds[1],
+            flags,
+        );
+    }
     if d.set_flags {
         update_flags(
             flags,
@@ -788,11 +819,18 @@ fn cond_lanes(cond: Cond, flags: &Flags) -> Lanes {
 /// Writes `values` into the lanes of `dst` where `cond` passes.
 #[inline(always)]
 fn store_if(dst: &mut Lanes, values: &Lanes, cond: Cond, flags: &Flags) {
-    match cond {
-        Cond::Always => *dst = *values,
-        Cond::Never => {}
-        _ => blend(dst, values, &cond_lanes(cond, flags)),
+    if cond == Cond::Always {
+        *dst = *values;
+    } else {
+        store_masked(dst, values, cond, flags);
     }
+}
+
+/// [`store_if`] for a flag condition; kept out of line so that the common unconditional
+/// write stays a plain copy rather than one arm of a jump table.
+#[inline(never)]
+fn store_masked(dst: &mut Lanes, values: &Lanes, cond: Cond, flags: &Flags) {
+    blend(dst, values, &cond_lanes(cond, flags));
 }
 
 /// `dst = mask ? values : dst`, lane by lane.
