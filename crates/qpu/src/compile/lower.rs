@@ -82,6 +82,8 @@ pub struct Lowered {
     pub labels: u32,
     /// The label after the prologue, where zero-initialisation goes.
     pub body: Label,
+    /// Registers from here on are temporaries (below: variables, QPU id and count).
+    pub first_temporary: u32,
 }
 
 struct Lower<'k> {
@@ -116,6 +118,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
     l.var_regs = (0..kernel.vars.len()).map(|_| l.fresh()).collect();
     l.me = l.fresh();
     l.num_qpus = l.fresh();
+    let first_temporary = l.vregs;
 
     // Prologue: uniforms in launch order, each into a temporary that is never spilled (spill
     // code needs the globals computed below, so no spilled value may be defined before them).
@@ -234,6 +237,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         uniforms,
         labels: l.labels,
         body,
+        first_temporary,
     }
 }
 

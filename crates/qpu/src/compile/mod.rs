@@ -21,6 +21,32 @@
 //! semaphore 15 and end; QPU 0 acquires it `n - 1` times, raises the host interrupt once and
 //! ends. So exactly one interrupt arrives, after every QPU's stores are complete.
 //!
+//! # Memory
+//!
+//! Whole-vector loads are TMU lookups (TMU1; V3DLib measured TMU loads faster than VPM DMA
+//! on the VideoCore IV, vc4-timing.md §4), gathers use TMU0, so a load never disturbs the
+//! gather FIFO. Stores write the QPU's VPM row and start a VDW DMA without waiting; the next
+//! store (or the kernel end) waits for it first, since the guide allows one store DMA per QPU
+//! in flight (p.55) — so stores overlap computation, and different QPUs' stores overlap each
+//! other. Caveat for hardware: VDW writes bypass the TMU cache (vc4-timing.md §4,
+//! "Coherency"), so a load of data the same kernel stored may see the old value on a Pi; the
+//! emulator and interpreter both see the new one.
+//!
+//! # Where compiled code and the interpreter may differ
+//!
+//! The differential tests (`tests/differential.rs`) keep their inputs away from these:
+//!
+//! * float `==`/`!=` test the flags of `a - b`: `inf == inf` is false, and two distinct values
+//!   whose difference underflows to zero compare equal;
+//! * float `<=`/`>=` are "not `>`"/"not `<`" (the carry of `fmin`), so they hold for NaN;
+//! * `fmin`/`fmax` with a NaN operand, or on a `+0`/`-0` tie, and `to_int` of NaN or of values
+//!   outside the int range, follow the hardware (as the emulator models it: the first operand
+//!   on ties, 0 for unrepresentable conversions), not the language's definitions;
+//! * on a Pi, the SFU functions (`recip`, `rsqrt`, `exp2`, `log2`, and `/`, `sqrt` built on
+//!   them) are approximations; the emulator and interpreter compute them exactly.
+//!
+//! Integer comparisons are exact (the carry of `min`, not the sign of a subtraction).
+//!
 //! ```
 //! use qpu::lang::*;
 //!
@@ -116,13 +142,21 @@ pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
     let mut lowered = lower::lower(kernel, false);
-    opt::hoist_constants(&mut lowered.code);
+    opt::hoist_invariants(
+        &mut lowered.code,
+        lowered.first_temporary,
+        &lowered.acc_only,
+    );
     opt::reuse_flags(&mut lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
         Err(regalloc::AllocError::NeedSpills) => {
             lowered = lower::lower(kernel, true);
-            opt::hoist_constants(&mut lowered.code);
+            opt::hoist_invariants(
+                &mut lowered.code,
+                lowered.first_temporary,
+                &lowered.acc_only,
+            );
             opt::reuse_flags(&mut lowered.code);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {

@@ -6,12 +6,39 @@ use qpu_isa::Cond;
 
 use super::ir::*;
 
-/// Move 32-bit constants out of loops: a load immediate inside a loop whose register has no
-/// other definition moves to just before the loop's first instruction (innermost loops
-/// first, so nested loops hoist outwards), and equal constants there share one register.
-/// If registers run short, the allocator re-materialises such constants instead of
-/// spilling them.
-pub fn hoist_constants(code: &mut Vec<Op<VReg>>) {
+/// Whether `op` computes a value from its operands alone (no I/O, flags or lanes masked).
+fn pure_computation(op: &Op<VReg>) -> bool {
+    match op {
+        Op::Ldi {
+            dst: Dst::Reg(_),
+            cond: Cond::Always,
+            ..
+        } => true,
+        Op::Alu {
+            dst: Dst::Reg(_),
+            a,
+            b,
+            cond: Cond::Always,
+            sf: false,
+            rotate: None,
+            ..
+        } => [a, b]
+            .iter()
+            .all(|s| matches!(s, Src::Reg(_) | Src::Imm(_) | Src::Read(IoRead::ElemNum))),
+        _ => false,
+    }
+}
+
+/// Loop-invariant code motion: a constant or a pure computation inside a loop whose
+/// register has no other definition, and whose operands are not written inside the loop,
+/// moves to just before the loop's first instruction (innermost loops first, so nested
+/// loops hoist outwards). Equal computations there share one register. If registers run
+/// short, the allocator re-materialises hoisted constants instead of spilling them.
+///
+/// Only temporaries (`first_temporary` and up) move: a variable's register may be read before
+/// its assignment in the loop (a value from the previous iteration, or the initial zero).
+/// Rotation sources (`pinned`, which must sit in an accumulator next to their rotation) stay.
+pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: &[VReg]) {
     loop {
         let mut defs: HashMap<VReg, usize> = HashMap::new();
         for op in code.iter() {
@@ -37,61 +64,62 @@ pub fn hoist_constants(code: &mut Vec<Op<VReg>>) {
         loops.sort_by_key(|&(s, e)| e - s);
         let mut changed = false;
         for &(start, end) in &loops {
+            let mut written = std::collections::HashSet::new();
+            for op in &code[start..=end] {
+                if let Some(d) = op.def() {
+                    written.insert(d);
+                }
+            }
             let movable: Vec<usize> = (start + 1..end)
                 .filter(|&k| {
-                    matches!(
-                        code[k],
-                        Op::Ldi {
-                            dst: Dst::Reg(r),
-                            cond: Cond::Always,
-                            ..
-                        } if defs[&r] == 1
-                    )
+                    let op = &code[k];
+                    let mut invariant = true;
+                    op.uses(|r| invariant &= !written.contains(&r));
+                    pure_computation(op)
+                        && invariant
+                        && op.def().is_some_and(|d| {
+                            defs[&d] == 1 && d.0 >= first_temporary && !pinned.contains(&d)
+                        })
                 })
                 .collect();
             if movable.is_empty() {
                 continue;
             }
-            // Constants already sitting right before the loop.
-            let mut known: HashMap<u32, VReg> = HashMap::new();
+            // Computations already sitting right before the loop, by what they compute.
+            let strip = |op: &Op<VReg>| {
+                let d = op.def();
+                op.map(|r| if Some(r) == d { VReg(u32::MAX) } else { r })
+            };
+            let mut known: Vec<(Op<VReg>, VReg)> = Vec::new();
             let mut k = start;
-            while k > 0 {
-                match code[k - 1] {
-                    Op::Ldi {
-                        dst: Dst::Reg(r),
-                        imm,
-                        cond: Cond::Always,
-                    } if defs[&r] == 1 => {
-                        known.entry(imm).or_insert(r);
-                        k -= 1;
-                    }
-                    _ => break,
+            while k > 0 && pure_computation(&code[k - 1]) {
+                let d = code[k - 1].def().expect("pure computations define");
+                if defs[&d] == 1 && d.0 >= first_temporary {
+                    known.push((strip(&code[k - 1]), d));
                 }
+                k -= 1;
             }
             let mut rename: HashMap<VReg, VReg> = HashMap::new();
             let mut hoisted = Vec::new();
-            for &m in movable.iter().rev() {
-                let op = code.remove(m);
-                if let Op::Ldi {
-                    dst: Dst::Reg(r),
-                    imm,
-                    ..
-                } = op
-                {
-                    match known.get(&imm) {
-                        Some(&keep) => {
-                            rename.insert(r, keep);
-                        }
-                        None => {
-                            known.insert(imm, r);
-                            hoisted.push(op);
-                        }
+            for &m in &movable {
+                let op = code[m].map(|r| rename.get(&r).copied().unwrap_or(r));
+                let d = op.def().expect("pure computations define");
+                let shape = strip(&op);
+                match known.iter().find(|(o, _)| *o == shape) {
+                    Some(&(_, keep)) => {
+                        rename.insert(d, keep);
+                    }
+                    None => {
+                        known.push((shape, d));
+                        hoisted.push(op);
                     }
                 }
             }
-            // The loop start did not move (all removals were after it).
-            for op in hoisted {
-                code.insert(start, op);
+            for &m in movable.iter().rev() {
+                code.remove(m);
+            }
+            for (offset, op) in hoisted.into_iter().enumerate() {
+                code.insert(start + offset, op);
             }
             if !rename.is_empty() {
                 for op in code.iter_mut() {

@@ -303,7 +303,11 @@ fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
 }
 
 /// Schedule one straight-line segment (no labels, branches, semaphores or thread ends).
-fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usize>) {
+fn schedule_segment(
+    ops: &[Op<Loc>],
+    dual_issue: bool,
+    urgent: Option<usize>,
+) -> (Vec<Bundle>, Vec<usize>) {
     let n = ops.len();
     let fx: Vec<Effects> = ops.iter().map(effects).collect();
     let preds = dependencies(&fx);
@@ -322,6 +326,19 @@ fn schedule_segment(ops: &[Op<Loc>], dual_issue: bool) -> (Vec<Bundle>, Vec<usiz
             .max()
             .unwrap_or(0)
             + 1;
+    }
+    // The flags a closing branch tests are computed as early as possible, so the branch can
+    // go early and the block's last instructions fill its delay slots.
+    if let Some(u) = urgent {
+        let mut stack = vec![u];
+        let mut seen = vec![false; n];
+        while let Some(i) = stack.pop() {
+            if !seen[i] {
+                seen[i] = true;
+                prio[i] += n;
+                stack.extend(preds[i].iter().map(|&(p, _)| p));
+            }
+        }
     }
     let mut waiting: Vec<usize> = preds.iter().map(Vec::len).collect();
     let mut earliest = vec![0usize; n];
@@ -382,10 +399,16 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
     let mut items: Vec<Item> = Vec::new();
     let mut segment: Vec<Op<Loc>> = Vec::new();
     let flush = |segment: &mut Vec<Op<Loc>>, items: &mut Vec<Item>, branch: Option<&Op<Loc>>| {
-        let (mut bundles, slot) = schedule_segment(segment, dual_issue);
+        let fx: Vec<Effects> = segment.iter().map(effects).collect();
+        let urgent = match branch {
+            Some(Op::Branch { cond, .. }) if *cond != BranchCond::Always => (0..segment.len())
+                .rev()
+                .find(|&i| fx[i].writes.iter().any(|(r, _)| *r == Res::Flags)),
+            _ => None,
+        };
+        let (mut bundles, slot) = schedule_segment(segment, dual_issue, urgent);
         if let Some(Op::Branch { cond, target }) = branch {
             // Earliest word after the last flag writer, but at most 3 words before the end.
-            let fx: Vec<Effects> = segment.iter().map(effects).collect();
             let after_flags = segment
                 .iter()
                 .enumerate()
