@@ -460,8 +460,153 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
         }
     }
     flush(&mut segment, &mut items, None);
+    fill_from_targets(&mut items);
     fix_boundaries(&mut items);
     items
+}
+
+/// Whether a word is an ALU word whose work can be copied into a delay slot: no I/O, no
+/// signal, no r4/r5 reads.
+fn copyable(word: &Word) -> Option<Effects> {
+    let Word::Bundle(Bundle::Alu { ops, signal }) = word else {
+        return None;
+    };
+    if *signal != Signal::None || ops.is_empty() {
+        return None;
+    }
+    let mut all = Effects::default();
+    for (op, _) in ops {
+        let Op::Alu { dst, a, b, .. } = op else {
+            return None;
+        };
+        if matches!(dst, Dst::Write(_)) {
+            return None;
+        }
+        for s in [a, b] {
+            if matches!(s, Src::Read(_) | Src::R4 | Src::R5) {
+                return None;
+            }
+        }
+        let e = effects(op);
+        all.reads.extend(e.reads);
+        all.writes.extend(e.writes);
+    }
+    Some(all)
+}
+
+/// Whether everything `writes` names is overwritten before it is read on the straight path
+/// starting at item `from` (conservatively live at the end of that block).
+fn dead_after(items: &[Item], from: usize, writes: &[(Res, bool)]) -> bool {
+    writes.iter().all(|&(res, _)| {
+        // Labels do not interrupt the straight path; branches end it (conservatively live).
+        for item in &items[from..] {
+            let Item::Word(word) = item else {
+                continue;
+            };
+            let ops: Vec<&Op<Loc>> = match word {
+                Word::Bundle(Bundle::Alu { ops, .. }) => ops.iter().map(|(o, _)| o).collect(),
+                Word::Bundle(Bundle::Single(op)) => vec![op],
+                Word::Bundle(Bundle::Branch { .. }) | Word::Branch(..) => return false,
+            };
+            let mut read = false;
+            let mut killed = false;
+            for op in ops {
+                if matches!(op, Op::ThreadEnd) {
+                    return true;
+                }
+                let e = effects(op);
+                read |= e.reads.iter().any(|(r, _)| *r == res);
+                let all_lanes = match op {
+                    Op::Alu { cond, .. } | Op::Ldi { cond, .. } => *cond == Cond::Always,
+                    _ => false,
+                };
+                killed |= all_lanes && e.writes.iter().any(|(w, _)| *w == res);
+            }
+            if read {
+                return false;
+            }
+            if killed {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// Fill the empty delay slots of a backward (loop) branch with copies of the first words of
+/// its target, and branch past them instead. On loop exit the copies run once more, so only
+/// words without I/O whose results are dead after the loop qualify.
+fn fill_from_targets(items: &mut Vec<Item>) {
+    let mut next_label = u32::MAX / 2;
+    let mut i = 0;
+    while i < items.len() {
+        let Item::Word(Word::Branch(cond, target)) = items[i].clone() else {
+            i += 1;
+            continue;
+        };
+        let label_pos = items
+            .iter()
+            .position(|it| matches!(it, Item::Label(l) if *l == target));
+        let Some(label_pos) = label_pos else {
+            i += 1;
+            continue;
+        };
+        if label_pos > i || cond == BranchCond::Always {
+            i += 1;
+            continue;
+        }
+        // The three slots: items i+1..=i+3 must all be words.
+        let slots_ok =
+            (1..=3).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_)))));
+        if !slots_ok {
+            i += 1;
+            continue;
+        }
+        // Trailing empty slots.
+        let mut empty = 0;
+        while empty < 3 {
+            match &items[i + 3 - empty] {
+                Item::Word(Word::Bundle(b)) if *b == Bundle::nop() => empty += 1,
+                _ => break,
+            }
+        }
+        let first_empty = i + 4 - empty;
+        let mut copied = 0;
+        let mut source = label_pos + 1;
+        while copied < empty {
+            let Some(Item::Word(word)) = items.get(source) else {
+                break;
+            };
+            let Some(fx) = copyable(word) else {
+                break;
+            };
+            if !dead_after(items, i + 4, &fx.writes) {
+                break;
+            }
+            // The copy must not read what the word before it wrote (regfile latency).
+            let prev = match &items[first_empty + copied - 1] {
+                Item::Word(w) => w.clone(),
+                Item::Label(_) => break,
+            };
+            if !compatible(&prev, word) {
+                break;
+            }
+            items[first_empty + copied] = Item::Word(word.clone());
+            copied += 1;
+            source += 1;
+        }
+        if copied > 0 {
+            let resume = Label(next_label);
+            next_label += 1;
+            items.insert(label_pos + 1 + copied, Item::Label(resume));
+            // The branch moved one item on.
+            let branch_at = i + 1;
+            items[branch_at] = Item::Word(Word::Branch(cond, resume));
+            i = branch_at + 1;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Physical registers written by a word (file, index).
