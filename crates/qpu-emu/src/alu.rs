@@ -49,212 +49,279 @@ fn bits(value: f32) -> u32 {
 }
 
 /// One ALU operation on 16 lanes: operands a and b, the result, and the per-lane carry
-/// mask. [`add_fn`] and [`mul_fn`] pick it at decode time, in a variant that fills the carry
-/// (for `setf`) or one that leaves it untouched, so executing an operation is one call.
+/// mask, in a variant that fills the carry (for `setf`) or one that leaves it untouched.
 pub type LaneOp = fn(&Lanes, &Lanes, &mut Lanes, &mut Lanes);
 
-/// Defines an operation's two [`LaneOp`] variants from its per-lane value and carry (the
-/// carry defaults to clear). Value and carry are separate passes so that each vectorizes.
+/// A QPU's value table (see `decode::rows`): 256 rows, so any `u8` row number is in range.
+pub type Table = [Lanes; 256];
+
+/// One ALU operation straight from and to value-table rows `[a, b, result]`: operands are
+/// copied out before the result row is written, so the result may overwrite an operand.
+pub type DirectOp = fn(&mut Table, [u8; 3]);
+
+/// An operation's variants, picked once at decode time so that executing it is one call.
+#[derive(Clone, Copy)]
+pub struct OpFns {
+    /// Result only.
+    pub plain: LaneOp,
+    /// Result and carry mask.
+    pub with_carry: LaneOp,
+    /// Result only, from and to table rows.
+    pub direct: DirectOp,
+}
+
+/// Defines an operation (as a module with its [`OpFns`] variants) from its per-lane value
+/// and carry (the carry defaults to clear). Value and carry are separate passes so that
+/// each vectorizes.
 macro_rules! lane_op {
-    ($plain:ident, $with_carry:ident, |$x:ident, $y:ident| $value:expr) => {
-        lane_op!($plain, $with_carry, |$x, $y| $value, false);
+    ($name:ident, |$x:ident, $y:ident| $value:expr) => {
+        lane_op!($name, |$x, $y| $value, false);
     };
-    ($plain:ident, $with_carry:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
-        #[allow(unused_variables)]
-        pub(super) fn $plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
-            for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
-                *o = $value;
+    ($name:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
+        pub(super) mod $name {
+            #[allow(unused_imports)]
+            use crate::alu::*;
+
+            #[allow(unused_variables)]
+            #[inline]
+            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
+                for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
+                    *o = $value;
+                }
             }
-        }
-        #[allow(unused_variables)]
-        pub(super) fn $with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
-            $plain(a, b, out, carry);
-            for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
-                *c = lane_mask($carry);
+
+            #[allow(unused_variables)]
+            pub fn with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
+                plain(a, b, out, carry);
+                for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
+                    *c = lane_mask($carry);
+                }
             }
+
+            pub fn direct(table: &mut Table, rows: [u8; 3]) {
+                let a = table[usize::from(rows[0])];
+                let b = table[usize::from(rows[1])];
+                let mut out = [0; 16];
+                plain(&a, &b, &mut out, &mut [0; 16]);
+                table[usize::from(rows[2])] = out;
+            }
+
+            pub const FNS: OpFns = OpFns {
+                plain,
+                with_carry,
+                direct,
+            };
         }
     };
 }
 
+/// Defines a per-byte operation (as [`lane_op!`] does; the carry is clear). The lanes are
+/// viewed as 64 bytes so that the byte loop maps onto byte-wise vector instructions.
+macro_rules! byte_op {
+    ($name:ident, |$p:ident, $q:ident| $value:expr) => {
+        pub(super) mod $name {
+            use crate::alu::*;
+
+            #[inline]
+            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
+                let (a, b) = (to_bytes(a), to_bytes(b));
+                let mut result = [0u8; 64];
+                for ((r, &$p), &$q) in result.iter_mut().zip(&a).zip(&b) {
+                    *r = $value;
+                }
+                *out = from_bytes(&result);
+            }
+
+            pub fn with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
+                plain(a, b, out, carry);
+                *carry = [0; 16];
+            }
+
+            pub fn direct(table: &mut Table, rows: [u8; 3]) {
+                let a = table[usize::from(rows[0])];
+                let b = table[usize::from(rows[1])];
+                let mut out = [0; 16];
+                plain(&a, &b, &mut out, &mut [0; 16]);
+                table[usize::from(rows[2])] = out;
+            }
+
+            pub const FNS: OpFns = OpFns {
+                plain,
+                with_carry,
+                direct,
+            };
+        }
+    };
+}
+
+/// The 16 lanes as 64 little-endian bytes.
+#[inline(always)]
+fn to_bytes(lanes: &Lanes) -> [u8; 64] {
+    let mut bytes = [0u8; 64];
+    for (chunk, &lane) in bytes.chunks_exact_mut(4).zip(lanes) {
+        chunk.copy_from_slice(&lane.to_le_bytes());
+    }
+    bytes
+}
+
+#[inline(always)]
+fn from_bytes(bytes: &[u8; 64]) -> Lanes {
+    let mut lanes = [0u32; 16];
+    for (lane, chunk) in lanes.iter_mut().zip(bytes.chunks_exact(4)) {
+        *lane = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+    }
+    lanes
+}
+
 /// The add ALU's operations (guide table 5).
 mod add_ops {
-    use super::*;
-
-    lane_op!(nop, nop_c, |x, y| 0);
-    lane_op!(
-        add,
-        add_c,
-        |x, y| x.wrapping_add(y),
-        x.checked_add(y).is_none()
-    );
-    lane_op!(sub, sub_c, |x, y| x.wrapping_sub(y), x < y);
-    lane_op!(and, and_c, |x, y| x & y);
-    lane_op!(or, or_c, |x, y| x | y);
-    lane_op!(xor, xor_c, |x, y| x ^ y);
-    lane_op!(not, not_c, |x, y| !x);
-    lane_op!(clz, clz_c, |x, y| x.leading_zeros());
+    lane_op!(nop, |x, y| 0);
+    lane_op!(add, |x, y| x.wrapping_add(y), x.checked_add(y).is_none());
+    lane_op!(sub, |x, y| x.wrapping_sub(y), x < y);
+    lane_op!(and, |x, y| x & y);
+    lane_op!(or, |x, y| x | y);
+    lane_op!(xor, |x, y| x ^ y);
+    lane_op!(not, |x, y| !x);
+    lane_op!(clz, |x, y| x.leading_zeros());
     // Shifts use the low 5 bits of b; C is the last bit shifted out (0 for a shift by 0).
     lane_op!(
         shl,
-        shl_c,
         |x, y| x << (y & 31),
         (y & 31) != 0 && (x >> (32 - (y & 31))) & 1 == 1
     );
     lane_op!(
         shr,
-        shr_c,
         |x, y| x >> (y & 31),
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
     lane_op!(
         asr,
-        asr_c,
         |x, y| ((x as i32) >> (y & 31)) as u32,
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
     lane_op!(
         ror,
-        ror_c,
         |x, y| x.rotate_right(y & 31),
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
     lane_op!(
         min,
-        min_c,
         |x, y| (x as i32).min(y as i32) as u32,
         (x as i32) > (y as i32)
     );
     lane_op!(
         max,
-        max_c,
         |x, y| (x as i32).max(y as i32) as u32,
         (x as i32) > (y as i32)
     );
-    lane_op!(fadd, fadd_c, |x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0);
-    lane_op!(fsub, fsub_c, |x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0);
+    lane_op!(fadd, |x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0);
+    lane_op!(fsub, |x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0);
     // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
     lane_op!(
         fmin,
-        fmin_c,
         |x, y| if f(x) > f(y) { ftz(y) } else { ftz(x) },
         f(x) > f(y)
     );
     lane_op!(
         fmax,
-        fmax_c,
         |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) },
         f(x) > f(y)
     );
     lane_op!(
         fminabs,
-        fminabs_c,
         |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
         f(x).abs() > f(y).abs()
     );
     lane_op!(
         fmaxabs,
-        fmaxabs_c,
         |x, y| ftz(if f(x).abs() > f(y).abs() { x } else { y }) & 0x7fff_ffff,
         f(x).abs() > f(y).abs()
     );
-    lane_op!(ftoi, ftoi_c, |x, y| super::ftoi(x));
-    lane_op!(itof, itof_c, |x, y| bits(x as i32 as f32));
-    lane_op!(v8adds, v8adds_c, |x, y| super::v8adds(x, y));
-    lane_op!(v8subs, v8subs_c, |x, y| super::v8subs(x, y));
+    lane_op!(ftoi, |x, y| float_to_int(x));
+    lane_op!(itof, |x, y| bits(x as i32 as f32));
+    byte_op!(v8adds, |p, q| p.saturating_add(q));
+    byte_op!(v8subs, |p, q| p.saturating_sub(q));
 }
 
 /// The mul ALU's operations (guide table 6).
 mod mul_ops {
-    use super::*;
-
-    lane_op!(nop, nop_c, |x, y| 0);
-    lane_op!(fmul, fmul_c, |x, y| bits(f(x) * f(y)));
+    lane_op!(nop, |x, y| 0);
+    lane_op!(fmul, |x, y| bits(f(x) * f(y)));
     // vc4-isa.md §3: C = the product overflowed 24 bits.
     lane_op!(
         mul24,
-        mul24_c,
         |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff),
         (u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff)) >> 24 != 0
     );
     // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
-    lane_op!(v8muld, v8muld_c, |x, y| bytewise(x, y, |p, q| {
-        ((u16::from(p) * u16::from(q) + 127) / 255) as u8
-    }));
-    lane_op!(v8min, v8min_c, |x, y| bytewise(x, y, |p, q| p.min(q)));
-    lane_op!(v8max, v8max_c, |x, y| bytewise(x, y, |p, q| p.max(q)));
-    lane_op!(v8adds, v8adds_c, |x, y| super::v8adds(x, y));
-    lane_op!(v8subs, v8subs_c, |x, y| super::v8subs(x, y));
+    byte_op!(v8muld, |p, q| ((u16::from(p) * u16::from(q) + 127) / 255)
+        as u8);
+    byte_op!(v8min, |p, q| p.min(q));
+    byte_op!(v8max, |p, q| p.max(q));
+    byte_op!(v8adds, |p, q| p.saturating_add(q));
+    byte_op!(v8subs, |p, q| p.saturating_sub(q));
 }
 
-/// The add-ALU operation `op`, filling the carry mask if `carry` (for `setf`).
-pub fn add_fn(op: AddOp, carry: bool) -> LaneOp {
+/// The add-ALU operation `op`.
+pub fn add_fns(op: AddOp) -> OpFns {
     use add_ops::*;
-    let (plain, with_carry): (LaneOp, LaneOp) = match op {
-        AddOp::Nop => (nop, nop_c),
-        AddOp::Fadd => (fadd, fadd_c),
-        AddOp::Fsub => (fsub, fsub_c),
-        AddOp::Fmin => (fmin, fmin_c),
-        AddOp::Fmax => (fmax, fmax_c),
-        AddOp::Fminabs => (fminabs, fminabs_c),
-        AddOp::Fmaxabs => (fmaxabs, fmaxabs_c),
-        AddOp::Ftoi => (ftoi, ftoi_c),
-        AddOp::Itof => (itof, itof_c),
-        AddOp::Add => (add, add_c),
-        AddOp::Sub => (sub, sub_c),
-        AddOp::Shr => (shr, shr_c),
-        AddOp::Asr => (asr, asr_c),
-        AddOp::Ror => (ror, ror_c),
-        AddOp::Shl => (shl, shl_c),
-        AddOp::Min => (min, min_c),
-        AddOp::Max => (max, max_c),
-        AddOp::And => (and, and_c),
-        AddOp::Or => (or, or_c),
-        AddOp::Xor => (xor, xor_c),
-        AddOp::Not => (not, not_c),
-        AddOp::Clz => (clz, clz_c),
-        AddOp::V8adds => (v8adds, v8adds_c),
-        AddOp::V8subs => (v8subs, v8subs_c),
-    };
-    if carry {
-        with_carry
-    } else {
-        plain
+    match op {
+        AddOp::Nop => nop::FNS,
+        AddOp::Fadd => fadd::FNS,
+        AddOp::Fsub => fsub::FNS,
+        AddOp::Fmin => fmin::FNS,
+        AddOp::Fmax => fmax::FNS,
+        AddOp::Fminabs => fminabs::FNS,
+        AddOp::Fmaxabs => fmaxabs::FNS,
+        AddOp::Ftoi => ftoi::FNS,
+        AddOp::Itof => itof::FNS,
+        AddOp::Add => add::FNS,
+        AddOp::Sub => sub::FNS,
+        AddOp::Shr => shr::FNS,
+        AddOp::Asr => asr::FNS,
+        AddOp::Ror => ror::FNS,
+        AddOp::Shl => shl::FNS,
+        AddOp::Min => min::FNS,
+        AddOp::Max => max::FNS,
+        AddOp::And => and::FNS,
+        AddOp::Or => or::FNS,
+        AddOp::Xor => xor::FNS,
+        AddOp::Not => not::FNS,
+        AddOp::Clz => clz::FNS,
+        AddOp::V8adds => v8adds::FNS,
+        AddOp::V8subs => v8subs::FNS,
     }
 }
 
-/// The mul-ALU operation `op`, filling the carry mask if `carry` (for `setf`).
-pub fn mul_fn(op: MulOp, carry: bool) -> LaneOp {
+/// The mul-ALU operation `op`.
+pub fn mul_fns(op: MulOp) -> OpFns {
     use mul_ops::*;
-    let (plain, with_carry): (LaneOp, LaneOp) = match op {
-        MulOp::Nop => (nop, nop_c),
-        MulOp::Fmul => (fmul, fmul_c),
-        MulOp::Mul24 => (mul24, mul24_c),
-        MulOp::V8muld => (v8muld, v8muld_c),
-        MulOp::V8min => (v8min, v8min_c),
-        MulOp::V8max => (v8max, v8max_c),
-        MulOp::V8adds => (v8adds, v8adds_c),
-        MulOp::V8subs => (v8subs, v8subs_c),
-    };
-    if carry {
-        with_carry
-    } else {
-        plain
+    match op {
+        MulOp::Nop => nop::FNS,
+        MulOp::Fmul => fmul::FNS,
+        MulOp::Mul24 => mul24::FNS,
+        MulOp::V8muld => v8muld::FNS,
+        MulOp::V8min => v8min::FNS,
+        MulOp::V8max => v8max::FNS,
+        MulOp::V8adds => v8adds::FNS,
+        MulOp::V8subs => v8subs::FNS,
     }
 }
 
 /// Result of one add-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
 /// given.
 pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
+    let fns = add_fns(op);
     match carry {
-        Some(carry) => add_fn(op, true)(a, b, out, carry),
-        None => add_fn(op, false)(a, b, out, &mut [0; 16]),
+        Some(carry) => (fns.with_carry)(a, b, out, carry),
+        None => (fns.plain)(a, b, out, &mut [0; 16]),
     }
 }
 
 /// Float to signed integer, truncating toward zero. ASSUMPTION (unmeasured): NaN and values
 /// outside the int32 range give 0.
 #[inline(always)]
-fn ftoi(x: u32) -> u32 {
+fn float_to_int(x: u32) -> u32 {
     let value = f(x);
     if value.is_nan() || value.abs() >= 2_147_483_648.0 {
         0
@@ -263,48 +330,13 @@ fn ftoi(x: u32) -> u32 {
     }
 }
 
-/// Per-byte unsigned saturating add, four bytes at once (SWAR: add the low 7 bits, fix up
-/// the top bit, then saturate the bytes that carried out).
-#[inline(always)]
-fn v8adds(a: u32, b: u32) -> u32 {
-    const HIGH: u32 = 0x8080_8080;
-    let sum = ((a & !HIGH) + (b & !HIGH)) ^ ((a ^ b) & HIGH);
-    let carry = ((a & b) | ((a | b) & !sum)) & HIGH;
-    sum | byte_masks(carry)
-}
-
-/// 0x80 in a byte → 0xff, without a multiply (SSE2 has no 32-bit vector multiply).
-#[inline(always)]
-fn byte_masks(high_bits: u32) -> u32 {
-    (high_bits - (high_bits >> 7)) | high_bits
-}
-
-/// Per-byte unsigned saturating subtract, four bytes at once (SWAR).
-#[inline(always)]
-fn v8subs(a: u32, b: u32) -> u32 {
-    const HIGH: u32 = 0x8080_8080;
-    let diff = ((a | HIGH) - (b & !HIGH)) ^ ((a ^ !b) & HIGH);
-    let borrow = ((!a & b) | ((!a | b) & diff)) & HIGH;
-    diff & !byte_masks(borrow)
-}
-
-#[inline(always)]
-fn bytewise(x: u32, y: u32, op: impl Fn(u8, u8) -> u8) -> u32 {
-    let (p, q) = (x.to_le_bytes(), y.to_le_bytes());
-    u32::from_le_bytes([
-        op(p[0], q[0]),
-        op(p[1], q[1]),
-        op(p[2], q[2]),
-        op(p[3], q[3]),
-    ])
-}
-
 /// Result of one mul-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
 /// given.
 pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
+    let fns = mul_fns(op);
     match carry {
-        Some(carry) => mul_fn(op, true)(a, b, out, carry),
-        None => mul_fn(op, false)(a, b, out, &mut [0; 16]),
+        Some(carry) => (fns.with_carry)(a, b, out, carry),
+        None => (fns.plain)(a, b, out, &mut [0; 16]),
     }
 }
 
@@ -416,7 +448,7 @@ pub fn pack_a(mode: PackA, value: u32, old: u32, float: bool, exact: Option<i64>
     let sat_u8 = |v: u32| -> u32 {
         if float {
             // ASSUMPTION: a float saturates through its integer value.
-            ftoi(v).clamp(0, 255)
+            float_to_int(v).clamp(0, 255)
         } else {
             (v as i32).clamp(0, 255) as u32
         }
@@ -573,23 +605,52 @@ mod tests {
     }
 
     #[test]
-    fn swar_byte_ops_match_bytewise() {
+    fn byte_ops_work_byte_by_byte() {
+        // Reference: each byte in wider integer arithmetic, clamped by hand.
+        let reference = |op: &str, p: u32, q: u32| -> u32 {
+            match op {
+                "adds" => (p + q).min(255),
+                "subs" => p.saturating_sub(q),
+                "min" => p.min(q),
+                "max" => p.max(q),
+                _ => (p * q + 127) / 255,
+            }
+        };
         let mut x = 0x1234_5678_9abc_def1u64;
-        for _ in 0..10_000 {
+        let mut next = || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let (a, b) = (x as u32, (x >> 32) as u32);
-            assert_eq!(v8adds(a, b), bytewise(a, b, |p, q| p.saturating_add(q)));
-            assert_eq!(v8subs(a, b), bytewise(a, b, |p, q| p.saturating_sub(q)));
-        }
-        for (a, b) in [
-            (0xff00_80ffu32, 0x01ff_8001u32),
-            (0, u32::MAX),
-            (u32::MAX, u32::MAX),
-        ] {
-            assert_eq!(v8adds(a, b), bytewise(a, b, |p, q| p.saturating_add(q)));
-            assert_eq!(v8subs(a, b), bytewise(a, b, |p, q| p.saturating_sub(q)));
+            x as u32
+        };
+        for round in 0..200 {
+            let mut a: Lanes = std::array::from_fn(|_| next());
+            let b: Lanes = std::array::from_fn(|_| next());
+            if round == 0 {
+                a[..4].copy_from_slice(&[0xff00_80ff, 0, u32::MAX, 0x0101_0101]);
+            }
+            let cases: [(&str, Option<AddOp>, MulOp); 5] = [
+                ("adds", Some(AddOp::V8adds), MulOp::V8adds),
+                ("subs", Some(AddOp::V8subs), MulOp::V8subs),
+                ("min", None, MulOp::V8min),
+                ("max", None, MulOp::V8max),
+                ("muld", None, MulOp::V8muld),
+            ];
+            for (name, add, mul) in cases {
+                let expected: Lanes = std::array::from_fn(|i| {
+                    (0..4).fold(0, |word, k| {
+                        let (p, q) = ((a[i] >> (8 * k)) & 0xff, (b[i] >> (8 * k)) & 0xff);
+                        word | (reference(name, p, q) << (8 * k))
+                    })
+                });
+                let (mut out, mut carry) = ([0; 16], [7; 16]);
+                mul_op(mul, &a, &b, &mut out, Some(&mut carry));
+                assert_eq!((out, carry), (expected, [0; 16]), "{name}");
+                if let Some(add) = add {
+                    add_op(add, &a, &b, &mut out, None);
+                    assert_eq!(out, expected, "{name}");
+                }
+            }
         }
     }
 

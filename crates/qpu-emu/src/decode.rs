@@ -7,7 +7,7 @@ use qpu_isa::{
     RegFile, Signal, SmallImmValue, Unpack, WriteBack,
 };
 
-use crate::alu::{self, LaneOp};
+use crate::alu::{self, DirectOp, LaneOp};
 use crate::error::Rule;
 
 /// The one place that turns an instruction into text for error messages.
@@ -239,6 +239,15 @@ pub(crate) enum Path {
     General,
 }
 
+/// Whether and in which order the fast path runs the two operations straight on the value
+/// table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direct {
+    No,
+    AddFirst,
+    MulFirst,
+}
+
 /// The non-ALU parts of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -279,6 +288,13 @@ pub(crate) struct Decoded {
     /// flags).
     pub add_fn: LaneOp,
     pub mul_fn: LaneOp,
+    /// Fast path: the operations from and to value-table rows, when they can run one after
+    /// the other in [`Decoded::direct`] order.
+    pub add_direct: DirectOp,
+    pub mul_direct: DirectOp,
+    /// `[a, b, result]` rows of the add and mul operations for the direct form.
+    pub direct_rows: [[u8; 3]; 2],
+    pub direct: Direct,
     /// add_a, add_b, mul_a, mul_b as mux numbers 0–7.
     pub mux: [u8; 4],
     pub unpack: Unpack,
@@ -367,8 +383,12 @@ impl Decoded {
             ldi_lanes: None,
             op_add: AddOp::Nop,
             op_mul: MulOp::Nop,
-            add_fn: alu::add_fn(AddOp::Nop, false),
-            mul_fn: alu::mul_fn(MulOp::Nop, false),
+            add_fn: alu::add_fns(AddOp::Nop).plain,
+            mul_fn: alu::mul_fns(MulOp::Nop).plain,
+            add_direct: alu::add_fns(AddOp::Nop).direct,
+            mul_direct: alu::mul_fns(MulOp::Nop).direct,
+            direct_rows: [[rows::SINK as u8; 3]; 2],
+            direct: Direct::No,
             mux: [0; 4],
             unpack: Unpack::None,
             pack: Pack::default(),
@@ -814,8 +834,32 @@ impl Decoded {
         let (mul_row, mul_cond) = never_to_sink(self.dst_mul, self.cond_mul);
         self.dst_rows = [add_row, mul_row];
         self.store_conds = [add_cond, mul_cond];
-        self.add_fn = alu::add_fn(self.op_add, self.set_flags);
-        self.mul_fn = alu::mul_fn(self.op_mul, self.set_flags);
+        let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
+        (self.add_fn, self.mul_fn) = if self.set_flags {
+            (add.with_carry, mul.with_carry)
+        } else {
+            (add.plain, mul.plain)
+        };
+        (self.add_direct, self.mul_direct) = (add.direct, mul.direct);
+        self.direct_rows = [
+            [self.src[0], self.src[1], add_row],
+            [self.src[2], self.src[3], mul_row],
+        ];
+        // Writing results straight into the table needs every write unconditional, no
+        // flags (they come from the results), and an order in which neither side
+        // overwrites an operand the other has not read yet.
+        let both = self.op_add != AddOp::Nop && self.op_mul != MulOp::Nop;
+        let clobbers =
+            |row: u8, reader: [u8; 2]| both && row != rows::SINK as u8 && reader.contains(&row);
+        self.direct = if self.set_flags || self.store_conds != [Cond::Always; 2] {
+            Direct::No
+        } else if !clobbers(add_row, [self.src[2], self.src[3]]) {
+            Direct::AddFirst
+        } else if !clobbers(mul_row, [self.src[0], self.src[1]]) {
+            Direct::MulFirst
+        } else {
+            Direct::No
+        };
         let fast = matches!(self.kind, Kind::Alu)
             && self.signal == Signal::None
             && !self.io_read

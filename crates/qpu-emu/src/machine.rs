@@ -14,7 +14,9 @@ use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile,
 
 use crate::alu::{self, Flags, Lanes};
 use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{disassemble, rows, BranchInfo, Decoded, Dest, Kind, Path, Read, Rotate};
+use crate::decode::{
+    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
+};
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
@@ -112,7 +114,7 @@ pub(crate) struct Qpu {
     id: usize,
     /// Register files A and B, the accumulators and the constant operands, one row each
     /// (layout in [`rows`]).
-    file: Box<[Lanes; rows::COUNT]>,
+    file: Box<alu::Table>,
     flags: Flags,
     /// Scratch for the add and mul results and carries of the instruction executing.
     results: [Lanes; 2],
@@ -741,6 +743,25 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 /// row when a side writes nowhere), flags from lane masks.
 #[inline(always)]
 fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+    let add = d.op_add != AddOp::Nop;
+    let mul = d.op_mul != MulOp::Nop;
+    match d.direct {
+        Direct::AddFirst => {
+            if add {
+                (d.add_direct)(&mut q.file, d.direct_rows[0]);
+            }
+            if mul {
+                (d.mul_direct)(&mut q.file, d.direct_rows[1]);
+            }
+            return;
+        }
+        Direct::MulFirst => {
+            (d.mul_direct)(&mut q.file, d.direct_rows[1]);
+            (d.add_direct)(&mut q.file, d.direct_rows[0]);
+            return;
+        }
+        Direct::No => {}
+    }
     let Qpu {
         file,
         results,
@@ -754,8 +775,6 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     // A nop side computes nothing: a fast instruction never writes or flags from it. Both
     // sides read their operands before either writes, and see the flags from before this
     // instruction; the flags change last.
-    let add = d.op_add != AddOp::Nop;
-    let mul = d.op_mul != MulOp::Nop;
     if add {
         (d.add_fn)(row(0), row(1), add_out, add_carry);
     }

@@ -447,3 +447,47 @@ fn saturating_32_bit_pack_on_add() {
         assert_eq!(out[i], exact.min(i64::from(i32::MAX)) as u32);
     }
 }
+
+#[test]
+fn both_alus_read_their_operands_before_either_writes() {
+    // The add and mul ALUs read in the same cycle, so each sees the other's destination as
+    // it was before the instruction, whichever order an executor runs them in.
+    let (a, b) = int_vectors(9)[1];
+    let load = format!("{LOAD_RA0_RB0}\nmov r1, ra0\nmov r2, rb0\nmov r3, 0\n");
+    // (instruction, expected r1, r2, r3 from a lane's (r1, r2) = (a, b)).
+    type Expect = fn(u32, u32) -> [u32; 3];
+    let cases: [(&str, Expect); 3] = [
+        // The mul writes r2, which the add has read.
+        ("add r1, r1, r2; mul24 r2, r2, r2", |x, y| {
+            [
+                x.wrapping_add(y),
+                (y & 0xff_ffff).wrapping_mul(y & 0xff_ffff),
+                0,
+            ]
+        }),
+        // The add writes r1, which the mul reads.
+        ("add r1, r2, r2; mul24 r3, r1, r1", |x, y| {
+            [
+                y.wrapping_add(y),
+                y,
+                (x & 0xff_ffff).wrapping_mul(x & 0xff_ffff),
+            ]
+        }),
+        // Each writes what the other reads.
+        ("sub r1, r2, r1; mul24 r2, r1, r1", |x, y| {
+            [
+                y.wrapping_sub(x),
+                (x & 0xff_ffff).wrapping_mul(x & 0xff_ffff),
+                0,
+            ]
+        }),
+    ];
+    for (line, expect) in cases {
+        let source = format!("{load}{line}\n{}", store_and_end(&["r1", "r2", "r3"]));
+        let out = run(&source, &[&a, &b], &[], 3);
+        for lane in 0..16 {
+            let got = [out[lane], out[16 + lane], out[32 + lane]];
+            assert_eq!(got, expect(a[lane], b[lane]), "`{line}` lane {lane}");
+        }
+    }
+}
