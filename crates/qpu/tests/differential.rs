@@ -4,8 +4,8 @@
 //! Each program is generated from a seed (reproducible: `QPU_DIFF_SEED=<seed>` reruns one).
 //! Programs use ints and floats, every operator, `where_`/`if_`/`while_` nesting with bounded
 //! loops, rotates and shifts by any amount, loads, gathers and (blocking and non-blocking)
-//! stores to bounded buffers, `me()`/`num_qpus()` on 1–12 QPUs, and variables read before
-//! being assigned (zero-initialised). A failing program is shrunk (statements removed while
+//! stores (also strided) to bounded buffers, semaphores, `me()`/`num_qpus()` on 1–12 QPUs,
+//! and variables read before being assigned (zero-initialised). A failing program is shrunk (statements removed while
 //! the disagreement persists) and printed as kernel text with its seed.
 //!
 //! Where the hardware and the language's reference semantics differ, the generator keeps
@@ -353,6 +353,18 @@ impl Gen {
 
     /// A store of `value` into this QPU's slot `slot` of `out`/`fout`.
     fn store_to_slot(&mut self, float: bool, value: Expr, slot: Expr, kind: StoreKind) -> Stmt {
+        self.strided_store(float, value, slot, kind, 1)
+    }
+
+    /// A store into this QPU's slots from `slot`; with `stride` 2 it covers two slots.
+    fn strided_store(
+        &mut self,
+        float: bool,
+        value: Expr,
+        slot: Expr,
+        kind: StoreKind,
+        stride: u32,
+    ) -> Stmt {
         let base = var(if float { P_FOUT } else { P_OUT });
         let index = bin(
             BinaryOp::IntAdd,
@@ -371,7 +383,7 @@ impl Gen {
         stmt(StmtKind::Store {
             value,
             addr,
-            stride: 1,
+            stride,
             kind,
         })
     }
@@ -419,6 +431,12 @@ impl Gen {
                     }
                 }
                 out
+            }
+            3 if self.rng.chance(15) => {
+                // A release then an acquire on the same semaphore never blocks (at most 12
+                // releases are outstanding, below the limit of 15).
+                let n = self.rng.below(15) as u8;
+                vec![stmt(StmtKind::SemaInc(n)), stmt(StmtKind::SemaDec(n))]
             }
             3 | 4 => vec![self.where_stmt(2)],
             5 => {
@@ -479,15 +497,28 @@ impl Gen {
                 } else {
                     self.int(2)
                 };
-                let slot = Expr::IntLit(
-                    (INT_VARS + FLOAT_VARS + self.rng.below(SLOTS as u64) as u32) as i32,
-                );
                 let kind = if self.rng.chance(50) {
                     StoreKind::Blocking
                 } else {
                     StoreKind::NonBlocking
                 };
-                vec![self.store_to_slot(float, value, slot, kind)]
+                if self.rng.chance(25) {
+                    // Stride 2 over slot pairs (0,1) or (2,3), offset by 0 or 1 element.
+                    let pair = INT_VARS + FLOAT_VARS + 2 * self.rng.below(2) as u32;
+                    let start = bin(BinaryOp::IntAdd, Expr::IntLit(pair as i32), Expr::IntLit(0));
+                    let mut store = self.strided_store(float, value, start, kind, 2);
+                    if self.rng.chance(50) {
+                        if let StmtKind::Store { addr, .. } = &mut store.kind {
+                            *addr = bin(BinaryOp::IntAdd, addr.clone(), Expr::IntLit(4));
+                        }
+                    }
+                    vec![store]
+                } else {
+                    let slot = Expr::IntLit(
+                        (INT_VARS + FLOAT_VARS + self.rng.below(SLOTS as u64) as u32) as i32,
+                    );
+                    vec![self.store_to_slot(float, value, slot, kind)]
+                }
             }
         }
     }
