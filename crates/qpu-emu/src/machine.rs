@@ -1418,17 +1418,30 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
 }
 
 /// Reads one word per lane. Lanes usually fall in one allocation: read that span once and
-/// index it; otherwise (or on any error) read lane by lane so the error names the lane's
-/// address.
+/// index it (as one copy when the lanes are consecutive words); otherwise (or on any error)
+/// read lane by lane so the error names the lane's address.
 fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
-    let low = addresses.iter().copied().min().unwrap_or(0);
-    let high = addresses.iter().copied().max().unwrap_or(0);
+    let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
+    let high = addresses.iter().fold(0, |m, &a| m.max(a));
     if let Some(span) = (high - low).checked_add(4) {
         if let Ok(bytes) = mem.read_bytes(low, span) {
-            return Ok(addresses.map(|addr| {
+            let mut data = [0u32; 16];
+            let consecutive = (0u32..)
+                .zip(addresses)
+                .all(|(i, &addr)| addr == low.wrapping_add(4 * i));
+            if consecutive && bytes.len() == 64 {
+                for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                }
+                return Ok(data);
+            }
+            for (word, &addr) in data.iter_mut().zip(addresses) {
                 let at = (addr - low) as usize;
-                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-            }));
+                if let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) {
+                    *word = u32::from_le_bytes([b0, b1, b2, b3]);
+                }
+            }
+            return Ok(data);
         }
     }
     let mut data = [0u32; 16];

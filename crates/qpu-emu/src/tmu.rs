@@ -81,8 +81,15 @@ impl TmuUnit {
         let mut fill = 0;
         let mut misses = 0;
         let slot_mask = self.tags.len() - 1;
+        // A lane in the same line as the lane before it always hits (that lane left the
+        // line in its slot), so only line changes need the cache.
+        let mut previous = None;
         for &addr in addresses {
             let line = addr >> line_shift;
+            if previous == Some(line) {
+                continue;
+            }
+            previous = Some(line);
             let slot = line as usize & slot_mask;
             if self.tags[slot] != Some(line) {
                 self.tags[slot] = Some(line);

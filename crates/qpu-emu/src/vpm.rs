@@ -1022,6 +1022,38 @@ impl VpmPort {
         let start = cursor.linear(setup.y, setup.x);
         let unit_step = if stride.block_mode { setup.depth } else { 16 };
         let row_bytes = setup.depth * width.bytes();
+        let transfer = DmaTransfer {
+            bytes: setup.units * row_bytes,
+            rows: setup.units,
+        };
+        // Horizontal 32-bit units are runs of consecutive VPM words (rows of 16 words laid
+        // end to end). When the whole transfer lies inside the VPM, copy each run straight
+        // into memory; otherwise the element loop below finds and reports the first word
+        // out of range.
+        let end = start + (setup.units - 1) * unit_step + setup.depth;
+        if setup.horizontal && width == Width::Bits32 && end as usize <= VPM_ROWS * VPM_COLUMNS {
+            let words = vpm.words.as_flattened();
+            for unit in 0..setup.units {
+                let mem_addr = u64::from(addr)
+                    + u64::from(unit) * (u64::from(row_bytes) + u64::from(stride.stride));
+                let mem_addr = check_row_address(dma, setup.raw, unit, mem_addr, width)?;
+                let first = (start + unit * unit_step) as usize;
+                let run = &words[first..first + setup.depth as usize];
+                let bytes =
+                    mem.bytes_mut(mem_addr, row_bytes)
+                        .map_err(|source| VpmError::DmaMemory {
+                            dma,
+                            setup: setup.raw,
+                            mem_row: unit,
+                            addr: mem_addr,
+                            source,
+                        })?;
+                for (chunk, word) in bytes.chunks_exact_mut(4).zip(run) {
+                    chunk.copy_from_slice(&word.to_le_bytes());
+                }
+            }
+            return Ok(transfer);
+        }
         let shift = setup.lane * 8 * width.bytes();
         let mut buffer = Vec::with_capacity(row_bytes as usize);
         for unit in 0..setup.units {
@@ -1051,10 +1083,7 @@ impl VpmPort {
                     source,
                 })?;
         }
-        Ok(DmaTransfer {
-            bytes: setup.units * row_bytes,
-            rows: setup.units,
-        })
+        Ok(transfer)
     }
 
     /// A write of `addr` to the A-file register 50: performs the whole VDR load now.
