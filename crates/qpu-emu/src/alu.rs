@@ -310,6 +310,7 @@ pub fn mul_fns(op: MulOp) -> OpFns {
 
 /// Result of one add-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
 /// given.
+#[cfg(test)]
 pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
     let fns = add_fns(op);
     match carry {
@@ -332,6 +333,7 @@ fn float_to_int(x: u32) -> u32 {
 
 /// Result of one mul-ALU operation on 16 lanes, plus the per-lane carry mask when `carry` is
 /// given.
+#[cfg(test)]
 pub fn mul_op(op: MulOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&mut Lanes>) {
     let fns = mul_fns(op);
     match carry {

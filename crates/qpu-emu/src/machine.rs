@@ -1028,27 +1028,23 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             }
         }
     }
-    let mut add_out = [0u32; 16];
-    let mut mul_out = [0u32; 16];
-    let mut add_carry = [0u32; 16];
-    let mut mul_carry = [0u32; 16];
+    // Results and carries go to the QPU's scratch rows. A nop operation yields zeros (which
+    // only matter when hazard checks are off and a nop's result is written).
     let exact;
     {
-        let file = &q.file;
+        let Qpu {
+            file,
+            results,
+            carries,
+            ..
+        } = &mut *q;
+        let [add_out, mul_out] = results;
+        let [add_carry, mul_carry] = carries;
         let operand = |k: usize| -> &Lanes { &file[usize::from(d.src[k])] };
         if d.unpack == Unpack::None {
             let (aa, ab) = (operand(0), operand(1));
-            alu::add_op(
-                d.op_add,
-                aa,
-                ab,
-                &mut add_out,
-                d.set_flags.then_some(&mut add_carry),
-            );
-            if d.op_mul != MulOp::Nop {
-                let carry = d.set_flags.then_some(&mut mul_carry);
-                alu::mul_op(d.op_mul, operand(2), operand(3), &mut mul_out, carry);
-            }
+            (d.add_fn)(aa, ab, add_out, add_carry);
+            (d.mul_fn)(operand(2), operand(3), mul_out, mul_carry);
             exact = exact_sum(d, aa, ab);
         } else {
             // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
@@ -1070,33 +1066,27 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
                     }
                 }
             }
-            let carry = d.set_flags.then_some(&mut add_carry);
-            alu::add_op(d.op_add, &operands[0], &operands[1], &mut add_out, carry);
-            let carry = d.set_flags.then_some(&mut mul_carry);
-            alu::mul_op(d.op_mul, &operands[2], &operands[3], &mut mul_out, carry);
+            (d.add_fn)(&operands[0], &operands[1], add_out, add_carry);
+            (d.mul_fn)(&operands[2], &operands[3], mul_out, mul_carry);
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
-    }
-    if d.rotate != Rotate::None {
-        let by = match d.rotate {
-            Rotate::ByR5 => (q.file[rows::R5][0] & 15) as usize,
-            Rotate::By(n) => usize::from(n),
-            Rotate::None => 0,
-        };
-        mul_out = rotate(&mul_out, by, d.rotate_full);
+        if d.rotate != Rotate::None {
+            let by = match d.rotate {
+                Rotate::ByR5 => (file[rows::R5][0] & 15) as usize,
+                Rotate::By(n) => usize::from(n),
+                Rotate::None => 0,
+            };
+            *mul_out = rotate(mul_out, by, d.rotate_full);
+        }
     }
     write_back(
         q,
         x,
         d,
-        Outputs {
-            add: &add_out,
-            add_carry: &add_carry,
+        Results {
             add_float: alu::add_writes_float(d.op_add),
             add_exact: exact.as_deref(),
             add_active: d.op_add != AddOp::Nop,
-            mul: &mul_out,
-            mul_carry: &mul_carry,
             mul_float: alu::mul_writes_float(d.op_mul),
             mul_active: d.op_mul != MulOp::Nop,
         },
@@ -1142,42 +1132,38 @@ fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
 
 fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
     let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
+    q.results = [values; 2];
+    q.carries = [[0; 16]; 2];
     write_back(
         q,
         x,
         d,
-        Outputs {
-            add: &values,
-            add_carry: &[0; 16],
+        Results {
             add_float: false,
             add_exact: None,
             add_active: true,
-            mul: &values,
-            mul_carry: &[0; 16],
             mul_float: false,
             mul_active: true,
         },
     )
 }
 
-struct Outputs<'a> {
-    add: &'a Lanes,
-    add_carry: &'a Lanes,
+/// What the write-back needs to know about the results in `Qpu::results` and
+/// `Qpu::carries` (add side first).
+struct Results<'a> {
     add_float: bool,
     add_exact: Option<&'a [i64; 16]>,
     /// The add side computes something (opcode not nop, or a load immediate).
     add_active: bool,
-    mul: &'a Lanes,
-    mul_carry: &'a Lanes,
     mul_float: bool,
     mul_active: bool,
 }
 
 #[inline(always)]
-fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Result<(), Fault> {
-    let flags_before = q.flags;
-    let mask_add = cond_mask(d.cond_add, &flags_before);
-    let mask_mul = cond_mask(d.cond_mul, &flags_before);
+fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Result<(), Fault> {
+    // Both sides see the flags from before the instruction (they change last).
+    let mask_add = cond_mask(d.cond_add, &q.flags);
+    let mask_mul = cond_mask(d.cond_mul, &q.flags);
     if mask_add.any() && d.dst_add != Dest::Nop {
         let pack = match d.pack {
             Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_add, Dest::PhysA(_)) => {
@@ -1185,7 +1171,7 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
             }
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_add, out.add, &mask_add, pack)?;
+        write_dest(q, x, d.dst_add, 0, &mask_add, pack)?;
     }
     if mask_mul.any() && d.dst_mul != Dest::Nop {
         let pack = match d.pack {
@@ -1195,19 +1181,25 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Outputs<'_>) -> Re
             Pack::Mul(mode) if mode != qpu_isa::PackMul::None => PackStep::Mul(mode),
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_mul, out.mul, &mask_mul, pack)?;
+        write_dest(q, x, d.dst_mul, 1, &mask_mul, pack)?;
     }
     if d.set_flags {
+        let Qpu {
+            flags,
+            results,
+            carries,
+            ..
+        } = &mut *q;
         update_flags(
-            &mut q.flags,
+            flags,
             x.config.ambiguities.flags,
             FlagSources {
                 add: out
                     .add_active
-                    .then_some((out.add, out.add_carry, out.add_float)),
+                    .then_some((&results[0], &carries[0], out.add_float)),
                 mul: out
                     .mul_active
-                    .then_some((out.mul, out.mul_carry, out.mul_float)),
+                    .then_some((&results[1], &carries[1], out.mul_float)),
                 cond_add: d.cond_add,
                 cond_mul: d.cond_mul,
             },
@@ -1246,33 +1238,27 @@ fn apply_pack(pack: PackStep<'_>, values: &Lanes, old: &Lanes) -> Lanes {
     }
 }
 
+/// Writes result `side` (0 add, 1 mul) of `q.results` to `dest`.
 #[inline(always)]
 fn write_dest(
     q: &mut Qpu,
     x: &mut Ctx<'_>,
     dest: Dest,
-    values: &Lanes,
+    side: usize,
     mask: &WriteMask,
     pack: PackStep<'_>,
 ) -> Result<(), Fault> {
     if let PackStep::None = pack {
-        match dest {
-            Dest::PhysA(n) => {
-                masked_store(&mut q.file[rows::A + usize::from(n)], values, mask);
-                return Ok(());
-            }
-            Dest::PhysB(n) => {
-                masked_store(&mut q.file[rows::B + usize::from(n)], values, mask);
-                return Ok(());
-            }
-            Dest::Acc(n) => {
-                masked_store(&mut q.file[rows::ACC + usize::from(n)], values, mask);
-                return Ok(());
-            }
-            _ => {}
-        }
+        let row = match dest {
+            Dest::PhysA(n) => rows::A + usize::from(n),
+            Dest::PhysB(n) => rows::B + usize::from(n),
+            Dest::Acc(n) => rows::ACC + usize::from(n),
+            _ => return write_dest_general(q, x, dest, side, mask, pack),
+        };
+        masked_store(&mut q.file[row], &q.results[side & 1], mask);
+        return Ok(());
     }
-    write_dest_general(q, x, dest, values, mask, pack)
+    write_dest_general(q, x, dest, side, mask, pack)
 }
 
 #[inline(never)]
@@ -1280,13 +1266,14 @@ fn write_dest_general(
     q: &mut Qpu,
     x: &mut Ctx<'_>,
     dest: Dest,
-    values: &Lanes,
+    side: usize,
     mask: &WriteMask,
     pack: PackStep<'_>,
 ) -> Result<(), Fault> {
+    let result = q.results[side & 1];
     let packed;
     let values = if matches!(pack, PackStep::None) {
-        values
+        &result
     } else {
         let old = match dest {
             Dest::PhysA(n) => q.file[rows::A + usize::from(n)],
@@ -1295,7 +1282,7 @@ fn write_dest_general(
             Dest::R5Quad | Dest::R5Replicate => q.file[rows::R5],
             _ => [0; 16],
         };
-        packed = apply_pack(pack, values, &old);
+        packed = apply_pack(pack, &result, &old);
         &packed
     };
     match dest {
