@@ -293,7 +293,13 @@ fn file_of(l: Loc) -> u8 {
 }
 
 /// Colour the graph; returns locations (None = uncoloured).
-fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Option<Loc>> {
+fn colour(
+    g: &Graph,
+    n: usize,
+    acc_only: &[bool],
+    unspillable: &[bool],
+    hot_density: f64,
+) -> Vec<Option<Loc>> {
     let mut loc: Vec<Option<Loc>> = vec![None; n];
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
     // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
@@ -302,6 +308,8 @@ fn colour(g: &Graph, n: usize, acc_only: &[bool], hot_density: f64) -> Vec<Optio
     order.sort_by(|&x, &y| {
         acc_only[y]
             .cmp(&acc_only[x])
+            // Values that cannot be spilled (globals, spill temporaries) must find a place.
+            .then(unspillable[y].cmp(&unspillable[x]))
             .then(
                 priority(y)
                     .partial_cmp(&priority(x))
@@ -431,7 +439,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         let g = build(&lowered.code, n);
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu::bench`).
-        let loc = colour(&g, n, &acc_only, 2.0);
+        let loc = colour(&g, n, &acc_only, &unspillable, 2.0);
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
         let mut to_spill: Vec<usize> = Vec::new();
