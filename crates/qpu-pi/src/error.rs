@@ -256,13 +256,65 @@ pub enum PiError {
         srqcs: u32,
     },
 
-    /// A buffer was read after a failed launch.
+    /// A buffer was read, or borrowed as a slice, after a failed launch.
     #[error(
         "GPU buffer at bus 0x{bus_address:08x} holds invalid data: a launch that could write it \
-         failed or timed out. Rewrite it and call mark_valid() before reading"
+         failed or timed out, and one of its programs may still be writing. Rewrite it \
+         (write_words) and call mark_valid() before reading it or borrowing it as a slice"
     )]
     OutputInvalid {
         /// Bus address of the buffer.
+        bus_address: u32,
+    },
+
+    /// A buffer's mapping offers word access only, so it cannot be viewed as a slice.
+    #[error(
+        "GPU buffer at bus 0x{bus_address:08x} is mapped through a region without a base \
+         pointer (MappedRegion::memory_words returned None), so it has no slice view; use \
+         read_words/write_words"
+    )]
+    NoSliceAccess {
+        /// Bus address of the buffer.
+        bus_address: u32,
+    },
+
+    /// A slice passed to a launch is not GPU memory of this device.
+    #[error(
+        "launch buffer {index} ({len} words at host address 0x{host_address:x}) is not inside \
+         any live GPU buffer of this device; the QPUs can only reach GPU memory allocated with \
+         Gpu::alloc on the same device"
+    )]
+    NotGpuMemory {
+        /// Position of the buffer in the launch.
+        index: usize,
+        /// Host address of the slice's first word.
+        host_address: usize,
+        /// Its length in words.
+        len: usize,
+    },
+
+    /// A buffer passed to a launch was marked invalid by an earlier failed launch.
+    #[error(
+        "launch buffer {index} (GPU memory at bus 0x{bus_address:08x}) is marked invalid: an \
+         earlier launch that could write it failed or timed out. Rewrite it and call \
+         mark_valid(), or allocate a new buffer"
+    )]
+    BufferInvalid {
+        /// Position of the buffer in the launch.
+        index: usize,
+        /// Bus address of the slice's first word.
+        bus_address: u32,
+    },
+
+    /// The programs changed a buffer they were given read-only.
+    #[error(
+        "launch buffer {index} was passed read-only, but the programs wrote it (first changed \
+         word at bus 0x{bus_address:08x})"
+    )]
+    ReadOnlyWritten {
+        /// Position of the buffer in the launch.
+        index: usize,
+        /// Bus address of the first word that changed.
         bus_address: u32,
     },
 

@@ -11,6 +11,7 @@ use crate::memory::{self, bus_to_physical, check_range, MappedRegion, PhysicalMe
 use crate::property::{self, mem_flag, ExecuteStatus};
 use crate::registers::{self, MappedRegisters, RegisterFile};
 use crate::system::{PiInfo, V3D_REGISTER_BYTES};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -24,11 +25,35 @@ const PROBE_CODE_WORD: usize = 0;
 const PROBE_CONTROL_WORD: usize = 16;
 const LAUNCH_CONTROL_WORD: usize = 64;
 
+/// What the device knows about one live buffer: whether its contents can be trusted, and where
+/// it is for the GPU (bus address) and for this process (host address of its mapping).
+#[derive(Debug)]
+struct BufferState {
+    valid: AtomicBool,
+    bus_address: u32,
+    /// Address of word 0 of the host mapping; 0 once the mapping is going away (or when the
+    /// region offers no slice view), so launches never resolve a slice to a dying buffer.
+    host_address: AtomicUsize,
+    len_words: usize,
+}
+
+impl BufferState {
+    /// Bus address of `words` when they lie wholly inside this buffer's mapping.
+    fn bus_address_of(&self, words: &[u32]) -> Option<u32> {
+        let host = self.host_address.load(Ordering::Acquire);
+        let start = words.as_ptr().addr();
+        let offset = start.checked_sub(host)?;
+        let end = offset.checked_add(words.len().checked_mul(4)?)?;
+        (host != 0 && end <= self.len_words * 4 && offset.is_multiple_of(4))
+            .then(|| self.bus_address + offset as u32)
+    }
+}
+
 /// State shared by the device and every buffer it allocated (buffers may outlive the device
 /// handle; the QPUs stay powered until the last one is gone).
 struct Shared {
     mailbox: Mutex<Box<dyn Mailbox>>,
-    buffers: Mutex<Vec<Weak<AtomicBool>>>,
+    buffers: Mutex<Vec<Weak<BufferState>>>,
     /// Descriptor registered with the signal-time cleanup, for real devices only.
     cleanup_fd: Option<i32>,
     qpus_enabled: AtomicBool,
@@ -49,9 +74,20 @@ impl Shared {
     }
 
     fn invalidate_buffers(&self) {
-        for flag in lock(&self.buffers).iter().filter_map(Weak::upgrade) {
-            flag.store(false, Ordering::Release);
+        for buffer in lock(&self.buffers).iter().filter_map(Weak::upgrade) {
+            buffer.valid.store(false, Ordering::Release);
         }
+    }
+
+    /// The live buffer whose mapping holds all of `words`, with their bus address.
+    fn resolve(&self, words: &[u32]) -> Option<(Arc<BufferState>, u32)> {
+        lock(&self.buffers)
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find_map(|buffer| {
+                let bus = buffer.bus_address_of(words)?;
+                Some((buffer, bus))
+            })
     }
 }
 
@@ -80,7 +116,7 @@ pub struct GpuMemory {
     bus_address: u32,
     size_bytes: usize,
     region: Option<Box<dyn MappedRegion>>,
-    valid: Arc<AtomicBool>,
+    state: Arc<BufferState>,
     registration: Option<Registration>,
 }
 
@@ -129,12 +165,14 @@ impl GpuMemory {
 
     /// False after a launch on this device failed or timed out, until [`Self::mark_valid`].
     pub fn is_valid(&self) -> bool {
-        self.valid.load(Ordering::Acquire)
+        self.state.valid.load(Ordering::Acquire)
     }
 
-    /// Declares the contents trustworthy again (after rewriting them).
+    /// Declares the contents trustworthy again: the caller knows no program of a failed launch
+    /// still writes this buffer (the launch that failed was not writing it, or the GPU has been
+    /// reset since), and has rewritten what it needs (with [`Self::write_words`]).
     pub fn mark_valid(&self) {
-        self.valid.store(true, Ordering::Release);
+        self.state.valid.store(true, Ordering::Release);
     }
 
     fn region(&self) -> Result<&dyn MappedRegion, PiError> {
@@ -151,6 +189,79 @@ impl GpuMemory {
                 bus_address: self.bus_address,
             })
         }
+    }
+
+    /// Word 0 of the mapping and its length in words, for the slice views.
+    fn slice_parts(&self) -> Result<(NonNull<u32>, usize), PiError> {
+        self.check_valid()?;
+        let region = self.region()?;
+        let base = region.memory_words().ok_or(PiError::NoSliceAccess {
+            bus_address: self.bus_address,
+        })?;
+        Ok((base, region.len_words()))
+    }
+
+    /// The whole buffer as a slice of the uncached mapping: reads go straight to the memory
+    /// the QPUs see, with no copy.
+    ///
+    /// Fails with [`PiError::OutputInvalid`] while the buffer is marked invalid: a launch that
+    /// could write it failed or timed out, so one of its programs may still be writing, and no
+    /// Rust reference to the memory may exist while the GPU writes it. Rewrite it with
+    /// [`Self::write_words`] (word accesses, no references) and call [`Self::mark_valid`], or
+    /// copy out what is left with [`Self::salvage_words`].
+    pub fn as_words(&self) -> Result<&[u32], PiError> {
+        let (base, len) = self.slice_parts()?;
+        // SAFETY: `from_raw_parts` needs `base` non-null and aligned, `len` initialised u32s
+        // readable from it for the whole borrow, no mutation of them while the borrow lives,
+        // and `len * 4 <= isize::MAX`.
+        // - Non-null, aligned, readable: `MappedRegion` is an unsafe trait whose implementors
+        //   promise that `Some(base)` from `memory_words` is u32-aligned and mapped readable and
+        //   writable for `len_words()` words until the region drops. The region drops only in
+        //   `GpuMemory::drop`, and the slice borrows `self`, so the mapping outlives the slice.
+        // - Initialised: mapped memory always holds bits, and every bit pattern is a valid u32.
+        // - No mutation by this process while borrowed: the region is the process's only way to
+        //   these bytes (its contract; the firmware never hands out overlapping allocations, and
+        //   this crate maps each allocation once). Every path here that writes them
+        //   (`write_u32`, `write_words`, `as_words_mut`) takes `&mut self`, which the borrow
+        //   checker refuses while this `&self` borrow lives.
+        // - No mutation by the GPU while borrowed: the QPUs write memory only while a launch
+        //   runs. `launch_buffers` takes every buffer its programs may write as `&mut [u32]`
+        //   (so no slice of it can exist elsewhere then) and read-only ones as `&[u32]`,
+        //   checking afterwards that those did not change. A launch that failed or timed out may
+        //   leave a program running, so it marks every buffer invalid and this function refuses
+        //   invalid buffers (above) until `mark_valid`. Programs given raw bus addresses through
+        //   `launch`/`launch_with` can write any memory, like anything else that reaches
+        //   /dev/mem; that is outside what Rust can check, as `/proc/self/mem` is.
+        // - Size: the window is mapped in this address space, so it is below isize::MAX bytes.
+        // The slice sees what the GPU wrote without cache maintenance: the ARM mapping is
+        // uncached (/dev/mem with O_SYNC) and the 0xC bus alias bypasses the VideoCore's L2
+        // (see `crate::memory`).
+        Ok(unsafe { std::slice::from_raw_parts(base.as_ptr(), len) })
+    }
+
+    /// The whole buffer as a mutable slice of the uncached mapping: writes land in the memory
+    /// the QPUs read, with no copy. Fails like [`Self::as_words`] while the buffer is invalid.
+    pub fn as_words_mut(&mut self) -> Result<&mut [u32], PiError> {
+        let (base, len) = self.slice_parts()?;
+        // SAFETY: as in `as_words` (alignment, mapping lifetime tied to the borrow, size, the
+        // GPU not writing while a launch is not running, invalid buffers refused), plus
+        // exclusivity: this borrow is `&mut self`, so no other slice of this buffer (from
+        // `as_words` or an earlier `as_words_mut`) and no word access can exist while it lives,
+        // and `base` is a raw pointer from the region, not derived from a shared reference, so
+        // writing through it is allowed (the mapping is PROT_WRITE).
+        Ok(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), len) })
+    }
+
+    /// Reads `out.len()` words starting at `start` whether or not the buffer is valid, one
+    /// volatile word at a time (no reference to the memory is made). After a failed launch
+    /// this is what is left: possibly half-written, and possibly still changing.
+    pub fn salvage_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
+        check_range(start, out.len(), self.len_words())?;
+        let region = self.region()?;
+        for (offset, word) in out.iter_mut().enumerate() {
+            *word = region.read_word(start + offset);
+        }
+        Ok(())
     }
 
     /// Reads word `index`.
@@ -208,6 +319,9 @@ impl Drop for GpuMemory {
         // Leave the signal registry first: once released, the firmware may hand the same handle
         // to someone else, and the signal path must never release that.
         drop(self.registration.take());
+        // Launches must stop resolving slices to this buffer before its host addresses can be
+        // reused by another mapping.
+        self.state.host_address.store(0, Ordering::Release);
         drop(self.region.take());
         let mut mailbox = self.shared.mailbox();
         let unlocked = property::unlock_memory(mailbox.as_mut(), self.handle);
@@ -434,6 +548,82 @@ impl Gpu {
         allocate(&self.shared, physical.as_mut(), bytes, self.vc_memory)
     }
 
+    /// Bus address of `words` when they lie inside a live, mapped buffer of this device.
+    pub fn bus_address_of_slice(&self, words: &[u32]) -> Option<u32> {
+        self.shared.resolve(words).map(|(_, bus)| bus)
+    }
+
+    /// Launches like [`Self::launch_with`], borrowing the buffers the programs use for the
+    /// launch's duration: [`LaunchBuffer::Write`] for those they may write (borrowed
+    /// exclusively, so no other slice of them exists while the GPU runs) and
+    /// [`LaunchBuffer::Read`] for those they only read.
+    ///
+    /// Before anything starts, each slice must lie inside a valid buffer of this device
+    /// ([`PiError::NotGpuMemory`], [`PiError::BufferInvalid`]). Read-only buffers are
+    /// snapshotted and compared afterwards; a change is [`PiError::ReadOnlyWritten`]. The
+    /// programs find the buffers through the bus addresses in their uniforms
+    /// ([`Self::bus_address_of_slice`] gives them); nothing is copied.
+    pub fn launch_buffers(
+        &self,
+        jobs: &[(u32, u32)],
+        buffers: &mut [LaunchBuffer<'_>],
+        options: &LaunchOptions,
+    ) -> Result<LaunchReport, PiError> {
+        let mut snapshots = Vec::with_capacity(buffers.len());
+        for (index, buffer) in buffers.iter().enumerate() {
+            let words = buffer.words();
+            let Some((state, bus_address)) = self.shared.resolve(words) else {
+                return Err(PiError::NotGpuMemory {
+                    index,
+                    host_address: words.as_ptr().addr(),
+                    len: words.len(),
+                });
+            };
+            if !state.valid.load(Ordering::Acquire) {
+                return Err(PiError::BufferInvalid { index, bus_address });
+            }
+            snapshots.push(match buffer {
+                LaunchBuffer::Read(words) => Some((bus_address, read_volatile_words(words))),
+                LaunchBuffer::Write(_) => None,
+            });
+        }
+        for buffer in buffers.iter_mut() {
+            if let LaunchBuffer::Write(words) = buffer {
+                // The programs write through bus addresses the host handed them, as a syscall
+                // writes into a buffer it was lent: exposing the exclusive borrow's provenance
+                // makes those foreign writes ones this borrow permits.
+                let _ = words.as_mut_ptr().expose_provenance();
+            }
+        }
+        let report = self.launch_with(jobs, options)?;
+        for (index, (buffer, snapshot)) in buffers.iter().zip(&snapshots).enumerate() {
+            let Some((bus_address, before)) = snapshot else {
+                continue;
+            };
+            let words = buffer.words();
+            let changed = (0..words.len()).find(|&offset| {
+                // Read through the mapping's own provenance (exposed when it was allocated),
+                // not the shared borrow, which promised the words would not change.
+                let address = words.as_ptr().addr() + 4 * offset;
+                let pointer = std::ptr::with_exposed_provenance::<u32>(address);
+                // SAFETY: `address` is word `offset < words.len()` of a slice that lies inside
+                // a live mapping of this device (resolved above; the slice's borrow keeps its
+                // `GpuMemory`, and so the mapping, alive until this call returns), so it is
+                // aligned and readable; the mapping's provenance was exposed in `allocate`.
+                // Volatile, so the read really happens after the launch.
+                let now = unsafe { pointer.read_volatile() };
+                before.get(offset) != Some(&now)
+            });
+            if let Some(offset) = changed {
+                return Err(PiError::ReadOnlyWritten {
+                    index,
+                    bus_address: bus_address + 4 * offset as u32,
+                });
+            }
+        }
+        Ok(report)
+    }
+
     /// Launches one program per `(uniforms_bus_address, code_bus_address)` pair and waits up
     /// to `timeout` for all of them, choosing the path automatically.
     pub fn launch(&self, jobs: &[(u32, u32)], timeout: Duration) -> Result<LaunchReport, PiError> {
@@ -624,6 +814,38 @@ impl Gpu {
     }
 }
 
+/// A buffer a launch uses, borrowed for the launch (see [`Gpu::launch_buffers`]).
+#[derive(Debug)]
+pub enum LaunchBuffer<'a> {
+    /// The programs only read it; it must be unchanged afterwards.
+    Read(&'a [u32]),
+    /// The programs may write it.
+    Write(&'a mut [u32]),
+}
+
+impl LaunchBuffer<'_> {
+    /// The words, whichever the access.
+    pub fn words(&self) -> &[u32] {
+        match self {
+            LaunchBuffer::Read(words) => words,
+            LaunchBuffer::Write(words) => words,
+        }
+    }
+}
+
+/// Copies `words` one volatile read at a time. The mapping is Device / Strongly-ordered
+/// memory on the ARM side (see `crate::memory`), where the wide or unaligned accesses a
+/// `memcpy` may use can fault; single aligned word reads cannot.
+fn read_volatile_words(words: &[u32]) -> Vec<u32> {
+    words
+        .iter()
+        .map(|word| {
+            // SAFETY: a reference to a live u32 is aligned and readable.
+            unsafe { std::ptr::from_ref(word).read_volatile() }
+        })
+        .collect()
+}
+
 /// Allocates, locks and maps GPU memory, undoing each step if a later one fails.
 fn allocate(
     shared: &Arc<Shared>,
@@ -680,11 +902,20 @@ fn allocate(
     } else {
         None
     };
-    let valid = Arc::new(AtomicBool::new(true));
+    let state = Arc::new(BufferState {
+        valid: AtomicBool::new(true),
+        bus_address,
+        host_address: AtomicUsize::new(
+            region
+                .memory_words()
+                .map_or(0, |base| base.as_ptr().expose_provenance()),
+        ),
+        len_words: region.len_words(),
+    });
     {
         let mut buffers = lock(&shared.buffers);
         buffers.retain(|weak| weak.strong_count() > 0);
-        buffers.push(Arc::downgrade(&valid));
+        buffers.push(Arc::downgrade(&state));
     }
     Ok(GpuMemory {
         shared: Arc::clone(shared),
@@ -692,7 +923,7 @@ fn allocate(
         bus_address,
         size_bytes: size,
         region: Some(region),
-        valid,
+        state,
         registration,
     })
 }

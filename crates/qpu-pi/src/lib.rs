@@ -56,7 +56,7 @@ pub mod system;
 pub use board::{BoardInfo, BoardType, GpuGeneration, Processor};
 pub use cleanup::install_signal_cleanup;
 pub use error::PiError;
-pub use gpu::{Gpu, GpuMemory, Registers};
+pub use gpu::{Gpu, GpuMemory, LaunchBuffer, Registers};
 pub use launch::{Job, LaunchMode, LaunchOptions, LaunchPath, LaunchReport, ProbeOutcome};
 pub use mailbox::Mailbox;
 #[cfg(target_os = "linux")]

@@ -10,9 +10,22 @@
 //!   on Pi 2", and maps the memory through `/dev/mem` opened `O_RDWR|O_SYNC`, which gives an
 //!   uncached ARM mapping. This crate does the same on every board: the ARM and the QPUs then
 //!   see the same bytes without cache maintenance.
+//! - Which kind of uncached: Linux picks the page attributes of a /dev/mem mapping in
+//!   `phys_mem_access_prot` (`arch/arm/mm/mmu.c`, `arch/arm64/mm/mmu.c`): memory outside the
+//!   kernel's own RAM map gets `pgprot_noncached`. The VideoCore's split is outside it (Linux
+//!   is given only the ARM part of the `gpu_mem` split), so GPU memory is mapped
+//!   Strongly-ordered (ARMv7) / Device-nGnRnE (ARMv8). There, unaligned accesses raise an
+//!   alignment fault, and so does AArch64's `DC ZVA` cache-zeroing instruction (ARM
+//!   Architecture Reference Manuals, "Alignment" and `DC ZVA`). Single aligned word accesses,
+//!   as this crate makes, are always fine. Slices of the mapping (`GpuMemory::as_words`) are
+//!   too when used element by element (though the compiler may turn a copying loop into a
+//!   `memcpy` call), but a bulk `copy_from_slice`/`fill` compiles to the C
+//!   library's `memcpy`/`memset`, which may use unaligned, overlapping or `DC ZVA` accesses and
+//!   then dies with SIGBUS. Not yet seen on hardware; see `RUNNING_ON_PI.md`.
 
 use crate::error::PiError;
 use std::io;
+use std::ptr::NonNull;
 
 /// Clears the two alias bits of a bus address, giving the ARM physical address.
 pub const fn bus_to_physical(bus: u32) -> u32 {
@@ -34,17 +47,36 @@ pub fn round_to_pages(bytes: usize) -> Option<usize> {
     (rounded <= u32::MAX as usize).then_some(rounded)
 }
 
-/// A window of physical memory mapped into this process, accessed one 32-bit word at a time.
+/// A window of physical memory mapped into this process.
 ///
 /// Indices are in words from the start of the window. Out-of-range indices read as 0 and
 /// writes to them are ignored; callers check bounds first and report errors.
-pub trait MappedRegion: Send {
+///
+/// # Safety
+///
+/// [`GpuMemory`](crate::GpuMemory) turns [`Self::memory_words`] into Rust slices, so an
+/// implementation that returns `Some(base)` promises, for as long as the region value exists
+/// (from its creation until its `drop` starts):
+/// - `base` is aligned for `u32`, and the `len_words() * 4` bytes from `base` on are mapped
+///   readable and writable in this process at that address;
+/// - those bytes belong to no Rust allocation and no other object hands out references to
+///   them: this region is the process's only way to them (the device on the other side of the
+///   mapping is the only other agent);
+/// - `read_word(i)` and `write_word(i, _)` access the word at `base + i` and never create a
+///   reference to the window (raw or volatile accesses only), so they cannot invalidate a
+///   slice borrowed from `base`.
+///
+/// Windows whose accesses have side effects (register blocks) return `None`.
+pub unsafe trait MappedRegion: Send {
     /// Window length in 32-bit words.
     fn len_words(&self) -> usize;
     /// Reads one word.
     fn read_word(&self, index: usize) -> u32;
     /// Writes one word.
     fn write_word(&mut self, index: usize, value: u32);
+    /// Word 0 of the window when it is plain memory that may be viewed as a slice (see the
+    /// trait's safety section); `None` for register windows.
+    fn memory_words(&self) -> Option<NonNull<u32>>;
 }
 
 /// Maps physical memory into this process.
@@ -136,10 +168,20 @@ struct DevMemRegion {
 #[cfg(target_os = "linux")]
 unsafe impl Send for DevMemRegion {}
 
+// SAFETY: `words` points `page_offset` bytes into a fresh `mmap` of `map_len >= len_words * 4
+// + page_offset` bytes made in `DevMem::map` and only unmapped in `drop`, so the window stays
+// mapped, readable and writable (PROT_READ | PROT_WRITE) at that address for the region's whole
+// life. It is 4-byte aligned (see `DevMem::map`). A null-hint mmap picks addresses no Rust
+// allocation uses, and the region never gives out references itself: `read_word`/`write_word`
+// are volatile raw-pointer accesses.
 #[cfg(target_os = "linux")]
-impl MappedRegion for DevMemRegion {
+unsafe impl MappedRegion for DevMemRegion {
     fn len_words(&self) -> usize {
         self.len_words
+    }
+
+    fn memory_words(&self) -> Option<NonNull<u32>> {
+        NonNull::new(self.words)
     }
 
     fn read_word(&self, index: usize) -> u32 {
@@ -164,7 +206,8 @@ impl MappedRegion for DevMemRegion {
 impl Drop for DevMemRegion {
     fn drop(&mut self) {
         // SAFETY: base/map_len are exactly what mmap returned and were given; the region is
-        // dropped once, and no reference into it outlives it (accesses copy words out).
+        // dropped once. No reference into it outlives it: the only slices over the window are
+        // borrowed from the `GpuMemory` that owns this region, so they end before it drops.
         unsafe {
             libc::munmap(self.base, self.map_len);
         }

@@ -29,7 +29,84 @@ use crate::registers::{self, RegisterFile};
 use crate::system::{PiInfo, V3D_REGISTER_BYTES};
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
+use std::ptr::NonNull;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The stand-in's GPU memory: one heap block that never moves, reached only through raw
+/// pointers, as SDRAM is reached by both the ARM (through mappings) and the QPUs.
+///
+/// No Rust reference to the block is ever made here, so the slices that
+/// [`GpuMemory`](crate::GpuMemory) borrows over a mapped window are the only references into
+/// it, exactly as with `/dev/mem`. The model's own accesses (executors, [`FakeVideoCore::read_bus`],
+/// allocation fills) play the GPU's part: they are raw accesses from outside Rust's view of
+/// those slices, and the same launch contract applies to them (see `GpuMemory::as_words`).
+struct Ram {
+    base: *mut u32,
+    len_words: usize,
+}
+
+// SAFETY: `Ram` owns its block exclusively (it frees it on drop) and holds no thread-bound
+// state; the raw pointer only stops the compiler from deriving Send automatically. The state
+// that contains it is only reached through a `Mutex`.
+unsafe impl Send for Ram {}
+
+impl Ram {
+    fn zeroed(len_words: usize) -> Ram {
+        let block: Box<[u32]> = vec![0; len_words].into_boxed_slice();
+        Ram {
+            base: Box::into_raw(block).cast::<u32>(),
+            len_words,
+        }
+    }
+
+    fn len_words(&self) -> usize {
+        self.len_words
+    }
+
+    /// Word `index`, or `None` past the end.
+    fn read(&self, index: usize) -> Option<u32> {
+        (index < self.len_words).then(|| {
+            // SAFETY: index < len_words, so the word lies inside the block allocated in
+            // `zeroed`, which lives until `drop`; the pointer came from `Box::into_raw`, so it is
+            // aligned and carries the whole block's provenance. Volatile, like a device access.
+            unsafe { self.base.add(index).read_volatile() }
+        })
+    }
+
+    /// Writes word `index`; false past the end.
+    fn write(&mut self, index: usize, value: u32) -> bool {
+        if index >= self.len_words {
+            return false;
+        }
+        // SAFETY: as in `read`; the block is writable (it came from a `Box`).
+        unsafe { self.base.add(index).write_volatile(value) };
+        true
+    }
+
+    /// Word `index` as a pointer, for a mapped window starting there.
+    fn word_pointer(&self, index: usize) -> Option<NonNull<u32>> {
+        if index > self.len_words {
+            return None;
+        }
+        // `wrapping_add` keeps this free of unsafe; `index <= len_words` keeps the result inside
+        // the block or one past its end, so it is a valid pointer for the window's accesses.
+        NonNull::new(self.base.wrapping_add(index))
+    }
+}
+
+impl Drop for Ram {
+    fn drop(&mut self) {
+        // SAFETY: `base` and `len_words` are exactly the pointer and length of the boxed slice
+        // made in `zeroed`, rebuilt once here. Every window mapped over the block holds a clone
+        // of the `FakeVideoCore` that owns this state, so no window outlives the block.
+        drop(unsafe {
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                self.base,
+                self.len_words,
+            ))
+        });
+    }
+}
 
 /// What an executor says about a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +125,15 @@ pub struct BusMemory<'a> {
 impl BusMemory<'_> {
     /// Reads the word at `bus_address`, or `None` outside the GPU memory split.
     pub fn read(&self, bus_address: u32) -> Option<u32> {
-        self.state.ram_index(bus_address).map(|i| self.state.ram[i])
+        self.state
+            .ram_index(bus_address)
+            .and_then(|i| self.state.ram.read(i))
     }
 
     /// Writes the word at `bus_address`; false outside the GPU memory split.
     pub fn write(&mut self, bus_address: u32, value: u32) -> bool {
         match self.state.ram_index(bus_address) {
-            Some(i) => {
-                self.state.ram[i] = value;
-                true
-            }
+            Some(i) => self.state.ram.write(i, value),
             None => false,
         }
     }
@@ -117,7 +193,7 @@ struct QueuedJob {
 
 struct FakeState {
     config: FakeConfig,
-    ram: Vec<u32>,
+    ram: Ram,
     allocations: BTreeMap<u32, Allocation>,
     next_handle: u32,
     qpus_enabled: bool,
@@ -142,7 +218,7 @@ impl FakeState {
     fn ram_index(&self, bus_address: u32) -> Option<usize> {
         let physical = bus_to_physical(bus_address);
         let offset = physical.checked_sub(self.config.vc_base)? as usize;
-        if !offset.is_multiple_of(4) || offset >= self.ram.len() * 4 {
+        if !offset.is_multiple_of(4) || offset >= self.ram.len_words() * 4 {
             return None;
         }
         Some(offset / 4)
@@ -182,7 +258,7 @@ impl FakeState {
             candidate = candidate.max(end);
         }
         let offset = candidate.div_ceil(alignment) * alignment;
-        if offset + size > self.ram.len() * 4 {
+        if offset + size > self.ram.len_words() * 4 {
             return 0;
         }
         let fill = if flags & mem_flag::ZERO != 0 {
@@ -192,7 +268,9 @@ impl FakeState {
         };
         if flags & mem_flag::NO_INIT == 0 {
             let words = size.div_ceil(4);
-            self.ram[offset / 4..offset / 4 + words].fill(fill);
+            for index in offset / 4..offset / 4 + words {
+                self.ram.write(index, fill);
+            }
         }
         let handle = self.next_handle;
         self.next_handle += 1;
@@ -516,7 +594,7 @@ impl FakeVideoCore {
         FakeVideoCore {
             state: Arc::new(Mutex::new(FakeState {
                 config,
-                ram: vec![0; words],
+                ram: Ram::zeroed(words),
                 allocations: BTreeMap::new(),
                 next_handle: 1,
                 qpus_enabled: false,
@@ -687,7 +765,10 @@ impl RegisterFile for FakeRegisters {
 struct FakePhysical(FakeVideoCore);
 
 enum Window {
-    Ram { first_word: usize },
+    /// GPU memory from this word of the stand-in's RAM on.
+    Ram {
+        base: NonNull<u32>,
+    },
     V3d,
 }
 
@@ -697,30 +778,38 @@ struct FakeRegion {
     len_words: usize,
 }
 
+// SAFETY: the only non-Send part is the RAM pointer; the block it points into is owned by the
+// shared state that `core` keeps alive, and device memory may be touched from any thread.
+unsafe impl Send for FakeRegion {}
+
 impl PhysicalMemory for FakePhysical {
     fn map(&mut self, physical: u64, len_bytes: usize) -> io::Result<Box<dyn MappedRegion>> {
         let state = self.0.lock();
         let v3d = u64::from(state.config.peripheral_base) + 0x00c0_0000;
         let vc_base = u64::from(state.config.vc_base);
-        let ram_bytes = (state.ram.len() * 4) as u64;
+        let ram_bytes = (state.ram.len_words() * 4) as u64;
         if len_bytes == 0 || !len_bytes.is_multiple_of(4) || !physical.is_multiple_of(4) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "unaligned mapping",
             ));
         }
+        let outside = || {
+            // /dev/mem would map it; the stand-in refuses what it does not model.
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("physical 0x{physical:x}+{len_bytes} is outside the modelled memory"),
+            )
+        };
         let window = if physical == v3d && len_bytes <= V3D_REGISTER_BYTES {
             Window::V3d
         } else if physical >= vc_base && physical + len_bytes as u64 <= vc_base + ram_bytes {
+            let first_word = ((physical - vc_base) / 4) as usize;
             Window::Ram {
-                first_word: ((physical - vc_base) / 4) as usize,
+                base: state.ram.word_pointer(first_word).ok_or_else(outside)?,
             }
         } else {
-            // /dev/mem would map it; the stand-in refuses what it does not model.
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("physical 0x{physical:x}+{len_bytes} is outside the modelled memory"),
-            ));
+            return Err(outside());
         };
         drop(state);
         Ok(Box::new(FakeRegion {
@@ -731,7 +820,15 @@ impl PhysicalMemory for FakePhysical {
     }
 }
 
-impl MappedRegion for FakeRegion {
+// SAFETY: a RAM window's `base` points `first_word` words into the stand-in's RAM block, and
+// `map` checked that the whole window lies inside the block. The block never moves and lives as
+// long as the shared state, which `core` keeps alive for the region's whole life, so the window
+// stays readable and writable. It is u32-aligned (a word pointer into a `[u32]` block). The block
+// is no Rust allocation anyone holds references to (`Ram` only makes raw accesses), and
+// `read_word`/`write_word` below are raw volatile accesses. Like /dev/mem, the stand-in maps
+// whatever window it is asked for; `Gpu` maps each firmware allocation exactly once, and the
+// firmware model never hands out overlapping allocations. Register windows return `None`.
+unsafe impl MappedRegion for FakeRegion {
     fn len_words(&self) -> usize {
         self.len_words
     }
@@ -740,10 +837,10 @@ impl MappedRegion for FakeRegion {
         if index >= self.len_words {
             return 0;
         }
-        let mut state = self.core.lock();
         match self.window {
-            Window::Ram { first_word } => state.ram[first_word + index],
-            Window::V3d => state.read_register((index * 4) as u32),
+            // SAFETY: index < len_words, inside the window described above.
+            Window::Ram { base } => unsafe { base.as_ptr().add(index).read_volatile() },
+            Window::V3d => self.core.lock().read_register((index * 4) as u32),
         }
     }
 
@@ -751,10 +848,17 @@ impl MappedRegion for FakeRegion {
         if index >= self.len_words {
             return;
         }
-        let mut state = self.core.lock();
         match self.window {
-            Window::Ram { first_word } => state.ram[first_word + index] = value,
-            Window::V3d => state.write_register((index * 4) as u32, value),
+            // SAFETY: index < len_words, inside the window described above, which is writable.
+            Window::Ram { base } => unsafe { base.as_ptr().add(index).write_volatile(value) },
+            Window::V3d => self.core.lock().write_register((index * 4) as u32, value),
+        }
+    }
+
+    fn memory_words(&self) -> Option<NonNull<u32>> {
+        match self.window {
+            Window::Ram { base } => Some(base),
+            Window::V3d => None,
         }
     }
 }
