@@ -49,6 +49,32 @@ pub(crate) fn phys_bit(file_b: bool, reg: u8) -> u64 {
     1 << (u32::from(reg) + if file_b { 32 } else { 0 })
 }
 
+/// A register the emulator does not model (fragment shading and the tile buffer); a
+/// one-byte code so that [`Read`] and [`Dest`] stay small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Feature {
+    QuadXy,
+    MsFlags,
+    WriteMsFlags,
+    Tlb,
+    Varyings,
+    PixelCoords,
+}
+
+impl Feature {
+    /// What the feature is, for [`Rule::Unsupported`].
+    pub fn what(self) -> &'static str {
+        match self {
+            Feature::QuadXy => "writing quad X/Y",
+            Feature::WriteMsFlags => "writing multisample/reverse flags",
+            Feature::MsFlags => "reading multisample/reverse flags",
+            Feature::Tlb => "the tile buffer (TLB)",
+            Feature::Varyings => "reading varyings",
+            Feature::PixelCoords => "reading pixel coordinates",
+        }
+    }
+}
+
 /// What reading one file's address yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
@@ -68,7 +94,7 @@ pub(crate) enum Read {
     /// The small immediate in place of the B read.
     SmallImm,
     /// A fragment-shading register the emulator does not model.
-    Unsupported(&'static str),
+    Unsupported(Feature),
 }
 
 /// What writing one ALU output does.
@@ -94,7 +120,7 @@ pub(crate) enum Dest {
     /// A direct-lookup address for TMU 0 or 1 (before the per-QPU swap).
     TmuS(u8),
     TmuTexture,
-    Unsupported(&'static str),
+    Unsupported(Feature),
 }
 
 impl Dest {
@@ -120,15 +146,13 @@ impl Dest {
             WriteReg::Sfu(op) => Dest::Sfu(op),
             WriteReg::Tmu(tmu, TmuReg::S) => Dest::TmuS(tmu),
             WriteReg::Tmu(_, _) => Dest::TmuTexture,
-            WriteReg::QuadX | WriteReg::QuadY => Dest::Unsupported("writing quad X/Y"),
-            WriteReg::MsFlags | WriteReg::RevFlag => {
-                Dest::Unsupported("writing multisample/reverse flags")
-            }
+            WriteReg::QuadX | WriteReg::QuadY => Dest::Unsupported(Feature::QuadXy),
+            WriteReg::MsFlags | WriteReg::RevFlag => Dest::Unsupported(Feature::WriteMsFlags),
             WriteReg::TlbStencil
             | WriteReg::TlbZ
             | WriteReg::TlbColourMs
             | WriteReg::TlbColourAll
-            | WriteReg::TlbAlphaMask => Dest::Unsupported("the tile buffer (TLB)"),
+            | WriteReg::TlbAlphaMask => Dest::Unsupported(Feature::Tlb),
         }
     }
 
@@ -169,7 +193,7 @@ impl Dest {
             Dest::TmuS(0) => "tmu0_s",
             Dest::TmuS(_) => "tmu1_s",
             Dest::TmuTexture => "a TMU texture register",
-            Dest::Unsupported(what) => what,
+            Dest::Unsupported(feature) => feature.what(),
         }
     }
 
@@ -190,16 +214,12 @@ impl Read {
         match ReadReg::decode(file, addr) {
             ReadReg::Physical(n) => Read::Phys(n),
             ReadReg::Uniform => Read::Uniform,
-            ReadReg::Varying => Read::Unsupported("reading varyings"),
+            ReadReg::Varying => Read::Unsupported(Feature::Varyings),
             ReadReg::ElementNumber => Read::ElementNumber,
             ReadReg::QpuNumber => Read::QpuNumber,
             ReadReg::Nop => Read::Undefined(39),
-            ReadReg::XPixelCoord | ReadReg::YPixelCoord => {
-                Read::Unsupported("reading pixel coordinates")
-            }
-            ReadReg::MsFlags | ReadReg::RevFlag => {
-                Read::Unsupported("reading multisample/reverse flags")
-            }
+            ReadReg::XPixelCoord | ReadReg::YPixelCoord => Read::Unsupported(Feature::PixelCoords),
+            ReadReg::MsFlags | ReadReg::RevFlag => Read::Unsupported(Feature::MsFlags),
             ReadReg::Vpm => Read::Vpm,
             ReadReg::VdrBusy => Read::VdrBusy,
             ReadReg::VdwBusy => Read::VdwBusy,
@@ -233,6 +253,9 @@ pub(crate) enum Path {
     /// registers, accumulators r0–r3 or nothing; no static fault. It touches only its own
     /// QPU and never stalls.
     Fast,
+    /// A load immediate (any mode) to registers, accumulators r0–r3 or nothing, without
+    /// pack and without static fault.
+    LoadImm,
     /// A branch with no static fault, linking (if at all) to a register.
     Branch,
     /// Everything else, including a code-cache slot not decoded yet.
@@ -652,8 +675,10 @@ impl Decoded {
                 .get_or_insert(Rule::DoubleStreamRead { register: "vpm" });
         }
         for read in [read_a, read_b] {
-            if let Read::Unsupported(what) = read {
-                self.fault.get_or_insert(Rule::Unsupported { what });
+            if let Read::Unsupported(feature) = read {
+                self.fault.get_or_insert(Rule::Unsupported {
+                    what: feature.what(),
+                });
             }
         }
         let unsupported_signal = match self.signal {
@@ -696,8 +721,10 @@ impl Decoded {
                 continue;
             }
             match dest {
-                Dest::Unsupported(what) => {
-                    self.fault.get_or_insert(Rule::Unsupported { what });
+                Dest::Unsupported(feature) => {
+                    self.fault.get_or_insert(Rule::Unsupported {
+                        what: feature.what(),
+                    });
                 }
                 Dest::TmuTexture => {
                     self.fault.get_or_insert(Rule::TextureLookup);
@@ -872,8 +899,15 @@ impl Decoded {
             && !self.is_thread_end;
         let plain_branch =
             self.is_branch && self.fault.is_none() && !self.shared && !self.may_stall;
+        let plain_load_imm = matches!(self.kind, Kind::LoadImm)
+            && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
+            && plain(self.dst_add)
+            && plain(self.dst_mul)
+            && self.fault.is_none();
         self.path = if fast {
             Path::Fast
+        } else if plain_load_imm {
+            Path::LoadImm
         } else if plain_branch {
             Path::Branch
         } else {

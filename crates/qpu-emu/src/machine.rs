@@ -424,6 +424,30 @@ fn run_qpu_until(
                 }
                 continue;
             }
+            Path::LoadImm => {
+                if check
+                    && ((d.phys_reads & q.prev_phys_writes) != 0
+                        || d.needs_history_checks
+                        || q.ending)
+                {
+                    check_history(q, d, config)
+                        .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+                }
+                load_immediate_fast(q, d, flags_rule);
+                q.prev_phys_writes = d.phys_writes;
+                q.prev_acc_writes = d.acc_writes;
+                q.icount += 1;
+                q.time += clocks_per_instruction;
+                if (q.branch_slots | q.end_slots) == 0 {
+                    q.pc = pc.wrapping_add(8);
+                } else {
+                    advance(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                }
+                if q.icount > icount_limit || q.time > max_cycles {
+                    return Err(budget_error(q, config, icount_limit));
+                }
+                continue;
+            }
             Path::Branch => {
                 // Of the history rules only these can apply to a branch (check_history
                 // reports which).
@@ -454,10 +478,13 @@ fn run_qpu_until(
             return Ok(());
         }
         if d.may_stall {
-            if let Some((until, cause)) = stall_until(q, d, config.ambiguities.early_vpm_read) {
+            while let Some((until, cause)) = stall_until(q, d, config.ambiguities.early_vpm_read) {
                 q.add_stall(cause, until - q.time);
                 q.time = until;
-                continue;
+                // Later now: a shared-state instruction may have to wait for another QPU.
+                if d.shared && (q.time, q.id) > limit {
+                    return Ok(());
+                }
             }
         }
         let woke = match execute(q, d, ctx) {
@@ -812,6 +839,41 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
                     &*mul_carry,
                     alu::mul_writes_float(d.op_mul),
                 )),
+                cond_add: d.cond_add,
+                cond_mul: d.cond_mul,
+            },
+        );
+    }
+}
+
+/// A load immediate to registers ([`Path::LoadImm`]): both sides write the same value;
+/// flags, if set, come from it with C clear.
+#[inline(always)]
+fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+    let values = match &d.ldi_lanes {
+        Some(lanes) => **lanes,
+        None => [d.imm; 16],
+    };
+    let Qpu { file, flags, .. } = &mut *q;
+    store_if(
+        &mut file[usize::from(d.dst_rows[0])],
+        &values,
+        d.store_conds[0],
+        flags,
+    );
+    store_if(
+        &mut file[usize::from(d.dst_rows[1])],
+        &values,
+        d.store_conds[1],
+        flags,
+    );
+    if d.set_flags {
+        update_flags(
+            flags,
+            flags_rule,
+            FlagSources {
+                add: Some((&values, &[0; 16], false)),
+                mul: Some((&values, &[0; 16], false)),
                 cond_add: d.cond_add,
                 cond_mul: d.cond_mul,
             },

@@ -506,3 +506,30 @@ fn bad_launches_and_configs_are_errors() {
     let err = emu.run(&[(0, 0x10)]).unwrap_err();
     assert!(err.to_string().contains("0x00000010"), "{err}");
 }
+
+#[test]
+fn a_branch_to_an_unaligned_address_is_an_error_whether_or_not_its_word_ran() {
+    const NOP: u64 = 0x1000_09e7_009e_7000;
+    // brr (always, relative, no link) by `offset` bytes from the instruction after the
+    // branch's three delay slots.
+    let brr = |offset: i32| 0xf0f8_09e7_0000_0000u64 | u64::from(offset as u32);
+    // Instruction 4 branches; the target is 4 bytes into instruction 1 (which has run) or
+    // into instruction 9 (which has not): both are faults at that address.
+    for (offset, target_index) in [(8 + 4 - 64, 1u32), (72 + 4 - 64, 9)] {
+        let mut words = vec![NOP; 12];
+        words[4] = brr(offset);
+        let mut emu = emulator(1);
+        let code = emu.load_program(&words).unwrap();
+        let uniforms = emu.load_uniforms(&[0]).unwrap();
+        let target = code + 8 * target_index + 4;
+        match emu.run(&[(uniforms, code)]) {
+            Err(EmuError::Fault {
+                pc,
+                fault:
+                    qpu_emu::Fault::Memory(qpu_emu::memory::MemoryError::Unaligned { addr, align }),
+                ..
+            }) => assert_eq!((pc, addr, align), (target, target, 8)),
+            other => panic!("expected an unaligned-PC fault at {target:#x}, got {other:?}"),
+        }
+    }
+}
