@@ -947,7 +947,12 @@ fn long_campaign() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
-    campaign(programs, 1 << 32, 0);
+    // QPU_DIFF_PRESSURE=80 makes every program spill.
+    let pressure = std::env::var("QPU_DIFF_PRESSURE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    campaign(programs, 1 << 32, pressure);
 }
 
 #[test]
