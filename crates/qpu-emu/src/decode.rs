@@ -311,6 +311,9 @@ pub(crate) struct Decoded {
     /// flags).
     pub add_fn: LaneOp,
     pub mul_fn: LaneOp,
+    /// General path: whether the add and mul results are used at all (an operation that is
+    /// not nop, or a write under a condition other than never).
+    pub computes: [bool; 2],
     /// Fast path: the operations from and to value-table rows, when they can run one after
     /// the other in [`Decoded::direct`] order.
     pub add_direct: DirectOp,
@@ -408,6 +411,7 @@ impl Decoded {
             op_mul: MulOp::Nop,
             add_fn: alu::add_fns(AddOp::Nop).plain,
             mul_fn: alu::mul_fns(MulOp::Nop).plain,
+            computes: [false; 2],
             add_direct: alu::add_fns(AddOp::Nop).direct,
             mul_direct: alu::mul_fns(MulOp::Nop).direct,
             direct_rows: [[rows::SINK as u8; 3]; 2],
@@ -868,6 +872,10 @@ impl Decoded {
             (add.plain, mul.plain)
         };
         (self.add_direct, self.mul_direct) = (add.direct, mul.direct);
+        self.computes = [
+            self.op_add != AddOp::Nop || live_add,
+            self.op_mul != MulOp::Nop || live_mul,
+        ];
         self.direct_rows = [
             [self.src[0], self.src[1], add_row],
             [self.src[2], self.src[3], mul_row],

@@ -1090,8 +1090,9 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             }
         }
     }
-    // Results and carries go to the QPU's scratch rows. A nop operation yields zeros (which
-    // only matter when hazard checks are off and a nop's result is written).
+    // Results and carries go to the QPU's scratch rows. A side whose result is neither
+    // written nor flagged is not computed; a nop operation that is written (only possible
+    // with hazard checks off) yields zeros.
     let exact;
     {
         let Qpu {
@@ -1105,8 +1106,12 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
         let operand = |k: usize| -> &Lanes { &file[usize::from(d.src[k])] };
         if d.unpack == Unpack::None {
             let (aa, ab) = (operand(0), operand(1));
-            (d.add_fn)(aa, ab, add_out, add_carry);
-            (d.mul_fn)(operand(2), operand(3), mul_out, mul_carry);
+            if d.computes[0] {
+                (d.add_fn)(aa, ab, add_out, add_carry);
+            }
+            if d.computes[1] {
+                (d.mul_fn)(operand(2), operand(3), mul_out, mul_carry);
+            }
             exact = exact_sum(d, aa, ab);
         } else {
             // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
@@ -1128,8 +1133,12 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
                     }
                 }
             }
-            (d.add_fn)(&operands[0], &operands[1], add_out, add_carry);
-            (d.mul_fn)(&operands[2], &operands[3], mul_out, mul_carry);
+            if d.computes[0] {
+                (d.add_fn)(&operands[0], &operands[1], add_out, add_carry);
+            }
+            if d.computes[1] {
+                (d.mul_fn)(&operands[2], &operands[3], mul_out, mul_carry);
+            }
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
         if d.rotate != Rotate::None {
