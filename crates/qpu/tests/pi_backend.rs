@@ -1,7 +1,10 @@
 //! The Pi backend end to end, without a Pi: `qpu_pi`'s stand-in plays the firmware, GPU
 //! memory and V3D registers, and its executor runs each launch's programs on the strict
 //! emulator over the stand-in's GPU memory at the same bus addresses. Results are checked
-//! against scalar Rust; GPU memory must be released after every run, failed or not.
+//! against scalar Rust. Shared arrays are the stand-in's GPU memory itself: host writes through
+//! an array are what the GPU reads at its bus address, and kernel results are what the array
+//! shows, with no copies. A run's own GPU memory (uniforms, spill area) is released after every
+//! run, failed or not; arrays when they drop; cached code when the device drops.
 //!
 //! Also: backend selection on this machine (which has no Pi).
 
@@ -128,15 +131,27 @@ impl StandIn {
         StandIn::new(small_config(), options)
     }
 
-    /// Every run's GPU memory released, and no contract violation seen.
-    fn assert_clean(&self) {
+    /// Every run's GPU memory released, and no contract violation seen: what stays allocated
+    /// is the device's scratch page, the `live_arrays` arrays still alive and the code of the
+    /// `kernels` kernels run so far (all of them cached while they are few).
+    fn assert_clean(&self, live_arrays: usize, kernels: usize) {
+        let expected = self.baseline + live_arrays + kernels;
         assert_eq!(
             self.core.live_allocations(),
-            self.baseline,
-            "GPU memory leaked"
+            expected,
+            "GPU memory leaked (or an array was not GPU memory)"
         );
-        assert_eq!(self.core.locked_allocations(), self.baseline);
+        assert_eq!(self.core.locked_allocations(), expected);
         assert_eq!(self.core.violations(), Vec::<String>::new());
+    }
+
+    /// Drops the device: everything it allocated is released, cached code included.
+    fn close(self) {
+        let StandIn { core, device, .. } = self;
+        drop(device);
+        assert_eq!(core.live_allocations(), 0, "GPU memory leaked at close");
+        assert!(!core.qpus_enabled());
+        assert_eq!(core.violations(), Vec::<String>::new());
     }
 }
 
@@ -198,7 +213,11 @@ fn gcd_runs_on_both_launch_paths() {
         assert_eq!(&input_a[..], &a[..]);
         assert_eq!(&input_b[..], &b[..]);
         assert_eq!(pi.core.jobs_run().len(), 3);
-        pi.assert_clean();
+        // Three arrays alive; three kernels' code (gcd and gcd_unrolled, then gcd again, which
+        // is a new kernel object) cached.
+        pi.assert_clean(3, 3);
+        drop((input_a, input_b, result));
+        pi.close();
     }
 }
 
@@ -219,7 +238,8 @@ fn multi_qpu_kernels_run_on_every_qpu_count() {
     assert_eq!(ids, (0..192).map(|i| i / 16).collect::<Vec<i32>>());
     // 1 + 2 + 4 + 8 + 12 programs for the triangles, 12 for the ids.
     assert_eq!(pi.core.jobs_run().len(), 27 + 12);
-    pi.assert_clean();
+    pi.assert_clean(0, 2);
+    pi.close();
 }
 
 /// Keeps 80 vectors live at once, more than the register files hold, so the kernel spills;
@@ -261,7 +281,8 @@ fn spilling_kernels_get_a_spill_area_per_qpu() {
         let expected: Vec<i32> = input.iter().map(|&x| spilling_scalar(x)).collect();
         assert_eq!(output.to_vec(), expected, "{n} QPUs");
     }
-    pi.assert_clean();
+    pi.assert_clean(0, 1);
+    pi.close();
 }
 
 #[test]
@@ -282,19 +303,30 @@ fn a_store_to_a_read_only_array_is_reported_and_memory_released() {
         }
         other => panic!("expected a read-only violation, got {other}"),
     }
-    assert_eq!(&array[..], &original[..]);
-    pi.assert_clean();
+    // Nothing is copied back, and nothing could be protected: the array is the GPU memory the
+    // kernel wrote, and shows its stores.
+    let stored: Vec<i32> = original.iter().map(|x| x + 1).collect();
+    assert_eq!(&array[..], &stored[..]);
+    pi.assert_clean(1, 1);
+    drop(array);
+    pi.close();
 }
 
 #[test]
-fn a_hung_kernel_times_out_leaves_arrays_alone_and_releases_memory() {
+fn a_hung_kernel_times_out_detaches_arrays_and_releases_memory() {
     for mode in [LaunchMode::Mailbox, LaunchMode::Direct] {
         let config = small_config();
         let core = FakeVideoCore::new(config);
         let hangs = Arc::new(Mutex::new(0));
         let counted = hangs.clone();
-        core.set_executor(Box::new(move |_memory: &mut BusMemory<'_>, _job: Job| {
+        // A runaway program: it stores to the first word of its array (uniform 2 under the
+        // launch contract [qpu, n, p]) and never ends.
+        core.set_executor(Box::new(move |memory: &mut BusMemory<'_>, job: Job| {
             *counted.lock().unwrap() += 1;
+            let array = memory
+                .read(job.uniforms + 8)
+                .expect("uniforms in GPU memory");
+            assert!(memory.write(array, 0xbad));
             JobOutcome::Hang
         }));
         let gpu = core.open_gpu().unwrap();
@@ -307,6 +339,7 @@ fn a_hung_kernel_times_out_leaves_arrays_alone_and_releases_memory() {
         };
         let device = Device::new(Pi::with_gpu(gpu).with_launch_options(options));
         let mut array = device.alloc_from(&[5i32; 16]).unwrap();
+        let bus = array.bus_address();
         let kernel = compile(|p: Ptr<Int>| p.store(p.load() * 2)).unwrap();
         let error = kernel.run(&device, &mut array).unwrap_err();
         let Error::Backend { backend, message } = &error else {
@@ -319,8 +352,28 @@ fn a_hung_kernel_times_out_leaves_arrays_alone_and_releases_memory() {
         assert!(message.contains("raise the timeout"), "{message}");
         assert!(*hangs.lock().unwrap() >= 1);
         assert!(core.is_wedged());
-        assert_eq!(&array[..], &[5; 16], "{mode:?}: no result copied back");
-        assert_eq!(core.live_allocations(), baseline, "{mode:?}");
+        // The array is now a host copy of what its GPU memory held: the runaway's store and
+        // the untouched rest.
+        let mut expected = [5; 16];
+        expected[0] = 0xbad;
+        assert_eq!(&array[..], &expected, "{mode:?}");
+        // Writes to it stay on the host; the GPU memory (still allocated, since the runaway
+        // may write it) is not touched again.
+        array[1] = 9;
+        assert_eq!(core.read_bus(bus + 4), Some(5));
+        // It cannot be passed to a kernel again.
+        let error = kernel.run(&device, &mut array).unwrap_err();
+        assert!(
+            error.to_string().contains("no longer in GPU memory"),
+            "{error}"
+        );
+        // The array and the kernel's cached code are all that is left; both go with their
+        // owners.
+        assert_eq!(core.live_allocations(), baseline + 2, "{mode:?}");
+        drop(array);
+        assert_eq!(core.live_allocations(), baseline + 1, "{mode:?}");
+        drop(device);
+        assert_eq!(core.live_allocations(), 0, "{mode:?}");
         assert_eq!(core.violations(), Vec::<String>::new());
     }
 }
@@ -335,28 +388,54 @@ fn a_failed_allocation_names_the_size_and_releases_what_was_allocated() {
     };
     let pi = StandIn::new(config, LaunchOptions::default());
     let a = pi.device.alloc_from(&vec![1i32; 8192]).unwrap();
-    let mut b = pi.device.alloc::<i32>(8192).unwrap();
-    let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load())).unwrap();
-    let error = kernel.run(&pi.device, (&a, &mut b)).unwrap_err();
+    // Arrays are GPU memory, so the second one fails when it is allocated.
+    let error = pi.device.alloc::<i32>(8192).unwrap_err();
     let message = error.to_string();
     assert!(
-        message.starts_with("pi: GPU memory allocation of 36864 bytes failed"),
+        message.starts_with(
+            "cannot allocate 8192 words of shared memory: pi: GPU memory allocation of 36864 \
+             bytes failed"
+        ),
         "{message}"
     );
     assert!(message.contains("0 MiB (gpu_mem)"), "{message}");
     assert!(message.contains("gpu_mem="), "{message}");
-    assert!(
-        pi.core.jobs_run().is_empty(),
-        "nothing runs without its memory"
-    );
-    pi.assert_clean();
+    pi.assert_clean(1, 0);
 
-    // With the first array alone the same device still works.
+    // Two 8 KiB arrays, one page of code and one of uniforms fill the remaining 24 KiB.
+    let copy = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load())).unwrap();
     let mut c = pi.device.alloc::<i32>(16).unwrap();
     let small = pi.device.alloc_from(&[4i32; 16]).unwrap();
-    kernel.run(&pi.device, (&small, &mut c)).unwrap();
+    copy.run(&pi.device, (&small, &mut c)).unwrap();
     assert_eq!(&c[..], &[4; 16]);
-    pi.assert_clean();
+    pi.assert_clean(3, 1);
+
+    // A second kernel's code takes the last page, so its uniforms do not fit: the run fails
+    // before launching and releases what it allocated for itself.
+    let add_one = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load() + 1)).unwrap();
+    let error = add_one.run(&pi.device, (&small, &mut c)).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("pi: GPU memory allocation of 4096 bytes failed"),
+        "{error}"
+    );
+    assert_eq!(
+        pi.core.jobs_run().len(),
+        1,
+        "nothing runs without its memory"
+    );
+    assert_eq!(&c[..], &[4; 16]);
+    pi.assert_clean(3, 2);
+
+    // A third kernel's code does not fit at all: the cached code of the other two is released
+    // to make room, and the run goes ahead.
+    let add_two = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load() + 2)).unwrap();
+    add_two.run(&pi.device, (&small, &mut c)).unwrap();
+    assert_eq!(&c[..], &[6; 16]);
+    pi.assert_clean(3, 1);
+    drop((a, c, small));
+    pi.close();
 }
 
 #[test]
@@ -420,4 +499,98 @@ fn the_automatic_choice_here_falls_back_to_the_emulator_and_says_why() {
             assert_eq!(choice.kind, BackendKind::Pi);
         }
     }
+}
+
+/// An array's bus address and the words a launched program found there.
+type Sighting = (u32, Vec<u32>);
+
+/// ALLOCATE_MEMORY requests the stand-in has received so far.
+fn allocations_requested(core: &FakeVideoCore) -> usize {
+    let allocate = qpu_pi::property::Tag::AllocateMemory.id();
+    core.tags_received()
+        .iter()
+        .filter(|&&tag| tag == allocate)
+        .count()
+}
+
+#[test]
+fn arrays_are_gpu_memory_read_and_written_in_place() {
+    let config = small_config();
+    let core = FakeVideoCore::new(config.clone());
+    // Record what each launched program finds at its array's bus address (uniform 2 under the
+    // launch contract [qpu, n, p]) before the emulator runs it.
+    let seen: Arc<Mutex<Vec<Sighting>>> = Arc::default();
+    let record = seen.clone();
+    let mut emulate = emulating_executor(&config);
+    core.set_executor(Box::new(move |memory: &mut BusMemory<'_>, job: Job| {
+        let array = memory
+            .read(job.uniforms + 8)
+            .expect("uniforms in GPU memory");
+        let words = (0..16)
+            .map(|i| memory.read(array + 4 * i).unwrap())
+            .collect();
+        record.lock().unwrap().push((array, words));
+        emulate(memory, job)
+    }));
+    let gpu = core.open_gpu().unwrap();
+    let baseline = core.live_allocations();
+    let device = Device::new(
+        Pi::with_gpu(gpu).with_launch_options(LaunchOptions::with_timeout(Duration::from_secs(5))),
+    );
+
+    let mut array = device.alloc::<i32>(16).unwrap();
+    assert_eq!(core.live_allocations(), baseline + 1, "one GPU allocation");
+    let bus = array.bus_address();
+    let base = gpu_memory_base(&config);
+    assert!(
+        (base..base + config.gpu_mem_bytes).contains(&bus),
+        "{bus:#x} is in the stand-in's GPU memory"
+    );
+    // Each array is followed by a zeroed margin of a page: the next one starts two pages on.
+    let next = device.alloc::<i32>(16).unwrap();
+    assert_eq!(next.bus_address(), bus + 2 * 4096);
+    drop(next);
+
+    // Host writes through the array are in GPU memory at once, before any launch.
+    for (i, x) in array.iter_mut().enumerate() {
+        *x = 7 * i as i32 - 40;
+    }
+    let host_written: Vec<u32> = array.iter().map(|&x| x as u32).collect();
+    let in_gpu_memory = |core: &FakeVideoCore| -> Vec<u32> {
+        (0..16)
+            .map(|i| core.read_bus(bus + 4 * i).unwrap())
+            .collect()
+    };
+    assert_eq!(in_gpu_memory(&core), host_written);
+    assert!(core.jobs_run().is_empty());
+
+    let kernel = compile(|p: Ptr<Int>| p.store(p.load() * p.load() + 1)).unwrap();
+    let requested = allocations_requested(&core);
+    kernel.run(&device, &mut array).unwrap();
+    // The program found the host's values at the array's own bus address ...
+    assert_eq!(*seen.lock().unwrap(), vec![(bus, host_written.clone())]);
+    // ... and its results are in that memory, which is what the array shows.
+    let expected: Vec<i32> = (0..16).map(|i| (7 * i - 40) * (7 * i - 40) + 1).collect();
+    assert_eq!(&array[..], &expected[..]);
+    let expected_words: Vec<u32> = expected.iter().map(|&x| x as u32).collect();
+    assert_eq!(in_gpu_memory(&core), expected_words);
+    // The run allocated its code and its uniforms, nothing for the array.
+    assert_eq!(allocations_requested(&core) - requested, 2);
+
+    // Again: the code is cached, so only the uniforms are allocated; the array is used as is.
+    let requested = allocations_requested(&core);
+    kernel.run(&device, &mut array).unwrap();
+    assert_eq!(allocations_requested(&core) - requested, 1);
+    let again: Vec<i32> = expected.iter().map(|&x| x.wrapping_mul(x) + 1).collect();
+    assert_eq!(&array[..], &again[..]);
+    assert_eq!(seen.lock().unwrap()[1], (bus, expected_words));
+    assert_eq!(core.jobs_run().len(), 2, "two launches, no copy jobs");
+
+    // Dropping the array releases its GPU memory; dropping the device releases the code.
+    assert_eq!(core.live_allocations(), baseline + 2);
+    drop(array);
+    assert_eq!(core.live_allocations(), baseline + 1);
+    drop(device);
+    assert_eq!(core.live_allocations(), 0);
+    assert_eq!(core.violations(), Vec::<String>::new());
 }

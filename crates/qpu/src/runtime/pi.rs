@@ -5,12 +5,25 @@
 //! `qpu_pi`'s in-process stand-in of the firmware, GPU memory and V3D registers, with the
 //! strict emulator executing the launched programs (`tests/pi_backend.rs`).
 //!
-//! Shared arrays live in host memory, as on the emulator backend. For each run the backend
-//! allocates GPU memory, copies the code, the argument arrays (each followed by a zeroed
-//! margin), a spill area when the kernel needs one and each QPU's uniforms into it, launches
-//! one program per QPU, waits up to the configured timeout, copies writable arrays back and
-//! releases the GPU memory, on failure as well as on success. Errors carry `qpu_pi`'s full
-//! text, fix hints included.
+//! Shared arrays are GPU memory: [`Pi::alloc`] allocates it from the firmware (each array
+//! followed by a zeroed margin of [`TAIL_MARGIN`](super::staging::TAIL_MARGIN) bytes, so a
+//! kernel prefetching one vector past the end reads memory it may read), and the array's slice
+//! is the uncached mapping itself ([`qpu_pi::GpuMemory::as_words`]). Its bus address is the
+//! pointer kernels receive. A run copies no array: it passes the arrays' bus addresses in the
+//! uniforms and lends the arrays to the launch ([`qpu_pi::Gpu::launch_buffers`]): exclusively
+//! when passed as `&mut`, shared when passed as `&`, in which case the launch checks
+//! afterwards that the kernel did not change them. The code of the 16 most recently run
+//! kernels stays in GPU memory; the spill area (when the kernel needs one) and each QPU's
+//! uniforms are allocated per run and released when it ends, on failure as well as on success.
+//! An array's GPU memory is released when the array drops, and on Ctrl-C or SIGTERM by
+//! `qpu_pi`'s cleanup.
+//!
+//! A launch that fails or times out may leave a program running that still writes GPU memory,
+//! so `qpu_pi` marks every buffer of the device invalid. An array whose memory is invalid is
+//! detached from the GPU the first time it is touched: from then on its slice is a host copy of
+//! what its GPU memory held at that moment (possibly half-written), and passing it to a kernel
+//! is an error. Allocate new arrays to run again. Errors carry `qpu_pi`'s full text, fix hints
+//! included.
 //!
 //! ```
 //! use qpu::Device;
@@ -22,16 +35,16 @@
 //! }
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use qpu_pi::{Gpu, GpuMemory, LaunchOptions, LaunchPath, PiError};
+use qpu_pi::{Gpu, GpuMemory, LaunchBuffer, LaunchOptions, LaunchPath, PiError};
 
-use super::host::HostArrays;
-use super::staging::{self, CompileCache, DeviceMemory};
-use super::{Backend, Device, Launch, RunReport, SharedMemory};
+use super::host::lock;
+use super::staging::{self, CompileCache, DeviceMemory, TAIL_MARGIN};
+use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
 use crate::compile::Compiled;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
 const NAME: &str = "pi";
@@ -44,11 +57,14 @@ pub(super) fn pi_error(error: PiError) -> Error {
     }
 }
 
+/// How many kernels' code stays in GPU memory between runs.
+const CACHED_KERNELS: usize = 16;
+
 /// A VideoCore IV GPU as a backend.
 pub struct Pi {
     gpu: Gpu,
-    arrays: HostArrays,
     cache: CompileCache,
+    code: Mutex<CodeCache>,
     options: LaunchOptions,
 }
 
@@ -73,8 +89,8 @@ impl Pi {
     pub fn with_gpu(gpu: Gpu) -> Pi {
         Pi {
             gpu,
-            arrays: HostArrays::default(),
             cache: CompileCache::default(),
+            code: Mutex::default(),
             options: LaunchOptions::default(),
         }
     }
@@ -112,6 +128,107 @@ impl Device {
     /// error says why (`pi: no Raspberry Pi GPU found: ...` and the like).
     pub fn pi() -> Result<Device> {
         Ok(Device::new(Pi::open()?))
+    }
+}
+
+/// A shared array on the Pi: GPU memory, viewed through its mapping.
+struct PiArray {
+    memory: GpuMemory,
+    /// Words visible to the host; the margin and page rounding after them are not.
+    len: usize,
+    /// After a failed launch: a host copy of what the GPU memory held when the array was next
+    /// touched. Once set, the array never goes back to its GPU memory.
+    detached: OnceLock<Box<[u32]>>,
+}
+
+impl PiArray {
+    /// The first `len` words of the GPU memory, or `None` when they cannot be borrowed (the
+    /// memory is marked invalid).
+    fn gpu_words(&self) -> Option<&[u32]> {
+        if self.detached.get().is_some() {
+            return None;
+        }
+        self.memory.as_words().ok()?.get(..self.len)
+    }
+
+    /// The host copy, made on first use from what the GPU memory holds now.
+    fn detach(&self) -> &[u32] {
+        self.detached.get_or_init(|| {
+            let mut copy = vec![0; self.len];
+            // Word by word: no reference to memory a runaway program may still write.
+            let _ = self.memory.salvage_words(0, &mut copy);
+            copy.into_boxed_slice()
+        })
+    }
+}
+
+impl SharedMemory for PiArray {
+    fn bus_address(&self) -> u32 {
+        self.memory.bus_address()
+    }
+
+    fn words(&self) -> &[u32] {
+        match self.gpu_words() {
+            Some(words) => words,
+            None => self.detach(),
+        }
+    }
+
+    fn words_mut(&mut self) -> &mut [u32] {
+        if self.gpu_words().is_none() {
+            self.detach();
+        }
+        let len = self.len;
+        if self.detached.get().is_none() {
+            match self.memory.as_words_mut() {
+                Ok(words) if words.len() >= len => return &mut words[..len],
+                // Only when another thread's launch failed since the check above: the memory
+                // may no longer be read, so the copy starts zeroed.
+                _ => {
+                    let _ = self.detached.set(vec![0; len].into_boxed_slice());
+                }
+            }
+        }
+        match self.detached.get_mut() {
+            Some(copy) => copy,
+            None => &mut [],
+        }
+    }
+}
+
+/// The code of recently run kernels in GPU memory, most recently used last.
+#[derive(Default)]
+struct CodeCache {
+    entries: Vec<(u64, GpuMemory)>,
+}
+
+impl CodeCache {
+    /// Bus address of the kernel's code, loading it into GPU memory if it is not there.
+    fn address(&mut self, gpu: &Gpu, kernel_id: u64, compiled: &Compiled) -> Result<u32> {
+        if let Some(position) = self.entries.iter().position(|(id, _)| *id == kernel_id) {
+            let entry = self.entries.remove(position);
+            let address = entry.1.bus_address();
+            self.entries.push(entry);
+            return Ok(address);
+        }
+        let words = staging::code_words(compiled);
+        let bytes = words.len().max(1) * 4;
+        let mut block = match gpu.alloc(bytes) {
+            Ok(block) => block,
+            // Other kernels' code may be what fills the GPU memory: drop it and try again.
+            Err(PiError::AllocationFailed { .. }) if !self.entries.is_empty() => {
+                self.entries.clear();
+                gpu.alloc(bytes).map_err(pi_error)?
+            }
+            Err(error) => return Err(pi_error(error)),
+        };
+        block.write_words(0, &words).map_err(pi_error)?;
+        if self.entries.len() >= CACHED_KERNELS {
+            self.entries.remove(0);
+        }
+        let address = block.bus_address();
+        self.entries.push((kernel_id, block));
+        Ok(address)
     }
 }
 
@@ -196,6 +313,32 @@ impl DeviceMemory for RunMemory<'_> {
     }
 }
 
+/// A failed launch as this crate's error: a read-only array the kernel wrote is the same
+/// [`RunErrorKind::ReadOnly`] the other backends report.
+fn launch_error(error: PiError, arrays: &[u32]) -> Error {
+    match error {
+        PiError::ReadOnlyWritten { bus_address, .. } => Error::Run(RunError {
+            kind: RunErrorKind::ReadOnly {
+                address: bus_address,
+            },
+            qpu: 0,
+            location: None,
+        }),
+        PiError::NotGpuMemory { index, .. } => Error::Backend {
+            backend: NAME.to_string(),
+            message: format!(
+                "array argument {index} (bus address {:#010x}) is no longer in GPU memory: an \
+                 earlier launch on this device failed or timed out, and since one of its \
+                 programs may still be writing, the device's arrays were detached from the GPU \
+                 (each keeps a host copy of what its memory held). Allocate new arrays to run \
+                 again",
+                arrays.get(index).copied().unwrap_or(0)
+            ),
+        },
+        other => pi_error(other),
+    }
+}
+
 impl Backend for Pi {
     fn name(&self) -> &str {
         NAME
@@ -206,24 +349,52 @@ impl Backend for Pi {
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
-        self.arrays.alloc(words)
+        let bytes = words
+            .checked_mul(4)
+            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN as usize))
+            .ok_or_else(|| Error::Alloc {
+                words,
+                reason: "size overflows".to_string(),
+            })?;
+        let memory = self.gpu.alloc(bytes).map_err(|error| Error::Alloc {
+            words,
+            reason: format!("{NAME}: {error}"),
+        })?;
+        Ok(Box::new(PiArray {
+            memory,
+            len: words,
+            detached: OnceLock::new(),
+        }))
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         staging::check(launch)?;
         let compiled = self.compiled(launch)?;
+        // Held until the launch ends, so no other run evicts (and releases) this code first.
+        let mut code_cache = lock(&self.code);
+        let code = code_cache.address(&self.gpu, launch.kernel_id, &compiled)?;
+        let arrays: Vec<u32> = launch.buffers.iter().map(|b| b.bus_address).collect();
         let mut memory = RunMemory {
             gpu: &self.gpu,
             blocks: Vec::new(),
             used: 0,
         };
-        let staged = staging::stage(launch, &compiled, &mut memory)?;
+        let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays.clone(), code)?;
+        let mut buffers: Vec<LaunchBuffer<'_>> = launch
+            .buffers
+            .iter_mut()
+            .map(|buffer| match &mut buffer.words {
+                BufferWords::ReadOnly(words) => LaunchBuffer::Read(words),
+                BufferWords::ReadWrite(words) => LaunchBuffer::Write(words),
+            })
+            .collect();
         let launched = self
             .gpu
-            .launch_with(&staged.programs, &self.options)
-            .map_err(pi_error)?;
-        staging::copy_back(launch, &staged, &memory)?;
+            .launch_buffers(&staged.programs, &mut buffers, &self.options)
+            .map_err(|error| launch_error(error, &arrays))?;
+        drop(buffers);
         drop(memory);
+        drop(code_cache);
 
         let elapsed_ns = u64::try_from(launched.elapsed.as_nanos()).unwrap_or(u64::MAX);
         Ok(RunReport {

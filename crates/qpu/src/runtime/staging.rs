@@ -104,7 +104,6 @@ pub(super) fn stage(
     compiled: &Compiled,
     memory: &mut dyn DeviceMemory,
 ) -> Result<Staged> {
-    let n = launch.num_qpus;
     let mut arrays = Vec::with_capacity(launch.buffers.len());
     for (index, buffer) in launch.buffers.iter().enumerate() {
         let bytes = u32::try_from(buffer.len())
@@ -117,18 +116,36 @@ pub(super) fn stage(
         memory.write(address, &words)?;
         arrays.push(address);
     }
-    let args = device_args(launch, &arrays);
 
-    // Instructions are 64-bit little-endian words: low half first.
-    let code_words: Vec<u32> = compiled
-        .words
-        .iter()
-        .flat_map(|&word| [word as u32, (word >> 32) as u32])
-        .collect();
+    let code_words = code_words(compiled);
     let code_bytes = u32::try_from(code_words.len() * 4).map_err(|_| too_large("the code"))?;
     let code = memory.alloc(code_bytes.max(4), CODE_ALIGN)?;
     memory.write(code, &code_words)?;
+    stage_uniforms(launch, compiled, memory, arrays, code)
+}
 
+/// The kernel's instructions as 32-bit words: each 64-bit instruction little-endian, low half
+/// first.
+pub(super) fn code_words(compiled: &Compiled) -> Vec<u32> {
+    compiled
+        .words
+        .iter()
+        .flat_map(|&word| [word as u32, (word >> 32) as u32])
+        .collect()
+}
+
+/// The rest of [`stage`] for a launch whose arrays (`arrays`, in the order of
+/// `Launch::buffers`) and code (`code`) are already in device memory, as on the Pi: the spill
+/// area and the uniform streams.
+pub(super) fn stage_uniforms(
+    launch: &Launch<'_>,
+    compiled: &Compiled,
+    memory: &mut dyn DeviceMemory,
+    arrays: Vec<u32>,
+    code: u32,
+) -> Result<Staged> {
+    let n = launch.num_qpus;
+    let args = device_args(launch, &arrays);
     let spill = if compiled.spill_bytes_per_qpu > 0 {
         let bytes = compiled
             .spill_bytes_per_qpu
