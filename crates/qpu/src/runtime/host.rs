@@ -1,9 +1,10 @@
 //! Shared arrays kept in host memory under simulated bus addresses.
 //!
-//! Backends whose kernels work on copies (the emulator and the Pi copy each argument array
-//! into device memory for a run) keep the arrays themselves as ordinary vectors. Each still
-//! gets a distinct, page-aligned bus address from the range Pi GPU memory is usually seen
-//! through, so pointer values look real and two live arrays never share one.
+//! Backends whose kernels work on copies (the emulator copies each argument array into its
+//! emulated memory for a run) keep the arrays themselves as ordinary vectors. Each still gets a
+//! distinct, page-aligned bus address from the range Pi GPU memory is usually seen through, so
+//! pointer values look real and two live arrays never share one. (On the Pi backend the arrays
+//! are GPU memory itself; see [`super::pi`].)
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
