@@ -32,7 +32,7 @@ use qpu::runtime::{Backend, Buffer, BufferWords, Emulator, Launch};
 
 const DEFAULT_PROGRAMS: u64 = 2_000;
 /// Programs in the spilling run (each is larger).
-const SPILL_PROGRAMS: u64 = 150;
+const SPILL_PROGRAMS: u64 = 60;
 const INT_VARS: u32 = 4;
 const FLOAT_VARS: u32 = 3;
 /// Extra store slots per QPU for stores in the body.

@@ -435,10 +435,7 @@ impl Lower<'_> {
                 stride,
                 kind,
             } => self.store(value, addr, *stride, *kind),
-            StmtKind::Gather { addr } => {
-                let a = self.expr(addr);
-                self.emit(Op::mov(Dst::Write(IoWrite::TmuS(0)), a));
-            }
+            StmtKind::Gather { addr } => self.expr_to_io(addr, IoWrite::TmuS(0)),
             StmtKind::Receive { var } => {
                 self.emit(Op::Signal(Signal::LoadTmu0));
                 let dst = self.var(*var);
@@ -458,8 +455,10 @@ impl Lower<'_> {
     fn store(&mut self, value: &Expr, addr: &Expr, stride: u32, kind: StoreKind) {
         // Everything the DMA sequence needs is computed first, so that nothing (spill code
         // included) runs between writing the VPM row and starting its DMA.
-        let v = self.expr(value);
-        let a = self.expr(addr);
+        // The last operations of the value and of the address write the VPM and the DMA
+        // address directly.
+        let v = self.prepare_io(value);
+        let a = self.prepare_io(addr);
         let g = self.globals.expect("stores get VPM globals");
         let (dma_setup, stride_setup) = if stride == 1 {
             (Src::Reg(g.vdw_row), None)
@@ -479,12 +478,12 @@ impl Lower<'_> {
         // The previous DMA may still read this QPU's VPM row: wait before overwriting it.
         self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
         self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vpm_write)));
-        self.emit(Op::mov(Dst::Write(IoWrite::Vpm), v));
+        self.emit_io(v, IoWrite::Vpm);
         self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), dma_setup));
         if let Some(word) = stride_setup {
             self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), word));
         }
-        self.emit(Op::mov(Dst::Write(IoWrite::VwAddr), a));
+        self.emit_io(a, IoWrite::VwAddr);
         if kind == StoreKind::Blocking {
             self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
         }
@@ -764,6 +763,30 @@ impl Lower<'_> {
                 Src::Reg(t)
             }
         }
+    }
+
+    /// Evaluate `e` straight into an I/O register: a single ALU operation writes it
+    /// directly, anything else is computed first and copied.
+    fn expr_to_io(&mut self, e: &Expr, io: IoWrite) {
+        let op = self.prepare_io(e);
+        self.emit_io(op, io);
+    }
+
+    /// Evaluate everything `e` needs except its last operation: (operation, a, b).
+    fn prepare_io(&mut self, e: &Expr) -> (AluOp, Src<VReg>, Src<VReg>) {
+        if let Expr::Binary { op, lhs, rhs } = e {
+            if let Some(alu) = simple_binary(*op) {
+                let a = self.expr(lhs);
+                let b = self.expr(rhs);
+                return (alu, a, b);
+            }
+        }
+        let v = self.expr(e);
+        (AluOp::Mov, v, v)
+    }
+
+    fn emit_io(&mut self, (alu, a, b): (AluOp, Src<VReg>, Src<VReg>), io: IoWrite) {
+        self.emit(Op::alu(alu, Dst::Write(io), a, b));
     }
 
     /// Evaluate `e` and write it to `dst` in the lanes where `cond` passes.

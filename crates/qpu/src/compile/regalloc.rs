@@ -298,6 +298,7 @@ fn colour(
     n: usize,
     acc_only: &[bool],
     unspillable: &[bool],
+    strict: &[bool],
     hot_density: f64,
 ) -> Vec<Option<Loc>> {
     let mut loc: Vec<Option<Loc>> = vec![None; n];
@@ -358,7 +359,12 @@ fn colour(
             if f != 0 {
                 for &p in &g.pairs[v] {
                     if loc[p].map(file_of) == Some(f) {
-                        score -= 300;
+                        score -= if strict[v] || strict[p] { 5000 } else { 300 };
+                    } else if loc[p].is_none() && (strict[v] || strict[p]) {
+                        // Leave the file the partner can use to the partner.
+                        if (f == 1 && g.not_b[p]) || (f == 2 && g.not_a[p]) {
+                            score -= 2000;
+                        }
                     }
                 }
                 score -= file_load[f as usize] as i64 / 4;
@@ -439,7 +445,35 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         let g = build(&lowered.code, n);
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu::bench`).
-        let loc = colour(&g, n, &acc_only, &unspillable, 2.0);
+        let mut strict = vec![false; n];
+        let mut loc = colour(&g, n, &acc_only, &unspillable, &strict, 2.0);
+        // Operand pairs that ended up in one register file: colour again insisting on
+        // different files for them, before falling back to copies.
+        let mut clashes = false;
+        for op in &lowered.code {
+            if let Op::Alu { a, b, .. } = op {
+                let m = |s: &Src<VReg>| match *s {
+                    Src::Reg(r) => loc[r.0 as usize].map(Src::Reg),
+                    Src::Imm(i) => Some(Src::Imm(i)),
+                    Src::R4 => Some(Src::R4),
+                    Src::R5 => Some(Src::R5),
+                    Src::Read(io) => Some(Src::Read(io)),
+                };
+                if let (Some(x), Some(y)) = (m(a), m(b)) {
+                    if port_conflict(&x, &y).is_some() {
+                        for s in [a, b] {
+                            if let Src::Reg(r) = s {
+                                strict[r.0 as usize] = true;
+                                clashes = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if clashes {
+            loc = colour(&g, n, &acc_only, &unspillable, &strict, 2.0);
+        }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
         let mut to_spill: Vec<usize> = Vec::new();

@@ -728,23 +728,32 @@ fn fix_boundaries(items: &mut Vec<Item>) {
                 preds[i].push(i - 1);
             }
         }
-        let mut insert_before: Option<usize> = None;
+        // (word, whether only the fall-through predecessor collides)
+        let mut insert_before: Option<(usize, bool)> = None;
         for i in 0..n {
-            if preds[i]
+            let bad: Vec<usize> = preds[i]
                 .iter()
-                .any(|&p| p < n && !compatible(words[p], words[i]))
-            {
-                insert_before = Some(i);
+                .copied()
+                .filter(|&p| p < n && !compatible(words[p], words[i]))
+                .collect();
+            if !bad.is_empty() {
+                insert_before = Some((i, i.checked_sub(1).is_some_and(|p| bad == [p])));
                 break;
             }
         }
-        let Some(word) = insert_before else {
+        let Some((word, fall_through_only)) = insert_before else {
             return;
         };
-        let pos = index_of_item
+        let mut pos = index_of_item
             .iter()
             .position(|&w| w == Some(word))
             .expect("word exists");
+        if fall_through_only {
+            // Pad the fall-through path only (before the labels), not every entry.
+            while pos > 0 && matches!(items[pos - 1], Item::Label(_)) {
+                pos -= 1;
+            }
+        }
         items.insert(pos, Item::Word(Word::Bundle(Bundle::nop())));
     }
 }
