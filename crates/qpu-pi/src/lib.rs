@@ -27,6 +27,9 @@
 //! let mut buffer = gpu.alloc(64)?;              // one zeroed, uncached 4 KiB page
 //! buffer.write_u32(0, 0xdead_beef)?;
 //! assert_eq!(buffer.read_u32(0)?, 0xdead_beef);
+//! // Or as a slice of the mapping itself: what the GPU sees at the bus address, no copy.
+//! buffer.as_words_mut()?[1] = 7;
+//! assert_eq!(core.read_bus(buffer.bus_address() + 4), Some(7));
 //!
 //! // One program: (uniforms bus address, code bus address). The stand-in does not execute
 //! // QPU code; it completes every job unless given an executor that says otherwise.
