@@ -6,7 +6,8 @@
 //! Profiling: with `QPU_EMU_PROFILE=alu1|alu12|io` the binary runs that program once more
 //! inside `profiled_run` instead of benchmarking, for deterministic instruction counts:
 //! `QPU_EMU_PROFILE=alu1 valgrind --tool=callgrind --toggle-collect='*profiled_run*'
-//! target/release/deps/emulator-<hash>`.
+//! target/release/deps/emulator-<hash>`. `QPU_EMU_PROFILE_RUNS=n` repeats the run n times
+//! (to time it by CPU time, e.g. with `/usr/bin/time`, when the machine is busy).
 
 use criterion::{criterion_group, Criterion, Throughput};
 use qpu_emu::{Emulator, EmulatorConfig};
@@ -104,7 +105,15 @@ fn profile(key: &str) {
         std::process::exit(2);
     };
     let (mut emu, launches, _) = setup(source, qpus, iterations);
-    let instructions = profiled_run(&mut emu, &launches);
+    // QPU_EMU_PROFILE_RUNS=n repeats the run (for CPU-time measurements on a busy machine).
+    let runs: u32 = std::env::var("QPU_EMU_PROFILE_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let mut instructions = 0;
+    for _ in 0..runs {
+        instructions += profiled_run(&mut emu, &launches);
+    }
     println!("{name}: {instructions} emulated instructions");
 }
 
