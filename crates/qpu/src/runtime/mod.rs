@@ -89,6 +89,16 @@ pub trait SharedMemory: Send {
     fn words(&self) -> &[u32];
     /// The host's mutable view of the words.
     fn words_mut(&mut self) -> &mut [u32];
+    /// Copies `src` into the words from word 0. Backends whose memory is device memory (the
+    /// Pi's uncached mapping, where a `memcpy`'s wide or unaligned accesses may fault)
+    /// override this to store one aligned word at a time.
+    fn write_words(&mut self, src: &[u32]) {
+        self.words_mut()[..src.len()].copy_from_slice(src);
+    }
+    /// Copies the words from word 0 into `dst`, as for [`SharedMemory::write_words`].
+    fn read_words(&self, dst: &mut [u32]) {
+        dst.copy_from_slice(&self.words()[..dst.len()]);
+    }
 }
 
 /// An array in memory shared by the host and the QPUs, usable on the host as a slice.
@@ -104,6 +114,35 @@ impl<T: Element> SharedArray<T> {
     /// The bus address of element 0, as kernels see it.
     pub fn bus_address(&self) -> u32 {
         self.memory.bus_address()
+    }
+
+    /// Copies `src` into the array (`src.len()` must equal the array's length). Unlike the
+    /// slice method it shadows, this copies word by word on backends whose memory needs it
+    /// (the Pi), so prefer it for bulk copies.
+    ///
+    /// # Panics
+    /// If the lengths differ, as `<[T]>::copy_from_slice` does.
+    pub fn copy_from_slice(&mut self, src: &[T]) {
+        assert_eq!(
+            self.len(),
+            src.len(),
+            "SharedArray::copy_from_slice: lengths differ"
+        );
+        self.memory.write_words(bytemuck::cast_slice(src));
+    }
+
+    /// Copies the array into a new `Vec` (word by word where the backend needs it; see
+    /// [`SharedArray::copy_from_slice`]).
+    pub fn to_vec(&self) -> Vec<T> {
+        let mut words = vec![0u32; self.len()];
+        self.memory.read_words(&mut words);
+        words.into_iter().map(bytemuck::cast).collect()
+    }
+
+    /// Sets every element to `value`.
+    pub fn fill(&mut self, value: T) {
+        let word: u32 = bytemuck::cast(value);
+        self.memory.write_words(&vec![word; self.len()]);
     }
 
     fn buffer(&self) -> Buffer<'_> {
@@ -531,5 +570,32 @@ impl<P> Kernel<P> {
             buffers,
         };
         device.backend.run(&mut launch)
+    }
+}
+
+#[cfg(test)]
+mod bulk_copy_tests {
+    use super::Device;
+
+    #[test]
+    fn bulk_copies_go_through_the_backend() {
+        for device in [Device::interpreter(), Device::emulator()] {
+            let mut a = device.alloc::<f32>(5).unwrap();
+            a.copy_from_slice(&[1.5, -2.0, 0.0, 4.25, 8.0]);
+            assert_eq!(a.to_vec(), vec![1.5, -2.0, 0.0, 4.25, 8.0]);
+            assert_eq!(a[3], 4.25);
+            a.fill(-0.5);
+            assert_eq!(a.to_vec(), vec![-0.5; 5]);
+            let b = device.alloc_from(&[7i32, 8, 9]).unwrap();
+            assert_eq!(&b[..], &[7, 8, 9]);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "lengths differ")]
+    fn copy_from_slice_checks_lengths() {
+        let device = Device::interpreter();
+        let mut a = device.alloc::<i32>(2).unwrap();
+        a.copy_from_slice(&[1, 2, 3]);
     }
 }

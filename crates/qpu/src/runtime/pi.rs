@@ -167,6 +167,19 @@ impl SharedMemory for PiArray {
         self.memory.bus_address()
     }
 
+    fn write_words(&mut self, src: &[u32]) {
+        // One aligned word at a time through qpu_pi: the mapping is device memory.
+        if self.gpu_words().is_none() || self.memory.write_words(0, src).is_err() {
+            self.words_mut()[..src.len()].copy_from_slice(src);
+        }
+    }
+
+    fn read_words(&self, dst: &mut [u32]) {
+        if self.gpu_words().is_none() || self.memory.read_words(0, dst).is_err() {
+            dst.copy_from_slice(&self.words()[..dst.len()]);
+        }
+    }
+
     fn words(&self) -> &[u32] {
         match self.gpu_words() {
             Some(words) => words,
