@@ -57,7 +57,7 @@ pub type Table = [Lanes; 256];
 
 /// One ALU operation straight from and to value-table rows `[a, b, result]`: operands are
 /// copied out before the result row is written, so the result may overwrite an operand.
-pub type DirectOp = fn(&mut Table, [u8; 3]);
+pub type DirectOp = fn(&mut Table, &[u8; 3]);
 
 /// An operation's variants, picked once at decode time so that executing it is one call.
 #[derive(Clone, Copy)]
@@ -98,7 +98,7 @@ macro_rules! lane_op {
                 }
             }
 
-            pub fn direct(table: &mut Table, rows: [u8; 3]) {
+            pub fn direct(table: &mut Table, rows: &[u8; 3]) {
                 let a = table[usize::from(rows[0])];
                 let b = table[usize::from(rows[1])];
                 let mut out = [0; 16];
@@ -137,7 +137,7 @@ macro_rules! byte_op {
                 *carry = [0; 16];
             }
 
-            pub fn direct(table: &mut Table, rows: [u8; 3]) {
+            pub fn direct(table: &mut Table, rows: &[u8; 3]) {
                 let a = table[usize::from(rows[0])];
                 let b = table[usize::from(rows[1])];
                 let mut out = [0; 16];

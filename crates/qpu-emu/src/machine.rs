@@ -775,16 +775,16 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     match d.direct {
         Direct::AddFirst => {
             if add {
-                (d.add_direct)(&mut q.file, d.direct_rows[0]);
+                (d.add_direct)(&mut q.file, &d.direct_rows[0]);
             }
             if mul {
-                (d.mul_direct)(&mut q.file, d.direct_rows[1]);
+                (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
             }
             return;
         }
         Direct::MulFirst => {
-            (d.mul_direct)(&mut q.file, d.direct_rows[1]);
-            (d.add_direct)(&mut q.file, d.direct_rows[0]);
+            (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+            (d.add_direct)(&mut q.file, &d.direct_rows[0]);
             return;
         }
         Direct::No => {}
