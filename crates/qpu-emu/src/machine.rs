@@ -1326,6 +1326,7 @@ fn write_dest(
             Dest::Acc(n) => rows::ACC + usize::from(n),
             _ => return write_dest_general(q, x, dest, side, mask, pack),
         };
+        // `side` is 0 or 1; the mask lets the index go unchecked.
         masked_store(&mut q.file[row], &q.results[side & 1], mask);
         return Ok(());
     }
