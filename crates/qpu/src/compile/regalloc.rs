@@ -282,8 +282,6 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     g
 }
 
-const ACCS: [Loc; 4] = [Loc::Acc(0), Loc::Acc(1), Loc::Acc(2), Loc::Acc(3)];
-
 fn file_of(l: Loc) -> u8 {
     match l {
         Loc::Acc(_) => 0,
@@ -323,10 +321,40 @@ fn colour(
     // sources above all) do not all share r0 and serialise the schedule.
     let mut next_acc = 0u8;
     for &v in &order {
-        let mut taken = std::collections::HashSet::new();
+        // Locations as bits: 0-3 r0-r3, 4-35 A0-A31, 36-67 B0-B31.
+        let bit = |l: Loc| match l {
+            Loc::Acc(i) => i as u32,
+            Loc::A(i) => 4 + i as u32,
+            Loc::B(i) => 36 + i as u32,
+        };
+        let mut taken: u128 = 0;
         for u in g.adj[v].iter() {
             if let Some(l) = loc[u] {
-                taken.insert(l);
+                taken |= 1 << bit(l);
+            }
+        }
+        let mut copied: u128 = 0;
+        for &p in &g.copies[v] {
+            if let Some(l) = loc[p] {
+                copied |= 1 << bit(l);
+            }
+        }
+        // Penalty for each register file from the operand partners (index 1 = A, 2 = B).
+        let mut file_penalty = [0i64; 3];
+        for &p in &g.pairs[v] {
+            let hard = strict[v] || strict[p];
+            match loc[p].map(file_of) {
+                Some(f @ (1 | 2)) => file_penalty[f as usize] += if hard { 5000 } else { 300 },
+                None if hard => {
+                    // Leave the file the partner can use to the partner.
+                    if g.not_b[p] {
+                        file_penalty[1] += 2000;
+                    }
+                    if g.not_a[p] {
+                        file_penalty[2] += 2000;
+                    }
+                }
+                _ => {}
             }
         }
         let short = g.span[v].1.saturating_sub(g.span[v].0) <= 4;
@@ -334,50 +362,40 @@ fn colour(
         // delay, no read-port conflicts) when one is free for their whole range.
         let hot = g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64 >= hot_density;
         let mut best: Option<(i64, Loc)> = None;
-        let candidates: Vec<Loc> = if acc_only[v] {
-            ACCS.to_vec()
+        let files: &[fn(u8) -> Loc] = if acc_only[v] {
+            &[Loc::Acc]
         } else {
-            let mut c = Vec::with_capacity(68);
-            c.extend(ACCS);
-            if !g.not_a[v] {
-                c.extend((0..32).map(Loc::A));
-            }
-            if !g.not_b[v] {
-                c.extend((0..32).map(Loc::B));
-            }
-            c
+            &[Loc::Acc, Loc::A, Loc::B]
         };
-        for l in candidates {
-            if taken.contains(&l) {
-                continue;
-            }
-            let mut score: i64 = 0;
-            if g.copies[v].iter().any(|&p| loc[p] == Some(l)) {
-                score += 1000;
-            }
-            let f = file_of(l);
-            if f != 0 {
-                for &p in &g.pairs[v] {
-                    if loc[p].map(file_of) == Some(f) {
-                        score -= if strict[v] || strict[p] { 5000 } else { 300 };
-                    } else if loc[p].is_none() && (strict[v] || strict[p]) {
-                        // Leave the file the partner can use to the partner.
-                        if (f == 1 && g.not_b[p]) || (f == 2 && g.not_a[p]) {
-                            score -= 2000;
-                        }
+        for make in files {
+            let count = if make(0) == Loc::Acc(0) { 4 } else { 32 };
+            for i in 0..count {
+                let l = make(i);
+                let f = file_of(l);
+                if (f == 1 && g.not_a[v]) || (f == 2 && g.not_b[v]) {
+                    break;
+                }
+                if taken >> bit(l) & 1 == 1 {
+                    continue;
+                }
+                let mut score: i64 = 0;
+                if copied >> bit(l) & 1 == 1 {
+                    score += 1000;
+                }
+                if f != 0 {
+                    score -= file_penalty[f as usize];
+                    score -= file_load[f as usize] as i64 / 4;
+                }
+                if let Loc::Acc(i) = l {
+                    score += if short || hot { 200 } else { -200 };
+                    if acc_only[v] {
+                        score -= i64::from((i + 4 - next_acc) % 4);
                     }
                 }
-                score -= file_load[f as usize] as i64 / 4;
-            }
-            if let Loc::Acc(i) = l {
-                score += if short || hot { 200 } else { -200 };
-                if acc_only[v] {
-                    score -= i64::from((i + 4 - next_acc) % 4);
+                match best {
+                    Some((s, _)) if s >= score => {}
+                    _ => best = Some((score, l)),
                 }
-            }
-            match best {
-                Some((s, _)) if s >= score => {}
-                _ => best = Some((score, l)),
             }
         }
         if let Some((_, l)) = best {
