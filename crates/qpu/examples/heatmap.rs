@@ -3,9 +3,9 @@
 //! with a `Cursor` — a plain Rust struct holding kernel variables, whose methods record
 //! statements.
 //!
-//! `cargo run --release -p qpu --example heatmap -- [steps] [qpus] > heat.pgm` prints the
-//! final map as a PGM image, as QPULib's program does (it runs 1500 steps; the default here
-//! is 100 because the interpreter is slower than a Pi).
+//! `cargo run --release -p qpu --example heatmap -- [steps] [qpus] [file.png]` runs QPULib's
+//! grid for `steps` steps (QPULib runs 1500; the default here is 100) with a progress bar, and
+//! writes the final map as a greyscale PNG (default `heatmap.png`).
 
 use std::time::Instant;
 
@@ -185,24 +185,54 @@ pub fn run(
     Ok(if steps & 1 == 1 { map_b } else { map_a }.to_vec())
 }
 
-#[allow(dead_code)]
-fn main() -> qpu::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let steps = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
-    let num_qpus = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let grid = Grid::QPULIB;
-    let device = Device::auto()?;
-    let start = Instant::now();
-    let map = run(&device, grid, &grid.initial(), steps, num_qpus)?;
-    let elapsed = start.elapsed();
-
-    println!("P2\n{} {}\n255", grid.width, grid.height);
+/// Write the interior of `map` as an 8-bit greyscale PNG (temperatures clamped to 0..=255).
+fn write_png(path: &str, grid: Grid, map: &[f32]) -> Result<(), Box<dyn std::error::Error>> {
+    let mut pixels = Vec::with_capacity(grid.width * grid.height);
     for y in 0..grid.height {
         for x in 0..grid.width {
-            let t = map[(y + 1) * grid.ncols() + x] as i32;
-            println!("{}", t.clamp(0, 255));
+            pixels.push(map[(y + 1) * grid.ncols() + x].clamp(0.0, 255.0) as u8);
         }
     }
-    println!("# {:.6}s", elapsed.as_secs_f64());
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, grid.width as u32, grid.height as u32);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header()?.write_image_data(&pixels)?;
+    Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let steps: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+    let num_qpus: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let path = args.next().unwrap_or_else(|| "heatmap.png".to_string());
+    let grid = Grid::QPULIB;
+    let device = Device::auto()?;
+    let bar = indicatif::ProgressBar::new(steps as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} steps, {elapsed_precise} elapsed, ETA {eta}",
+    )?);
+    let start = Instant::now();
+    // Run in chunks so the bar moves; each chunk continues from the last one's map.
+    let chunk = (steps / 100).max(1);
+    let mut map = grid.initial();
+    let mut done = 0;
+    while done < steps {
+        let n = chunk.min(steps - done);
+        map = run(&device, grid, &map, n, num_qpus)?;
+        done += n;
+        bar.set_position(done as u64);
+    }
+    bar.finish_and_clear();
+    let elapsed = start.elapsed();
+    write_png(&path, grid, &map)?;
+    println!(
+        "{steps} steps of a {}x{} grid on {num_qpus} QPU(s) of the {} in {:.3}s; wrote {path}",
+        grid.width,
+        grid.height,
+        device.backend().name(),
+        elapsed.as_secs_f64()
+    );
     Ok(())
 }
