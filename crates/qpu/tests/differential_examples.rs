@@ -6,8 +6,11 @@
 
 #[path = "../examples/gcd.rs"]
 mod gcd;
+#[path = "support/heat.rs"]
+mod heat;
 #[path = "../examples/heatmap.rs"]
 mod heatmap;
+use heat::scalar_heat_step;
 #[path = "../examples/id.rs"]
 mod id;
 #[path = "../examples/multi_tri.rs"]
@@ -137,46 +140,6 @@ fn rot3d_all_versions_and_qpu_counts() {
         let (vx, vy, _) = rot3d::run(&device, version, num_qpus, n).unwrap();
         assert_eq!(vx, x, "x of version {version} on {num_qpus} QPUs");
         assert_eq!(vy, y, "y of version {version} on {num_qpus} QPUs");
-    }
-}
-
-fn flush(x: f32) -> f32 {
-    if x.is_subnormal() {
-        0.0f32.copysign(x)
-    } else {
-        x
-    }
-}
-
-/// Scalar heat step with the kernel's operation order and the hardware's flush-to-zero.
-fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
-    let ncols = grid.ncols() as isize;
-    let at = |r: usize, c: isize| {
-        if c < 0 || c >= ncols {
-            0.0
-        } else {
-            src[r * ncols as usize + c as usize]
-        }
-    };
-    let add = |a: f32, b: f32| flush(a + b);
-    for r in 1..=grid.height {
-        for c in 0..grid.width as isize {
-            let terms = [
-                at(r - 1, c - 1),
-                at(r - 1, c),
-                at(r - 1, c + 1),
-                at(r, c - 1),
-                at(r, c + 1),
-                at(r + 1, c - 1),
-                at(r + 1, c),
-                at(r + 1, c + 1),
-            ];
-            let sum = terms[1..].iter().fold(terms[0], |s, &t| add(s, t));
-            let cur = at(r, c);
-            let scaled = flush(sum * 0.125);
-            let diff = flush(cur - scaled);
-            dst[r * ncols as usize + c as usize] = flush(cur - flush(heatmap::K * diff));
-        }
     }
 }
 
