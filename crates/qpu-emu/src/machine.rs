@@ -399,7 +399,7 @@ fn run_qpu_until(
         }
         let d = &code.pages[q.page][slot_of(pc)];
         match d.path {
-            Path::Fast => {
+            Path::Fast | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
                 if check
                     && ((d.phys_reads & q.prev_phys_writes) != 0
@@ -409,31 +409,11 @@ fn run_qpu_until(
                     check_history(q, d, config)
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
-                execute_fast(q, d, flags_rule);
-                q.prev_phys_writes = d.phys_writes;
-                q.prev_acc_writes = d.acc_writes;
-                q.icount += 1;
-                q.time += clocks_per_instruction;
-                if (q.branch_slots | q.end_slots) == 0 {
-                    q.pc = pc.wrapping_add(8);
+                if d.path == Path::Fast {
+                    execute_fast(q, d, flags_rule);
                 } else {
-                    advance(q, d, config).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                    load_immediate_fast(q, d, flags_rule);
                 }
-                if q.icount > icount_limit || q.time > max_cycles {
-                    return Err(budget_error(q, config, icount_limit));
-                }
-                continue;
-            }
-            Path::LoadImm => {
-                if check
-                    && ((d.phys_reads & q.prev_phys_writes) != 0
-                        || d.needs_history_checks
-                        || q.ending)
-                {
-                    check_history(q, d, config)
-                        .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
-                }
-                load_immediate_fast(q, d, flags_rule);
                 q.prev_phys_writes = d.phys_writes;
                 q.prev_acc_writes = d.acc_writes;
                 q.icount += 1;
