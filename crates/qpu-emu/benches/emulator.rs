@@ -31,29 +31,7 @@ const ALU_LOOP: &str = "
 ";
 
 /// Per iteration: a 16-lane TMU gather, a VPM write and a 64-byte VDW store with its wait.
-const IO_LOOP: &str = "
-    mov r0, unif            # iterations
-    mov ra1, unif           # input
-    mov ra2, unif           # output
-    mov r1, elem_num
-    shl r1, r1, 2
-    ldi rb3, 0x1a00
-:loop
-    add tmu0_s, ra1, r1
-    sub.setf r0, r0, 1
-    nop; ldtmu0
-    mov vw_setup, rb3
-    add vpm, r4, r0
-    ldi vw_setup, 0x80904000
-    mov vw_addr, ra2
-    brr.anynz -, r:loop
-    mov -, vw_wait
-    nop
-    nop
-    nop; thrend
-    nop
-    nop
-";
+const IO_LOOP: &str = include_str!("io_loop.qasm");
 
 fn setup(source: &str, qpus: usize, iterations: u32) -> (Emulator, Vec<(u32, u32)>, u64) {
     let program = qpu_isa::assemble(source).expect("benchmark program assembles");
