@@ -496,14 +496,21 @@ impl GenericSetup {
     }
 }
 
-/// Advances an ADDR counter by a stride. The counter is the 8-bit ADDR field, so it wraps
-/// modulo 256. Ambiguous: the guide does not say how wide the counter is; vc4asm's
-/// `vpm_setup` macro accepts strides down to -64 (encoded as 64 - n), which only works as a
-/// decrement if the counter wraps at the 32-bit-mode address width. We keep the literal
-/// 8-bit field: a 32-bit-mode "negative" stride then runs past row 63 and is reported as
-/// out of range instead of silently wrapping.
-fn advance(address: u32, stride: u32) -> u32 {
-    (address + stride) & 0xff
+/// Advances an ADDR counter by a stride. The counter is as wide as the address format of the
+/// setup's element size: 6 bits for 32-bit vectors (`Y[5:0]`, or `{Y[5:4], X[3:0]}`), 7 for
+/// 16-bit and 8 for 8-bit, and wraps there. The guide does not say how wide the counter is.
+/// Evidence for the wrap: compiled QPULib stores that produced correct results on Pis write a
+/// vertical 32-bit setup with STRIDE 0 (= 64) at Y = 32 once and then one vector per store;
+/// every vector must land in rows 32-47 again, which only a 6-bit counter gives (0x20 + 64
+/// wraps to 0x20). vc4asm's `vpm_setup` macro relies on the same wrap to encode negative
+/// strides as 64 - n.
+fn advance(address: u32, stride: u32, width: Width) -> u32 {
+    let bits = match width {
+        Width::Bits32 => 6,
+        Width::Bits16 => 7,
+        Width::Bits8 => 8,
+    };
+    (address + stride) & ((1 << bits) - 1)
 }
 
 /// VDW DMA store basic setup (guide table 34).
@@ -592,8 +599,11 @@ fn decode_modew(modew: u32) -> Option<(Width, u32)> {
 pub struct VdwStrideSetup {
     /// The word as written.
     pub raw: u32,
-    /// BLOCKMODE: `false` = consecutive units start one VPM row (horizontal) or column
-    /// (vertical) apart; `true` = units are packed one after another in the VPM.
+    /// BLOCKMODE. Decoded but without a modelled effect: compiled QPULib stores that gave
+    /// correct results on Pis set it (0xC0010000) and still receive, for 16 horizontal
+    /// units of depth 1, one VPM row per unit, exactly as with the bit clear. Reading it as
+    /// "units packed one after another in the VPM" (one reading of the guide's table 35)
+    /// would have given those programs wrong results.
     pub block_mode: bool,
     /// STRIDE: bytes from the end of one memory row to the start of the next.
     pub stride: u32,
@@ -699,20 +709,22 @@ pub struct VdrPitchSetup {
 impl VdrPitchSetup {
     /// Decodes an extended pitch setup word (ID [31:28] = 9, checked by the caller).
     pub fn decode(value: u32) -> Result<Self, VpmError> {
-        // Table 37: ID [31:28] = 1001, MPITCHB [12:0]; bits [27:13] unused. Unlike the VDW
-        // stride, no measurement widens this field, so wider values are rejected.
-        let unused = (value >> 13) & 0x7fff;
+        // Table 37: ID [31:28] = 1001, MPITCHB [12:0]. The field is wider on hardware: the
+        // VDW stride field was measured at 16 bits (vc4asm), and py-videocore's SGEMM, which
+        // gave correct results on Pis at its published size, loads rows with a 12,288-byte
+        // pitch through this setup (0x90003000). We decode [15:0] and reject bits [27:16].
+        let unused = (value >> 16) & 0xfff;
         if unused != 0 {
             return Err(VpmError::ReservedField {
                 kind: SetupKind::VdrPitch,
                 value,
-                field: "bits [27:13] (unused)",
+                field: "bits [27:16] (unused)",
                 field_value: unused,
             });
         }
         Ok(VdrPitchSetup {
             raw: value,
-            pitch: value & 0x1fff,
+            pitch: value & 0xffff,
         })
     }
 }
@@ -938,14 +950,14 @@ impl VpmPort {
                     row: *address as usize,
                 })?;
             *row = *lanes;
-            *address = advance(*address, setup.stride);
+            *address = advance(*address, setup.stride, setup.width);
             return Ok(());
         }
         let slots = setup.slots(*address, SetupKind::GenericWrite)?;
         for (slot, &value) in slots.iter().zip(lanes) {
             vpm.put(*slot, setup.width, value);
         }
-        *address = advance(*address, setup.stride);
+        *address = advance(*address, setup.stride, setup.width);
         Ok(())
     }
 
@@ -985,7 +997,7 @@ impl VpmPort {
             }
             lanes
         };
-        stream.address = advance(stream.address, stream.setup.stride);
+        stream.address = advance(stream.address, setup.stride, setup.width);
         stream.remaining -= 1;
         if stream.remaining == 0 && self.reads.len() > 1 {
             self.reads.pop_front();
@@ -997,9 +1009,9 @@ impl VpmPort {
     ///
     /// Memory side (table 34/35): UNITS rows of DEPTH elements; each row is contiguous and
     /// the next starts STRIDE bytes after its end. VPM side: a unit (memory row) runs along
-    /// a VPM row (horizontal) or down a column (vertical) from VPMBASE; with BLOCKMODE off
-    /// the next unit starts one row (horizontal) or one column (vertical) further, with
-    /// BLOCKMODE on it starts right after the previous unit's last word.
+    /// a VPM row (horizontal) or down a column (vertical) from VPMBASE, and the next unit
+    /// starts one row (horizontal) or one column (vertical) further. BLOCKMODE does not
+    /// change that (see [`VdwStrideSetup::block_mode`] for the hardware evidence).
     ///
     /// 8- and 16-bit modes take each element from the byte/half-word lane MODEW selects in
     /// successive VPM words. Ambiguous: the guide calls that offset "packed only", which
@@ -1020,7 +1032,8 @@ impl VpmPort {
             vertical: !setup.horizontal,
         };
         let start = cursor.linear(setup.y, setup.x);
-        let unit_step = if stride.block_mode { setup.depth } else { 16 };
+        // One VPM row (horizontal) or column (vertical) per unit, whatever BLOCKMODE says.
+        let unit_step = VPM_COLUMNS as u32;
         let row_bytes = setup.depth * width.bytes();
         let transfer = DmaTransfer {
             bytes: setup.units * row_bytes,
@@ -1421,8 +1434,12 @@ mod tests {
                 pitch: 0x1abc
             }
         );
+        // The pitch is 16 bits wide (py-videocore's SGEMM loads with 0x90003000 = 12,288
+        // bytes on Pis); bits above are rejected.
+        assert_eq!(VdrPitchSetup::decode(0x9000_3000).unwrap().pitch, 12_288);
+        assert_eq!(VdrPitchSetup::decode(0x9000_ffff).unwrap().pitch, 0xffff);
         assert!(matches!(
-            VdrPitchSetup::decode(0x9000_2000),
+            VdrPitchSetup::decode(0x9001_0000),
             Err(VpmError::ReservedField { field_value: 1, .. })
         ));
     }
@@ -1781,31 +1798,39 @@ mod tests {
     }
 
     #[test]
-    fn vdw_block_mode_packs_units_along_rows() {
+    fn vdw_block_mode_bit_keeps_one_row_per_horizontal_unit() {
+        // The hardware-proven compiled store: stride setup 0xC0010000 (block mode, stride 0),
+        // then 16 horizontal units of depth 1 at Y = 32, X = h: memory word r receives VPM
+        // row 32 + r, column h, with or without the bit.
         let (vpm, model) = patterned_vpm();
-        let mut mem = Memory::new();
-        let out = mem.alloc(128, 4).unwrap();
-        let mut port = VpmPort::new();
-        // Block mode, stride 0; 4 units of 8, horizontal, Y = 2: rows 2 and 3 in order.
-        port.write_vw_setup(0xc001_0000).unwrap();
-        port.write_vw_setup(0x8208_4100).unwrap();
-        port.start_vdw(&vpm, &mut mem, out).unwrap();
-        let expected: Vec<u32> = model[2].iter().chain(&model[3]).copied().collect();
-        assert_eq!(mem.read_u32s(out, 32).unwrap(), expected);
+        for stride_setup in [0xc001_0000, 0xc000_0000] {
+            for h in [0u32, 5, 15] {
+                let mut mem = Memory::new();
+                let out = mem.alloc(64, 4).unwrap();
+                let mut port = VpmPort::new();
+                port.write_vw_setup(stride_setup).unwrap();
+                port.write_vw_setup(0x8801_5000 | h << 3).unwrap();
+                port.start_vdw(&vpm, &mut mem, out).unwrap();
+                let expected: Vec<u32> = (32..48).map(|row| model[row][h as usize]).collect();
+                assert_eq!(mem.read_u32s(out, 16).unwrap(), expected, "{stride_setup:#x} h={h}");
+            }
+        }
     }
 
     #[test]
-    fn vdw_vertical_block_mode_reads_a_column() {
-        // QPULib's store: 16 units of depth 1, vertical, block mode, VPM base Y = 16, X = 3.
+    fn vdw_vertical_units_of_depth_one_read_a_row() {
+        // 16 vertical units of depth 1 at Y = 16, X = 0: unit r is column r of row 16 (the
+        // seed hello world's store shape), block mode or not.
         let (vpm, model) = patterned_vpm();
-        let mut mem = Memory::new();
-        let out = mem.alloc(64, 4).unwrap();
-        let mut port = VpmPort::new();
-        port.write_vw_setup(0xc001_0000).unwrap();
-        port.write_vw_setup(0x8801_0818).unwrap();
-        port.start_vdw(&vpm, &mut mem, out).unwrap();
-        let expected: Vec<u32> = (16..32).map(|row| model[row][3]).collect();
-        assert_eq!(mem.read_u32s(out, 16).unwrap(), expected);
+        for stride_setup in [0xc001_0000, 0xc000_0000] {
+            let mut mem = Memory::new();
+            let out = mem.alloc(64, 4).unwrap();
+            let mut port = VpmPort::new();
+            port.write_vw_setup(stride_setup).unwrap();
+            port.write_vw_setup(0x8801_0800).unwrap();
+            port.start_vdw(&vpm, &mut mem, out).unwrap();
+            assert_eq!(mem.read_u32s(out, 16).unwrap(), model[16].to_vec());
+        }
     }
 
     #[test]
@@ -1938,22 +1963,13 @@ mod tests {
                 row: 64
             })
         );
-        // Vertical 32-bit at {Y[5:4] = 3, X = 0}, STRIDE 16: the second vector is at Y = 64.
+        // Vertical 32-bit at {Y[5:4] = 3, X = 0}, STRIDE 16: the 6-bit counter wraps, so
+        // the second vector lands at {Y[5:4] = 0, X = 0}, rows 0-15 of column 0.
         port.write_vw_setup(0x10230).unwrap();
         port.push(&mut vpm, &[2; 16]).unwrap();
         assert_eq!(vpm.word(63, 0), Some(2));
-        let err = port.push(&mut vpm, &[3; 16]).unwrap_err();
-        assert!(matches!(
-            err,
-            VpmError::GenericOutOfRange {
-                row: 64,
-                address: 0x40,
-                ..
-            }
-        ));
-        assert!(err.to_string().contains("0x00010230"), "{err}");
-        // A failed access changes nothing.
-        assert_eq!(vpm.word(0, 0), Some(0));
+        port.push(&mut vpm, &[3; 16]).unwrap();
+        assert_eq!((vpm.word(0, 0), vpm.word(15, 0), vpm.word(16, 0)), (Some(3), Some(3), Some(0)));
         // Reads: NUM 1, horizontal 32-bit, Y = 64.
         port.write_vr_setup(0x0010_0a40).unwrap();
         assert_eq!(
@@ -1965,6 +1981,33 @@ mod tests {
                 row: 64
             })
         );
+    }
+
+    #[test]
+    fn generic_counter_wraps_at_the_address_format_width() {
+        // The hardware-proven compiled store: vertical 32-bit, STRIDE 0 (= 64), Y = 32,
+        // column h, written once; every later vector lands in rows 32-47 of column h again.
+        for h in [0u32, 9] {
+            let mut vpm = VpmMemory::new();
+            let mut port = VpmPort::new();
+            port.write_vw_setup(0x0010_0220 | h).unwrap();
+            for k in 0..3 {
+                let v = lanes(k);
+                port.push(&mut vpm, &v).unwrap();
+                for (i, &value) in v.iter().enumerate() {
+                    assert_eq!(vpm.word(32 + i, h as usize), Some(value), "vector {k}");
+                }
+            }
+        }
+        // 16-bit horizontal addresses {Y[5:0], H} wrap at 7 bits: Y = 63, H = 1, STRIDE 1
+        // goes on to Y = 0, H = 0.
+        let mut vpm = VpmMemory::new();
+        let mut port = VpmPort::new();
+        port.write_vw_setup(0x1d7f).unwrap();
+        port.push(&mut vpm, &[0x1111; 16]).unwrap();
+        port.push(&mut vpm, &[0x2222; 16]).unwrap();
+        assert_eq!(vpm.word(63, 0), Some(0x1111_0000));
+        assert_eq!(vpm.word(0, 0), Some(0x2222));
     }
 
     #[test]

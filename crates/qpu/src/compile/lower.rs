@@ -39,11 +39,13 @@ const VPM_READ_ROW: u32 = (1 << 20) | VPM_WRITE_ROW;
 /// VDW basic setup (guide table 34): ID 2 [31:30], 1 unit [29:23] of depth 16 [22:16],
 /// horizontal [14], 32-bit; the VPM row Y goes in [13:7].
 const VDW_ONE_ROW: u32 = (2 << 30) | (1 << 23) | (16 << 16) | (1 << 14);
-/// VDW basic setup for 16 units of depth 1 (a strided store), horizontal.
-const VDW_SIXTEEN_UNITS: u32 = (2 << 30) | (16 << 23) | (1 << 16) | (1 << 14);
-/// VDW stride setup (guide table 35): ID 3 [31:30], block mode [16] (units follow each other
-/// in the VPM row); the gap in bytes goes in [15:0].
-const VDW_STRIDE_BLOCK: u32 = (3 << 30) | (1 << 16);
+/// VDW basic setup for 16 units of depth 1 (a strided store), vertical: unit r is column
+/// r of the row at VPMBASE (each vertical unit starts one column further), the shape of the
+/// seed hello world's store. The row Y goes in [13:7] as for [`VDW_ONE_ROW`].
+const VDW_SIXTEEN_UNITS: u32 = (2 << 30) | (16 << 23) | (1 << 16);
+/// VDW stride setup (guide table 35): ID 3 [31:30], block mode [16] clear (it has no
+/// documented effect that hardware confirms); the gap in bytes goes in [15:0].
+const VDW_STRIDE: u32 = 3 << 30;
 /// VDR basic setup (guide table 36): ID [31] = 1, 32-bit, memory pitch code 1 [27:24]
 /// (irrelevant for one row), row length 16 [23:20] = 0, 1 row [19:16], VPM pitch 1 [15:12],
 /// horizontal; the VPM row Y goes in [10:4].
@@ -472,7 +474,7 @@ impl Lower<'_> {
                 delta,
             ));
             // Bytes skipped between consecutive 4-byte elements.
-            let word = self.constant(VDW_STRIDE_BLOCK | (4 * (stride - 1)));
+            let word = self.constant(VDW_STRIDE | (4 * (stride - 1)));
             (Src::Reg(setup), Some(word))
         };
         // The previous DMA may still read this QPU's VPM row: wait before overwriting it.
