@@ -7,6 +7,8 @@
 
 use qpu_isa::{AddOp, MulOp, PackA, PackMul, Unpack};
 
+use crate::float;
+
 /// Sixteen lanes of one 32-bit register.
 pub type Lanes = [u32; 16];
 
@@ -28,14 +30,12 @@ pub fn lane_mask(set: bool) -> u32 {
     u32::from(set).wrapping_neg()
 }
 
-/// Flushes a denormal to a zero of the same sign: the QPU has no denormals [measured,
-/// vc4-isa.md §3].
+pub use crate::float::ftz;
+
+/// C of fadd/fsub: the (truncated, flushed) result is greater than zero.
 #[inline(always)]
-pub fn ftz(bits: u32) -> u32 {
-    // All ones when the exponent field is zero (exponent − 1 is negative only then), so the
-    // select is plain integer arithmetic that vectorizes without SSE4 blends.
-    let zero_exponent = (((bits & 0x7f80_0000) as i32).wrapping_sub(1) >> 31) as u32;
-    bits & !(zero_exponent & 0x7fff_ffff)
+fn positive(bits: u32) -> bool {
+    f32::from_bits(bits) > 0.0
 }
 
 #[inline(always)]
@@ -214,8 +214,8 @@ mod add_ops {
         |x, y| (x as i32).max(y as i32) as u32,
         (x as i32) > (y as i32)
     );
-    lane_op!(fadd, |x, y| bits(f(x) + f(y)), f(x) + f(y) > 0.0);
-    lane_op!(fsub, |x, y| bits(f(x) - f(y)), f(x) - f(y) > 0.0);
+    lane_op!(fadd, |x, y| float::fadd(x, y), positive(float::fadd(x, y)));
+    lane_op!(fsub, |x, y| float::fsub(x, y), positive(float::fsub(x, y)));
     // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
     lane_op!(
         fmin,
@@ -238,7 +238,7 @@ mod add_ops {
         f(x).abs() > f(y).abs()
     );
     lane_op!(ftoi, |x, y| float_to_int(x));
-    lane_op!(itof, |x, y| bits(x as i32 as f32));
+    lane_op!(itof, |x, y| float::itof(x));
     byte_op!(v8adds, |p, q| p.saturating_add(q));
     byte_op!(v8subs, |p, q| p.saturating_sub(q));
 }
@@ -246,7 +246,7 @@ mod add_ops {
 /// The mul ALU's operations (guide table 6).
 mod mul_ops {
     lane_op!(nop, |x, y| 0);
-    lane_op!(fmul, |x, y| bits(f(x) * f(y)));
+    lane_op!(fmul, |x, y| float::fmul(x, y));
     // vc4-isa.md §3: C = the product overflowed 24 bits.
     lane_op!(
         mul24,

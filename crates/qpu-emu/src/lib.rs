@@ -36,6 +36,7 @@ mod alu;
 mod config;
 mod decode;
 mod error;
+pub mod float;
 mod machine;
 pub mod memory;
 mod report;

@@ -1812,7 +1812,11 @@ mod tests {
                 port.write_vw_setup(0x8801_5000 | h << 3).unwrap();
                 port.start_vdw(&vpm, &mut mem, out).unwrap();
                 let expected: Vec<u32> = (32..48).map(|row| model[row][h as usize]).collect();
-                assert_eq!(mem.read_u32s(out, 16).unwrap(), expected, "{stride_setup:#x} h={h}");
+                assert_eq!(
+                    mem.read_u32s(out, 16).unwrap(),
+                    expected,
+                    "{stride_setup:#x} h={h}"
+                );
             }
         }
     }
@@ -1969,7 +1973,10 @@ mod tests {
         port.push(&mut vpm, &[2; 16]).unwrap();
         assert_eq!(vpm.word(63, 0), Some(2));
         port.push(&mut vpm, &[3; 16]).unwrap();
-        assert_eq!((vpm.word(0, 0), vpm.word(15, 0), vpm.word(16, 0)), (Some(3), Some(3), Some(0)));
+        assert_eq!(
+            (vpm.word(0, 0), vpm.word(15, 0), vpm.word(16, 0)),
+            (Some(3), Some(3), Some(0))
+        );
         // Reads: NUM 1, horizontal 32-bit, Y = 64.
         port.write_vr_setup(0x0010_0a40).unwrap();
         assert_eq!(

@@ -3,6 +3,7 @@
 
 mod support;
 
+use qpu_emu::float;
 use support::{run, store_and_end, Inputs, LOAD_RA0_RB0};
 
 fn ftz(x: f32) -> f32 {
@@ -106,8 +107,10 @@ fn integer_add_ops() {
 #[test]
 fn float_add_ops_and_conversions() {
     let v = float_vectors(2);
-    check_op("fadd r1, ra0, rb0", &v, |a, b| fb(fl(a) + fl(b)));
-    check_op("fsub r1, ra0, rb0", &v, |a, b| fb(fl(a) - fl(b)));
+    // + - * and itof truncate toward zero: qpu_emu::float, tested against exact integer
+    // arithmetic and hardware-dumped values in its own module.
+    check_op("fadd r1, ra0, rb0", &v, float::fadd);
+    check_op("fsub r1, ra0, rb0", &v, float::fsub);
     check_op("fmin r1, ra0, rb0", &v, |a, b| {
         if fl(a) > fl(b) {
             fb(fl(b))
@@ -137,7 +140,7 @@ fn float_add_ops_and_conversions() {
         }
     });
     let ints = int_vectors(3);
-    check_op("itof r1, ra0", &ints, |a, _| fb(a as i32 as f32));
+    check_op("itof r1, ra0", &ints, |a, _| float::itof(a));
 }
 
 #[test]
@@ -162,7 +165,7 @@ fn mul_ops() {
         bytes(a, b, |x, y| x.saturating_sub(y))
     });
     let f = float_vectors(5);
-    check_op("nop; fmul r1, ra0, rb0", &f, |a, b| fb(fl(a) * fl(b)));
+    check_op("nop; fmul r1, ra0, rb0", &f, float::fmul);
 }
 
 #[test]

@@ -568,14 +568,14 @@ fn random_programs_are_pinned() {
     // Most programs must run to the end, or the pin would only cover error paths.
     assert_eq!(completed, 1148, "programs that ran to the end");
     let pinned: [u64; 8] = [
-        0xc94f2bbb9c3b2ffd,
-        0x4b003afc400c421d,
-        0xc9832b14b421345f,
-        0xde5de8aaebd1c899,
-        0x8e71c55663ccbb4c,
-        0xd39f96c4cfcf9ef4,
-        0x33606f45ee4b45a4,
-        0xab6fdb57cfb52999,
+        0xb072627dccfc791d,
+        0xa5f63bc0c9bd9aa5,
+        0x2d59fede1dc68ffd,
+        0x3db786c18da9f70a,
+        0x9c506cfa1e4d776c,
+        0x713fb27af2aa45,
+        0xae481365accada20,
+        0x8a87e62183db6637,
     ];
     assert_eq!(digests, pinned, "{digests:#x?}");
 }

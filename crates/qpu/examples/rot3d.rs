@@ -10,12 +10,14 @@ use std::time::Instant;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
-/// Scalar version: plain Rust on the host.
+/// Scalar version on the host, with the QPU's float arithmetic ([`qpu::float`]: products
+/// and sums truncate toward zero) so that its results match the kernels' bit for bit.
 pub fn rot3d_scalar(n: usize, cos: f32, sin: f32, x: &mut [f32], y: &mut [f32]) {
+    use qpu::float::{add, mul, sub};
     for i in 0..n {
         let (x_old, y_old) = (x[i], y[i]);
-        x[i] = x_old * cos - y_old * sin;
-        y[i] = y_old * cos + x_old * sin;
+        x[i] = sub(mul(x_old, cos), mul(y_old, sin));
+        y[i] = add(mul(y_old, cos), mul(x_old, sin));
     }
 }
 

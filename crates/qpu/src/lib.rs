@@ -37,6 +37,7 @@
 pub mod bench;
 pub mod compile;
 pub mod error;
+pub mod float;
 pub mod interp;
 pub mod lang;
 pub mod runtime;

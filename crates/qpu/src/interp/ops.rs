@@ -5,14 +5,19 @@
 //! * Integers: two's complement, wrapping. Shift and bit-rotate amounts use the low 5 bits
 //!   (vc4-isa.md §3, "shifts/rotate use the low 5 bits of operand B").
 //! * `mul24`: low 24 bits of each operand, unsigned, low 32 bits of the product (§3).
-//! * Floats: IEEE-754 binary32, round to nearest-even, but denormals are flushed to a zero of
-//!   the same sign on input and on output of every float operation (§3: "no denormals").
-//!   Whether the hardware keeps the sign of a flushed denormal is not documented; we keep it.
+//! * Floats: IEEE-754 binary32 values, but as the VideoCore IV computes them: `+`, `-`, `*`
+//!   and int-to-float **round toward zero** (exactly: the truncation sees the whole exact
+//!   result), and denormals are flushed to a zero of the same sign on input and on output of
+//!   every float operation. These four come from [`qpu_emu::float`], the one definition the
+//!   emulator shares, which gives the hardware evidence. Whether the hardware keeps the sign
+//!   of a flushed denormal is not documented; we keep it.
 //!   NaN and infinity follow IEEE here; the hardware's own NaN/Inf handling is not modelled
 //!   (§3 says it is non-IEEE), so kernels depending on NaN results may differ on a Pi.
 //! * SFU functions (`recip`, `rsqrt`, `exp2`, `log2`) are computed to within double
 //!   rounding of the exact result (via f64, deterministic on every host); the hardware
 //!   returns approximations, so compare hardware results with a tolerance.
+
+use qpu_emu::float;
 
 use crate::lang::ast::{BinaryOp, CmpOp, UnaryOp, LANES};
 
@@ -99,7 +104,7 @@ pub fn unary(op: UnaryOp, a: u32) -> u32 {
         UnaryOp::IntNot => !a,
         UnaryOp::IntAbs => i.wrapping_abs() as u32,
         UnaryOp::Clz => a.leading_zeros(),
-        UnaryOp::IntToFloat => float_out(i as f32),
+        UnaryOp::IntToFloat => float::itof(a),
         // `as` truncates toward zero, saturates, and maps NaN to 0: our documented ftoi.
         UnaryOp::FloatToInt => (float_in(a) as i32) as u32,
         UnaryOp::FloatAbs => float_out(float_in(a).abs()),
@@ -129,10 +134,10 @@ pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
         BinaryOp::Xor => a ^ b,
         BinaryOp::IntMin => x.min(y) as u32,
         BinaryOp::IntMax => x.max(y) as u32,
-        BinaryOp::FloatAdd => float_out(float_in(a) + float_in(b)),
-        BinaryOp::FloatSub => float_out(float_in(a) - float_in(b)),
-        BinaryOp::FloatMul => float_out(float_in(a) * float_in(b)),
-        BinaryOp::FloatDiv => float_out(float_in(a) * recip(float_in(b))),
+        BinaryOp::FloatAdd => float::fadd(a, b),
+        BinaryOp::FloatSub => float::fsub(a, b),
+        BinaryOp::FloatMul => float::fmul(a, b),
+        BinaryOp::FloatDiv => float::fmul(a, float_out(recip(float_in(b)))),
         BinaryOp::FloatMin => float_out(fmin(float_in(a), float_in(b))),
         BinaryOp::FloatMax => float_out(fmax(float_in(a), float_in(b))),
     }
@@ -284,12 +289,21 @@ mod tests {
     }
 
     #[test]
-    fn float_arithmetic_rounds_like_ieee() {
+    fn float_arithmetic_truncates_like_the_hardware() {
         assert_eq!(flt(BinaryOp::FloatAdd, 1.5, 2.25), 3.75);
         assert_eq!(flt(BinaryOp::FloatSub, 1.0, 3.0), -2.0);
-        assert_eq!(flt(BinaryOp::FloatMul, 0.1, 3.0), 0.1f32 * 3.0);
+        // 0.1f32 · 3 = 0.30000000447...: nearest-even rounds up to 0.3f32, the hardware
+        // truncates to the float below it.
+        assert!(f64::from(0.1f32) * 3.0 < f64::from(0.3f32));
+        assert_eq!(
+            flt(BinaryOp::FloatMul, 0.1, 3.0).to_bits(),
+            0.3f32.to_bits() - 1
+        );
         assert_eq!(flt(BinaryOp::FloatAdd, 16_777_216.0, 1.0), 16_777_216.0);
-        assert_eq!(flt(BinaryOp::FloatMul, f32::MAX, 2.0), f32::INFINITY);
+        assert_eq!(flt(BinaryOp::FloatAdd, 16_777_216.0, 3.0), 16_777_218.0);
+        assert_eq!(flt(BinaryOp::FloatMul, f32::MAX, 2.0), f32::MAX);
+        // VC4C's hardware dump: int-to-float of 2^31 - 1 is 0x4effffff.
+        assert_eq!(unary(UnaryOp::IntToFloat, 0x7fff_ffff), 0x4eff_ffff);
     }
 
     #[test]

@@ -2,17 +2,10 @@
 
 use crate::heatmap;
 
-/// Flushes a denormal to a zero of the same sign, as the QPU's float ops do.
-fn flush(x: f32) -> f32 {
-    if x.is_subnormal() {
-        0.0f32.copysign(x)
-    } else {
-        x
-    }
-}
+use qpu::float::{add, mul, sub};
 
 /// Plain scalar heat step on the zero-bordered grid, with the same operation order as the
-/// kernel and the hardware's flush-to-zero after every operation.
+/// kernel and the hardware's float arithmetic (truncation, flush-to-zero; [`qpu::float`]).
 pub fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
     let ncols = grid.ncols() as isize;
     let at = |r: usize, c: isize| {
@@ -22,7 +15,6 @@ pub fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
             src[r * ncols as usize + c as usize]
         }
     };
-    let add = |a: f32, b: f32| flush(a + b);
     for r in 1..=grid.height {
         for c in 0..grid.width as isize {
             let terms = [
@@ -37,9 +29,9 @@ pub fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
             ];
             let sum = terms[1..].iter().fold(terms[0], |s, &t| add(s, t));
             let cur = at(r, c);
-            let scaled = flush(sum * 0.125);
-            let diff = flush(cur - scaled);
-            dst[r * ncols as usize + c as usize] = flush(cur - flush(heatmap::K * diff));
+            let scaled = mul(sum, 0.125);
+            let diff = sub(cur, scaled);
+            dst[r * ncols as usize + c as usize] = sub(cur, mul(heatmap::K, diff));
         }
     }
 }

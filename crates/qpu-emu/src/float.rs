@@ -1,0 +1,217 @@
+//! VideoCore IV float arithmetic on raw 32-bit words, one lane at a time: the single
+//! definition the emulator's ALUs and the `qpu` crate's reference interpreter share.
+//!
+//! * **No denormals.** Inputs and results below 2^-126 in magnitude are flushed to a zero of
+//!   the same sign (vc4asm's measured instruction table).
+//! * **Round toward zero.** `fadd`, `fsub`, `itof` and `fmul` truncate their exact result
+//!   to the next float toward zero, unlike IEEE's default round-to-nearest. Evidence: values
+//!   dumped from real hardware in VC4C's `test/opcode_test.h` (1.0 + (−2^-95) gives
+//!   0x3f7fffff, i.e. the float just below 1.0; itof(2^31 − 1) gives 0x4effffff, not 2^31),
+//!   VC4CL's numerical-compliance notes and V3DLib's FAQ (multiplication truncates too on
+//!   the VideoCore IV; the VideoCore VI rounds to nearest), and an accuracy check of
+//!   GPU_FFT's hand-written shaders against its published hardware error figures, which
+//!   agree with truncation in both ALUs and with nothing else.
+//! * The truncation is exact: it looks at the whole exact result, even when the discarded
+//!   part lies far below the last place (so a tiny negative addend moves 1.0 down by one
+//!   unit in the last place).
+//! * Overflow truncates to the largest finite float of the result's sign, as IEEE's
+//!   round-toward-zero does. ASSUMPTION (unmeasured): the VideoCore IV does the same.
+//!   Infinite and NaN operands give IEEE's result.
+
+/// Flushes a denormal to a zero of the same sign: the QPU has no denormals [measured].
+#[inline(always)]
+pub fn ftz(bits: u32) -> u32 {
+    // All ones when the exponent field is zero (exponent − 1 is negative only then), so the
+    // select is plain integer arithmetic that vectorizes without SSE4 blends.
+    let zero_exponent = (((bits & 0x7f80_0000) as i32).wrapping_sub(1) >> 31) as u32;
+    bits & !(zero_exponent & 0x7fff_ffff)
+}
+
+/// The operand value of a float word: denormals read as zero.
+#[inline(always)]
+fn operand(bits: u32) -> f64 {
+    f64::from(f32::from_bits(ftz(bits)))
+}
+
+/// The f32 word toward zero from `value + rest`, where `value` is an f64 and `rest` the
+/// exact remainder of the true result (|rest| at most half an f64 unit in the last place of
+/// `value`, or 0), then flushed.
+///
+/// Why `rest` only matters when `value` is itself an f32: f32 values are f64 values, so an
+/// f32 value strictly between the true result and `value` would be an f64 closer to the true
+/// result than `value`, which round-to-nearest excludes. Truncating `value` therefore
+/// truncates the true result, except when `value` is an f32 and the true result lies just
+/// inside it (toward zero), where the answer is the next f32 toward zero.
+#[inline(always)]
+fn truncate(value: f64, rest: f64) -> u32 {
+    if value.is_nan() {
+        return (value as f32).to_bits();
+    }
+    let nearest = value as f32;
+    let mut bits = nearest.to_bits();
+    let back = f64::from(nearest);
+    let rounded_away =
+        back.abs() > value.abs() || (back == value && rest != 0.0 && (rest < 0.0) != (value < 0.0));
+    if rounded_away && value.is_finite() && value != 0.0 {
+        // One unit toward zero: the magnitude field decreases by one, for either sign (an
+        // infinity steps to the largest finite float).
+        bits -= 1;
+    }
+    ftz(bits)
+}
+
+/// `a + b`, truncated toward zero.
+#[inline(always)]
+pub fn fadd(a: u32, b: u32) -> u32 {
+    let (x, y) = (operand(a), operand(b));
+    let sum = x + y;
+    // Knuth's two-sum: the exact remainder of the f64 sum (both operands are f32 values,
+    // so nothing overflows the f64 range).
+    let y_part = sum - x;
+    let rest = (x - (sum - y_part)) + (y - y_part);
+    truncate(sum, if sum.is_finite() { rest } else { 0.0 })
+}
+
+/// `a - b`, truncated toward zero.
+#[inline(always)]
+pub fn fsub(a: u32, b: u32) -> u32 {
+    fadd(a, b ^ 0x8000_0000)
+}
+
+/// `a · b`, truncated toward zero. The f64 product of two f32 values is exact (48
+/// significant bits, exponents well inside the f64 range).
+#[inline(always)]
+pub fn fmul(a: u32, b: u32) -> u32 {
+    truncate(operand(a) * operand(b), 0.0)
+}
+
+/// Signed integer to float, truncated toward zero (every i32 is exact in f64).
+#[inline(always)]
+pub fn itof(a: u32) -> u32 {
+    truncate(f64::from(a as i32), 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(x: f32) -> u32 {
+        x.to_bits()
+    }
+
+    /// The float toward zero from an exactly known rational value, by bisection over the
+    /// f32 words: an independent route to the expected results.
+    fn truncated_reference(num: i128, den_log2: u32) -> u32 {
+        // value = num / 2^den_log2; find the largest f32 magnitude <= |value|.
+        let negative = num < 0;
+        let num = num.unsigned_abs();
+        let (mut lo, mut hi) = (0u32, 0x7f7f_ffffu32);
+        // Whether the f32 magnitude `bits` is at most num / 2^den_log2: with the f32 as
+        // m·2^e, whether m·2^(e + den_log2) <= num.
+        let le = |bits: u32| -> bool {
+            if bits & 0x7f80_0000 == 0 {
+                return true;
+            }
+            let m = u128::from((bits & 0x007f_ffff) | 0x0080_0000);
+            let s = ((bits >> 23) as i32 - 150) + den_log2 as i32;
+            if s >= 0 {
+                // m < 2^24, so m·2^s fits below 2^127 up to s = 103; beyond, it exceeds any
+                // num here.
+                s <= 103 && (m << s) <= num
+            } else {
+                let up = (-s) as u32;
+                up >= 128 || num.leading_zeros() < up || m <= (num << up)
+            }
+        };
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if le(mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        ftz(lo | if negative { 0x8000_0000 } else { 0 })
+    }
+
+    #[test]
+    fn hardware_dumped_cases() {
+        // VC4C test/opcode_test.h (generated on real hardware): 1.0 + (-2^-95).
+        assert_eq!(fadd(w(1.0), w(-(2f32.powi(-95)))), 0x3f7f_ffff);
+        // itof(2^31 - 1) = 0x4effffff (2147483520), not 2^31.
+        assert_eq!(itof(0x7fff_ffff), 0x4eff_ffff);
+    }
+
+    #[test]
+    fn truncation_of_exact_results() {
+        // 1 + 2^-24 lies halfway between 1.0 and its successor: nearest-even gives 1.0,
+        // truncation gives 1.0 too; 1 + 3·2^-25 rounds up to nearest but truncates down.
+        assert_eq!(fadd(w(1.0), w(2f32.powi(-24))), w(1.0));
+        assert_eq!(fadd(w(1.0), w(3.0 * 2f32.powi(-25))), w(1.0));
+        assert_eq!(fsub(w(-1.0), w(3.0 * 2f32.powi(-25))), w(-1.0));
+        // (1 + 2^-23) · 1.75 = 1.75 + 1.75·2^-23: nearest gives 1.75 + 2·2^-23, truncation
+        // 1.75 + 2^-23.
+        let above_one = f32::from_bits(0x3f80_0001);
+        assert_eq!(fmul(w(above_one), w(1.75)), w(1.75) + 1);
+        assert_eq!((above_one * 1.75).to_bits(), w(1.75) + 2);
+        // Small integers are exact; 2^24 + 1 truncates to 2^24, and so does 2^24 + 3 (not
+        // up to 2^24 + 4 as nearest-even would).
+        assert_eq!(itof(16_777_217), w(16_777_216.0));
+        assert_eq!(itof(16_777_219), w(16_777_218.0));
+        assert_eq!(itof(-16_777_219i32 as u32), w(-16_777_218.0));
+        assert_eq!(itof(0), 0);
+        // Overflow truncates to the largest finite float.
+        assert_eq!(fadd(w(f32::MAX), w(f32::MAX)), w(f32::MAX));
+        assert_eq!(fmul(w(-f32::MAX), w(2.0)), w(-f32::MAX));
+        assert_eq!(fadd(w(f32::INFINITY), w(1.0)), w(f32::INFINITY));
+        assert!(f32::from_bits(fsub(w(f32::INFINITY), w(f32::INFINITY))).is_nan());
+        // Results below the normal range flush; denormal inputs read as zero.
+        let min = f32::MIN_POSITIVE;
+        assert_eq!(fsub(w(1.5 * min), w(min)), 0);
+        assert_eq!(fmul(w(min), w(0.5)), 0);
+        assert_eq!(fadd(1, w(2.0)), w(2.0));
+        // x + (-x) is +0.
+        assert_eq!(fadd(w(3.5), w(-3.5)), 0);
+    }
+
+    #[test]
+    fn random_sums_and_products_match_exact_integer_arithmetic() {
+        // Operands of the form k·2^e (|k| < 2^24, e in -20..20), so that a·2^20 and b·2^20
+        // are integers below 2^63 and the exact sums and products are i128 integers over
+        // 2^20 and 2^40, which the reference truncates directly.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let (ka, kb) = ((next() as i32 >> 7) as i128, (next() as i32 >> 7) as i128);
+            let (ea, eb) = ((next() % 40) as i32 - 20, (next() % 40) as i32 - 20);
+            let a = (ka as f64 * 2f64.powi(ea)) as f32;
+            let b = (kb as f64 * 2f64.powi(eb)) as f32;
+            let exact = |v: f32| -> i128 {
+                let scaled = f64::from(v) * 2f64.powi(20);
+                assert_eq!(scaled.fract(), 0.0);
+                scaled as i128
+            };
+            let (ia, ib) = (exact(a), exact(b));
+            assert_eq!(
+                fadd(w(a), w(b)),
+                truncated_reference(ia + ib, 20),
+                "{a} + {b}"
+            );
+            assert_eq!(
+                fsub(w(a), w(b)),
+                truncated_reference(ia - ib, 20),
+                "{a} - {b}"
+            );
+            assert_eq!(
+                fmul(w(a), w(b)),
+                truncated_reference(ia * ib, 40),
+                "{a} * {b}"
+            );
+        }
+    }
+}
