@@ -35,8 +35,18 @@ pub(crate) mod rows {
     /// Values read from I/O registers (uniforms, VPM, ...) land here.
     pub const SCRATCH_A: usize = IMM + 64;
     pub const SCRATCH_B: usize = SCRATCH_A + 1;
-    /// Zeros (reads that have no defined value, when hazard checks are off).
+    /// Zeros: operands no operation consumes.
     pub const ZERO: usize = SCRATCH_B + 1;
+    /// What a read of the NOP address (39) through file A or B gives: the file's last read
+    /// value, lanes 12–15 replicated per quad, copied here when an operand needs it.
+    pub const LATCH_A: usize = ZERO + 1;
+    pub const LATCH_B: usize = LATCH_A + 1;
+    /// Zeros marked undefined (poisoned) in every lane: an unmapped read address, and the
+    /// read latch before anything was read.
+    pub const UNDEFINED: usize = LATCH_B + 1;
+    /// Marks "this instruction does not change the file's read latch" in
+    /// [`super::Decoded::latch_rows`].
+    pub const KEEP: u8 = 254;
     /// Results written nowhere land here (never read), so a write-back needs no branch.
     pub const SINK: usize = 255;
     /// Table size: every `u8` is a row, so indexing by a row number needs no bounds check.
@@ -89,7 +99,9 @@ pub(crate) enum Read {
     VdrWait,
     VdwWait,
     Mutex,
-    /// Address 39 (NOP) or an unmapped address: no defined value.
+    /// Address 39 (NOP): the file's read latch [measured].
+    Nop,
+    /// An unmapped address: no defined value (poison).
     Undefined(u8),
     /// The small immediate in place of the B read.
     SmallImm,
@@ -170,7 +182,7 @@ impl Dest {
     }
 
     /// A name for messages and for "same register" comparisons.
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Dest::Nop => "nop",
             Dest::PhysA(_) => "a physical A register",
@@ -217,7 +229,7 @@ impl Read {
             ReadReg::Varying => Read::Unsupported(Feature::Varyings),
             ReadReg::ElementNumber => Read::ElementNumber,
             ReadReg::QpuNumber => Read::QpuNumber,
-            ReadReg::Nop => Read::Undefined(39),
+            ReadReg::Nop => Read::Nop,
             ReadReg::XPixelCoord | ReadReg::YPixelCoord => Read::Unsupported(Feature::PixelCoords),
             ReadReg::MsFlags | ReadReg::RevFlag => Read::Unsupported(Feature::MsFlags),
             ReadReg::Vpm => Read::Vpm,
@@ -371,6 +383,23 @@ pub(crate) struct Decoded {
     pub io_read: bool,
     /// How the executor runs the instruction.
     pub path: Path,
+    /// The rows whose lanes 12–15 become files A's and B's read latches (what a later read
+    /// of address 39 returns), or [`rows::KEEP`].
+    pub latch_rows: [u8; 2],
+    /// An operand reads address 39 (the latch rows must be filled first).
+    pub reads_nop: bool,
+    /// Rows of the operands each side consumes, for undefined-value tracking (a clean row
+    /// where a side consumes fewer than two).
+    pub poison_srcs: [[u8; 2]; 2],
+    /// The side's result does not depend on its operands' values (`sub`, `xor` or
+    /// `v8subs` of one source with itself), so undefined operands give a defined result.
+    pub self_cancelling: [bool; 2],
+    /// Both ALUs write the same accumulator (lanes written twice become undefined).
+    pub double_write: bool,
+    /// The mul opcode is nop but its destination is live: it writes an undefined value.
+    pub mul_nop_writes: bool,
+    /// Can make an undefined value (so never runs on a path that does not track them).
+    pub may_poison: bool,
     /// Needs the hazard checks beyond the register-file distance rule.
     pub needs_history_checks: bool,
 }
@@ -449,6 +478,13 @@ impl Decoded {
             io_read: false,
             path: Path::General,
             needs_history_checks: false,
+            latch_rows: [rows::KEEP; 2],
+            reads_nop: false,
+            poison_srcs: [[rows::ELEMENT as u8; 2]; 2],
+            self_cancelling: [false; 2],
+            double_write: false,
+            mul_nop_writes: false,
+            may_poison: false,
         };
         match instr {
             Instruction::Alu(alu) => d.fill_alu(&alu),
@@ -481,6 +517,9 @@ impl Decoded {
                 });
                 if br.use_raddr_a {
                     d.phys_reads |= phys_bit(false, br.raddr_a.index());
+                    // ASSUMPTION: the register read goes through file A's read port like an
+                    // ALU operand, so it becomes the A latch.
+                    d.latch_rows[0] = (rows::A + usize::from(br.raddr_a.index())) as u8;
                 }
                 let out = Outputs {
                     dst_add: Dest::from_write(br.write_swap.add_file(), br.waddr_add),
@@ -559,7 +598,14 @@ impl Decoded {
             mux_num(alu.mul_b),
         ];
         self.unpack = alu.unpack;
-        self.fill_write(&alu.write);
+        // An add ALU whose opcode is nop writes nothing, whatever its write address
+        // (hardware-proven: py-videocore's `nop()` is add-nop with write address r0, and its
+        // SGEMM kernel works with one in a branch delay slot after a loop-counter update).
+        let mut write = alu.write;
+        if alu.op_add == AddOp::Nop {
+            write.waddr_add = RegAddr::NOP;
+        }
+        self.fill_write(&write);
         let read_a = Read::from_read(RegFile::A, alu.raddr_a);
         let read_b = match alu.raddr_b() {
             Some(addr) => Read::from_read(RegFile::B, addr),
@@ -567,18 +613,29 @@ impl Decoded {
         };
         self.read_a = Some(read_a);
         self.read_b = Some(read_b);
-        let row_of = |read: Read, file_row: usize, scratch: usize| -> usize {
+        let row_of = |read: Read, file_row: usize, scratch: usize, latch: usize| -> usize {
             match read {
                 Read::Phys(n) => file_row + usize::from(n),
                 Read::ElementNumber => rows::ELEMENT,
                 Read::QpuNumber => rows::QPU,
                 Read::SmallImm => rows::IMM + usize::from(alu.small_imm().map_or(0, |i| i.code())),
-                Read::Undefined(_) | Read::Unsupported(_) => rows::ZERO,
+                Read::Undefined(_) => rows::UNDEFINED,
+                Read::Unsupported(_) => rows::ZERO,
+                Read::Nop => latch,
                 _ => scratch,
             }
         };
-        let a_row = row_of(read_a, rows::A, rows::SCRATCH_A);
-        let b_row = row_of(read_b, rows::B, rows::SCRATCH_B);
+        let (a_row, b_row) = (
+            row_of(read_a, rows::A, rows::SCRATCH_A, rows::LATCH_A),
+            row_of(read_b, rows::B, rows::SCRATCH_B, rows::LATCH_B),
+        );
+        // Every read except address 39 replaces the file's read latch with what it read.
+        let latch_of = |read: Read, row: usize| match read {
+            Read::Nop => rows::KEEP,
+            Read::Unsupported(_) => rows::UNDEFINED as u8,
+            _ => row as u8,
+        };
+        self.latch_rows = [latch_of(read_a, a_row), latch_of(read_b, b_row)];
         self.src = self.mux.map(|m| match m {
             0..=5 => (rows::ACC + usize::from(m)) as u8,
             6 => a_row as u8,
@@ -591,6 +648,7 @@ impl Decoded {
                     | Read::ElementNumber
                     | Read::QpuNumber
                     | Read::SmallImm
+                    | Read::Nop
                     | Read::Undefined(_)
                     | Read::Unsupported(_)
             )
@@ -614,30 +672,28 @@ impl Decoded {
             .chain(alu.mul_inputs().iter().map(|&i| self.mux[2 + i]))
             .collect();
         let uses = |m: InputMux| used.contains(&m.code());
-        if uses(InputMux::A) {
-            match read_a {
-                Read::Phys(n) => self.phys_reads |= phys_bit(false, n),
-                Read::Undefined(addr) => {
-                    self.fault.get_or_insert(Rule::UndefinedOperand {
-                        file: RegFile::A,
-                        addr,
-                    });
+        for (mux, read, file_b) in [(InputMux::A, read_a, false), (InputMux::B, read_b, true)] {
+            if uses(mux) {
+                match read {
+                    Read::Phys(n) => self.phys_reads |= phys_bit(file_b, n),
+                    Read::Nop => self.reads_nop = true,
+                    Read::Undefined(_) => self.may_poison = true,
+                    _ => {}
                 }
-                _ => {}
             }
         }
-        if uses(InputMux::B) {
-            match read_b {
-                Read::Phys(n) => self.phys_reads |= phys_bit(true, n),
-                Read::Undefined(addr) => {
-                    self.fault.get_or_insert(Rule::UndefinedOperand {
-                        file: RegFile::B,
-                        addr,
-                    });
-                }
-                _ => {}
+        // Undefined-value tracking: the rows each side consumes.
+        for (side, inputs, first) in [(0, alu.add_inputs(), 0), (1, alu.mul_inputs(), 2)] {
+            for (slot, &input) in inputs.iter().enumerate() {
+                self.poison_srcs[side][slot] = self.src[first + input];
             }
         }
+        let cancels_add = matches!(alu.op_add, AddOp::Sub | AddOp::Xor | AddOp::V8subs);
+        let cancels_mul = alu.op_mul == MulOp::V8subs;
+        self.self_cancelling = [
+            cancels_add && self.mux[0] == self.mux[1],
+            cancels_mul && self.mux[2] == self.mux[3],
+        ];
         self.reads_r4 = uses(InputMux::R4);
         if self.rotate != Rotate::None {
             let mul_inputs = [self.mux[2], self.mux[3]];
@@ -661,14 +717,11 @@ impl Decoded {
         if read_a == Read::Mutex || read_b == Read::Mutex {
             self.shared = true;
         }
-        // A nop opcode with a live destination writes an undefined value.
-        if alu.op_add == AddOp::Nop && cond_active(self.cond_add) && self.dst_add != Dest::Nop {
-            self.fault
-                .get_or_insert(Rule::NopOpcodeWrites { alu: "add" });
-        }
+        // A mul nop with a live destination re-emits a stale mul result [measured by
+        // vc4asm]; which one is not tracked, so the value is undefined.
         if alu.op_mul == MulOp::Nop && cond_active(self.cond_mul) && self.dst_mul != Dest::Nop {
-            self.fault
-                .get_or_insert(Rule::NopOpcodeWrites { alu: "mul" });
+            self.mul_nop_writes = true;
+            self.may_poison = true;
         }
         if read_a == Read::Uniform && read_b == Read::Uniform {
             self.fault
@@ -745,10 +798,16 @@ impl Decoded {
                 (Dest::PhysA(_), _) | (Dest::PhysB(_), _) => false,
                 (a, b) => a.name() == b.name(),
             };
-            if same {
+            if same && self.dst_add.is_io() {
                 self.fault.get_or_insert(Rule::BothAlusWrite {
                     register: self.dst_add.name(),
                 });
+            } else if same && matches!(self.kind, Kind::Alu) {
+                // An accumulator: lanes that receive both writes become undefined. (A load
+                // immediate, semaphore or branch link writes the same value from both
+                // sides, which is taken as that value.)
+                self.double_write = true;
+                self.may_poison = true;
             }
         }
         // §5.4: at most one of these per instruction.
@@ -904,6 +963,8 @@ impl Decoded {
             && plain(self.dst_add)
             && plain(self.dst_mul)
             && self.fault.is_none()
+            && !self.may_poison
+            && !self.reads_nop
             && !self.is_thread_end;
         let plain_branch =
             self.is_branch && self.fault.is_none() && !self.shared && !self.may_stall;
@@ -911,7 +972,8 @@ impl Decoded {
             && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
             && plain(self.dst_add)
             && plain(self.dst_mul)
-            && self.fault.is_none();
+            && self.fault.is_none()
+            && !self.may_poison;
         self.path = if fast {
             Path::Fast
         } else if plain_load_imm {

@@ -40,6 +40,7 @@ pub mod float;
 mod machine;
 pub mod memory;
 mod report;
+pub mod rules;
 mod timing;
 mod tmu;
 pub mod vpm;

@@ -35,6 +35,9 @@ type Page = Box<[Decoded; PAGE_SLOTS]>;
 
 const ELEMENT_NUMBERS: Lanes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
+/// A lane mask with every lane set.
+const ALL_LANES: u16 = 0xffff;
+
 /// Predecoded instructions by bus address, filled on first execution. Code is read from
 /// memory once per run: like the hardware's instruction cache (which is not coherent with
 /// VDW writes), a program that DMAs over its own code does not see the change.
@@ -146,6 +149,22 @@ pub(crate) struct Qpu {
     last_noswap: Option<u64>,
     r4_loaded: bool,
 
+    // Undefined values (poison), tracked only with hazard checks on.
+    /// Per value-table row, the lanes (bit i = lane i) whose value is undefined.
+    poison: Box<[u16; rows::COUNT]>,
+    /// Lanes whose flags are undefined.
+    flag_poison: u16,
+    /// Some register or flag lane is undefined: every instruction then takes the general
+    /// path, which tracks them.
+    poisoned: bool,
+    /// Where the latest undefined value was made (for the error that reports its use).
+    poison_origin: String,
+    /// Per file, the row whose lanes 12–15 are the read latch (what reading address 39
+    /// gives), and those rows as a physical-register mask (a write to one of them first
+    /// copies the latch out).
+    latch_src: [u8; 2],
+    latch_phys: u64,
+
     // Units private to the QPU.
     noswap: bool,
     tmu_fifo: [VecDeque<TmuResult>; 2],
@@ -192,6 +211,16 @@ impl Qpu {
             last_uniforms_address: None,
             last_noswap: None,
             r4_loaded: false,
+            poison: {
+                let mut poison = Box::new([0; rows::COUNT]);
+                poison[rows::UNDEFINED] = ALL_LANES;
+                poison
+            },
+            flag_poison: 0,
+            poisoned: false,
+            poison_origin: String::new(),
+            latch_src: [rows::UNDEFINED as u8; 2],
+            latch_phys: 0,
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
             vpm_port: VpmPort::new(),
@@ -398,7 +427,13 @@ fn run_qpu_until(
             q.page_key = pc & PAGE_KEY_MASK;
         }
         let d = &code.pages[q.page][slot_of(pc)];
-        match d.path {
+        // While a register or flag holds an undefined value, only the general path tracks it.
+        let path = if check && q.poisoned {
+            Path::General
+        } else {
+            d.path
+        };
+        match path {
             Path::Fast | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
                 if check
@@ -409,6 +444,7 @@ fn run_qpu_until(
                     check_history(q, d, config)
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
+                latch_reads(q, d);
                 if d.path == Path::Fast {
                     execute_fast(q, d, flags_rule);
                 } else {
@@ -438,6 +474,7 @@ fn run_qpu_until(
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
                 if let Kind::Branch(branch) = &d.kind {
+                    latch_reads(q, d);
                     execute_branch(q, d, branch, config);
                 }
                 let now = q.time;
@@ -643,6 +680,12 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
     if check {
         check_hazards(q, d, x.config).map_err(Fault::Rule)?;
     }
+    if d.reads_nop {
+        fill_latch(q, 0);
+        fill_latch(q, 1);
+    }
+    latch_reads(q, d);
+    let track = check && (q.poisoned || d.may_poison || d.reads_nop);
     let now = q.time;
     match d.kind {
         Kind::Alu => {
@@ -657,9 +700,9 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
                     }
                 }
             }
-            execute_alu(q, d, x)?;
+            execute_alu(q, d, x, track)?;
         }
-        Kind::LoadImm => execute_load_imm(q, d, x)?,
+        Kind::LoadImm => execute_load_imm(q, d, x, track)?,
         Kind::Semaphore { acquire, id } => {
             let units = &mut *x.units;
             let count = &mut units.semaphores[usize::from(id)];
@@ -679,9 +722,24 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
             for w in units.semaphore_waiters[usize::from(id)].drain(..) {
                 units.wakes.push((w, wake_at, StallCause::Semaphore));
             }
-            execute_load_imm(q, d, x)?;
+            execute_load_imm(q, d, x, track)?;
         }
-        Kind::Branch(branch) => execute_branch(q, d, &branch, x.config),
+        Kind::Branch(branch) => {
+            if track {
+                check_branch_poison(q, &branch, x.config)?;
+            }
+            execute_branch(q, d, &branch, x.config);
+            if track {
+                for dest in [d.dst_add, d.dst_mul] {
+                    if let Some(row) = dest_row(dest) {
+                        q.poison[row] = 0;
+                    }
+                }
+                if branch.sets_flags && x.config.ambiguities.branch_odd_raddr_sets_flags {
+                    q.flag_poison = 0;
+                }
+            }
+        }
     }
 
     // Signals that act after the write-back: the loaded value is in r4 for the next
@@ -689,8 +747,12 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
     if let Some(tmu) = ldtmu(d.signal) {
         if let Some(result) = q.tmu_fifo[tmu].pop_front() {
             q.file[rows::R4] = result.values;
+            q.poison[rows::R4] = 0;
             q.r4_loaded = true;
         }
+    }
+    if track {
+        q.poisoned = q.poison[..rows::ELEMENT].iter().any(|&p| p != 0) || q.flag_poison != 0;
     }
     if d.is_thread_end && check {
         let pending = q.vpm_port.pending_reads();
@@ -914,17 +976,17 @@ struct FlagSources<'a> {
 /// Sets the flags from the flag-setting ALU's result (see [`FlagsRule`]).
 #[inline(always)]
 fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
-    let (source, cond) = match rule {
-        FlagsRule::Measured => match (from.add, from.mul) {
-            (Some(add), _) => (add, from.cond_add),
-            (None, Some(mul)) => (mul, from.cond_mul),
-            (None, None) => return,
-        },
-        FlagsRule::Guide => match (from.add, from.mul) {
-            (Some(add), _) if from.cond_add != Cond::Never => (add, Cond::Always),
-            (_, Some(mul)) => (mul, Cond::Always),
-            _ => return,
-        },
+    let Some((side, cond)) = flag_side(
+        rule,
+        from.add.is_some(),
+        from.mul.is_some(),
+        from.cond_add,
+        from.cond_mul,
+    ) else {
+        return;
+    };
+    let Some(source) = (if side == 0 { from.add } else { from.mul }) else {
+        return;
     };
     let (values, carry, float) = source;
     let (z, n) = alu::zn(values, float);
@@ -936,6 +998,25 @@ fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
         blend(&mut flags.z, &z, &mask);
         blend(&mut flags.n, &n, &mask);
         blend(&mut flags.c, carry, &mask);
+    }
+}
+
+/// Which result `setf` takes the flags from (0 add, 1 mul) and under which condition, by
+/// [`FlagsRule`]; `None` when neither ALU computes anything.
+#[inline(always)]
+fn flag_side(
+    rule: FlagsRule,
+    add_active: bool,
+    mul_active: bool,
+    cond_add: Cond,
+    cond_mul: Cond,
+) -> Option<(usize, Cond)> {
+    match rule {
+        FlagsRule::Measured if add_active => Some((0, cond_add)),
+        FlagsRule::Measured if mul_active => Some((1, cond_mul)),
+        FlagsRule::Guide if add_active && cond_add != Cond::Never => Some((0, Cond::Always)),
+        FlagsRule::Guide if mul_active => Some((1, Cond::Always)),
+        _ => None,
     }
 }
 
@@ -1053,7 +1134,7 @@ fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), F
     Ok(())
 }
 
-fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
+fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
     if d.io_read {
         for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
             if let Some(
@@ -1070,9 +1151,10 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             }
         }
     }
+    let poison = if track { result_poison(q, d) } else { [0; 2] };
     // Results and carries go to the QPU's scratch rows. A side whose result is neither
-    // written nor flagged is not computed; a nop operation that is written (only possible
-    // with hazard checks off) yields zeros.
+    // written nor flagged is not computed; a mul nop that is written yields zeros (marked
+    // undefined when tracked).
     let exact;
     {
         let Qpu {
@@ -1140,6 +1222,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
             add_active: d.op_add != AddOp::Nop,
             mul_float: alu::mul_writes_float(d.op_mul),
             mul_active: d.op_mul != MulOp::Nop,
+            poison: track.then_some(poison),
         },
     )
 }
@@ -1181,7 +1264,7 @@ fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
     })
 }
 
-fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fault> {
+fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
     let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
     q.results = [values; 2];
     q.carries = [[0; 16]; 2];
@@ -1195,6 +1278,7 @@ fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<(), Fau
             add_active: true,
             mul_float: false,
             mul_active: true,
+            poison: track.then_some([0; 2]),
         },
     )
 }
@@ -1208,6 +1292,8 @@ struct Results<'a> {
     add_active: bool,
     mul_float: bool,
     mul_active: bool,
+    /// With undefined-value tracking on: the undefined lanes of the add and mul results.
+    poison: Option<[u16; 2]>,
 }
 
 #[inline(always)]
@@ -1215,6 +1301,12 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Re
     // Both sides see the flags from before the instruction (they change last).
     let mask_add = cond_mask(d.cond_add, &q.flags);
     let mask_mul = cond_mask(d.cond_mul, &q.flags);
+    if let Some(poison) = out.poison {
+        track_writes(q, d, [&mask_add, &mask_mul], poison)?;
+        if d.set_flags {
+            track_flags(q, d, x.config.ambiguities.flags, &out, poison);
+        }
+    }
     if mask_add.any() && d.dst_add != Dest::Nop {
         let pack = match d.pack {
             Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_add, Dest::PhysA(_)) => {
@@ -1488,6 +1580,314 @@ fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
         *word = mem.read_u32(addr).map_err(Fault::Memory)?;
     }
     Ok(data)
+}
+
+// ------------------------------------------------------------------------------------------
+// The read latch and undefined values (see the `rules` module docs).
+// ------------------------------------------------------------------------------------------
+
+/// The physical-register bit of a value-table row (rows 0–63 are files A and B, laid out as
+/// [`crate::decode::phys_bit`] numbers them), or 0 for any other row.
+#[inline(always)]
+fn latch_bit(row: u8) -> u64 {
+    if usize::from(row) < rows::ACC {
+        1 << row
+    } else {
+        0
+    }
+}
+
+/// Notes the instruction's register reads as the files' read latches, and copies a latch
+/// out of a register the instruction is about to overwrite.
+#[inline(always)]
+fn latch_reads(q: &mut Qpu, d: &Decoded) {
+    if d.latch_rows != [rows::KEEP; 2] {
+        for (src, &row) in q.latch_src.iter_mut().zip(&d.latch_rows) {
+            if row != rows::KEEP {
+                *src = row;
+            }
+        }
+        q.latch_phys = latch_bit(q.latch_src[0]) | latch_bit(q.latch_src[1]);
+    }
+    if d.phys_writes & q.latch_phys != 0 {
+        save_latches(q, d.phys_writes);
+    }
+}
+
+#[cold]
+fn save_latches(q: &mut Qpu, writes: u64) {
+    for file in 0..2 {
+        if latch_bit(q.latch_src[file]) & writes != 0 {
+            fill_latch(q, file);
+        }
+    }
+    q.latch_phys = latch_bit(q.latch_src[0]) | latch_bit(q.latch_src[1]);
+}
+
+/// Copies file `file`'s read latch into its latch row: lanes 12–15 of the last value read,
+/// replicated to every quad [measured by vc4asm], with their undefined marks.
+fn fill_latch(q: &mut Qpu, file: usize) {
+    let row = if file == 0 {
+        rows::LATCH_A
+    } else {
+        rows::LATCH_B
+    };
+    let src = usize::from(q.latch_src[file]);
+    if src == row {
+        return;
+    }
+    let values = q.file[src];
+    q.file[row] = std::array::from_fn(|i| values[12 + (i & 3)]);
+    q.poison[row] = ((q.poison[src] >> 12) & 0xf) * 0x1111;
+    q.latch_src[file] = row as u8;
+}
+
+/// The value-table row a destination writes in full, if it is a register.
+fn dest_row(dest: Dest) -> Option<usize> {
+    match dest {
+        Dest::PhysA(n) => Some(rows::A + usize::from(n)),
+        Dest::PhysB(n) => Some(rows::B + usize::from(n)),
+        Dest::Acc(n) => Some(rows::ACC + usize::from(n)),
+        Dest::R5Quad | Dest::R5Replicate => Some(rows::R5),
+        _ => None,
+    }
+}
+
+/// The lanes a write mask lets through.
+fn mask_lanes(mask: &WriteMask) -> u16 {
+    match mask {
+        WriteMask::Never => 0,
+        WriteMask::Always => ALL_LANES,
+        WriteMask::Lanes(m) => (0..16).fold(0, |bits, i| bits | (u16::from(m[i] != 0) << i)),
+    }
+}
+
+/// Rotates a lane mask as [`rotate`] moves values: lane i to lane i + by, across all 16
+/// lanes or within each quad.
+fn rotate_lanes(mask: u16, by: usize, full: bool) -> u16 {
+    if full {
+        mask.rotate_left(by as u32)
+    } else {
+        let by = (by & 3) as u32;
+        (0..4).fold(0, |out, quad| {
+            let nibble = (mask >> (4 * quad)) & 0xf;
+            let turned = ((nibble << by) | (nibble >> ((4 - by) & 3))) & 0xf;
+            let turned = if by == 0 { nibble } else { turned };
+            out | (turned << (4 * quad))
+        })
+    }
+}
+
+/// Records where an undefined value was made, for the error that reports its use.
+#[cold]
+fn note_origin(q: &mut Qpu, d: &Decoded, what: String) {
+    q.poison_origin = format!("at PC {:#010x} (`{}`): {what}", q.pc, disassemble(&d.instr));
+}
+
+/// The undefined lanes of the add and mul results, from the operands they consume.
+fn result_poison(q: &mut Qpu, d: &Decoded) -> [u16; 2] {
+    let mut out = [0u16; 2];
+    for (side, result) in out.iter_mut().enumerate() {
+        let [a, b] = d.poison_srcs[side];
+        if d.self_cancelling[side] {
+            continue;
+        }
+        *result = q.poison[usize::from(a)] | q.poison[usize::from(b)];
+        for row in [a, b] {
+            let row = usize::from(row);
+            if q.poison[row] != 0 && matches!(row, rows::UNDEFINED | rows::LATCH_A | rows::LATCH_B)
+            {
+                let what = if row == rows::UNDEFINED {
+                    "an operand reads an unmapped register address".to_string()
+                } else {
+                    format!(
+                        "an operand reads the NOP address (39) of file {} before the program \
+                         read anything defined through that file",
+                        if row == rows::LATCH_A { 'A' } else { 'B' }
+                    )
+                };
+                note_origin(q, d, what);
+            }
+        }
+    }
+    if d.rotate != Rotate::None {
+        let by = match d.rotate {
+            Rotate::ByR5 if q.poison[rows::R5] & 1 != 0 => {
+                out[1] = ALL_LANES;
+                0
+            }
+            Rotate::ByR5 => (q.file[rows::R5][0] & 15) as usize,
+            Rotate::By(n) => usize::from(n),
+            Rotate::None => 0,
+        };
+        out[1] = rotate_lanes(out[1], by, d.rotate_full);
+    }
+    if d.mul_nop_writes {
+        out[1] = ALL_LANES;
+        note_origin(
+            q,
+            d,
+            format!(
+                "the mul ALU's opcode is nop but it writes {}; the hardware then re-emits a \
+                 stale mul result",
+                d.dst_mul.name()
+            ),
+        );
+    }
+    out
+}
+
+/// The lanes of an I/O register's value that the unit uses.
+fn io_lanes(dest: Dest) -> u16 {
+    match dest {
+        Dest::Vpm | Dest::TmuS(_) | Dest::TmuTexture | Dest::Sfu(_) => ALL_LANES,
+        Dest::MutexRelease | Dest::Nop => 0,
+        _ => 1,
+    }
+}
+
+/// Moves the undefined marks of this instruction's writes into their destinations, and
+/// rejects a write of an undefined value to an I/O register.
+fn track_writes(
+    q: &mut Qpu,
+    d: &Decoded,
+    masks: [&WriteMask; 2],
+    poison: [u16; 2],
+) -> Result<(), Fault> {
+    let mut reached = [0u16; 2];
+    for (side, (dest, cond)) in [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)]
+        .into_iter()
+        .enumerate()
+    {
+        if cond == Cond::Never || dest == Dest::Nop {
+            continue;
+        }
+        let written = mask_lanes(masks[side]);
+        // Lanes whose condition reads an undefined flag may or may not be written.
+        let unsure = if cond == Cond::Always {
+            0
+        } else {
+            q.flag_poison
+        };
+        reached[side] = written | unsure;
+        let bad = (poison[side] & written) | unsure;
+        match dest {
+            Dest::R5Quad | Dest::R5Replicate => {
+                let spread = if dest == Dest::R5Quad {
+                    (0..4).fold(0, |m, quad| {
+                        m | if bad & (1 << (4 * quad)) != 0 {
+                            0xf << (4 * quad)
+                        } else {
+                            0
+                        }
+                    })
+                } else if bad & 1 != 0 {
+                    ALL_LANES
+                } else {
+                    0
+                };
+                let cleared = if written == ALL_LANES {
+                    0
+                } else {
+                    q.poison[rows::R5]
+                };
+                q.poison[rows::R5] = cleared | spread;
+            }
+            Dest::Sfu(_) => q.poison[rows::R4] = poison[side],
+            dest => match dest_row(dest) {
+                Some(row) => {
+                    // A packed write keeps the other bits of each lane: it never clears a mark.
+                    let partial = match d.pack {
+                        Pack::RegfileA(p) => p != PackA::None && matches!(dest, Dest::PhysA(_)),
+                        Pack::Mul(p) => side == 1 && p != qpu_isa::PackMul::None,
+                    };
+                    let keep = if partial { ALL_LANES } else { !reached[side] };
+                    q.poison[row] = (q.poison[row] & keep) | bad;
+                }
+                None => {
+                    let used = io_lanes(dest) & (bad | (poison[side] & reached[side]));
+                    if used != 0 {
+                        return Err(Fault::Rule(Rule::UndefinedValueUsed {
+                            what: io_use(dest),
+                            lanes: used,
+                            origin: q.poison_origin.clone(),
+                        }));
+                    }
+                }
+            },
+        }
+    }
+    if d.double_write {
+        let both = reached[0] & reached[1];
+        if both != 0 {
+            if let Some(row) = dest_row(d.dst_add) {
+                q.poison[row] |= both;
+            }
+            note_origin(
+                q,
+                d,
+                format!("both ALUs wrote {} in the same lane(s)", d.dst_add.name()),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What a write of an undefined value to an I/O register would feed, for the error.
+fn io_use(dest: Dest) -> &'static str {
+    match dest {
+        Dest::Vpm => "the vector written to the VPM",
+        Dest::TmuS(_) | Dest::TmuTexture => "the TMU lookup address",
+        Dest::VdrAddress => "the VDR load address",
+        Dest::VdwAddress => "the VDW store address",
+        Dest::VpmReadSetup => "the VPM/VDR read setup",
+        Dest::VpmWriteSetup => "the VPM/VDW write setup",
+        Dest::UniformsAddress => "the uniforms address",
+        Dest::HostInterrupt => "the host interrupt value",
+        Dest::TmuNoswap => "the TMU_NOSWAP value",
+        _ => "an I/O register write",
+    }
+}
+
+/// Moves the undefined marks of the flag-setting result into the flags.
+fn track_flags(q: &mut Qpu, d: &Decoded, rule: FlagsRule, out: &Results<'_>, poison: [u16; 2]) {
+    let Some((side, cond)) =
+        flag_side(rule, out.add_active, out.mul_active, d.cond_add, d.cond_mul)
+    else {
+        return;
+    };
+    let updated = mask_lanes(&cond_mask(cond, &q.flags));
+    let unsure = if cond == Cond::Always {
+        0
+    } else {
+        q.flag_poison
+    };
+    q.flag_poison = (q.flag_poison & !(updated | unsure)) | (poison[side] & updated) | unsure;
+}
+
+/// A branch that decides on undefined flags, or jumps by an undefined register, is an error.
+fn check_branch_poison(q: &Qpu, branch: &BranchInfo, config: &EmulatorConfig) -> Result<(), Fault> {
+    let used = |what, lanes| {
+        Err(Fault::Rule(Rule::UndefinedValueUsed {
+            what,
+            lanes,
+            origin: q.poison_origin.clone(),
+        }))
+    };
+    if branch.cond != BranchCond::Always && q.flag_poison != 0 {
+        return used("the flags deciding the branch", q.flag_poison);
+    }
+    if let Some(reg) = branch.reg {
+        let lane = match config.ambiguities.branch_register_lane {
+            BranchRegisterLane::Element15 => 15,
+            BranchRegisterLane::Element0 => 0,
+        };
+        let bad = q.poison[rows::A + usize::from(reg)] & (1 << lane);
+        if bad != 0 {
+            return used("the register added to the branch target", bad);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -568,14 +568,14 @@ fn random_programs_are_pinned() {
     // Most programs must run to the end, or the pin would only cover error paths.
     assert_eq!(completed, 1148, "programs that ran to the end");
     let pinned: [u64; 8] = [
-        0xb072627dccfc791d,
-        0xa5f63bc0c9bd9aa5,
-        0x2d59fede1dc68ffd,
-        0x3db786c18da9f70a,
-        0x9c506cfa1e4d776c,
-        0x713fb27af2aa45,
-        0xae481365accada20,
-        0x8a87e62183db6637,
+        0xb548531f3a9de22d,
+        0x2e5f5d9fd6b161dd,
+        0x596c19810ae374f9,
+        0x2dee0fbb957bdafe,
+        0x165896c3c65fee68,
+        0x50ebe95c938988e1,
+        0x16513ae33fb227f8,
+        0x1b2ca019a403573f,
     ];
     assert_eq!(digests, pinned, "{digests:#x?}");
 }
