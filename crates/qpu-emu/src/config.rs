@@ -26,7 +26,7 @@ impl Default for Ambiguities {
         Ambiguities {
             flags: FlagsRule::Measured,
             branch_register_lane: BranchRegisterLane::Element15,
-            tmu_fifo_depth: 4,
+            tmu_fifo_depth: crate::rules::latency::TMU_FIFO_DEPTH as u32,
             early_vpm_read: EarlyVpmRead::Stall,
             branch_odd_raddr_sets_flags: true,
         }

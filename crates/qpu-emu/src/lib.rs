@@ -43,12 +43,14 @@ mod report;
 pub mod rules;
 mod timing;
 mod tmu;
+mod validate;
 pub mod vpm;
 
 pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
 pub use error::{EmuError, Fault, Rule, RuleSource};
 pub use report::{QpuReport, RunReport, Stalls};
 pub use timing::Timing;
+pub use validate::{validate, Violation};
 
 use memory::Memory;
 use qpu_isa::Instruction;

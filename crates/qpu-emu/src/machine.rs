@@ -20,6 +20,7 @@ use crate::decode::{
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::Memory;
 use crate::report::{QpuReport, RunReport};
+use crate::rules::latency;
 use crate::tmu::{L2Cache, TmuUnit};
 use crate::vpm::{ReadSetupWord, VpmMemory, VpmPort};
 
@@ -34,6 +35,11 @@ const PAGE_KEY_MASK: u32 = !(((PAGE_SLOTS as u32) - 1) << 3);
 type Page = Box<[Decoded; PAGE_SLOTS]>;
 
 const ELEMENT_NUMBERS: Lanes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Instructions after an SFU write during which r4 must not be read or written.
+const SFU_SHADOW: u64 = latency::SFU as u64 - 1;
+/// Instructions after a uniforms-address write during which no uniform may be read.
+const UNIFORMS_SHADOW: u64 = latency::UNIFORMS_ADDRESS as u64 - 1;
 
 /// A lane mask with every lane set.
 const ALL_LANES: u16 = 0xffff;
@@ -621,14 +627,14 @@ fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
         }
     }
     if d.reads_r4 {
-        if within(q.last_sfu, q.icount, 2) {
+        if within(q.last_sfu, q.icount, SFU_SHADOW) {
             return Err(Rule::R4ReadDuringSfu);
         }
         if !q.r4_loaded {
             return Err(Rule::R4ReadWithoutResult);
         }
     }
-    if d.writes_r4 && within(q.last_sfu, q.icount, 2) {
+    if d.writes_r4 && within(q.last_sfu, q.icount, SFU_SHADOW) {
         return Err(Rule::R4WriterDuringSfu);
     }
     let rotated = d.rotate_sources & q.prev_acc_writes;
@@ -637,7 +643,7 @@ fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
             accumulator: rotated.trailing_zeros() as u8,
         });
     }
-    if d.reads_uniform && within(q.last_uniforms_address, q.icount, 2) {
+    if d.reads_uniform && within(q.last_uniforms_address, q.icount, UNIFORMS_SHADOW) {
         return Err(Rule::UniformAfterAddressWrite);
     }
     if let Some(tmu) = ldtmu(d.signal) {
@@ -780,7 +786,7 @@ fn finish(q: &mut Qpu, d: &Decoded, now: u64, config: &EmulatorConfig) -> Result
 fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Fault> {
     let next = q.pc.wrapping_add(8);
     if d.is_branch {
-        q.branch_slots = 3;
+        q.branch_slots = latency::BRANCH_DELAY_SLOTS as u8;
         q.pc = next;
     } else if q.branch_slots > 0 {
         q.branch_slots -= 1;
@@ -803,7 +809,7 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
         }
     } else if d.is_thread_end {
         q.ending = true;
-        q.end_slots = 2;
+        q.end_slots = latency::THREAD_END_DELAY_SLOTS as u8;
     }
     Ok(())
 }
@@ -1527,7 +1533,10 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
             depth,
         }));
     }
-    if check && q.last_noswap.is_some_and(|at| q.icount - at < 3) {
+    if check
+        && q.last_noswap
+            .is_some_and(|at| q.icount - at < latency::TMU_NOSWAP as u64)
+    {
         return Err(Fault::Rule(Rule::TmuNoswapTooLate));
     }
     // Direct lookups ignore the low 2 address bits and return one word per lane.

@@ -87,6 +87,10 @@ pub enum CompileError {
         /// What was wrong.
         message: String,
     },
+    /// The compiled code breaks a hardware rule the emulator's static validator finds (a
+    /// compiler bug; see [`Options::self_check`]).
+    #[error("internal compiler error: the compiled code breaks a hardware rule: {0}")]
+    SelfCheck(String),
 }
 
 impl From<CompileError> for crate::Error {
@@ -103,11 +107,19 @@ impl From<CompileError> for crate::Error {
 pub struct Options {
     /// Pack an add-ALU and a mul-ALU operation into one instruction where possible.
     pub dual_issue: bool,
+    /// Check the compiled code with [`qpu_emu::validate`] (the emulator's static hazard and
+    /// placement rules, as Mesa's vc4 validator checks its output) and fail with
+    /// [`CompileError::SelfCheck`] if it breaks one. On by default in debug builds (so in
+    /// every test) and when the environment variable `QPU_SELF_CHECK` is set.
+    pub self_check: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { dual_issue: true }
+        Options {
+            dual_issue: true,
+            self_check: cfg!(debug_assertions) || std::env::var_os("QPU_SELF_CHECK").is_some(),
+        }
     }
 }
 
@@ -178,6 +190,17 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
             message: e.0,
         })?;
         instructions.push(instr);
+    }
+    if options.self_check {
+        let violations = qpu_emu::validate(&instructions);
+        if !violations.is_empty() {
+            let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            return Err(CompileError::SelfCheck(format!(
+                "{}\nlisting:\n{}",
+                list.join("\n"),
+                qpu_isa::disasm::program(&instructions)
+            )));
+        }
     }
     let words = instructions.iter().map(Instruction::encode).collect();
     Ok(Compiled {

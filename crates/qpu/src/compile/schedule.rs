@@ -1,9 +1,10 @@
 //! Scheduling: allocated IR entries into instruction words.
 //!
 //! Each basic block is list-scheduled over a dependency graph whose edges carry the
-//! hardware's latencies (vc4-isa.md §5): a physical register is readable 2 instructions after
-//! its write (§5.1), an accumulator 1 (2 for the source of a rotation, §5.3), an SFU result
-//! in r4 after 3 (§5.2), a TMU result in r4 after 1. I/O registers keep program order
+//! hardware's latencies, read from [`qpu_emu::rules::latency`] (the facts the emulator checks
+//! against): a physical register is readable 2 instructions after its write, an accumulator
+//! 1 (2 for the source of a rotation), an SFU result in r4 after 3, a TMU result in r4 after
+//! one. I/O registers keep program order
 //! (uniform stream, VPM/DMA, each TMU FIFO). Where encoding allows, an add-ALU entry and a
 //! mul-ALU entry share one word (dual issue); a TMU load signal rides on any word without a
 //! small immediate. A block's final branch is placed as early as its flag dependency allows,
@@ -13,7 +14,11 @@
 
 use std::collections::HashMap;
 
+use qpu_emu::rules::latency;
 use qpu_isa::{BranchCond, Cond, RegFile, Signal};
+
+/// Words that always execute after a branch.
+const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
 use super::emit::{dest, write_swap, Bundle, Ports, Unit};
 use super::ir::*;
@@ -126,10 +131,11 @@ fn effects(op: &Op<Loc>) -> Effects {
 
 fn raw_latency(res: Res, sfu_write: bool, rot_read: bool) -> usize {
     match res {
-        Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => 2,
-        Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => 2,
-        Res::R4 if sfu_write => 3,
-        _ => 1,
+        Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => latency::REGFILE,
+        Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => latency::ROTATE_SOURCE,
+        Res::R4 if sfu_write => latency::SFU,
+        Res::R4 => latency::TMU_LOAD,
+        _ => latency::ACCUMULATOR,
     }
 }
 
@@ -156,7 +162,7 @@ fn dependencies(fx: &[Effects]) -> Vec<Vec<(usize, usize)>> {
         }
         for &(w, _) in &e.writes {
             if let Some(&(i, sfu)) = last_write.get(&w) {
-                add(i, if sfu { 3 } else { 1 }, &mut preds);
+                add(i, if sfu { latency::SFU } else { 1 }, &mut preds);
             }
             if let Some(rs) = readers.get(&w) {
                 for &i in rs {
@@ -408,7 +414,7 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
         };
         let (mut bundles, slot) = schedule_segment(segment, dual_issue, urgent);
         if let Some(Op::Branch { cond, target }) = branch {
-            // Earliest word after the last flag writer, but at most 3 words before the end.
+            // Earliest word after the last flag writer, but at most SLOTS words before the end.
             let after_flags = segment
                 .iter()
                 .enumerate()
@@ -419,13 +425,13 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
                 .map(|(i, _)| slot[i] + 1)
                 .max()
                 .unwrap_or(0);
-            let at = after_flags.max(bundles.len().saturating_sub(3));
+            let at = after_flags.max(bundles.len().saturating_sub(SLOTS));
             let tail: Vec<Bundle> = bundles.split_off(at);
             for b in bundles.drain(..) {
                 items.push(Item::Word(Word::Bundle(b)));
             }
             items.push(Item::Word(Word::Branch(*cond, *target)));
-            let pad = 3 - tail.len();
+            let pad = SLOTS - tail.len();
             for b in tail {
                 items.push(Item::Word(Word::Bundle(b)));
             }
@@ -555,22 +561,22 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             i += 1;
             continue;
         }
-        // The three slots: items i+1..=i+3 must all be words.
+        // The delay slots: items i+1..=i+SLOTS must all be words.
         let slots_ok =
-            (1..=3).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_)))));
+            (1..=SLOTS).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_)))));
         if !slots_ok {
             i += 1;
             continue;
         }
         // Trailing empty slots.
         let mut empty = 0;
-        while empty < 3 {
-            match &items[i + 3 - empty] {
+        while empty < SLOTS {
+            match &items[i + SLOTS - empty] {
                 Item::Word(Word::Bundle(b)) if *b == Bundle::nop() => empty += 1,
                 _ => break,
             }
         }
-        let first_empty = i + 4 - empty;
+        let first_empty = i + SLOTS + 1 - empty;
         let mut copied = 0;
         let mut source = label_pos + 1;
         while copied < empty {
@@ -580,7 +586,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             let Some(fx) = copyable(word) else {
                 break;
             };
-            if !dead_after(items, i + 4, &fx.writes) {
+            if !dead_after(items, i + SLOTS + 1, &fx.writes) {
                 break;
             }
             // The copy must not read what the word before it wrote (regfile latency).
@@ -711,14 +717,16 @@ fn fix_boundaries(items: &mut Vec<Item>) {
                 Word::Branch(cond, target) => {
                     let t = label_at[target];
                     if t < n {
-                        preds[t].push(i + 3);
+                        preds[t].push(i + SLOTS);
                     }
-                    if *cond == BranchCond::Always && i + 4 <= n {
-                        no_fall[i + 4] = true;
+                    if *cond == BranchCond::Always && i + SLOTS < n {
+                        no_fall[i + SLOTS + 1] = true;
                     }
                 }
-                Word::Bundle(Bundle::Single(Op::ThreadEnd)) if i + 3 <= n => {
-                    no_fall[i + 3] = true;
+                Word::Bundle(Bundle::Single(Op::ThreadEnd))
+                    if i + latency::THREAD_END_DELAY_SLOTS < n =>
+                {
+                    no_fall[i + latency::THREAD_END_DELAY_SLOTS + 1] = true;
                 }
                 _ => {}
             }
