@@ -386,6 +386,10 @@ pub(crate) struct Decoded {
     /// The rows whose lanes 12–15 become files A's and B's read latches (what a later read
     /// of address 39 returns), or [`rows::KEEP`].
     pub latch_rows: [u8; 2],
+    /// The same as an update of a QPU's two latch rows packed in a `u16` (file A in the low
+    /// byte): `latch = (latch & latch_keep) | latch_set`.
+    pub latch_keep: u16,
+    pub latch_set: u16,
     /// An operand reads address 39 (the latch rows must be filled first).
     pub reads_nop: bool,
     /// Rows of the operands each side consumes, for undefined-value tracking (a clean row
@@ -479,6 +483,8 @@ impl Decoded {
             path: Path::General,
             needs_history_checks: false,
             latch_rows: [rows::KEEP; 2],
+            latch_keep: 0xffff,
+            latch_set: 0,
             reads_nop: false,
             poison_srcs: [[rows::ELEMENT as u8; 2]; 2],
             self_cancelling: [false; 2],
@@ -767,6 +773,12 @@ impl Decoded {
 
     /// Static rules that need the whole instruction.
     fn finish(&mut self) {
+        for (file, &row) in self.latch_rows.iter().enumerate() {
+            if row != rows::KEEP {
+                self.latch_keep &= !(0xff << (8 * file));
+                self.latch_set |= u16::from(row) << (8 * file);
+            }
+        }
         self.is_thread_end = self.signal == Signal::ProgramEnd;
         let live_add = cond_active(self.cond_add) && self.dst_add != Dest::Nop;
         let live_mul = cond_active(self.cond_mul) && self.dst_mul != Dest::Nop;

@@ -166,10 +166,9 @@ pub(crate) struct Qpu {
     /// Where the latest undefined value was made (for the error that reports its use).
     poison_origin: String,
     /// Per file, the row whose lanes 12–15 are the read latch (what reading address 39
-    /// gives), and those rows as a physical-register mask (a write to one of them first
-    /// copies the latch out).
-    latch_src: [u8; 2],
-    latch_phys: u64,
+    /// gives); a write to that row first copies the latch out.
+    /// (file A's row in the low byte, file B's in the high byte).
+    latch: u16,
 
     // Units private to the QPU.
     noswap: bool,
@@ -225,8 +224,7 @@ impl Qpu {
             flag_poison: 0,
             poisoned: false,
             poison_origin: String::new(),
-            latch_src: [rows::UNDEFINED as u8; 2],
-            latch_phys: 0,
+            latch: (rows::UNDEFINED as u16) * 0x0101,
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
             vpm_port: VpmPort::new(),
@@ -434,11 +432,7 @@ fn run_qpu_until(
         }
         let d = &code.pages[q.page][slot_of(pc)];
         // While a register or flag holds an undefined value, only the general path tracks it.
-        let path = if check && q.poisoned {
-            Path::General
-        } else {
-            d.path
-        };
+        let path = if q.poisoned { Path::General } else { d.path };
         match path {
             Path::Fast | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
@@ -1610,27 +1604,30 @@ fn latch_bit(row: u8) -> u64 {
 /// out of a register the instruction is about to overwrite.
 #[inline(always)]
 fn latch_reads(q: &mut Qpu, d: &Decoded) {
-    if d.latch_rows != [rows::KEEP; 2] {
-        for (src, &row) in q.latch_src.iter_mut().zip(&d.latch_rows) {
-            if row != rows::KEEP {
-                *src = row;
-            }
-        }
-        q.latch_phys = latch_bit(q.latch_src[0]) | latch_bit(q.latch_src[1]);
-    }
-    if d.phys_writes & q.latch_phys != 0 {
+    q.latch = (q.latch & d.latch_keep) | d.latch_set;
+    if d.phys_writes != 0 && d.phys_writes & latch_bits(q.latch) != 0 {
         save_latches(q, d.phys_writes);
     }
+}
+
+/// The physical-register bits of the rows the two read latches point at.
+#[inline(always)]
+fn latch_bits(latch: u16) -> u64 {
+    latch_bit(latch as u8) | latch_bit((latch >> 8) as u8)
+}
+
+/// File `file`'s latch row.
+fn latch_row(q: &Qpu, file: usize) -> u8 {
+    (q.latch >> (8 * file)) as u8
 }
 
 #[cold]
 fn save_latches(q: &mut Qpu, writes: u64) {
     for file in 0..2 {
-        if latch_bit(q.latch_src[file]) & writes != 0 {
+        if latch_bit(latch_row(q, file)) & writes != 0 {
             fill_latch(q, file);
         }
     }
-    q.latch_phys = latch_bit(q.latch_src[0]) | latch_bit(q.latch_src[1]);
 }
 
 /// Copies file `file`'s read latch into its latch row: lanes 12–15 of the last value read,
@@ -1641,14 +1638,14 @@ fn fill_latch(q: &mut Qpu, file: usize) {
     } else {
         rows::LATCH_B
     };
-    let src = usize::from(q.latch_src[file]);
+    let src = usize::from(latch_row(q, file));
     if src == row {
         return;
     }
     let values = q.file[src];
     q.file[row] = std::array::from_fn(|i| values[12 + (i & 3)]);
     q.poison[row] = ((q.poison[src] >> 12) & 0xf) * 0x1111;
-    q.latch_src[file] = row as u8;
+    q.latch = (q.latch & !(0xff << (8 * file))) | ((row as u16) << (8 * file));
 }
 
 /// The value-table row a destination writes in full, if it is a register.

@@ -155,7 +155,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .find(|(p, _)| *p == v)
                     .map_or("a value we did not expect", |(_, m)| m)
             };
-            print!("  {what}: emulator {emu_value:#010x} ({})", meaning(emu_value));
+            print!(
+                "  {what}: emulator {emu_value:#010x} ({})",
+                meaning(emu_value)
+            );
             match &hardware {
                 Some(Ok(values)) => {
                     let v = values[16 * row];
