@@ -142,10 +142,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let code = words(&program(probe))?;
         let rows = probe.answers.len();
         let emulated = on_emulator(&code, rows)?;
-        let hardware = match &gpu {
-            Some(gpu) => Some(on_pi(gpu, &code, rows).map_err(|e| e.to_string())),
-            None => None,
-        };
+        let hardware = gpu
+            .as_ref()
+            .map(|gpu| on_pi(gpu, &code, rows).map_err(|e| e.to_string()));
         println!("{}", probe.question);
         for (row, (what, possible)) in probe.answers.iter().enumerate() {
             let emu_value = emulated[16 * row];
