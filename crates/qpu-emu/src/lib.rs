@@ -7,11 +7,15 @@
 //! unpack, small immediates and rotations, load immediates, branches with delay slots,
 //! uniforms, the TMUs (direct lookups), the SFU, the VPM with its FIFOs and DMA (VDR/VDW),
 //! semaphores, the mutex and host interrupts. A hazard the hardware would turn into a wrong
-//! result is an error naming the QPU, PC, instruction and rule ([`EmuError::Fault`]); where
-//! the guide and published hardware measurements disagree the measured behaviour is the
-//! default and the other is selectable ([`Ambiguities`]). The cycle model (parameters in
-//! [`Timing`], sources in `shared/docs/vc4-timing.md`) is deterministic: the same program
-//! and inputs give the same counts.
+//! result is an error naming the QPU, PC, instruction and rule ([`EmuError::Fault`]); a value
+//! the hardware leaves undefined is an error where it is used, not where it is made. The
+//! rules, their evidence and the latency facts are in [`rules`]; [`validate`] checks a whole
+//! program statically; [`float`] is the hardware's float arithmetic (truncating). Where
+//! hardware-proven programs, published measurements and the guide disagree, that is the order
+//! of precedence; where only measurements and the guide disagree, the measured behaviour is
+//! the default and the other is selectable ([`Ambiguities`]). The cycle model (parameters in
+//! [`Timing`], each with its source) is deterministic: the same program and inputs give the
+//! same counts.
 //!
 //! ```
 //! use qpu_emu::{Emulator, EmulatorConfig};

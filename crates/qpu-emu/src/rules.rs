@@ -32,9 +32,9 @@
 //!   opcode nop with write address r0, and its SGEMM kernel, correct on 12 QPUs, has such a
 //!   word in a branch delay slot right after updating its loop counter in r0);
 //! * reading an unmapped register address, or the NOP address 39 before this program read
-//!   anything through that register file (see [`Rule`]'s neighbours in the crate docs: a read
-//!   of 39 returns the last value the file's read port delivered, lanes 12–15 replicated per
-//!   quad, measured by vc4asm).
+//!   anything through that register file. (Otherwise a read of 39 is defined: it returns the
+//!   last value the file's read port delivered, lanes 12–15 replicated per quad, as vc4asm
+//!   measured; a small immediate counts as a file-B read.)
 //!
 //! Genuine read hazards (a register-file value read one instruction after its write, r4 read
 //! during an SFU operation, a rotation of an accumulator written by the previous instruction)
@@ -386,8 +386,13 @@ impl fmt::Display for Rule {
                 origin,
             } => write!(
                 f,
-                "{what} is undefined in lane(s) {}; the undefined value was made {origin}",
-                lane_list(*lanes)
+                "{what} is undefined in lane(s) {}; the undefined value was made {}",
+                lane_list(*lanes),
+                if origin.is_empty() {
+                    "earlier in this program"
+                } else {
+                    origin
+                }
             ),
             MulBytePackToIo => f.write_str(
                 "a mul colour pack into one byte (8a-8d) targets an I/O register, which does not \
