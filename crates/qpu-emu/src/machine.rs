@@ -113,6 +113,15 @@ enum StallCause {
     Mutex,
 }
 
+/// The destination rows and lanes of an instruction's conditional writes (add, mul; the
+/// sink row for an unconditional or absent side), and which instruction made them.
+#[derive(Clone, Copy, Default)]
+struct CondWrites {
+    icount: u64,
+    rows: [u8; 2],
+    lanes: [u16; 2],
+}
+
 struct TmuResult {
     values: Lanes,
     ready_at: u64,
@@ -169,6 +178,8 @@ pub(crate) struct Qpu {
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
     latch: u16,
+    /// The lanes the last conditional write reached, for a rotation right after it.
+    cond_writes: CondWrites,
 
     // Units private to the QPU.
     noswap: bool,
@@ -225,6 +236,7 @@ impl Qpu {
             poisoned: false,
             poison_origin: String::new(),
             latch: (rows::UNDEFINED as u16) * 0x0101,
+            cond_writes: CondWrites::default(),
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
             vpm_port: VpmPort::new(),
@@ -631,12 +643,9 @@ fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
     if d.writes_r4 && within(q.last_sfu, q.icount, SFU_SHADOW) {
         return Err(Rule::R4WriterDuringSfu);
     }
-    let rotated = d.rotate_sources & q.prev_acc_writes;
-    if rotated != 0 {
-        return Err(Rule::RotateAfterWrite {
-            accumulator: rotated.trailing_zeros() as u8,
-        });
-    }
+    // A rotation of an accumulator the previous instruction wrote is not an error here:
+    // the lanes that write reached are undefined in the rotation's operand (see
+    // `result_poison`), an error where they are used.
     if d.reads_uniform && within(q.last_uniforms_address, q.icount, UNIFORMS_SHADOW) {
         return Err(Rule::UniformAfterAddressWrite);
     }
@@ -685,7 +694,8 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
         fill_latch(q, 1);
     }
     latch_reads(q, d);
-    let track = check && (q.poisoned || d.may_poison || d.reads_nop);
+    let track = check
+        && (q.poisoned || d.may_poison || d.reads_nop || d.rotate_sources & q.prev_acc_writes != 0);
     let now = q.time;
     match d.kind {
         Kind::Alu => {
@@ -866,6 +876,17 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
             flags,
         );
     }
+    if d.store_conds != [Cond::Always; 2] {
+        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+    }
+    let Qpu {
+        flags,
+        results,
+        carries,
+        ..
+    } = &mut *q;
+    let [add_out, mul_out] = results;
+    let [add_carry, mul_carry] = carries;
     if d.set_flags {
         update_flags(
             flags,
@@ -909,6 +930,10 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         d.store_conds[1],
         flags,
     );
+    if d.store_conds != [Cond::Always; 2] {
+        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+    }
+    let Qpu { flags, .. } = &mut *q;
     if d.set_flags {
         update_flags(
             flags,
@@ -1301,6 +1326,9 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Re
     // Both sides see the flags from before the instruction (they change last).
     let mask_add = cond_mask(d.cond_add, &q.flags);
     let mask_mul = cond_mask(d.cond_mul, &q.flags);
+    if d.store_conds != [Cond::Always; 2] {
+        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+    }
     if let Some(poison) = out.poison {
         track_writes(q, d, [&mask_add, &mask_mul], poison)?;
         if d.set_flags {
@@ -1648,6 +1676,40 @@ fn fill_latch(q: &mut Qpu, file: usize) {
     q.latch = (q.latch & !(0xff << (8 * file))) | ((row as u16) << (8 * file));
 }
 
+/// The rows and lanes of `d`'s conditional writes under `flags`, as instruction `icount`.
+#[inline(never)]
+fn cond_writes_of(d: &Decoded, flags: &Flags, icount: u64) -> CondWrites {
+    let mut out = CondWrites {
+        icount,
+        rows: [rows::SINK as u8; 2],
+        lanes: [0; 2],
+    };
+    for (side, (dest, cond)) in [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)]
+        .into_iter()
+        .enumerate()
+    {
+        if !matches!(cond, Cond::Always | Cond::Never) {
+            if let Some(row) = dest_row(dest) {
+                out.rows[side] = row as u8;
+                out.lanes[side] = mask_lanes(&cond_mask(cond, flags));
+            }
+        }
+    }
+    out
+}
+
+/// The lanes of `row` the previous instruction wrote: those its conditional write reached,
+/// or all of them.
+fn lanes_written_before(q: &Qpu, row: u8) -> u16 {
+    let w = &q.cond_writes;
+    if w.icount + 1 != q.icount || !w.rows.contains(&row) {
+        return ALL_LANES;
+    }
+    (0..2)
+        .filter(|&side| w.rows[side] == row)
+        .fold(0, |lanes, side| lanes | w.lanes[side])
+}
+
 /// The value-table row a destination writes in full, if it is a register.
 fn dest_row(dest: Dest) -> Option<usize> {
     match dest {
@@ -1715,6 +1777,30 @@ fn result_poison(q: &mut Qpu, d: &Decoded) -> [u16; 2] {
                 note_origin(q, d, what);
             }
         }
+    }
+    let stale = d.rotate_sources & q.prev_acc_writes;
+    if stale != 0 && d.op_mul != MulOp::Nop {
+        // The rotator reads its accumulators a cycle early: lanes the previous instruction
+        // wrote hold the old value (guide chapter 3, vector rotation). A stale r5 makes the
+        // amount, so every lane, undefined.
+        if stale & (1 << 5) != 0 {
+            out[1] = ALL_LANES;
+        }
+        for k in [2, 3] {
+            let m = d.mux[k];
+            if m <= 3 && stale & (1 << m) != 0 {
+                out[1] |= lanes_written_before(q, rows::ACC as u8 + m);
+            }
+        }
+        note_origin(
+            q,
+            d,
+            format!(
+                "a rotation reads r{} right after the previous instruction wrote it; the lanes \
+                 that write reached hold the old value in the rotation",
+                stale.trailing_zeros()
+            ),
+        );
     }
     if d.rotate != Rotate::None {
         let by = match d.rotate {

@@ -307,12 +307,49 @@ fn a_thread_end_that_writes_one_accumulator_from_both_alus_runs() {
 }
 
 #[test]
+fn rotations_right_after_a_write_are_exact_in_the_lanes_it_did_not_reach() {
+    // py-videocore's SGEMM (correct on 12 QPUs) broadcasts one lane of r2 right after a
+    // conditional write to r2 that did not reach that lane: `nop; mov r5rep, r2 >> 2` takes
+    // lane 14 into every lane of r5. Here the write reaches lane 0 only.
+    let source = program(
+        "mov r2, elem_num
+         mov r1, elem_num
+         nop
+         sub.setf -, r1, 0
+         add.ifz r2, r2, 8
+         nop; mov r5rep, r2 >> 2
+         mov r0, r5",
+        &["r0"],
+    );
+    assert_eq!(run(&source, &[], &[], 1), vec![14; 16]);
+    // The lane the broadcast takes was written: a real bug, reported where it is used.
+    let rule = broken_rule(
+        &program(
+            "mov r2, elem_num
+             mov r1, elem_num
+             nop
+             sub.setf -, r1, 14
+             add.ifz r2, r2, 8
+             nop; mov r5rep, r2 >> 2
+             mov r0, r5",
+            &["r0"],
+        ),
+        &[],
+    );
+    let (_, lanes, origin) = undefined_use(rule);
+    assert_eq!(lanes, 0xffff);
+    assert!(origin.contains("rotation reads r2"), "{origin}");
+}
+
+#[test]
 fn genuine_read_hazards_stay_errors() {
-    // A full rotation of an accumulator right after writing it reads a stale value on the
-    // hardware: an error where it happens, not poison.
+    // A register-file value read right after its write is an error at once.
     assert_eq!(
-        broken_rule(&program("mov r1, 1\n nop; mov r0, r1 >> 1", &["r0"]), &[]),
-        Rule::RotateAfterWrite { accumulator: 1 }
+        broken_rule(&program("mov ra1, 1\n add r0, ra1, 1", &["r0"]), &[]),
+        Rule::RegfileReadAfterWrite {
+            file: qpu_isa::RegFile::A,
+            reg: 1
+        }
     );
     // Both ALUs writing one I/O register is still an error at once.
     assert_eq!(

@@ -82,17 +82,33 @@ fn both_alus_writing_one_register() {
 
 #[test]
 fn rotation_right_after_writing_its_source() {
-    assert_eq!(
-        rule("mov r1, 1\n nop; mov r2, r1 >> 1"),
-        Rule::RotateAfterWrite { accumulator: 1 }
-    );
-    assert_eq!(
-        rule("mov r1, 1\n mov r5rep, 1\n nop; mov r2, r1 >> r5"),
-        Rule::RotateAfterWrite { accumulator: 5 }
-    );
+    // The rotator reads the accumulator before the previous write lands: the lanes that
+    // write reached are undefined in the rotated value, an error once stored.
+    let stored = |body: &str| broken_rule(&format!("{body}\n{}", store_and_end(&["r2"])), &[]);
+    for (body, accumulator) in [
+        ("mov r1, 1\n nop; mov r2, r1 >> 1", 1),
+        ("mov r1, 1\n mov r5rep, 1\n nop; mov r2, r1 >> r5", 5),
+    ] {
+        match stored(body) {
+            Rule::UndefinedValueUsed { lanes, origin, .. } => {
+                assert_eq!(lanes, 0xffff, "{body}");
+                assert!(
+                    origin.contains(&format!("reads r{accumulator}")),
+                    "{origin}"
+                );
+            }
+            other => panic!("{body}: expected an undefined value used, got {other:?}"),
+        }
+    }
     runs(
         "mov r1, 1\n mov r5rep, 1\n nop\n nop; mov r2, r1 >> r5",
         &[],
+    );
+    // The static validator (and so the compiler's self-check) still rejects the placement.
+    let program = support::assemble("mov r1, 1\n nop; mov r2, r1 >> 1\n nop; thrend\n nop\n nop");
+    assert_eq!(
+        qpu_emu::validate(&program)[0].rule,
+        Rule::RotateAfterWrite { accumulator: 1 }
     );
 }
 
