@@ -2,7 +2,7 @@
 //!
 //! Sources: the guide's tables 5/6 (opcodes), 8–10 (pack/unpack) and section 3 "Special
 //! Functions Unit"; operand and flag semantics from vc4asm's hardware-measured opcode table
-//! (summarised in shared/docs/vc4-isa.md §3–§4). Where neither says, the choice is marked
+//! (published as an addendum to the guide). Where neither says, the choice is marked
 //! ASSUMPTION.
 
 use qpu_isa::{AddOp, MulOp, PackA, PackMul, Unpack};

@@ -2,7 +2,7 @@
 
 use crate::timing::Timing;
 
-/// Where the guide and hardware measurements disagree (shared/docs/vc4-isa.md), which one
+/// Where the guide and hardware measurements (vc4asm's addendum) disagree, which one
 /// the emulator follows. Every default is the measured behaviour.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ambiguities {

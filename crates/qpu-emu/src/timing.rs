@@ -1,8 +1,7 @@
 //! The cycle model's parameters: one table, each value with its source.
 //!
-//! Units are V3D clocks unless a name says otherwise. Row numbers (#n) refer to the proposed
-//! table in `shared/docs/vc4-timing.md` §10; that page gives the full provenance of every
-//! value. Tags: [guide] Broadcom's reference guide, [measured] a published hardware
+//! Units are V3D clocks unless a name says otherwise. Row numbers (#n) are those of the
+//! timing survey the table was built from; each value's source is tagged beside it: [guide] Broadcom's reference guide, [measured] a published hardware
 //! measurement, [inferred] arithmetic on published numbers, [assumption] nobody has measured
 //! it; a starting value to calibrate on a Pi.
 
