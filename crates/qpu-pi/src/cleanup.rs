@@ -1,7 +1,7 @@
 //! Release of GPU memory when the process is interrupted (Ctrl-C, SIGTERM).
 //!
 //! Memory the firmware hands out stays allocated until released or until reboot (a leak users
-//! of mailbox-based QPU libraries report after Ctrl-C; see shared/docs/pi-runtime-failures.md).
+//! of mailbox-based QPU libraries report after Ctrl-C, e.g. in GPU_FFT and QPULib issue threads).
 //! `Drop` covers normal exits and panics that unwind; this module covers the two signals that
 //! end a program from outside. A signal handler may only do async-signal-safe work, so the
 //! registry is a fixed array of atomics (no allocation, no locks) and the release is two raw

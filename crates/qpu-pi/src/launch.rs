@@ -2,7 +2,7 @@
 //! scheduler registers as GPU_FFT 2.0 and later do for short jobs.
 //!
 //! Direct launch sequence (GPU_FFT 3.0 `gpu_fft_base_exec_direct`, register meanings from the
-//! reference guide §10 as summarised in `shared/docs/vc4-isa.md` §7):
+//! reference guide §10):
 //! 1. disallow and clear QPU interrupts (DBCFG = 0, DBQITE = 0, DBQITC = all ones);
 //! 2. clear the L2 cache (L2CACTL.L2CCLR) and the slice caches (SLCACTL);
 //! 3. reset the request queue's error flag and counters (SRQCS);
@@ -304,8 +304,7 @@ pub(crate) fn direct_launch(
     }
 }
 
-/// Encodes one instruction from its fields (reference guide §3, as laid out in
-/// `shared/docs/vc4-isa.md` §1): sig [63:60], cond_add [51:49], waddr_add [43:38],
+/// Encodes one instruction from its fields (reference guide §3): sig [63:60], cond_add [51:49], waddr_add [43:38],
 /// waddr_mul [37:32], raddr_a [23:18], raddr_b [17:12], low word = ALU or immediate fields.
 const fn instruction(sig: u64, cond_add: u64, waddr_add: u64, waddr_mul: u64, low: u64) -> u64 {
     (sig << 60) | (cond_add << 49) | (waddr_add << 38) | (waddr_mul << 32) | low

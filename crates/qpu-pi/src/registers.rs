@@ -1,8 +1,7 @@
 //! The V3D registers used to launch QPU programs directly.
 //!
 //! Offsets and fields: VideoCore IV 3D Architecture Reference Guide, section 10 (V3D register
-//! address map; QPU scheduler registers), as summarised in the project's
-//! `shared/docs/vc4-isa.md` §7, cross-checked against GPU_FFT 3.0's `gpu_fft_base.c` (which
+//! address map; QPU scheduler registers), cross-checked against GPU_FFT 3.0's `gpu_fft_base.c` (which
 //! launches through these registers on hardware) and the field masks in the Linux vc4 driver's
 //! `vc4_regs.h`.
 

@@ -1,5 +1,5 @@
 # A tour of VideoCore IV QPU instruction forms, one instruction per line.
-# Adapted from shared/testdata/isa-tour.qasm to this project's syntax; the expected words in
+# Adapted from a tour program written for vc4asm to this project's syntax; the expected words in
 # isa-tour.hex come from an independent assembler (vc4asm). Lines changed from the original:
 #  - `v8adds`/`v8subs` with register operands: vc4asm put them on the mul ALU; here they are
 #    written explicitly as mul operations (`nop; v8adds ...`) to get the same word.
