@@ -1,6 +1,6 @@
 //! Numbers for the examples: static and issued instructions, cycles, modelled time and
-//! compile time on the strict emulator, beside QPULib's figures
-//! (shared/docs/qpulib-anchor.md §4a/§4b) for the same setups.
+//! compile time on the strict emulator, beside QPULib's figures for the same setups (counted
+//! by running QPULib's own emulator on its examples).
 //!
 //! The kernels here are the examples' kernels, written out again because the library cannot
 //! depend on its own examples; a test (`tests/differential_examples.rs`) checks that each one
