@@ -846,6 +846,8 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         results,
         carries,
         flags,
+        cond_writes,
+        icount,
         ..
     } = &mut *q;
     let [add_out, mul_out] = results;
@@ -877,16 +879,8 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         );
     }
     if d.store_conds != [Cond::Always; 2] {
-        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+        *cond_writes = cond_writes_of(d, flags, *icount);
     }
-    let Qpu {
-        flags,
-        results,
-        carries,
-        ..
-    } = &mut *q;
-    let [add_out, mul_out] = results;
-    let [add_carry, mul_carry] = carries;
     if d.set_flags {
         update_flags(
             flags,
@@ -917,7 +911,13 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         Some(lanes) => **lanes,
         None => [d.imm; 16],
     };
-    let Qpu { file, flags, .. } = &mut *q;
+    let Qpu {
+        file,
+        flags,
+        cond_writes,
+        icount,
+        ..
+    } = &mut *q;
     store_if(
         &mut file[usize::from(d.dst_rows[0])],
         &values,
@@ -931,9 +931,8 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         flags,
     );
     if d.store_conds != [Cond::Always; 2] {
-        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+        *cond_writes = cond_writes_of(d, flags, *icount);
     }
-    let Qpu { flags, .. } = &mut *q;
     if d.set_flags {
         update_flags(
             flags,
