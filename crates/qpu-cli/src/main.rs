@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use qpu_emu::{Emulator, EmulatorConfig};
 use qpu_isa::{disasm, words, Instruction};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -133,6 +134,36 @@ fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// Writes the command's output to stdout. A reader that stops early (`qpu disasm big.bin |
+/// head`) closes the pipe: that ends the command quietly and successfully, as for other
+/// command-line tools, instead of a panic.
+fn emit(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io {
+            path: "standard output".to_string(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// `qpu asm x -o x` would replace the source with machine code: refuse it.
+fn refuse_same_file(input: &Path, output: &Path) -> Result<(), CliError> {
+    let same = match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(CliError::Usage(format!(
+            "-o {} is the input file; writing the program there would destroy the source \
+             (choose another output path)",
+            display(output)
+        )));
+    }
+    Ok(())
+}
+
 fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|source| CliError::Io {
         path: display(path),
@@ -179,6 +210,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             output,
             format,
         } => {
+            refuse_same_file(&input, &output)?;
             let bytes = read(&input)?;
             let text = String::from_utf8_lossy(&bytes);
             let program = qpu_isa::assemble(&text).map_err(|source| CliError::Asm {
@@ -201,8 +233,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Disasm { input, format } => {
             let program = read_words(&input, format)?;
             let instrs = decode_all(&input, &program)?;
-            print!("{}", listing(&instrs));
-            Ok(())
+            emit(&listing(&instrs))
         }
         Command::Emu {
             program,
@@ -224,13 +255,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 clock_mhz,
                 max_instructions,
             })?;
-            print!("{out}");
-            Ok(())
+            emit(&out)
         }
         Command::Bench => {
             let rows = qpu::bench::run_all().map_err(|e| CliError::Usage(format!("bench: {e}")))?;
-            print!("{}", bench_table(&rows));
-            Ok(())
+            emit(&bench_table(&rows))
         }
     }
 }
@@ -429,7 +458,20 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
     for _ in 0..args.qpus {
         launches.push((emu.load_uniforms(&uniforms).map_err(emu_error)?, code));
     }
-    let report = emu.run(&launches).map_err(emu_error)?;
+    let report = emu.run(&launches).map_err(|e| match e {
+        // The library's message names its configuration type; here the knob is a flag.
+        qpu_emu::EmuError::Budget {
+            what,
+            limit,
+            qpu,
+            pc,
+        } => CliError::Usage(format!(
+            "{path}: {what} budget of {limit} exceeded (QPU {qpu} at PC {pc:#010x}); pass \
+             --max-instructions with a larger number if the program is expected to run this \
+             long, otherwise it likely never reaches its thread end"
+        )),
+        other => emu_error(other),
+    })?;
     let mut out = format!("{report}\n");
     for (name, format) in dumps {
         let (addr, size) = buffers[&name];

@@ -189,8 +189,56 @@ fn emu_reports_bad_arguments_and_faults() {
             "--max-instructions",
             "1000",
         ],
-        "endless.qasm",
+        "pass --max-instructions",
     );
+}
+
+#[test]
+fn asm_refuses_to_overwrite_its_source() {
+    let source = scratch("self.qasm");
+    let text = "nop; thrend\nnop\nnop\n";
+    std::fs::write(&source, text).unwrap();
+    let path = source.to_str().unwrap();
+    let out = qpu(&["asm", path, "-o", path]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is the input file"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&source).unwrap(),
+        text,
+        "source unchanged"
+    );
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // A program long enough that its listing overflows the pipe buffer.
+    let source = scratch("long.qasm");
+    std::fs::write(&source, "nop\n".repeat(20_000) + "nop; thrend\nnop\nnop\n").unwrap();
+    let bin = scratch("long.bin");
+    ok(qpu(&[
+        "asm",
+        source.to_str().unwrap(),
+        "-o",
+        bin.to_str().unwrap(),
+    ]));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qpu"))
+        .args(["disasm", bin.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line's worth, then close the pipe, as `| head -1` does.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "status {:?}: {err}", output.status);
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]
