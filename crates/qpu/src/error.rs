@@ -203,7 +203,10 @@ pub enum RunErrorKind {
     #[error("the kernel AST has a statement other than an assignment or `Where` inside a `Where`")]
     BranchInWhere,
     /// The run exceeded the backend's step budget.
-    #[error("the kernel did not finish within {0} steps")]
+    #[error(
+        "the kernel did not finish within {0} steps; if it is expected to run this long, raise \
+         the budget with `Interpreter::with_step_limit`, otherwise it likely never ends"
+    )]
     StepLimit(u64),
 }
 

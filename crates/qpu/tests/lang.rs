@@ -804,7 +804,13 @@ fn num_qpus_devices_and_step_limit_are_checked() {
     .unwrap();
     let mut data = slow.alloc::<i32>(16).unwrap();
     let err = spin.run(&slow, &mut data).unwrap_err();
+    assert!(err.to_string().contains("with_step_limit"), "{err}");
     assert!(matches!(err, Error::Run(e) if e.kind == RunErrorKind::StepLimit(1000)));
+    // The default budget is the emulator's (seconds of an endless loop, not minutes).
+    assert_eq!(
+        qpu::interp::Config::default().step_limit,
+        qpu_emu::EmulatorConfig::default().max_instructions
+    );
 }
 
 #[test]

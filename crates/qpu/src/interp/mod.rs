@@ -45,9 +45,12 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The emulator's default instruction budget as the step budget (200 million): about 12
+    /// seconds of a tight endless loop on our build machine in a release build, where the old
+    /// 2^32 took over four minutes.
     fn default() -> Self {
         Config {
-            step_limit: 1 << 32,
+            step_limit: qpu_emu::EmulatorConfig::default().max_instructions,
         }
     }
 }
