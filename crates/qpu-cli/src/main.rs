@@ -287,7 +287,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // A multi-megabyte bad argument or token is not echoed whole.
+            eprintln!("error: {}", qpu_isa::asm::shorten_quoted(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -309,7 +310,12 @@ fn parse_buffer(spec: &str) -> Result<(String, u32), CliError> {
         ))
     };
     let (name, size) = spec.split_once('=').ok_or_else(usage)?;
-    let size = parse_number(size).filter(|&s| s > 0).ok_or_else(usage)?;
+    let size = parse_number(size).ok_or_else(usage)?;
+    if size == 0 {
+        return Err(CliError::Usage(format!(
+            "--buffer `{spec}`: SIZE is 0; a buffer needs at least 1 byte"
+        )));
+    }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(usage());
     }

@@ -172,6 +172,16 @@ fn emu_reports_bad_arguments_and_faults() {
         "no buffer named `nowhere`",
     );
     fails(&["emu", hello, "--buffer", "out"], "expected NAME=SIZE");
+    fails(&["emu", hello, "--buffer", "out=0"], "SIZE is 0");
+    // A huge bad argument is not echoed whole.
+    let huge = "y".repeat(100_000);
+    let out = qpu(&["emu", hello, "--uniform", &huge]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.len() < 300 && err.contains("(100000 characters)"),
+        "{err}"
+    );
     fails(&["emu", hello, "--qpus", "13"], "13 QPUs");
     fails(&["emu", hello, "--uniform", "zz"], "--uniform `zz`");
     // The second uniform is missing: the DMA address is 0, outside any allocation.

@@ -65,12 +65,51 @@ pub struct AsmError {
     pub message: String,
 }
 
+/// Quoted input longer than this many characters is shortened in messages.
+const QUOTE_LIMIT: usize = 48;
+
+/// Shortens every backtick-quoted span of `message` longer than [`QUOTE_LIMIT`] characters
+/// to its start, an ellipsis and its length, so that a bad multi-megabyte token does not
+/// come back whole in an error message.
+///
+/// ```
+/// let long = "x".repeat(1000);
+/// let text = qpu_isa::asm::shorten_quoted(&format!("found `{long}` here"));
+/// assert!(text.starts_with("found `xxxx") && text.ends_with("…` (1000 characters) here"));
+/// assert_eq!(qpu_isa::asm::shorten_quoted("found `r9x`"), "found `r9x`");
+/// ```
+pub fn shorten_quoted(message: &str) -> String {
+    let parts: Vec<&str> = message.split('`').collect();
+    let mut out = String::with_capacity(message.len().min(256));
+    for (k, part) in parts.iter().enumerate() {
+        let inside = k % 2 == 1;
+        let closed = k + 1 < parts.len();
+        let count = part.chars().count();
+        if inside && closed {
+            out.push('`');
+            if count > QUOTE_LIMIT {
+                out.extend(part.chars().take(QUOTE_LIMIT - 8));
+                out.push_str(&format!("…` ({count} characters)"));
+            } else {
+                out.push_str(part);
+                out.push('`');
+            }
+        } else {
+            if inside {
+                out.push('`');
+            }
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 impl AsmError {
     pub(crate) fn new(line: usize, column: usize, message: impl Into<String>) -> AsmError {
         AsmError {
             line,
             column,
-            message: message.into(),
+            message: shorten_quoted(&message.into()),
         }
     }
 }
