@@ -310,32 +310,24 @@ fn a_thread_end_that_writes_one_accumulator_from_both_alus_runs() {
 fn rotations_right_after_a_write_are_exact_in_the_lanes_it_did_not_reach() {
     // py-videocore's SGEMM (correct on 12 QPUs) broadcasts one lane of r2 right after a
     // conditional write to r2 that did not reach that lane: `nop; mov r5rep, r2 >> 2` takes
-    // lane 14 into every lane of r5. Here the write reaches lane 0 only.
-    let source = program(
-        "mov r2, elem_num
-         mov r1, elem_num
-         nop
-         sub.setf -, r1, 0
-         add.ifz r2, r2, 8
-         nop; mov r5rep, r2 >> 2
-         mov r0, r5",
-        &["r0"],
-    );
-    assert_eq!(run(&source, &[], &[], 1), vec![14; 16]);
-    // The lane the broadcast takes was written: a real bug, reported where it is used.
-    let rule = broken_rule(
-        &program(
-            "mov r2, elem_num
-             mov r1, elem_num
-             nop
-             sub.setf -, r1, 14
-             add.ifz r2, r2, 8
-             nop; mov r5rep, r2 >> 2
-             mov r0, r5",
+    // lane 14 into every lane of r5. The conditional write reaches lane `written` only.
+    let broadcast_after_write = |written: u32| {
+        program(
+            &format!(
+                "mov r2, elem_num
+                 mov r1, elem_num
+                 nop
+                 sub.setf -, r1, {written}
+                 add.ifz r2, r2, 8
+                 nop; mov r5rep, r2 >> 2
+                 mov r0, r5"
+            ),
             &["r0"],
-        ),
-        &[],
-    );
+        )
+    };
+    assert_eq!(run(&broadcast_after_write(0), &[], &[], 1), vec![14; 16]);
+    // The lane the broadcast takes was written: a real bug, reported where it is used.
+    let rule = broken_rule(&broadcast_after_write(14), &[]);
     let (_, lanes, origin) = undefined_use(rule);
     assert_eq!(lanes, 0xffff);
     assert!(origin.contains("rotation reads r2"), "{origin}");
