@@ -125,6 +125,10 @@ struct CondWrites {
 struct TmuResult {
     values: Lanes,
     ready_at: u64,
+    /// Lanes whose address was outside every allocation: their value is undefined.
+    poison: u16,
+    /// Where the lookup was made, when `poison` is not empty: (PC, description).
+    origin: Option<(u32, String)>,
 }
 
 /// One QPU.
@@ -174,6 +178,8 @@ pub(crate) struct Qpu {
     poisoned: bool,
     /// Where the latest undefined value was made (for the error that reports its use).
     poison_origin: String,
+    /// The PC of the instruction that made it.
+    poison_origin_pc: Option<u32>,
     /// Per file, the row whose lanes 12–15 are the read latch (what reading address 39
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
@@ -235,6 +241,7 @@ impl Qpu {
             flag_poison: 0,
             poisoned: false,
             poison_origin: String::new(),
+            poison_origin_pc: None,
             latch: (rows::UNDEFINED as u16) * 0x0101,
             cond_writes: CondWrites::default(),
             noswap: false,
@@ -757,8 +764,13 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
     if let Some(tmu) = ldtmu(d.signal) {
         if let Some(result) = q.tmu_fifo[tmu].pop_front() {
             q.file[rows::R4] = result.values;
-            q.poison[rows::R4] = 0;
+            q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
+            if let Some((pc, what)) = result.origin {
+                q.poison_origin = what;
+                q.poison_origin_pc = Some(pc);
+                q.poisoned = true;
+            }
         }
     }
     if track {
@@ -1562,7 +1574,23 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
     }
     // Direct lookups ignore the low 2 address bits and return one word per lane.
     let addresses: [u32; 16] = values.map(|v| v & !3);
-    let data = gather(x.mem, &addresses)?;
+    let (data, poison) = gather(x.mem, &addresses);
+    // A lane outside every allocation reads whatever the bus returns on hardware: poison,
+    // an error only where it is used (hardware-proven code prefetches one vector past an
+    // array's end and discards it). Not tracked without hazard checks: such lanes read 0.
+    let origin = (poison != 0 && check).then(|| {
+        let lane = poison.trailing_zeros() as usize;
+        (
+            q.pc,
+            format!(
+                "at PC {:#010x}: the TMU lookup written there read lane(s) {} from outside \
+                 every allocation (lane {lane}: bus address {:#010x})",
+                q.pc,
+                crate::rules::lane_list(poison),
+                addresses[lane]
+            ),
+        )
+    });
     // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
     // (guide section 4).
     let swap = !q.noswap && q.id % 4 >= 2;
@@ -1572,16 +1600,18 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
     q.tmu_fifo[tmu].push_back(TmuResult {
         values: data,
         ready_at: timing.ready_at,
+        poison: if check { poison } else { 0 },
+        origin,
     });
     q.report.tmu_requests += 1;
     q.report.tmu_cache_misses += timing.misses;
     Ok(())
 }
 
-/// Reads one word per lane. Lanes usually fall in one allocation: read that span once and
-/// index it (as one copy when the lanes are consecutive words); otherwise (or on any error)
-/// read lane by lane so the error names the lane's address.
-fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
+/// Reads one word per lane, and the lanes (bit i = lane i) whose address is outside every
+/// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
+/// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
+fn gather(mem: &Memory, addresses: &[u32; 16]) -> (Lanes, u16) {
     let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
     let high = addresses.iter().fold(0, |m, &a| m.max(a));
     if let Some(span) = (high - low).checked_add(4) {
@@ -1594,7 +1624,7 @@ fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
                 for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
                     *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
                 }
-                return Ok(data);
+                return (data, 0);
             }
             for (word, &addr) in data.iter_mut().zip(addresses) {
                 let at = (addr - low) as usize;
@@ -1602,14 +1632,18 @@ fn gather(mem: &Memory, addresses: &[u32; 16]) -> Result<Lanes, Fault> {
                     *word = u32::from_le_bytes([b0, b1, b2, b3]);
                 }
             }
-            return Ok(data);
+            return (data, 0);
         }
     }
     let mut data = [0u32; 16];
-    for (word, &addr) in data.iter_mut().zip(addresses) {
-        *word = mem.read_u32(addr).map_err(Fault::Memory)?;
+    let mut outside = 0u16;
+    for (lane, (word, &addr)) in data.iter_mut().zip(addresses).enumerate() {
+        match mem.read_u32(addr) {
+            Ok(value) => *word = value,
+            Err(_) => outside |= 1 << lane,
+        }
     }
-    Ok(data)
+    (data, outside)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1749,6 +1783,7 @@ fn rotate_lanes(mask: u16, by: usize, full: bool) -> u16 {
 #[cold]
 fn note_origin(q: &mut Qpu, d: &Decoded, what: String) {
     q.poison_origin = format!("at PC {:#010x} (`{}`): {what}", q.pc, disassemble(&d.instr));
+    q.poison_origin_pc = Some(q.pc);
 }
 
 /// The undefined lanes of the add and mul results, from the operands they consume.
@@ -1902,6 +1937,7 @@ fn track_writes(
                             what: io_use(dest),
                             lanes: used,
                             origin: q.poison_origin.clone(),
+                            origin_pc: q.poison_origin_pc,
                         }));
                     }
                 }
@@ -1963,6 +1999,7 @@ fn check_branch_poison(q: &Qpu, branch: &BranchInfo, config: &EmulatorConfig) ->
             what,
             lanes,
             origin: q.poison_origin.clone(),
+            origin_pc: q.poison_origin_pc,
         }))
     };
     if branch.cond != BranchCond::Always && q.flag_poison != 0 {

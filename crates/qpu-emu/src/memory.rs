@@ -68,6 +68,19 @@ pub enum MemoryError {
     /// A zero-byte allocation was requested (it would have no address to hand out).
     #[error("allocation of 0 bytes requested")]
     ZeroSize,
+    /// A placed allocation ([`Memory::alloc_at`]) would overlap an existing one.
+    #[error(
+        "cannot place {len} bytes at bus address {addr:#010x}: they overlap the allocation at \
+         {other:#010x}"
+    )]
+    Overlap {
+        /// Requested base address.
+        addr: u32,
+        /// Requested length in bytes.
+        len: u32,
+        /// Base address of the allocation in the way.
+        other: u32,
+    },
     /// The allocation would exceed the memory's size cap or the 32-bit bus address space.
     #[error(
         "out of memory: cannot allocate {requested} bytes (aligned to {align}) with \
@@ -101,8 +114,8 @@ impl Allocation {
 
 /// Sparse emulated main memory: a set of allocations at bus addresses.
 ///
-/// Allocations are never freed and are created in increasing address order, so they are
-/// kept in a vector sorted by base address and found by binary search.
+/// Allocations are never freed; they are kept in a vector sorted by base address and found
+/// by binary search.
 #[derive(Clone, Debug)]
 pub struct Memory {
     allocations: Vec<Allocation>,
@@ -164,19 +177,74 @@ impl Memory {
             return Err(out_of_memory);
         }
         let align = u64::from(align);
-        let base = self.next_free.div_ceil(align) * align;
+        let mut base = self.next_free.div_ceil(align) * align;
+        // Skip over allocations placed with `alloc_at`, keeping a guard on both sides.
+        let guard = u64::from(Self::GUARD_BYTES);
+        let first = self
+            .allocations
+            .partition_point(|a| a.end() + guard <= base);
+        for placed in &self.allocations[first..] {
+            if base + u64::from(bytes) + guard <= u64::from(placed.base) {
+                break;
+            }
+            base = (placed.end() + guard).div_ceil(align) * align;
+        }
         let end = base + u64::from(bytes);
         if end > 1 << 32 {
             return Err(out_of_memory);
         }
         let base = u32::try_from(base).map_err(|_| out_of_memory.clone())?;
-        self.allocations.push(Allocation {
-            base,
-            bytes: vec![0; bytes as usize],
-        });
+        let at = self.allocations.partition_point(|a| a.base < base);
+        self.allocations.insert(
+            at,
+            Allocation {
+                base,
+                bytes: vec![0; bytes as usize],
+            },
+        );
         self.allocated += u64::from(bytes);
-        self.next_free = end + u64::from(Self::GUARD_BYTES);
+        self.next_free = end + guard;
         Ok(base)
+    }
+
+    /// Allocates `bytes` zero-filled bytes at exactly the bus address `addr` (so a caller can
+    /// mirror another address space, as the `qpu` crate's emulator backend mirrors its shared
+    /// arrays' addresses). No guard is implied: the caller keeps placed allocations apart. A
+    /// zero-byte placement allocates nothing, so every access at `addr` stays unmapped.
+    pub fn alloc_at(&mut self, addr: u32, bytes: u32) -> Result<(), MemoryError> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let end = u64::from(addr) + u64::from(bytes);
+        if self.allocated + u64::from(bytes) > self.limit || end > 1 << 32 {
+            return Err(MemoryError::OutOfMemory {
+                requested: bytes,
+                align: 1,
+                allocated: self.allocated,
+                limit: self.limit,
+            });
+        }
+        let at = self.allocations.partition_point(|a| a.base < addr);
+        let before = at.checked_sub(1).map(|i| &self.allocations[i]);
+        let clash = before
+            .filter(|a| a.end() > u64::from(addr))
+            .or_else(|| self.allocations.get(at).filter(|a| u64::from(a.base) < end));
+        if let Some(other) = clash {
+            return Err(MemoryError::Overlap {
+                addr,
+                len: bytes,
+                other: other.base,
+            });
+        }
+        self.allocations.insert(
+            at,
+            Allocation {
+                base: addr,
+                bytes: vec![0; bytes as usize],
+            },
+        );
+        self.allocated += u64::from(bytes);
+        Ok(())
     }
 
     /// Total bytes allocated so far (guards excluded).
@@ -311,6 +379,37 @@ mod tests {
         assert_eq!(mem.allocation_containing(a + 99), Some((a, 100)));
         assert_eq!(mem.allocation_containing(a + 100), None);
         assert_eq!(mem.allocated_bytes(), 109);
+    }
+
+    #[test]
+    fn placed_allocations_keep_their_address_and_refuse_overlap() {
+        let mut mem = Memory::new();
+        let a = mem.alloc(64, 16).unwrap();
+        mem.alloc_at(0xC000_0000, 80).unwrap();
+        mem.alloc_at(0xC001_0000, 0).unwrap();
+        assert_eq!(
+            mem.allocation_containing(0xC000_004c),
+            Some((0xC000_0000, 80))
+        );
+        assert!(mem.read_u32(0xC000_0050).is_err());
+        assert!(mem.read_u32(0xC001_0000).is_err());
+        assert_eq!(
+            mem.alloc_at(0xBFFF_FFF0, 32),
+            Err(MemoryError::Overlap {
+                addr: 0xBFFF_FFF0,
+                len: 32,
+                other: 0xC000_0000
+            })
+        );
+        assert!(matches!(
+            mem.alloc_at(a + 60, 8),
+            Err(MemoryError::Overlap { other, .. }) if other == a
+        ));
+        // Ordinary allocations go around placed ones, guards included.
+        mem.alloc_at(a + 64 + 2 * Memory::GUARD_BYTES, 16).unwrap();
+        let b = mem.alloc(64, 16).unwrap();
+        assert!(b >= a + 64 + 3 * Memory::GUARD_BYTES + 16, "{b:#x}");
+        assert_eq!(mem.allocated_bytes(), 64 + 80 + 16 + 64);
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl fmt::Display for RuleSource {
 }
 
 /// "0, 3, 7" for a lane mask.
-fn lane_list(lanes: u16) -> String {
+pub(crate) fn lane_list(lanes: u16) -> String {
     let list: Vec<String> = (0..16)
         .filter(|i| lanes & (1 << i) != 0)
         .map(|i: u32| i.to_string())
@@ -226,6 +226,8 @@ pub enum Rule {
         lanes: u16,
         /// Where the undefined value was made, as far as the emulator knows.
         origin: String,
+        /// The bus address of the instruction that made it, when known.
+        origin_pc: Option<u32>,
     },
     /// a mul byte pack (8a–8d) to an I/O register.
     MulBytePackToIo,
@@ -384,6 +386,7 @@ impl fmt::Display for Rule {
                 what,
                 lanes,
                 origin,
+                ..
             } => write!(
                 f,
                 "{what} is undefined in lane(s) {}; the undefined value was made {}",

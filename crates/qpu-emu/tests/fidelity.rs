@@ -21,6 +21,7 @@ fn undefined_use(rule: Rule) -> (&'static str, u16, String) {
             what,
             lanes,
             origin,
+            ..
         } => (what, lanes, origin),
         other => panic!("expected an undefined value used, got {other:?}"),
     }
@@ -421,4 +422,76 @@ fn float_results_match_values_dumped_from_hardware() {
     .unwrap();
     let (words, _) = run_with(&mut emu, &source, &[], &[], 1).unwrap();
     assert_eq!(words, vec![1.75f32.to_bits() + 1; 16]);
+}
+
+// Reads past an allocation: the TMU returns whatever the bus holds there, so the lanes are
+// undefined — an error only where used. QPULib's Rot3D and HeatMap prefetch one vector past
+// their arrays' ends and discard it.
+
+/// Gathers 16 words at `offset` bytes from the input vector's address (lane i: + 4i), into
+/// r1, then adds `after` and stores `regs`.
+fn read_at(offset: u32, after: &str, regs: &[&str]) -> String {
+    program(
+        &format!(
+            "mov r0, elem_num
+             shl r0, r0, 2
+             add r0, r0, unif
+             mov r3, {offset}
+             add tmu0_s, r0, r3
+             nop
+             nop; ldtmu0
+             mov r1, r4
+             {after}"
+        ),
+        regs,
+    )
+}
+
+#[test]
+fn a_prefetch_past_an_allocation_is_discarded_without_error() {
+    let input: [u32; 16] = std::array::from_fn(|i| 10 * i as u32);
+    // The allocation of the input holds exactly 16 words: offset 48 reaches 12 lanes past it.
+    let source = read_at(48, "mov r2, 7", &["r2"]);
+    assert_eq!(run(&source, &[&input], &[], 1), vec![7; 16]);
+    // Inside the allocation the value is used normally.
+    let source = read_at(0, "add r2, r1, 1", &["r2"]);
+    let want: Vec<u32> = input.iter().map(|v| v + 1).collect();
+    assert_eq!(run(&source, &[&input], &[], 1), want);
+}
+
+#[test]
+fn a_value_read_past_an_allocation_is_an_error_where_used() {
+    let input = [5u32; 16];
+    let mut emu = emulator(1);
+    let error = run_with(
+        &mut emu,
+        &read_at(16, "add r2, r1, 1", &["r2"]),
+        &[&input],
+        &[],
+        1,
+    )
+    .expect_err("lanes 12–15 are undefined");
+    let EmuError::Fault {
+        fault: Fault::Rule(rule),
+        ..
+    } = error
+    else {
+        panic!("expected a rule, got {error}");
+    };
+    let origin_pc = match &rule {
+        Rule::UndefinedValueUsed { origin_pc, .. } => *origin_pc,
+        _ => None,
+    };
+    let (what, lanes, origin) = undefined_use(rule);
+    assert_eq!(what, "the vector written to the VPM");
+    assert_eq!(lanes, 0xf000);
+    assert!(origin.contains("TMU lookup"), "{origin}");
+    assert!(origin.contains("lane(s) 12, 13, 14, 15"), "{origin}");
+    // The lookup is the program's fifth instruction.
+    let code = emu
+        .memory()
+        .allocation_containing(origin_pc.expect("known"))
+        .unwrap()
+        .0;
+    assert_eq!(origin_pc, Some(code + 4 * 8));
 }
