@@ -119,7 +119,7 @@ enum CliError {
     #[error("{path}: {source}")]
     Emu {
         path: String,
-        source: qpu_emu::EmuError,
+        source: Box<qpu_emu::EmuError>,
     },
 }
 
@@ -421,7 +421,7 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
     let path = display(&args.program);
     let emu_error = |source| CliError::Emu {
         path: path.clone(),
-        source,
+        source: Box::new(source),
     };
     let dumps = args
         .dumps

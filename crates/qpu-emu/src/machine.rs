@@ -127,8 +127,9 @@ struct TmuResult {
     ready_at: u64,
     /// Lanes whose address was outside every allocation: their value is undefined.
     poison: u16,
-    /// Where the lookup was made, when `poison` is not empty: (PC, description).
-    origin: Option<(u32, String)>,
+    /// Where the lookup was made, when `poison` is not empty: (PC, description, first
+    /// address outside memory).
+    origin: Option<(u32, String, u32)>,
 }
 
 /// One QPU.
@@ -180,6 +181,8 @@ pub(crate) struct Qpu {
     poison_origin: String,
     /// The PC of the instruction that made it.
     poison_origin_pc: Option<u32>,
+    /// The first address outside memory it was read from, if so made.
+    poison_origin_address: Option<u32>,
     /// Per file, the row whose lanes 12–15 are the read latch (what reading address 39
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
@@ -242,6 +245,7 @@ impl Qpu {
             poisoned: false,
             poison_origin: String::new(),
             poison_origin_pc: None,
+            poison_origin_address: None,
             latch: (rows::UNDEFINED as u16) * 0x0101,
             cond_writes: CondWrites::default(),
             noswap: false,
@@ -766,9 +770,10 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> 
             q.file[rows::R4] = result.values;
             q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
-            if let Some((pc, what)) = result.origin {
+            if let Some((pc, what, address)) = result.origin {
                 q.poison_origin = what;
                 q.poison_origin_pc = Some(pc);
+                q.poison_origin_address = Some(address);
                 q.poisoned = true;
             }
         }
@@ -1589,6 +1594,7 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
                 crate::rules::lane_list(poison),
                 addresses[lane]
             ),
+            addresses[lane],
         )
     });
     // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
@@ -1784,6 +1790,7 @@ fn rotate_lanes(mask: u16, by: usize, full: bool) -> u16 {
 fn note_origin(q: &mut Qpu, d: &Decoded, what: String) {
     q.poison_origin = format!("at PC {:#010x} (`{}`): {what}", q.pc, disassemble(&d.instr));
     q.poison_origin_pc = Some(q.pc);
+    q.poison_origin_address = None;
 }
 
 /// The undefined lanes of the add and mul results, from the operands they consume.
@@ -1938,6 +1945,7 @@ fn track_writes(
                             lanes: used,
                             origin: q.poison_origin.clone(),
                             origin_pc: q.poison_origin_pc,
+                            origin_address: q.poison_origin_address,
                         }));
                     }
                 }
@@ -2000,6 +2008,7 @@ fn check_branch_poison(q: &Qpu, branch: &BranchInfo, config: &EmulatorConfig) ->
             lanes,
             origin: q.poison_origin.clone(),
             origin_pc: q.poison_origin_pc,
+            origin_address: q.poison_origin_address,
         }))
     };
     if branch.cond != BranchCond::Always && q.flag_poison != 0 {

@@ -388,7 +388,7 @@ mod tests {
         mem.alloc_at(0xC000_0000, 80).unwrap();
         mem.alloc_at(0xC001_0000, 0).unwrap();
         assert_eq!(
-            mem.allocation_containing(0xC000_004c),
+            mem.allocation_containing(0xC000_004C),
             Some((0xC000_0000, 80))
         );
         assert!(mem.read_u32(0xC000_0050).is_err());

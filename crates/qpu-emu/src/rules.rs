@@ -228,6 +228,8 @@ pub enum Rule {
         origin: String,
         /// The bus address of the instruction that made it, when known.
         origin_pc: Option<u32>,
+        /// When it was read from outside memory: the first such address.
+        origin_address: Option<u32>,
     },
     /// a mul byte pack (8a–8d) to an I/O register.
     MulBytePackToIo,

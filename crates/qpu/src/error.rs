@@ -157,16 +157,46 @@ impl fmt::Display for BuildErrors {
 /// What went wrong while a kernel ran (reported by a backend).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RunErrorKind {
-    /// A load, store or gather touched memory that is not part of any argument array.
+    /// A store outside the arrays passed to the kernel (loads and gathers there read an
+    /// undefined value instead: see [`RunErrorKind::UndefinedValueUsed`]).
     #[error(
-        "{access} of address {address:#010x} is outside every shared array passed to the kernel"
+        "{access} of lane {lane} at address {address:#010x}: {}",
+        place.map_or_else(
+            || "outside every array passed to the kernel".to_string(),
+            |p| p.to_string()
+        )
     )]
-    Unmapped {
-        /// "load", "store" or "gather".
+    OutOfBounds {
+        /// "store", "load" or "gather".
         access: &'static str,
-        /// The faulting byte address.
+        /// The first lane whose address is outside.
+        lane: u8,
+        /// Its byte address.
         address: u32,
+        /// Where that is relative to the nearest array, if the kernel was given any.
+        place: Option<ArrayPlace>,
     },
+    /// A value the kernel read from outside its arrays (or otherwise undefined) was used:
+    /// stored, used as an address, or used to decide an `if_`/`while_`.
+    #[error(
+        "{what} is undefined in lane(s) {}: {how}{}",
+        lane_list(*lanes),
+        made_at.map(|l| format!(" (at {l})")).unwrap_or_default()
+    )]
+    UndefinedValueUsed {
+        /// What used it ("the value stored", "the gather address", ...).
+        what: &'static str,
+        /// The undefined lanes (bit i = lane i).
+        lanes: u16,
+        /// How the undefined value was made.
+        how: String,
+        /// The kernel statement that made it, when known.
+        made_at: Option<SourceLocation>,
+    },
+    /// The compiled code did something the emulator's hardware rules reject (a compiler bug
+    /// unless the kernel does something the language leaves to the hardware).
+    #[error("the emulator stopped the compiled code: {0}")]
+    Machine(String),
     /// A store into an array the host passed by shared reference.
     #[error(
         "store to address {address:#010x} hits a shared array passed as `&SharedArray`; \
@@ -204,10 +234,73 @@ pub enum RunErrorKind {
     BranchInWhere,
     /// The run exceeded the backend's step budget.
     #[error(
-        "the kernel did not finish within {0} steps; if it is expected to run this long, raise \
-         the budget with `Interpreter::with_step_limit`, otherwise it likely never ends"
+        "the kernel did not finish within {limit} {unit}; if it is expected to run this long, \
+         raise the budget with `Kernel::set_step_limit` or `Device::with_step_limit`, otherwise \
+         it likely never ends",
+        unit = if *instructions { "instructions" } else { "steps" }
     )]
-    StepLimit(u64),
+    StepLimit {
+        /// The budget.
+        limit: u64,
+        /// Whether it counts machine instructions (else interpreter statements).
+        instructions: bool,
+    },
+}
+
+/// "0, 3, 7" (or "12..15") for a lane mask.
+fn lane_list(lanes: u16) -> String {
+    let list: Vec<u32> = (0..16).filter(|i| lanes & (1 << i) != 0).collect();
+    match (list.first(), list.last()) {
+        (Some(&a), Some(&b)) if list.len() > 2 && b - a + 1 == list.len() as u32 => {
+            format!("{a}..{b}")
+        }
+        _ => list
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Where an address falls relative to the nearest array passed to a kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayPlace {
+    /// The argument (0-based parameter position) the array was passed as.
+    pub argument: usize,
+    /// The element index the address points at (negative: before the array's start).
+    pub element: i64,
+    /// The array's length in elements.
+    pub len: usize,
+}
+
+impl fmt::Display for ArrayPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let len = self.len;
+        write!(f, "element {} of argument {} ", self.element, self.argument)?;
+        if self.element < 0 {
+            write!(f, "(before the start of its {len} elements)")
+        } else if self.element as u64 >= len as u64 {
+            let past = self.element as u64 - len as u64;
+            write!(f, "({past} past the end of its {len} elements)")
+        } else {
+            write!(f, "(of {len} elements)")
+        }
+    }
+}
+
+impl ArrayPlace {
+    /// Where `address` is relative to the nearest of `arrays` (argument, bus address, length
+    /// in elements): the last array starting at or below it, else the first above it.
+    pub fn find(arrays: &[(usize, u32, usize)], address: u32) -> Option<ArrayPlace> {
+        let below = arrays.iter().filter(|a| a.1 <= address).max_by_key(|a| a.1);
+        let nearest = below.or_else(|| arrays.iter().min_by_key(|a| a.1))?;
+        let element = (i64::from(address) - i64::from(nearest.1)).div_euclid(4);
+        Some(ArrayPlace {
+            argument: nearest.0,
+            element,
+            len: nearest.2,
+        })
+    }
 }
 
 /// A failure while running a kernel: what, on which QPU, at which kernel statement.

@@ -702,6 +702,7 @@ fn run(c: &Case, kernel: &Kernel, emulate: bool) -> Outputs {
             num_qpus: c.num_qpus,
             args,
             buffers,
+            step_limit: None,
         };
         backend.run(&mut launch).map_err(|e| e.to_string())?;
     } else {

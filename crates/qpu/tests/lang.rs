@@ -770,14 +770,6 @@ fn memory_errors_name_the_qpu_address_and_statement() {
         }
         other => panic!("{other}"),
     }
-
-    let kernel = compile(|p: Ptr<Int>| p.store((p + 16).load())).unwrap();
-    let mut data = data;
-    let err = kernel.run(&device, &mut data).unwrap_err();
-    assert!(
-        matches!(err, Error::Run(ref e) if e.kind == RunErrorKind::Unmapped { access: "load", address: data.bus_address() + 64 }),
-        "{err}"
-    );
 }
 
 #[test]
@@ -805,7 +797,9 @@ fn num_qpus_devices_and_step_limit_are_checked() {
     let mut data = slow.alloc::<i32>(16).unwrap();
     let err = spin.run(&slow, &mut data).unwrap_err();
     assert!(err.to_string().contains("with_step_limit"), "{err}");
-    assert!(matches!(err, Error::Run(e) if e.kind == RunErrorKind::StepLimit(1000)));
+    assert!(
+        matches!(err, Error::Run(e) if e.kind == RunErrorKind::StepLimit { limit: 1000, instructions: false })
+    );
     // The default budget is the emulator's (seconds of an endless loop, not minutes).
     assert_eq!(
         qpu::interp::Config::default().step_limit,

@@ -160,6 +160,10 @@ pub enum Op<R> {
     Label(Label),
     /// Thread end (two delay slots follow).
     ThreadEnd,
+    /// Marks where the ops that follow come from: an index into
+    /// [`Lowered::sources`](super::lower::Lowered::sources). Not an instruction: the
+    /// scheduler drops it and gives each instruction word its ops' source.
+    Source(u32),
 }
 
 impl<R: Copy + PartialEq> Op<R> {
@@ -303,6 +307,7 @@ impl<R: Copy + PartialEq> Op<R> {
             },
             Op::Label(l) => Op::Label(*l),
             Op::ThreadEnd => Op::ThreadEnd,
+            Op::Source(s) => Op::Source(*s),
         }
     }
 }

@@ -22,6 +22,7 @@ use qpu_isa::regs::SfuOp;
 use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
 use super::ir::*;
+use crate::error::SourceLocation;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond as AstCond, Expr, Kernel, Special, Stmt, StmtKind, StoreKind,
     UnaryOp,
@@ -86,6 +87,8 @@ pub struct Lowered {
     pub body: Label,
     /// Registers from here on are temporaries (below: variables, QPU id and count).
     pub first_temporary: u32,
+    /// The kernel source locations [`Op::Source`] markers refer to.
+    pub sources: Vec<SourceLocation>,
 }
 
 struct Lower<'k> {
@@ -100,6 +103,7 @@ struct Lower<'k> {
     acc_only: Vec<VReg>,
     unspillable: Vec<VReg>,
     globals: Option<Globals>,
+    sources: Vec<SourceLocation>,
 }
 
 /// Lower `kernel`. With `spill_support` the prologue also prepares what spill code needs.
@@ -116,6 +120,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         acc_only: Vec::new(),
         unspillable: Vec::new(),
         globals: None,
+        sources: Vec::new(),
     };
     l.var_regs = (0..kernel.vars.len()).map(|_| l.fresh()).collect();
     l.me = l.fresh();
@@ -229,6 +234,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         l.stmt(stmt);
     }
 
+    l.source(kernel.location);
     l.epilogue(has_store || spill_support);
     Lowered {
         code: l.code,
@@ -240,6 +246,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         labels: l.labels,
         body,
         first_temporary,
+        sources: l.sources,
     }
 }
 
@@ -346,6 +353,14 @@ impl Lower<'_> {
         self.code.push(op);
     }
 
+    /// Attributes the ops emitted from here on to `location`.
+    fn source(&mut self, location: SourceLocation) {
+        if self.sources.last() != Some(&location) {
+            self.sources.push(location);
+        }
+        self.emit(Op::Source(self.sources.len() as u32 - 1));
+    }
+
     /// A value with these bits in every lane: a small immediate or a load immediate.
     fn constant(&mut self, bits: u32) -> Src<VReg> {
         match small_imm_for_bits(bits) {
@@ -370,6 +385,7 @@ impl Lower<'_> {
     // Statements
 
     fn stmt(&mut self, stmt: &Stmt) {
+        self.source(stmt.location);
         match &stmt.kind {
             StmtKind::Assign { var, value } => {
                 let dst = self.var(*var);
@@ -419,6 +435,7 @@ impl Lower<'_> {
                 for s in body {
                     self.stmt(s);
                 }
+                self.source(stmt.location);
                 let (flag, all) = self.cond(cond);
                 self.emit(Op::Branch {
                     cond: branch_cond(flag, all),

@@ -71,6 +71,7 @@ use std::time::{Duration, Instant};
 
 use qpu_isa::Instruction;
 
+use crate::error::SourceLocation;
 use crate::lang::ast;
 
 /// Why a kernel could not be compiled.
@@ -136,12 +137,39 @@ pub struct Compiled {
     pub spill_bytes_per_qpu: u32,
     /// How long compilation took.
     pub compile_time: Duration,
+    /// For each instruction, the kernel statement it comes from (`None` for the launch
+    /// protocol's own code): run-time errors name it.
+    pub locations: Vec<Option<SourceLocation>>,
 }
 
 impl Compiled {
-    /// The listing in the assembler's syntax (`qpu asm` accepts it back).
+    /// The listing in the assembler's syntax (`qpu asm` accepts it back), with a
+    /// `# file:line:col` comment wherever the kernel statement the code comes from changes.
     pub fn disassemble(&self) -> String {
-        qpu_isa::disasm::program(&self.instructions)
+        let plain = qpu_isa::disasm::program(&self.instructions);
+        let mut out = String::with_capacity(plain.len() * 5 / 4);
+        let mut index = 0;
+        let mut last = None;
+        for line in plain.lines() {
+            out.push_str(line);
+            if !line.starts_with(':') {
+                let here = self.locations.get(index).copied().flatten();
+                if here.is_some() && here != last {
+                    if let Some(at) = here {
+                        out.push_str(&format!("  # {at}"));
+                    }
+                }
+                last = here;
+                index += 1;
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The kernel statement the instruction at `index` comes from.
+    pub fn location(&self, index: usize) -> Option<SourceLocation> {
+        self.locations.get(index).copied().flatten()
     }
 }
 
@@ -182,7 +210,11 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         }
     };
     let items = schedule::schedule(&allocated.code, options.dual_issue);
-    let bundles = schedule::resolve(&items);
+    let (bundles, sources) = schedule::resolve(&items);
+    let locations = sources
+        .iter()
+        .map(|&s| lowered.sources.get(s as usize).copied())
+        .collect();
     let mut instructions = Vec::with_capacity(bundles.len());
     for (index, bundle) in bundles.iter().enumerate() {
         let instr = emit::encode(bundle, index).map_err(|e| CompileError::Encoding {
@@ -216,6 +248,7 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
             0
         },
         compile_time: start.elapsed(),
+        locations,
     })
 }
 

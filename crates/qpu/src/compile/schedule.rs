@@ -28,9 +28,13 @@ use super::ir::*;
 pub enum Item {
     /// A branch target.
     Label(Label),
-    /// One instruction word.
-    Word(Word),
+    /// One instruction word, and its source (an [`Op::Source`] index, or [`NO_SOURCE`]): that
+    /// of its first op writing an I/O register, else of its first op in program order.
+    Word(Word, u32),
 }
+
+/// The source of a word no kernel statement produced.
+pub const NO_SOURCE: u32 = u32::MAX;
 
 /// A bundle whose branch target is still a label.
 #[derive(Clone, Debug)]
@@ -404,16 +408,45 @@ fn schedule_segment(
 pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
     let mut items: Vec<Item> = Vec::new();
     let mut segment: Vec<Op<Loc>> = Vec::new();
-    let flush = |segment: &mut Vec<Op<Loc>>, items: &mut Vec<Item>, branch: Option<&Op<Loc>>| {
+    // The source of each op in `segment`, and of the op being looked at.
+    let mut sources: Vec<u32> = Vec::new();
+    let mut here = NO_SOURCE;
+    let flush = |segment: &mut Vec<Op<Loc>>,
+                 sources: &mut Vec<u32>,
+                 items: &mut Vec<Item>,
+                 branch: Option<(&Op<Loc>, u32)>| {
         let fx: Vec<Effects> = segment.iter().map(effects).collect();
         let urgent = match branch {
-            Some(Op::Branch { cond, .. }) if *cond != BranchCond::Always => (0..segment.len())
+            Some((Op::Branch { cond, .. }, _)) if *cond != BranchCond::Always => (0..segment.len())
                 .rev()
                 .find(|&i| fx[i].writes.iter().any(|(r, _)| *r == Res::Flags)),
             _ => None,
         };
         let (mut bundles, slot) = schedule_segment(segment, dual_issue, urgent);
-        if let Some(Op::Branch { cond, target }) = branch {
+        // Each word's source: that of its first op writing an I/O register (what run-time
+        // errors are about: stores, loads, DMA), else of its first op in program order.
+        let mut word_source = vec![NO_SOURCE; bundles.len()];
+        let mut io = vec![false; bundles.len()];
+        for (i, &at) in slot.iter().enumerate() {
+            let writes_io = matches!(
+                segment[i],
+                Op::Alu {
+                    dst: Dst::Write(_),
+                    ..
+                }
+            ) || matches!(
+                segment[i],
+                Op::Ldi {
+                    dst: Dst::Write(_),
+                    ..
+                }
+            );
+            if word_source[at] == NO_SOURCE || (writes_io && !io[at]) {
+                word_source[at] = sources[i];
+                io[at] |= writes_io;
+            }
+        }
+        if let Some((Op::Branch { cond, target }, branch_source)) = branch {
             // Earliest word after the last flag writer, but at most SLOTS words before the end.
             let after_flags = segment
                 .iter()
@@ -427,45 +460,51 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
                 .unwrap_or(0);
             let at = after_flags.max(bundles.len().saturating_sub(SLOTS));
             let tail: Vec<Bundle> = bundles.split_off(at);
-            for b in bundles.drain(..) {
-                items.push(Item::Word(Word::Bundle(b)));
+            let tail_sources = word_source.split_off(at);
+            for (b, s) in bundles.drain(..).zip(word_source) {
+                items.push(Item::Word(Word::Bundle(b), s));
             }
-            items.push(Item::Word(Word::Branch(*cond, *target)));
+            items.push(Item::Word(Word::Branch(*cond, *target), branch_source));
             let pad = SLOTS - tail.len();
-            for b in tail {
-                items.push(Item::Word(Word::Bundle(b)));
+            for (b, s) in tail.into_iter().zip(tail_sources) {
+                items.push(Item::Word(Word::Bundle(b), s));
             }
             for _ in 0..pad {
-                items.push(Item::Word(Word::Bundle(Bundle::nop())));
+                items.push(Item::Word(Word::Bundle(Bundle::nop()), branch_source));
             }
         } else {
-            for b in bundles {
-                items.push(Item::Word(Word::Bundle(b)));
+            for (b, s) in bundles.into_iter().zip(word_source) {
+                items.push(Item::Word(Word::Bundle(b), s));
             }
         }
         segment.clear();
+        sources.clear();
     };
     for op in code {
         match op {
+            Op::Source(s) => here = *s,
             Op::Label(l) => {
-                flush(&mut segment, &mut items, None);
+                flush(&mut segment, &mut sources, &mut items, None);
                 items.push(Item::Label(*l));
             }
-            Op::Branch { .. } => flush(&mut segment, &mut items, Some(op)),
+            Op::Branch { .. } => flush(&mut segment, &mut sources, &mut items, Some((op, here))),
             Op::Sema { .. } => {
-                flush(&mut segment, &mut items, None);
-                items.push(Item::Word(Word::Bundle(Bundle::Single(op.clone()))));
+                flush(&mut segment, &mut sources, &mut items, None);
+                items.push(Item::Word(Word::Bundle(Bundle::Single(op.clone())), here));
             }
             Op::ThreadEnd => {
-                flush(&mut segment, &mut items, None);
-                items.push(Item::Word(Word::Bundle(Bundle::Single(Op::ThreadEnd))));
-                items.push(Item::Word(Word::Bundle(Bundle::nop())));
-                items.push(Item::Word(Word::Bundle(Bundle::nop())));
+                flush(&mut segment, &mut sources, &mut items, None);
+                for word in [Bundle::Single(Op::ThreadEnd), Bundle::nop(), Bundle::nop()] {
+                    items.push(Item::Word(Word::Bundle(word), here));
+                }
             }
-            _ => segment.push(op.clone()),
+            _ => {
+                segment.push(op.clone());
+                sources.push(here);
+            }
         }
     }
-    flush(&mut segment, &mut items, None);
+    flush(&mut segment, &mut sources, &mut items, None);
     fill_from_targets(&mut items);
     fix_boundaries(&mut items);
     items
@@ -506,7 +545,7 @@ fn dead_after(items: &[Item], from: usize, writes: &[(Res, bool)]) -> bool {
     writes.iter().all(|&(res, _)| {
         // Labels do not interrupt the straight path; branches end it (conservatively live).
         for item in &items[from..] {
-            let Item::Word(word) = item else {
+            let Item::Word(word, _) = item else {
                 continue;
             };
             let ops: Vec<&Op<Loc>> = match word {
@@ -546,7 +585,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
     let mut next_label = u32::MAX / 2;
     let mut i = 0;
     while i < items.len() {
-        let Item::Word(Word::Branch(cond, target)) = items[i].clone() else {
+        let Item::Word(Word::Branch(cond, target), branch_source) = items[i].clone() else {
             i += 1;
             continue;
         };
@@ -563,7 +602,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
         }
         // The delay slots: items i+1..=i+SLOTS must all be words.
         let slots_ok =
-            (1..=SLOTS).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_)))));
+            (1..=SLOTS).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_), _))));
         if !slots_ok {
             i += 1;
             continue;
@@ -572,7 +611,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
         let mut empty = 0;
         while empty < SLOTS {
             match &items[i + SLOTS - empty] {
-                Item::Word(Word::Bundle(b)) if *b == Bundle::nop() => empty += 1,
+                Item::Word(Word::Bundle(b), _) if *b == Bundle::nop() => empty += 1,
                 _ => break,
             }
         }
@@ -580,7 +619,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
         let mut copied = 0;
         let mut source = label_pos + 1;
         while copied < empty {
-            let Some(Item::Word(word)) = items.get(source) else {
+            let Some(Item::Word(word, word_source)) = items.get(source) else {
                 break;
             };
             let Some(fx) = copyable(word) else {
@@ -591,13 +630,13 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             }
             // The copy must not read what the word before it wrote (regfile latency).
             let prev = match &items[first_empty + copied - 1] {
-                Item::Word(w) => w.clone(),
+                Item::Word(w, _) => w.clone(),
                 Item::Label(_) => break,
             };
             if !compatible(&prev, word) {
                 break;
             }
-            items[first_empty + copied] = Item::Word(word.clone());
+            items[first_empty + copied] = Item::Word(word.clone(), *word_source);
             copied += 1;
             source += 1;
         }
@@ -607,7 +646,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             items.insert(label_pos + 1 + copied, Item::Label(resume));
             // The branch moved one item on.
             let branch_at = i + 1;
-            items[branch_at] = Item::Word(Word::Branch(cond, resume));
+            items[branch_at] = Item::Word(Word::Branch(cond, resume), branch_source);
             i = branch_at + 1;
         } else {
             i += 1;
@@ -702,7 +741,7 @@ fn fix_boundaries(items: &mut Vec<Item>) {
                     label_at.insert(*l, words.len());
                     index_of_item.push(None);
                 }
-                Item::Word(w) => {
+                Item::Word(w, _) => {
                     index_of_item.push(Some(words.len()));
                     words.push(w);
                 }
@@ -762,12 +801,16 @@ fn fix_boundaries(items: &mut Vec<Item>) {
                 pos -= 1;
             }
         }
-        items.insert(pos, Item::Word(Word::Bundle(Bundle::nop())));
+        let source = match items.get(pos) {
+            Some(Item::Word(_, s)) => *s,
+            _ => NO_SOURCE,
+        };
+        items.insert(pos, Item::Word(Word::Bundle(Bundle::nop()), source));
     }
 }
 
-/// Resolve labels: the final bundle list.
-pub fn resolve(items: &[Item]) -> Vec<Bundle> {
+/// Resolve labels: the final bundle list, and each bundle's source ([`NO_SOURCE`] if none).
+pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
     let mut label_at: HashMap<Label, usize> = HashMap::new();
     let mut count = 0;
     for item in items {
@@ -775,18 +818,21 @@ pub fn resolve(items: &[Item]) -> Vec<Bundle> {
             Item::Label(l) => {
                 label_at.insert(*l, count);
             }
-            Item::Word(_) => count += 1,
+            Item::Word(..) => count += 1,
         }
     }
     items
         .iter()
         .filter_map(|item| match item {
             Item::Label(_) => None,
-            Item::Word(Word::Bundle(b)) => Some(b.clone()),
-            Item::Word(Word::Branch(cond, target)) => Some(Bundle::Branch {
-                cond: *cond,
-                target: label_at[target],
-            }),
+            Item::Word(Word::Bundle(b), source) => Some((b.clone(), *source)),
+            Item::Word(Word::Branch(cond, target), source) => Some((
+                Bundle::Branch {
+                    cond: *cond,
+                    target: label_at[target],
+                },
+                *source,
+            )),
         })
-        .collect()
+        .unzip()
 }

@@ -11,15 +11,23 @@
 //!   indistinguishable from running it piecemeal). Runs are therefore deterministic.
 //! * **Values.** Every variable is 16 lanes of 32-bit words, zero before its first assignment.
 //!   Operator meanings are in [`ops`].
-//! * **Memory.** Only the shared arrays passed as arguments exist; anything else is an
-//!   [`Unmapped`](crate::error::RunErrorKind::Unmapped) error, and storing into an array passed
-//!   as `&SharedArray` is a [`ReadOnly`](crate::error::RunErrorKind::ReadOnly) error.
+//! * **Memory.** Only the shared arrays passed as arguments exist. A store lane outside them
+//!   is an [`OutOfBounds`](crate::error::RunErrorKind::OutOfBounds) error naming the lane and
+//!   where it points relative to the nearest array, and storing into an array passed as
+//!   `&SharedArray` is a [`ReadOnly`](crate::error::RunErrorKind::ReadOnly) error.
 //!   Whole-vector loads and stores (`p.load()`, `p.store(x)`, `store(x, p)`) use lane 0's
 //!   address, which must be a multiple of 4; `gather` uses each lane's address with the low two
-//!   bits ignored (as the TMU does) and reads memory when the gather runs. A gather lane
-//!   outside every argument array reads 0 (hardware reads whatever is there) and is counted in
-//!   [`QpuStats::stray_gathers`]: prefetching one vector past an array's end is a common idiom
-//!   whose value is then discarded. Non-blocking stores complete immediately here.
+//!   bits ignored (as the TMU does) and reads memory when the gather runs. A load or gather
+//!   lane outside every argument array reads an *undefined* value (hardware reads whatever is
+//!   there), counted in [`QpuStats::stray_gathers`]: prefetching one vector past an array's
+//!   end is a common idiom whose value is then discarded. Non-blocking stores complete
+//!   immediately here.
+//! * **Undefined values.** Undefined lanes are tracked through every operation (a lane of a
+//!   result is undefined when a lane it is computed from is; a `where_` on an undefined
+//!   condition leaves the lanes it might assign undefined). Storing an undefined lane, using
+//!   one as an address, or deciding an `if_`/`while_` on one is an
+//!   [`UndefinedValueUsed`](crate::error::RunErrorKind::UndefinedValueUsed) error naming the
+//!   statement that read it — as the emulator reports the compiled code.
 //! * **Gather FIFO.** Each QPU holds at most [`GATHER_FIFO_DEPTH`] outstanding gathers; a fifth
 //!   gather, a receive from an empty FIFO, and finishing with unreceived gathers are errors.
 //! * **Semaphores.** 16 system-wide counters, 0..=15, initially 0. `sema_dec` waits while the
@@ -31,8 +39,10 @@ pub mod ops;
 
 use std::collections::VecDeque;
 
-use crate::error::{RunError, RunErrorKind};
-use crate::lang::ast::{BoolExpr, Cond, Expr, Kernel, Special, Stmt, StmtKind, StoreKind, LANES};
+use crate::error::{ArrayPlace, RunError, RunErrorKind, SourceLocation};
+use crate::lang::ast::{
+    BoolExpr, Cond, Expr, Kernel, Special, Stmt, StmtKind, StoreKind, Type, LANES,
+};
 use crate::lang::GATHER_FIFO_DEPTH;
 use crate::runtime::{Buffer, QpuStats};
 use ops::Vector;
@@ -65,6 +75,8 @@ pub struct Outcome {
 /// The memory a run may touch: the kernel's argument arrays.
 struct Memory<'m, 'a> {
     buffers: &'m mut [Buffer<'a>],
+    /// (argument position, bus address, length) of each buffer, for error messages.
+    places: Vec<(usize, u32, usize)>,
 }
 
 impl Memory<'_, '_> {
@@ -75,22 +87,51 @@ impl Memory<'_, '_> {
         })
     }
 
-    fn read(&self, address: u32, access: &'static str) -> Result<u32, RunErrorKind> {
-        let (buffer, offset) = self
-            .find(address)
-            .ok_or(RunErrorKind::Unmapped { access, address })?;
-        Ok(self.buffers[buffer].word(offset))
+    /// The word at `address`, or `None` outside every array.
+    fn read(&self, address: u32) -> Option<u32> {
+        let (buffer, offset) = self.find(address)?;
+        Some(self.buffers[buffer].word(offset))
     }
 
-    fn write(&mut self, address: u32, value: u32) -> Result<(), RunErrorKind> {
-        let (buffer, offset) = self.find(address).ok_or(RunErrorKind::Unmapped {
+    fn write(&mut self, address: u32, lane: usize, value: u32) -> Result<(), RunErrorKind> {
+        let (buffer, offset) = self.find(address).ok_or(RunErrorKind::OutOfBounds {
             access: "store",
+            lane: lane as u8,
             address,
+            place: ArrayPlace::find(&self.places, address),
         })?;
         self.buffers[buffer]
             .set_word(offset, value)
             .map_err(|()| RunErrorKind::ReadOnly { address })
     }
+}
+
+/// No origin: the value is defined.
+const DEFINED: u32 = u32::MAX;
+
+/// A vector and which of its lanes are undefined (bit i = lane i), with where the undefined
+/// lanes were made (an index into [`Machine::origins`]).
+#[derive(Clone, Copy)]
+struct Val {
+    words: Vector,
+    poison: u16,
+    origin: u32,
+}
+
+impl Val {
+    fn defined(words: Vector) -> Val {
+        Val {
+            words,
+            poison: 0,
+            origin: DEFINED,
+        }
+    }
+}
+
+/// Where an undefined value was made.
+struct Origin {
+    how: String,
+    at: SourceLocation,
 }
 
 struct Frame<'k> {
@@ -100,8 +141,8 @@ struct Frame<'k> {
 
 struct Qpu<'k> {
     id: u32,
-    vars: Vec<Vector>,
-    fifo: VecDeque<Vector>,
+    vars: Vec<Val>,
+    fifo: VecDeque<Val>,
     stack: Vec<Frame<'k>>,
     done: bool,
     stats: QpuStats,
@@ -116,10 +157,13 @@ enum Step {
 struct Machine {
     num_qpus: u32,
     semaphores: [u8; 16],
+    origins: Vec<Origin>,
+    /// The statement being executed.
+    here: SourceLocation,
 }
 
 /// Run `kernel` on `num_qpus` QPUs with the given parameter words (in declaration order) over
-/// the given memory.
+/// the given memory (the arrays in pointer-parameter order).
 pub fn run(
     kernel: &Kernel,
     num_qpus: u32,
@@ -130,13 +174,25 @@ pub fn run(
     let mut machine = Machine {
         num_qpus,
         semaphores: [0; 16],
+        origins: Vec::new(),
+        here: kernel.location,
     };
-    let mut memory = Memory { buffers };
+    let pointer_params = kernel
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.ty, Type::Ptr(_)))
+        .map(|(i, _)| i);
+    let places = pointer_params
+        .zip(buffers.iter())
+        .map(|(arg, b)| (arg, b.bus_address, b.len()))
+        .collect();
+    let mut memory = Memory { buffers, places };
     let mut qpus: Vec<Qpu<'_>> = (0..num_qpus)
         .map(|id| {
-            let mut vars = vec![[0u32; LANES]; kernel.vars.len()];
+            let mut vars = vec![Val::defined([0u32; LANES]); kernel.vars.len()];
             for (param, &arg) in kernel.params.iter().zip(args) {
-                vars[param.var.0 as usize] = [arg; LANES];
+                vars[param.var.0 as usize] = Val::defined([arg; LANES]);
             }
             Qpu {
                 id,
@@ -189,7 +245,10 @@ pub fn run(
         }
         if steps > config.step_limit {
             return Err(RunError {
-                kind: RunErrorKind::StepLimit(config.step_limit),
+                kind: RunErrorKind::StepLimit {
+                    limit: config.step_limit,
+                    instructions: false,
+                },
                 qpu: 0,
                 location: None,
             });
@@ -198,6 +257,11 @@ pub fn run(
     Ok(Outcome {
         qpus: qpus.into_iter().map(|q| q.stats).collect(),
     })
+}
+
+/// Lane mask of a lane predicate.
+fn mask_of(lanes: impl Fn(usize) -> bool) -> u16 {
+    (0..LANES).filter(|&i| lanes(i)).fold(0, |m, i| m | 1 << i)
 }
 
 impl Machine {
@@ -216,6 +280,7 @@ impl Machine {
                 qpu: id,
                 location: Some(stmt.location),
             };
+            self.here = stmt.location;
             return match &stmt.kind {
                 StmtKind::While { cond, body } => {
                     // The While's pc only advances once the condition fails, so finishing the
@@ -253,6 +318,59 @@ impl Machine {
         }
     }
 
+    /// An error for `value`'s undefined lanes among `lanes`, if any.
+    fn check_defined(
+        &self,
+        what: &'static str,
+        value: &Val,
+        lanes: u16,
+    ) -> Result<(), RunErrorKind> {
+        let used = value.poison & lanes;
+        if used == 0 {
+            return Ok(());
+        }
+        let origin = self.origins.get(value.origin as usize);
+        Err(RunErrorKind::UndefinedValueUsed {
+            what,
+            lanes: used,
+            how: origin.map_or_else(|| "it was never defined".to_string(), |o| o.how.clone()),
+            made_at: origin.map(|o| o.at),
+        })
+    }
+
+    /// Reads one word per lane at `addresses`; lanes outside every array are undefined.
+    fn read_lanes(&mut self, memory: &Memory, access: &str, addresses: &Vector) -> (Val, u64) {
+        let mut words = [0u32; LANES];
+        let mut poison = 0u16;
+        for (lane, (word, &address)) in words.iter_mut().zip(addresses).enumerate() {
+            match memory.read(address) {
+                Some(value) => *word = value,
+                None => poison |= 1 << lane,
+            }
+        }
+        if poison == 0 {
+            return (Val::defined(words), 0);
+        }
+        let lane = poison.trailing_zeros() as usize;
+        let place = ArrayPlace::find(&memory.places, addresses[lane])
+            .map_or_else(|| "outside every array".to_string(), |p| p.to_string());
+        self.origins.push(Origin {
+            how: format!(
+                "the {access} read lane(s) {} from outside the kernel's arrays (lane {lane}: \
+                 address {:#010x}, {place})",
+                lane_names(poison),
+                addresses[lane]
+            ),
+            at: self.here,
+        });
+        let val = Val {
+            words,
+            poison,
+            origin: self.origins.len() as u32 - 1,
+        };
+        (val, u64::from(poison.count_ones()))
+    }
+
     /// Execute a statement without control flow; `false` means blocked (retry later).
     fn simple(
         &mut self,
@@ -270,7 +388,7 @@ impl Machine {
                 then,
                 otherwise,
             } => {
-                self.where_(qpu, cond, then, otherwise, [true; LANES], memory)?;
+                self.where_(qpu, cond, then, otherwise, (u16::MAX, 0), memory)?;
             }
             StmtKind::Store {
                 value,
@@ -279,16 +397,19 @@ impl Machine {
                 kind,
             } => {
                 let value = self.eval(qpu, value, memory)?;
-                let base = self.eval(qpu, addr, memory)?[0];
+                let base = self.eval(qpu, addr, memory)?;
+                self.check_defined("the store address", &base, 1)?;
+                self.check_defined("the value stored", &value, u16::MAX)?;
+                let base = base.words[0];
                 if base % 4 != 0 {
                     return Err(RunErrorKind::Unaligned {
                         access: "store",
                         address: base,
                     });
                 }
-                for (lane, word) in value.iter().enumerate() {
+                for (lane, word) in value.words.iter().enumerate() {
                     let address = base.wrapping_add(4 * stride * lane as u32);
-                    memory.write(address, *word)?;
+                    memory.write(address, lane, *word)?;
                 }
                 match kind {
                     StoreKind::Blocking | StoreKind::NonBlocking => qpu.stats.stores += 1,
@@ -301,23 +422,17 @@ impl Machine {
                     });
                 }
                 let addresses = self.eval(qpu, addr, memory)?;
-                let mut words = [0u32; LANES];
-                for (word, address) in words.iter_mut().zip(addresses) {
-                    // The TMU reads any address; prefetching one vector past the end of an
-                    // array is idiomatic (QPULib's Rot3D and HeatMap do it), so a stray
-                    // gather reads 0 and is counted rather than failing the run.
-                    match memory.read(address & !3, "gather") {
-                        Ok(value) => *word = value,
-                        Err(RunErrorKind::Unmapped { .. }) => qpu.stats.stray_gathers += 1,
-                        Err(other) => return Err(other),
-                    }
-                }
-                qpu.fifo.push_back(words);
+                self.check_defined("the gather address", &addresses, u16::MAX)?;
+                // The TMU ignores the low two address bits.
+                let aligned = addresses.words.map(|a| a & !3);
+                let (value, stray) = self.read_lanes(memory, "gather", &aligned);
+                qpu.stats.stray_gathers += stray;
+                qpu.fifo.push_back(value);
                 qpu.stats.gathers += 1;
             }
             StmtKind::Receive { var } => {
-                let words = qpu.fifo.pop_front().ok_or(RunErrorKind::ReceiveEmpty)?;
-                qpu.vars[var.0 as usize] = words;
+                let value = qpu.fifo.pop_front().ok_or(RunErrorKind::ReceiveEmpty)?;
+                qpu.vars[var.0 as usize] = value;
             }
             StmtKind::SemaInc(n) => {
                 let count = &mut self.semaphores[*n as usize];
@@ -341,39 +456,54 @@ impl Machine {
         Ok(true)
     }
 
+    /// A `where_` under `mask` = (lanes active, lanes whose activity is undefined).
     fn where_(
         &mut self,
         qpu: &mut Qpu,
         cond: &BoolExpr,
         then: &[Stmt],
         otherwise: &[Stmt],
-        mask: [bool; LANES],
+        mask: (u16, u16),
         memory: &mut Memory,
     ) -> Result<(), RunErrorKind> {
-        let lanes = self.boolean(qpu, cond, memory)?;
-        let then_mask: [bool; LANES] = std::array::from_fn(|i| mask[i] && lanes[i]);
-        let else_mask: [bool; LANES] = std::array::from_fn(|i| mask[i] && !lanes[i]);
-        self.masked_block(qpu, then, then_mask, memory)?;
-        self.masked_block(qpu, otherwise, else_mask, memory)
+        let (lanes, unsure, origin) = self.boolean(qpu, cond, memory)?;
+        let lanes = mask_of(|i| lanes[i]);
+        let unsure = mask.1 | (mask.0 & unsure);
+        let then_mask = (mask.0 & lanes, unsure);
+        let else_mask = (mask.0 & !lanes, unsure);
+        self.masked_block(qpu, then, then_mask, origin, memory)?;
+        self.masked_block(qpu, otherwise, else_mask, origin, memory)
     }
 
     fn masked_block(
         &mut self,
         qpu: &mut Qpu,
         stmts: &[Stmt],
-        mask: [bool; LANES],
+        mask: (u16, u16),
+        cond_origin: u32,
         memory: &mut Memory,
     ) -> Result<(), RunErrorKind> {
         for stmt in stmts {
+            self.here = stmt.location;
             match &stmt.kind {
                 StmtKind::Assign { var, value } => {
                     let value = self.eval(qpu, value, memory)?;
                     let slot = &mut qpu.vars[var.0 as usize];
                     for lane in 0..LANES {
-                        if mask[lane] {
-                            slot[lane] = value[lane];
+                        if mask.0 & (1 << lane) != 0 {
+                            slot.words[lane] = value.words[lane];
                         }
                     }
+                    let written = value.poison & mask.0;
+                    let poison = (slot.poison & !mask.0) | written | mask.1;
+                    if poison & !slot.poison != 0 {
+                        slot.origin = if written != 0 {
+                            value.origin
+                        } else {
+                            cond_origin
+                        };
+                    }
+                    slot.poison = poison;
                 }
                 StmtKind::Where {
                     cond,
@@ -387,19 +517,32 @@ impl Machine {
         Ok(())
     }
 
-    fn cond(&self, qpu: &Qpu, cond: &Cond, memory: &Memory) -> Result<bool, RunErrorKind> {
+    fn cond(&mut self, qpu: &Qpu, cond: &Cond, memory: &Memory) -> Result<bool, RunErrorKind> {
+        let (Cond::Any(b) | Cond::All(b)) = cond;
+        let (lanes, unsure, origin) = self.boolean(qpu, b, memory)?;
+        self.check_defined(
+            "the condition deciding the branch",
+            &Val {
+                words: [0; LANES],
+                poison: unsure,
+                origin,
+            },
+            u16::MAX,
+        )?;
         Ok(match cond {
-            Cond::Any(b) => self.boolean(qpu, b, memory)?.iter().any(|&l| l),
-            Cond::All(b) => self.boolean(qpu, b, memory)?.iter().all(|&l| l),
+            Cond::Any(_) => lanes.iter().any(|&l| l),
+            Cond::All(_) => lanes.iter().all(|&l| l),
         })
     }
 
+    /// Lanes where `b` holds, the lanes where that is undefined, and their origin.
     fn boolean(
-        &self,
+        &mut self,
         qpu: &Qpu,
         b: &BoolExpr,
         memory: &Memory,
-    ) -> Result<[bool; LANES], RunErrorKind> {
+    ) -> Result<([bool; LANES], u16, u32), RunErrorKind> {
+        let join = |a: (u16, u32), b: (u16, u32)| (a.0 | b.0, if a.0 != 0 { a.1 } else { b.1 });
         Ok(match b {
             BoolExpr::Compare {
                 op,
@@ -408,52 +551,101 @@ impl Machine {
                 rhs,
             } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
-                std::array::from_fn(|i| ops::compare(*op, *float, l[i], r[i]))
+                let (poison, origin) = join((l.poison, l.origin), (r.poison, r.origin));
+                let lanes =
+                    std::array::from_fn(|i| ops::compare(*op, *float, l.words[i], r.words[i]));
+                (lanes, poison, origin)
             }
-            BoolExpr::Not(inner) => self.boolean(qpu, inner, memory)?.map(|l| !l),
-            BoolExpr::And(a, b) => {
-                let (a, b) = (self.boolean(qpu, a, memory)?, self.boolean(qpu, b, memory)?);
-                std::array::from_fn(|i| a[i] && b[i])
+            BoolExpr::Not(inner) => {
+                let (lanes, poison, origin) = self.boolean(qpu, inner, memory)?;
+                (lanes.map(|l| !l), poison, origin)
             }
-            BoolExpr::Or(a, b) => {
-                let (a, b) = (self.boolean(qpu, a, memory)?, self.boolean(qpu, b, memory)?);
-                std::array::from_fn(|i| a[i] || b[i])
+            BoolExpr::And(x, y) | BoolExpr::Or(x, y) => {
+                let (x_lanes, xp, xo) = self.boolean(qpu, x, memory)?;
+                let (y_lanes, yp, yo) = self.boolean(qpu, y, memory)?;
+                let and = matches!(b, BoolExpr::And(..));
+                let lanes = std::array::from_fn(|i| {
+                    if and {
+                        x_lanes[i] && y_lanes[i]
+                    } else {
+                        x_lanes[i] || y_lanes[i]
+                    }
+                });
+                let (poison, origin) = join((xp, xo), (yp, yo));
+                (lanes, poison, origin)
             }
         })
     }
 
-    fn eval(&self, qpu: &Qpu, expr: &Expr, memory: &Memory) -> Result<Vector, RunErrorKind> {
+    fn eval(&mut self, qpu: &Qpu, expr: &Expr, memory: &Memory) -> Result<Val, RunErrorKind> {
         Ok(match expr {
-            Expr::IntLit(v) => [*v as u32; LANES],
-            Expr::FloatLit(v) => [v.to_bits(); LANES],
+            Expr::IntLit(v) => Val::defined([*v as u32; LANES]),
+            Expr::FloatLit(v) => Val::defined([v.to_bits(); LANES]),
             Expr::Var(var) => qpu.vars[var.0 as usize],
-            Expr::Special(Special::Index) => std::array::from_fn(|i| i as u32),
-            Expr::Special(Special::QpuId) => [qpu.id; LANES],
-            Expr::Special(Special::NumQpus) => [self.num_qpus; LANES],
-            Expr::Unary { op, arg } => self.eval(qpu, arg, memory)?.map(|a| ops::unary(*op, a)),
+            Expr::Special(Special::Index) => Val::defined(std::array::from_fn(|i| i as u32)),
+            Expr::Special(Special::QpuId) => Val::defined([qpu.id; LANES]),
+            Expr::Special(Special::NumQpus) => Val::defined([self.num_qpus; LANES]),
+            Expr::Unary { op, arg } => {
+                let arg = self.eval(qpu, arg, memory)?;
+                Val {
+                    words: arg.words.map(|a| ops::unary(*op, a)),
+                    ..arg
+                }
+            }
             Expr::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
-                std::array::from_fn(|i| ops::binary(*op, l[i], r[i]))
+                Val {
+                    words: std::array::from_fn(|i| ops::binary(*op, l.words[i], r.words[i])),
+                    poison: l.poison | r.poison,
+                    origin: if l.poison != 0 { l.origin } else { r.origin },
+                }
             }
             Expr::Rotate { value, amount } => {
                 let value = self.eval(qpu, value, memory)?;
-                let amount = self.eval(qpu, amount, memory)?[0];
-                ops::rotate(&value, amount)
+                let amount = self.eval(qpu, amount, memory)?;
+                let by = amount.words[0];
+                let lanes: Vector = std::array::from_fn(|i| u32::from(value.poison >> i & 1));
+                let rotated = ops::rotate(&lanes, by);
+                let (poison, origin) = if amount.poison & 1 != 0 {
+                    (u16::MAX, amount.origin)
+                } else {
+                    (mask_of(|i| rotated[i] != 0), value.origin)
+                };
+                Val {
+                    words: ops::rotate(&value.words, by),
+                    poison,
+                    origin,
+                }
             }
             Expr::Load { addr, stride, .. } => {
-                let base = self.eval(qpu, addr, memory)?[0];
+                let base = self.eval(qpu, addr, memory)?;
+                self.check_defined("the load address", &base, 1)?;
+                let base = base.words[0];
                 if base % 4 != 0 {
                     return Err(RunErrorKind::Unaligned {
                         access: "load",
                         address: base,
                     });
                 }
-                let mut words = [0u32; LANES];
-                for (lane, word) in words.iter_mut().enumerate() {
-                    *word = memory.read(base.wrapping_add(4 * stride * lane as u32), "load")?;
-                }
-                words
+                let addresses =
+                    std::array::from_fn(|lane| base.wrapping_add(4 * stride * lane as u32));
+                self.read_lanes(memory, "load", &addresses).0
             }
         })
+    }
+}
+
+/// "0, 3, 7" (or "12..15") for a lane mask.
+fn lane_names(lanes: u16) -> String {
+    let list: Vec<u32> = (0..16).filter(|i| lanes & (1 << i) != 0).collect();
+    match (list.first(), list.last()) {
+        (Some(&a), Some(&b)) if list.len() > 2 && b - a + 1 == list.len() as u32 => {
+            format!("{a}..{b}")
+        }
+        _ => list
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }

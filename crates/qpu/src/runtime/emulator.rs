@@ -24,10 +24,11 @@
 use std::sync::{Arc, Mutex};
 
 use super::host::{lock, HostArrays};
-use super::staging::{self, CompileCache, DeviceMemory};
+use super::staging::{self, ArrayMemory, CompileCache, DeviceMemory};
 use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::Compiled;
-use crate::error::{Error, Result};
+use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
+use qpu_emu::memory::MemoryError;
 
 /// The strict emulator as a backend.
 pub struct Emulator {
@@ -84,6 +85,112 @@ fn backend_error(message: impl std::fmt::Display) -> Error {
     }
 }
 
+/// An emulator error as a run error of the kernel: at the statement the failing instruction
+/// comes from, with addresses described relative to the kernel's arrays (`places`: argument,
+/// bus address, length).
+fn run_error(
+    error: qpu_emu::EmuError,
+    compiled: &Compiled,
+    code: u32,
+    places: &[(usize, u32, usize)],
+) -> Error {
+    use qpu_emu::vpm::{DmaKind, VpmError};
+    use qpu_emu::{EmuError, Fault, Rule};
+    let location = |pc: u32| {
+        pc.checked_sub(code)
+            .and_then(|offset| compiled.location(offset as usize / 8))
+    };
+    let (kind, qpu, pc) = match error {
+        EmuError::Fault {
+            qpu,
+            pc,
+            instruction,
+            fault,
+        } => {
+            let kind = match fault {
+                Fault::Rule(Rule::UndefinedValueUsed {
+                    what,
+                    lanes,
+                    origin,
+                    origin_pc,
+                    origin_address,
+                }) => RunErrorKind::UndefinedValueUsed {
+                    what: match what {
+                        "the vector written to the VPM" => "the value stored",
+                        "the TMU lookup address" => "the load or gather address",
+                        "the VDW store address" => "the store address",
+                        "the flags deciding the branch" => "the condition deciding the branch",
+                        other => other,
+                    },
+                    lanes,
+                    how: match origin_address {
+                        Some(address) => format!(
+                            "a load or gather read it from outside the kernel's arrays (first \
+                             address {address:#010x}, {})",
+                            ArrayPlace::find(places, address).map_or_else(
+                                || "outside every array".to_string(),
+                                |p| p.to_string()
+                            )
+                        ),
+                        None => format!("the compiled code made it {origin}"),
+                    },
+                    made_at: origin_pc.and_then(location),
+                },
+                Fault::Vpm(VpmError::DmaMemory {
+                    dma,
+                    mem_row,
+                    addr,
+                    source,
+                    ..
+                }) => {
+                    let (lane, address) = match source {
+                        MemoryError::PastEnd {
+                            addr, base, size, ..
+                        } => {
+                            let end = base.wrapping_add(size);
+                            (end.wrapping_sub(addr) / 4, end)
+                        }
+                        MemoryError::Unmapped { len: 4, .. } => (mem_row, addr),
+                        _ => (0, addr),
+                    };
+                    RunErrorKind::OutOfBounds {
+                        access: if dma == DmaKind::Store {
+                            "store"
+                        } else {
+                            "load"
+                        },
+                        lane: lane.min(15) as u8,
+                        address,
+                        place: ArrayPlace::find(places, address),
+                    }
+                }
+                other => RunErrorKind::Machine(format!("PC {pc:#010x} (`{instruction}`): {other}")),
+            };
+            (kind, qpu, Some(pc))
+        }
+        EmuError::Budget {
+            what: "instruction",
+            limit,
+            qpu,
+            pc,
+        } => (
+            RunErrorKind::StepLimit {
+                limit,
+                instructions: true,
+            },
+            qpu,
+            Some(pc),
+        ),
+        EmuError::Deadlock(_) => (RunErrorKind::Deadlock, 0, None),
+        other => return backend_error(other),
+    };
+    Error::Run(RunError {
+        kind,
+        qpu: qpu as u32,
+        location: pc.and_then(location),
+    })
+}
+
 /// Emulated memory as the staging code sees it.
 struct EmulatedMemory<'a>(&'a mut qpu_emu::Emulator);
 
@@ -108,6 +215,18 @@ impl DeviceMemory for EmulatedMemory<'_> {
     }
 }
 
+impl ArrayMemory for EmulatedMemory<'_> {
+    fn place(&mut self, address: u32, words: &[u32]) -> Result<()> {
+        if words.is_empty() {
+            return Ok(());
+        }
+        let bytes = u32::try_from(words.len() * 4).map_err(backend_error)?;
+        let memory = self.0.memory_mut();
+        memory.alloc_at(address, bytes).map_err(backend_error)?;
+        memory.write_u32s(address, words).map_err(backend_error)
+    }
+}
+
 impl Backend for Emulator {
     fn name(&self) -> &str {
         "emulator"
@@ -121,13 +240,19 @@ impl Backend for Emulator {
         staging::check(launch)?;
         let n = launch.num_qpus;
         let compiled = self.compiled(launch)?;
-        let config = qpu_emu::EmulatorConfig {
+        let mut config = qpu_emu::EmulatorConfig {
             qpus: n as usize,
             ..self.config.clone()
         };
+        if let Some(limit) = launch.step_limit {
+            config.max_instructions = limit;
+        }
         let mut emu = qpu_emu::Emulator::new(config).map_err(backend_error)?;
         let staged = staging::stage(launch, &compiled, &mut EmulatedMemory(&mut emu))?;
-        let report = emu.run(&staged.programs).map_err(backend_error)?;
+        let code = staged.programs.first().map_or(0, |p| p.1);
+        let report = emu
+            .run(&staged.programs)
+            .map_err(|e| run_error(e, &compiled, code, &launch.places()))?;
         staging::copy_back(launch, &staged, &EmulatedMemory(&mut emu))?;
 
         let qpus = report

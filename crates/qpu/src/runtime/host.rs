@@ -3,8 +3,11 @@
 //! Backends whose kernels work on copies (the emulator copies each argument array into its
 //! emulated memory for a run) keep the arrays themselves as ordinary vectors. Each still gets a
 //! distinct, page-aligned bus address from the range Pi GPU memory is usually seen through, so
-//! pointer values look real and two live arrays never share one. (On the Pi backend the arrays
-//! are GPU memory itself; see [`super::pi`].)
+//! pointer values look real and two live arrays never share one; a 64 KiB guard of unused
+//! addresses follows each array, so running past one never reaches another. The emulator
+//! places each argument array at exactly this address, so its errors and the interpreter's
+//! name the addresses `SharedArray::bus_address` shows. (On the Pi backend the arrays are GPU
+//! memory itself; see [`super::pi`].)
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,6 +20,10 @@ use crate::error::{Error, Result};
 pub(super) const BUS_BASE: u32 = 0xC000_0000;
 /// Page alignment, like mailbox allocations on the Pi.
 const ALIGN: u64 = 4096;
+/// Unused addresses left after each array (64 KiB: 16,384 elements), so an index that runs
+/// past one array — by a vector or by a thousand elements — lands on no array at all and is
+/// reported, instead of silently hitting the next array.
+pub(super) const GUARD: u64 = 64 * 1024;
 
 /// Locks `mutex`, carrying on after a panic in another holder: everything guarded with it in
 /// the runtime is updated by single inserts or replacements, never left half-written.
@@ -33,9 +40,9 @@ struct AddressSpace {
 }
 
 impl AddressSpace {
-    /// First-fit search for `bytes` in the simulated bus window.
+    /// First-fit search for `bytes` (plus the guard after them) in the simulated bus window.
     fn reserve(&mut self, bytes: u64) -> Option<u32> {
-        let bytes = bytes.max(1).div_ceil(ALIGN) * ALIGN;
+        let bytes = bytes.div_ceil(ALIGN) * ALIGN + GUARD;
         let mut candidate = BUS_BASE as u64;
         for (&base, &size) in &self.live {
             if candidate + bytes <= base as u64 {
@@ -112,10 +119,14 @@ mod tests {
         let a = arrays.alloc(1).unwrap();
         let b = arrays.alloc(1025).unwrap();
         let c = arrays.alloc(0).unwrap();
+        let d = arrays.alloc(1).unwrap();
+        let guard = GUARD as u32;
         assert_eq!(a.bus_address(), BUS_BASE);
-        // 1025 words need two pages, so the next array starts three pages in.
-        assert_eq!(b.bus_address(), BUS_BASE + 4096);
-        assert_eq!(c.bus_address(), BUS_BASE + 3 * 4096);
+        // Each array is followed by a guard; 1025 words need two pages.
+        assert_eq!(b.bus_address(), BUS_BASE + 4096 + guard);
+        assert_eq!(c.bus_address(), BUS_BASE + 3 * 4096 + 2 * guard);
+        // An empty array has an address but no words.
+        assert_eq!(d.bus_address(), BUS_BASE + 3 * 4096 + 3 * guard);
         let freed = b.bus_address();
         drop(b);
         assert_eq!(arrays.alloc(16).unwrap().bus_address(), freed);
@@ -125,7 +136,10 @@ mod tests {
     fn a_full_window_is_an_allocation_error() {
         let arrays = HostArrays::default();
         // The window is 1 GiB = 2^28 words; ask for more in one go.
-        let error = arrays.alloc((1 << 28) + 1).err().expect("too large");
+        let error = arrays
+            .alloc(1 << 28)
+            .err()
+            .expect("too large with its guard");
         assert!(
             matches!(&error, Error::Alloc { reason, .. } if reason.contains("window is full")),
             "{error}"

@@ -54,12 +54,15 @@ impl Backend for Interpreter {
         if !(1..=super::MAX_QPUS).contains(&launch.num_qpus) {
             return Err(Error::NumQpus(launch.num_qpus));
         }
+        let config = interp::Config {
+            step_limit: launch.step_limit.unwrap_or(self.config.step_limit),
+        };
         let outcome = interp::run(
             launch.kernel,
             launch.num_qpus,
             &launch.args,
             &mut launch.buffers,
-            &self.config,
+            &config,
         )?;
         Ok(RunReport {
             backend: self.name().to_string(),
@@ -81,10 +84,11 @@ mod tests {
         let interp = Interpreter::new();
         let a = interp.alloc(10).unwrap();
         let b = interp.alloc(2000).unwrap();
+        let guard = super::super::host::GUARD as u32;
         assert_eq!(a.bus_address(), BUS_BASE);
-        assert_eq!(b.bus_address(), BUS_BASE + 4096);
+        assert_eq!(b.bus_address(), BUS_BASE + 4096 + guard);
         let c = interp.alloc(1).unwrap();
-        assert_eq!(c.bus_address(), BUS_BASE + 4096 + 8192);
+        assert_eq!(c.bus_address(), BUS_BASE + 4096 + 8192 + 2 * guard);
         drop(a);
         let d = interp.alloc(1024).unwrap();
         assert_eq!(d.bus_address(), BUS_BASE, "freed range is reused");

@@ -248,6 +248,25 @@ pub struct Launch<'a> {
     pub args: Vec<u32>,
     /// The arrays passed as arguments (the only memory the kernel may touch).
     pub buffers: Vec<Buffer<'a>>,
+    /// The run's budget, when the kernel or device sets one: interpreter steps, or emulated
+    /// instructions (summed over QPUs). `None`: the backend's default.
+    pub step_limit: Option<u64>,
+}
+
+impl Launch<'_> {
+    /// (argument position, bus address, length in elements) of each array argument, for
+    /// describing addresses in errors.
+    pub fn places(&self) -> Vec<(usize, u32, usize)> {
+        self.kernel
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.ty, ast::Type::Ptr(_)))
+            .map(|(i, _)| i)
+            .zip(&self.buffers)
+            .map(|(arg, b)| (arg, b.bus_address, b.len()))
+            .collect()
+    }
 }
 
 /// Per-QPU counters of a run.
@@ -306,6 +325,8 @@ pub struct Device {
     id: u64,
     /// How the backend was chosen, when [`Device::auto`] chose it.
     origin: Option<String>,
+    /// The budget of every run on this device unless the kernel sets its own.
+    step_limit: Option<u64>,
 }
 
 impl std::fmt::Debug for Device {
@@ -323,7 +344,17 @@ impl Device {
             backend: Box::new(backend),
             id: next_id(),
             origin: None,
+            step_limit: None,
         }
+    }
+
+    /// Fail every run on this device that takes more than `limit` steps: statements on the
+    /// interpreter, instructions (summed over QPUs) on the emulator. The defaults are 200
+    /// million of either, seconds of host time. (The Pi backend has its own timeout.)
+    /// [`Kernel::set_step_limit`] overrides it per kernel.
+    pub fn with_step_limit(mut self, limit: u64) -> Device {
+        self.step_limit = Some(limit);
+        self
     }
 
     /// A device running kernels on the reference interpreter.
@@ -501,6 +532,7 @@ pub struct Kernel<P> {
     ast: Arc<ast::Kernel>,
     id: u64,
     num_qpus: u32,
+    step_limit: Option<u64>,
     params: PhantomData<fn(P)>,
 }
 
@@ -526,6 +558,7 @@ pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
         ast: Arc::new(kernel),
         id: next_id(),
         num_qpus: 1,
+        step_limit: None,
         params: PhantomData,
     })
 }
@@ -550,6 +583,12 @@ impl<P> Kernel<P> {
         Ok(())
     }
 
+    /// Fail runs of this kernel that take more than `limit` steps (see
+    /// [`Device::with_step_limit`], which this overrides); `None` restores the device's.
+    pub fn set_step_limit(&mut self, limit: Option<u64>) {
+        self.step_limit = limit;
+    }
+
     /// Run on `device` with `args` (a tuple in parameter order, or the bare argument for a
     /// one-parameter kernel). Argument types are checked by the Rust compiler.
     pub fn run<'a, A: Args<'a, P>>(&self, device: &Device, args: A) -> Result<RunReport> {
@@ -568,6 +607,7 @@ impl<P> Kernel<P> {
             num_qpus: self.num_qpus,
             args: list.words,
             buffers,
+            step_limit: self.step_limit.or(device.step_limit),
         };
         device.backend.run(&mut launch)
     }

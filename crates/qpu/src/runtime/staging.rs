@@ -2,10 +2,11 @@
 //! once per kernel, lay the run out in the device's memory following the compiler's launch
 //! contract (see [`crate::compile`](mod@crate::compile)), and bring the results back.
 //!
-//! The layout, in allocation order: each argument array followed by a zero-filled margin,
-//! the code, the spill area (one slice per QPU) when the kernel spills, then one uniform
-//! stream per QPU, `[qpu, n, args..., spill?]`, with pointer arguments replaced by the
-//! arrays' device addresses.
+//! The layout: each argument array at its own bus address and of exactly its size (nothing
+//! after it is readable or writable, so an out-of-bounds store is an error and an
+//! out-of-bounds load an undefined value), then, in allocation order, the code, the spill
+//! area (one slice per QPU) when the kernel spills, and one uniform stream per QPU,
+//! `[qpu, n, args..., spill?]`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,8 +17,9 @@ use crate::compile::{self, Compiled};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 use crate::lang::ast::Type;
 
-/// Zero-filled bytes after each array in device memory: gathers one vector (64 bytes) or a
-/// few past the end read zeros instead of faulting, like the interpreter's stray gathers.
+/// Zero-filled bytes after each array in GPU memory on the Pi: a gather one vector (64 bytes)
+/// or a few past the end, which hardware-proven kernels issue and discard, reads memory that
+/// exists.
 pub(super) const TAIL_MARGIN: u32 = 4096;
 /// Arrays and spill areas start on a page, as mailbox allocations on the Pi do.
 const PAGE: u32 = 4096;
@@ -35,6 +37,13 @@ pub(super) trait DeviceMemory {
     fn write(&mut self, address: u32, words: &[u32]) -> Result<()>;
     /// Reads `count` words from `address` on; the range lies inside one allocation.
     fn read(&self, address: u32, count: u32) -> Result<Vec<u32>>;
+}
+
+/// Device memory that holds copies of the host's arrays (the emulator's; on the Pi the arrays
+/// are GPU memory already).
+pub(super) trait ArrayMemory: DeviceMemory {
+    /// Allocates exactly `words.len()` words at `address` (nothing for none) and fills them.
+    fn place(&mut self, address: u32, words: &[u32]) -> Result<()>;
 }
 
 /// Compiled kernels by kernel id.
@@ -102,19 +111,20 @@ fn too_large(what: &str) -> Error {
 pub(super) fn stage(
     launch: &Launch<'_>,
     compiled: &Compiled,
-    memory: &mut dyn DeviceMemory,
+    memory: &mut dyn ArrayMemory,
 ) -> Result<Staged> {
-    let mut arrays = Vec::with_capacity(launch.buffers.len());
+    let mut arrays: Vec<u32> = Vec::with_capacity(launch.buffers.len());
     for (index, buffer) in launch.buffers.iter().enumerate() {
-        let bytes = u32::try_from(buffer.len())
+        u32::try_from(buffer.len())
             .ok()
             .and_then(|len| len.checked_mul(4))
-            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN))
             .ok_or_else(|| too_large(&format!("array argument {index}")))?;
-        let address = memory.alloc(bytes, PAGE)?;
-        let words: Vec<u32> = (0..buffer.len()).map(|i| buffer.word(i)).collect();
-        memory.write(address, &words)?;
-        arrays.push(address);
+        // The same array passed twice is placed once.
+        if !arrays.contains(&buffer.bus_address) {
+            let words: Vec<u32> = (0..buffer.len()).map(|i| buffer.word(i)).collect();
+            memory.place(buffer.bus_address, &words)?;
+        }
+        arrays.push(buffer.bus_address);
     }
 
     let code_words = code_words(compiled);
@@ -199,6 +209,9 @@ pub(super) fn copy_back(
     memory: &dyn DeviceMemory,
 ) -> Result<()> {
     for (buffer, &address) in launch.buffers.iter_mut().zip(&staged.arrays) {
+        if buffer.is_empty() {
+            continue;
+        }
         let words = memory.read(address, buffer.len() as u32)?;
         match &mut buffer.words {
             BufferWords::ReadWrite(host) => host.copy_from_slice(&words),
@@ -270,6 +283,14 @@ mod tests {
         }
     }
 
+    impl ArrayMemory for MapMemory {
+        fn place(&mut self, address: u32, words: &[u32]) -> Result<()> {
+            self.blocks.insert(address, words.to_vec());
+            self.allocations.push((address, 4 * words.len() as u32, 0));
+            Ok(())
+        }
+    }
+
     type Params = (Int, Ptr<Int>, Float, Ptr<Int>);
 
     fn kernel(f: impl FnOnce(Int, Ptr<Int>, Float, Ptr<Int>)) -> crate::runtime::Kernel<Params> {
@@ -293,6 +314,7 @@ mod tests {
                 output.bus_address(),
             ],
             buffers: vec![input.buffer(), output.buffer_mut()],
+            step_limit: None,
         };
         check(&launch).unwrap();
         let compiled = Compiled {
@@ -301,17 +323,19 @@ mod tests {
             uniforms: 7,
             spill_bytes_per_qpu: 128,
             compile_time: Default::default(),
+            locations: Vec::new(),
         };
         let mut memory = MapMemory::default();
         let staged = stage(&launch, &compiled, &mut memory).unwrap();
 
-        // Arrays (with their margins), code, spill, then three uniform streams.
+        // Arrays (exactly their size, placed at their bus addresses), code, spill, then three
+        // uniform streams.
         let sizes: Vec<(u32, u32)> = memory.allocations.iter().map(|a| (a.1, a.2)).collect();
         assert_eq!(
             sizes,
             vec![
-                (64 + 4096, 4096),
-                (80 + 4096, 4096),
+                (64, 0),
+                (80, 0),
                 (16, 64),
                 (3 * 128, 4096),
                 (28, 16),
@@ -324,8 +348,13 @@ mod tests {
         else {
             panic!("seven allocations");
         };
+        assert_eq!(input_at, input.bus_address());
+        assert_eq!(output_at, launch.args[3]);
         assert_eq!(memory.read(input_at, 16).unwrap(), vec![7; 16]);
-        assert_eq!(memory.read(input_at + 64, 1024).unwrap(), vec![0; 1024]);
+        assert!(
+            memory.read(input_at + 64, 1).is_err(),
+            "nothing after an array"
+        );
         assert_eq!(
             memory.read(code_at, 4).unwrap(),
             vec![0x5566_7788, 0x1122_3344, 0xddee_ff00, 0x99aa_bbcc]
@@ -367,6 +396,7 @@ mod tests {
             num_qpus: 1,
             args: vec![0, a.bus_address(), 0, b.bus_address()],
             buffers: vec![a.buffer(), b.buffer()],
+            step_limit: None,
         };
         let compiled = crate::compile::compile(&k.ast).unwrap();
         let mut memory = MapMemory::default();
@@ -397,6 +427,7 @@ mod tests {
                 num_qpus,
                 args,
                 buffers,
+                step_limit: None,
             })
         };
         assert!(matches!(
