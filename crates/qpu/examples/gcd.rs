@@ -3,6 +3,9 @@
 //! `cargo run -p qpu --example gcd` runs vector version 1; add `-- --unrolled` for version 2,
 //! whose loop body is unrolled 32 times by an ordinary Rust `for` loop.
 
+use std::process::ExitCode;
+
+use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
@@ -58,9 +61,23 @@ pub fn run(device: &Device, unrolled: bool, a: &[i32], b: &[i32]) -> qpu::Result
     Ok(r.to_vec())
 }
 
+/// Compute 16 GCDs at once on a QPU with Euclid's algorithm (QPULib's README, example 1).
+///
+/// Prints the 16 results and the run report. The inputs are QPULib's (C's `srand(0);
+/// rand()`). The backend is chosen automatically (a Raspberry Pi if there is one, else the
+/// emulator); set QPU_BACKEND=emulator, pi or interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "gcd")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+struct Cli {
+    /// Run vector version 2, whose loop body is unrolled 32 times
+    #[arg(long)]
+    unrolled: bool,
+}
+
 #[allow(dead_code)]
-fn main() -> qpu::Result<()> {
-    let unrolled = std::env::args().any(|arg| arg == "--unrolled");
+fn try_main(cli: &Cli) -> qpu::Result<()> {
+    let unrolled = cli.unrolled;
     let device = Device::auto()?;
     let (a, b) = inputs();
     let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
@@ -76,4 +93,16 @@ fn main() -> qpu::Result<()> {
     }
     println!("{report}");
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

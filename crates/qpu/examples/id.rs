@@ -1,5 +1,11 @@
 //! Twelve QPUs each write their number into their own 16 elements (QPULib's `ID`).
+//!
+//! `cargo run -p qpu --example id` prints the 192 elements; it takes no arguments besides
+//! `--help`.
 
+use std::process::ExitCode;
+
+use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
@@ -18,10 +24,32 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
     Ok(array.to_vec())
 }
 
+/// Print 192 elements written by 12 QPUs, 16 each (QPULib's `ID`).
+///
+/// Each QPU stores its own number into its 16 elements. The backend is chosen automatically
+/// (a Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator, pi or
+/// interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "id")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+struct Cli {}
+
 #[allow(dead_code)]
-fn main() -> qpu::Result<()> {
+fn try_main(_cli: &Cli) -> qpu::Result<()> {
     for (i, value) in run(&Device::auto()?)?.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

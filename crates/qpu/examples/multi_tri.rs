@@ -1,5 +1,10 @@
 //! Triangular numbers of 0..64 on 4 QPUs, each taking its own 16 (QPULib's `MultiTri`).
+//!
+//! `cargo run -p qpu --example multi_tri` prints them; it takes no arguments besides `--help`.
 
+use std::process::ExitCode;
+
+use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
@@ -27,10 +32,31 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
     Ok(array.to_vec())
 }
 
+/// Print the triangular numbers of 0..64, computed on 4 QPUs (QPULib's `MultiTri`).
+///
+/// Each QPU takes its own 16 numbers. The backend is chosen automatically (a Raspberry Pi if
+/// there is one, else the emulator); set QPU_BACKEND=emulator, pi or interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "multi_tri")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+struct Cli {}
+
 #[allow(dead_code)]
-fn main() -> qpu::Result<()> {
+fn try_main(_cli: &Cli) -> qpu::Result<()> {
     for (i, value) in run(&Device::auto()?)?.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -3,7 +3,13 @@
 //! `evens` holds elements 0, 2, 4, … and `odds` elements 1, 3, 5, …, loaded and stored with
 //! a stride of 2. Each iteration compares the pairs (2i, 2i+1), then the pairs (2i+1, 2i+2)
 //! by rotating `evens` one lane; 16 iterations (32 phases) sort any 32 elements.
+//!
+//! `cargo run -p qpu --example oet_sort` sorts 100, 99, …, 69 and prints the result; it takes
+//! no arguments besides `--help`.
 
+use std::process::ExitCode;
+
+use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
@@ -32,11 +38,33 @@ pub fn run(device: &Device, data: &[i32]) -> qpu::Result<Vec<i32>> {
     Ok(array.to_vec())
 }
 
+/// Sort 32 integers with an odd-even transposition sort on one QPU (QPULib's `OET`).
+///
+/// Sorts 100, 99, …, 69 and prints the result. The backend is chosen automatically (a
+/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator, pi or
+/// interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "oet_sort")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+struct Cli {}
+
 #[allow(dead_code)]
-fn main() -> qpu::Result<()> {
+fn try_main(_cli: &Cli) -> qpu::Result<()> {
     let input: Vec<i32> = (0..32).map(|i| 100 - i).collect();
     for (i, value) in run(&Device::auto()?, &input)?.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -2,12 +2,18 @@
 //! blocking loads and stores; gather/receive/store pipelining; and the pipelined kernel
 //! split across QPUs.
 //!
-//! `cargo run -p qpu --example rot3d` prints the README's table (version, QPUs, run time) for
-//! this machine's interpreter, after checking every version against the scalar code.
+//! `cargo run --release -p qpu --example rot3d` checks every version against the scalar code
+//! and prints QPULib's table (version, QPUs, time). Where the backend models the GPU's time
+//! (the emulator, at 250 MHz) or measures it (a Pi), the table shows that time; the host time
+//! is shown separately, since emulating 12 QPUs takes the host longer than emulating one.
+//! `--qpus 1,4,12` chooses the QPU counts of version 3's rows.
 
-use std::time::Instant;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
+use clap::Parser;
 use qpu::lang::*;
+use qpu::runtime::RunReport;
 use qpu::{compile, Device};
 
 /// Scalar version on the host, with the QPU's float arithmetic ([`qpu::float`]: products
@@ -82,15 +88,29 @@ pub const N: usize = 19_200;
 #[allow(clippy::approx_constant)]
 pub const THETA: f32 = 3.14159;
 
+/// How long one run took: the backend's report (with the GPU's modelled or measured time,
+/// where it has one) and the host's wall-clock time for the launch.
+#[allow(dead_code)] // only `main` reads it; the tests include this file as a module
+pub struct Timing {
+    /// The backend's report of the run.
+    pub report: RunReport,
+    /// Host time from launch to results (for the emulator: the time to emulate the run).
+    pub host: Duration,
+}
+
 /// Run vector version `version` (1..=3) on `num_qpus` QPUs over vertices `(i, i)`,
-/// returning the rotated coordinates and the run time.
+/// returning the rotated coordinates and how long the run took. The arrays are padded with
+/// zero vertices to a multiple of 16 per QPU, so that any `n` and QPU count work.
 pub fn run(
     device: &Device,
     version: u32,
     num_qpus: u32,
     n: usize,
-) -> qpu::Result<(Vec<f32>, Vec<f32>, std::time::Duration)> {
-    let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
+) -> qpu::Result<(Vec<f32>, Vec<f32>, Timing)> {
+    let padded = n.next_multiple_of(16 * num_qpus as usize);
+    let coords: Vec<f32> = (0..padded)
+        .map(|i| if i < n { i as f32 } else { 0.0 })
+        .collect();
     let mut x = device.alloc_from(&coords)?;
     let mut y = device.alloc_from(&coords)?;
     let mut kernel = match version {
@@ -100,12 +120,72 @@ pub fn run(
     };
     kernel.set_num_qpus(num_qpus)?;
     let start = Instant::now();
-    kernel.run(device, (n as i32, THETA.cos(), THETA.sin(), &mut x, &mut y))?;
-    Ok((x.to_vec(), y.to_vec(), start.elapsed()))
+    let report = kernel.run(
+        device,
+        (padded as i32, THETA.cos(), THETA.sin(), &mut x, &mut y),
+    )?;
+    let host = start.elapsed();
+    let (mut x, mut y) = (x.to_vec(), y.to_vec());
+    x.truncate(n);
+    y.truncate(n);
+    Ok((x, y, Timing { report, host }))
+}
+
+/// What a backend tells about the GPU's own time for a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum GpuClock {
+    /// Modelled from the cycle count at this clock (MHz): the emulator.
+    Modelled(f64),
+    /// Measured on the hardware: the Pi.
+    Measured,
+    /// Not known: the interpreter runs the kernel's statements, with no notion of cycles.
+    Unknown,
+}
+
+/// The GPU time of a run in seconds, and how it was obtained.
+fn gpu_time(report: &RunReport) -> (GpuClock, Option<f64>) {
+    let counter = |name: &str| {
+        report
+            .counters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, v)| v)
+    };
+    match (report.cycles, counter("modelled_ns"), counter("elapsed_ns")) {
+        (Some(cycles), Some(ns), _) if ns > 0 => (
+            GpuClock::Modelled(cycles as f64 * 1e3 / ns as f64),
+            Some(ns as f64 * 1e-9),
+        ),
+        (_, _, Some(ns)) => (GpuClock::Measured, Some(ns as f64 * 1e-9)),
+        _ => (GpuClock::Unknown, None),
+    }
+}
+
+/// Rotate 19,200 vertices with QPULib's three vector versions and print their times.
+///
+/// Checks each version (QPULib's README, example 2) against the scalar code and prints
+/// QPULib's timing table. Where the backend models the GPU's time (the emulator, at 250 MHz)
+/// or measures it (a Pi), the table shows it next to the host's time. The backend is chosen
+/// automatically (a Raspberry Pi if there is one, else the emulator); set
+/// QPU_BACKEND=emulator, pi or interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "rot3d")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+pub struct Cli {
+    /// QPU counts (1..=12) to run vector version 3 on, one table row each
+    #[arg(
+        long,
+        value_name = "N",
+        value_delimiter = ',',
+        num_args = 1..,
+        default_value = "1,2,12",
+        value_parser = clap::value_parser!(u32).range(1..=12)
+    )]
+    qpus: Vec<u32>,
 }
 
 #[allow(dead_code)]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn try_main(cli: &Cli) -> Result<(), Box<dyn std::error::Error>> {
     let device = Device::auto()?;
     let mut x: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let mut y = x.clone();
@@ -113,26 +193,95 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     rot3d_scalar(N, THETA.cos(), THETA.sin(), &mut x, &mut y);
     let scalar = start.elapsed();
 
-    println!(
-        "Times taken to rotate an object with {N} vertices (qpu {}):",
-        device.backend().name()
-    );
-    println!();
-    println!("  Version  | Number of QPUs | Run-time (s) |");
-    println!("  ---------| -------------: | -----------: |");
-    println!(
-        "  Scalar   | 0              | {:12.6} |",
-        scalar.as_secs_f64()
-    );
-    for (version, num_qpus) in [(1, 1), (2, 1), (3, 1), (3, 2), (3, 12)] {
-        let (vx, vy, time) = run(&device, version, num_qpus, N)?;
+    let setups = [(1, 1), (2, 1)]
+        .into_iter()
+        .chain(cli.qpus.iter().map(|&q| (3, q)));
+    let mut rows = Vec::new();
+    for (version, num_qpus) in setups {
+        let (vx, vy, timing) = run(&device, version, num_qpus, N)?;
         if vx != x || vy != y {
-            return Err(format!("vector version {version} disagrees with the scalar code").into());
+            return Err(format!(
+                "vector version {version} on {num_qpus} QPU(s) disagrees with the scalar code"
+            )
+            .into());
         }
+        rows.push((version, num_qpus, timing));
+    }
+
+    let backend = device.backend().name();
+    let clock = gpu_time(&rows[0].2.report).0;
+    let (gpu_heading, host_heading) = match clock {
+        GpuClock::Modelled(mhz) => (
+            format!("GPU time (s), modelled at {mhz:.0} MHz"),
+            "Host time (s), emulation",
+        ),
+        GpuClock::Measured => ("GPU time (s), measured".to_string(), "Host time (s)"),
+        GpuClock::Unknown => ("GPU time (s)".to_string(), "Host time (s), interpreter"),
+    };
+    let (gw, hw) = (gpu_heading.len(), host_heading.len());
+    println!("Times taken to rotate an object with {N} vertices on the {backend}:");
+    println!();
+    println!("  Version  | Number of QPUs | {gpu_heading} | {host_heading} |");
+    println!(
+        "  ---------| -------------: | {:->gw$}: | {:->hw$}: |",
+        "",
+        "",
+        gw = gw - 1,
+        hw = hw - 1
+    );
+    let secs = |s: f64| format!("{s:.6}");
+    println!(
+        "  Scalar   | 0              | {:>gw$} | {:>hw$} |",
+        "-",
+        secs(scalar.as_secs_f64())
+    );
+    for (version, num_qpus, timing) in &rows {
+        let gpu = gpu_time(&timing.report)
+            .1
+            .map_or_else(|| "not modelled".to_string(), secs);
         println!(
-            "  Vector {version} | {num_qpus:<14} | {:12.6} |",
-            time.as_secs_f64()
+            "  Vector {version} | {num_qpus:<14} | {gpu:>gw$} | {:>hw$} |",
+            secs(timing.host.as_secs_f64())
         );
     }
+    println!();
+    let notes = match clock {
+        GpuClock::Modelled(mhz) => [
+            format!("GPU time: what the {backend}'s cycle model says a Pi's QPUs take, at {mhz:.0} MHz."),
+            "Host time: how long this machine took. For the vector versions that is the time to \
+             emulate"
+                .to_string(),
+            "the QPUs, all on one host thread: it says nothing about how the versions compare on \
+             a Pi."
+                .to_string(),
+        ],
+        GpuClock::Measured => [
+            "GPU time: measured on the Pi, from launch to completion.".to_string(),
+            "Host time: the whole call, which also copies the arrays and compiles the kernel."
+                .to_string(),
+            String::new(),
+        ],
+        GpuClock::Unknown => [
+            format!("The {backend} does not model GPU time. Host time is how long this machine"),
+            "took to interpret the kernels, which says nothing about a Pi's speed; the emulator"
+                .to_string(),
+            "models it (QPU_BACKEND=emulator).".to_string(),
+        ],
+    };
+    for line in notes.iter().filter(|line| !line.is_empty()) {
+        println!("{line}");
+    }
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

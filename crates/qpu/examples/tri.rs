@@ -1,5 +1,10 @@
 //! The first 16 triangular numbers, one per lane (QPULib's `Tri` example).
+//!
+//! `cargo run -p qpu --example tri` prints them; it takes no arguments besides `--help`.
 
+use std::process::ExitCode;
+
+use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
@@ -24,11 +29,32 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
     Ok(array.to_vec())
 }
 
+/// Print the first 16 triangular numbers, one per lane of a QPU (QPULib's `Tri`).
+///
+/// The backend is chosen automatically (a Raspberry Pi if there is one, else the emulator);
+/// set QPU_BACKEND=emulator, pi or interpreter to choose it.
+#[derive(Parser)]
+#[command(name = "tri")]
+#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
+struct Cli {}
+
 #[allow(dead_code)]
-fn main() -> qpu::Result<()> {
+fn try_main(_cli: &Cli) -> qpu::Result<()> {
     let result = run(&Device::auto()?)?;
     for (i, value) in result.iter().enumerate() {
         println!("{i}: {value}");
     }
     Ok(())
+}
+
+#[allow(dead_code)]
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -2,6 +2,11 @@
 //! on the strict emulator; every output word must be identical.
 //!
 //! Each program is generated from a seed (reproducible: `QPU_DIFF_SEED=<seed>` reruns one).
+//! A campaign checks the programs of consecutive seeds from a first seed that is drawn afresh
+//! on every run, so each run (CI's included) covers a different slice of the program space;
+//! `QPU_DIFF_FIRST_SEED=<seed>` reruns a slice. Each campaign writes its first seed and program
+//! count to stderr even when libtest captures the test's output, and puts them in its failure
+//! message.
 //! Programs use ints and floats, every operator, `where_`/`if_`/`while_` nesting with bounded
 //! loops, rotates and shifts by any amount, loads, gathers and (blocking and non-blocking)
 //! stores (also strided) to bounded buffers, semaphores, `me()`/`num_qpus()` on 1–12 QPUs,
@@ -22,7 +27,8 @@
 //! CI runs `DEFAULT_PROGRAMS` programs; `QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu
 //! --test differential -- --ignored` runs the long campaign.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use qpu::error::SourceLocation;
@@ -652,8 +658,6 @@ fn case(seed: u64, pressure: u32) -> Case {
     }
 }
 
-static FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-static REJECTED: AtomicU64 = AtomicU64::new(0);
 static NEXT_KERNEL: AtomicU64 = AtomicU64::new(1 << 40);
 
 fn qpu_emu_config() -> qpu_emu::EmulatorConfig {
@@ -721,12 +725,13 @@ fn run(c: &Case, kernel: &Kernel, emulate: bool) -> Outputs {
 }
 
 /// None if they agree (or the interpreter rejects the program), else a description.
-fn disagreement(c: &Case, kernel: &Kernel, count: bool) -> Option<String> {
+/// Programs the interpreter rejects are counted in `rejected`, if given.
+fn disagreement(c: &Case, kernel: &Kernel, rejected: Option<&AtomicU64>) -> Option<String> {
     let expected = run(c, kernel, false);
     let expected = match expected {
         Ok(o) => o,
         Err(e) => {
-            if count && REJECTED.fetch_add(1, Ordering::Relaxed) == 0 {
+            if rejected.is_some_and(|r| r.fetch_add(1, Ordering::Relaxed) == 0) {
                 println!("first program the interpreter rejects: {e}");
             }
             return None;
@@ -831,7 +836,7 @@ fn shrink(c: &Case, mut kernel: Kernel) -> Kernel {
             budget -= 1;
             let mut candidate = kernel.clone();
             remove(&mut candidate.body, &fixed);
-            if candidate.body != kernel.body && disagreement(c, &candidate, false).is_some() {
+            if candidate.body != kernel.body && disagreement(c, &candidate, None).is_some() {
                 kernel = candidate;
                 progress = true;
                 break;
@@ -843,9 +848,10 @@ fn shrink(c: &Case, mut kernel: Kernel) -> Kernel {
     }
 }
 
-fn check_seed(seed: u64, pressure: u32) -> Result<(), String> {
+/// Check the program of `seed`; programs the interpreter rejects are counted in `rejected`.
+fn check_seed(seed: u64, pressure: u32, rejected: &AtomicU64) -> Result<(), String> {
     let c = case(seed, pressure);
-    match disagreement(&c, &c.kernel, true) {
+    match disagreement(&c, &c.kernel, Some(rejected)) {
         None => Ok(()),
         Some(first) => {
             let small = shrink(&c, c.kernel.clone());
@@ -854,45 +860,113 @@ fn check_seed(seed: u64, pressure: u32) -> Result<(), String> {
                     eprintln!("{}", compiled.disassemble());
                 }
             }
-            let why = disagreement(&c, &small, false).unwrap_or(first);
+            let why = disagreement(&c, &small, None).unwrap_or(first);
             Err(format!(
                 "seed {seed} ({} QPUs, x = {}, y = {}): {why}\nshrunk kernel \
-                 (v0 inp, v1 finp, v2 out, v3 fout, v4 x, v5 y):\n{small}\nrerun with \
-                 QPU_DIFF_SEED={seed}",
+                 (v0 inp, v1 finp, v2 out, v3 fout, v4 x, v5 y):\n{small}\n{}",
                 c.num_qpus,
                 c.x,
-                f32::from_bits(c.y)
+                f32::from_bits(c.y),
+                rerun(seed, pressure)
             ))
         }
     }
 }
 
-fn campaign(programs: u64, first_seed: u64, pressure: u32) {
+/// [`check_seed`], with a panic (in the compiler, say) turned into a failure naming the seed.
+fn check_seed_caught(seed: u64, pressure: u32, rejected: &AtomicU64) -> Result<(), String> {
+    std::panic::catch_unwind(|| check_seed(seed, pressure, rejected)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("(no message)");
+        Err(format!(
+            "seed {seed}: panicked: {what}\n{}",
+            rerun(seed, pressure)
+        ))
+    })
+}
+
+/// How to rerun the one program of `seed`.
+fn rerun(seed: u64, pressure: u32) -> String {
+    let mut how = format!("rerun with QPU_DIFF_SEED={seed}");
+    if pressure != 0 {
+        how.push_str(&format!(" QPU_DIFF_PRESSURE={pressure}"));
+    }
+    how
+}
+
+/// A first seed nobody chose: the standard library's per-process random hash keys (drawn from
+/// the OS), mixed with the time and the process id. Kept below 2^48 to stay short to type.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hasher.write_u128(now);
+    hasher.write_u32(std::process::id());
+    hasher.finish() >> 16
+}
+
+/// The campaign's first seed: `QPU_DIFF_FIRST_SEED` if set, else a fresh one.
+fn first_seed() -> u64 {
+    match std::env::var("QPU_DIFF_FIRST_SEED") {
+        Ok(text) => text.trim().parse().unwrap_or_else(|e| {
+            panic!("QPU_DIFF_FIRST_SEED={text:?} is not a seed (a number in 0..2^64): {e}")
+        }),
+        Err(_) => fresh_seed(),
+    }
+}
+
+/// Write `line` to the process's stderr even while libtest captures the test's output:
+/// libtest captures what the `print!`/`eprint!` macro family writes (and shows it only for
+/// failing tests), not writes to the `Stderr` handle itself.
+fn announce(line: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
+}
+
+/// Check `programs` programs from consecutive seeds, on all cores. `name` (the test's) labels
+/// the announcement line and the failure message.
+fn campaign(name: &str, programs: u64, pressure: u32) {
     if let Ok(seed) = std::env::var("QPU_DIFF_SEED") {
         let seed: u64 = seed.parse().expect("QPU_DIFF_SEED is a number");
         let pressure = std::env::var("QPU_DIFF_PRESSURE")
             .ok()
             .and_then(|p| p.parse().ok())
             .unwrap_or(pressure);
-        if let Err(e) = check_seed(seed, pressure) {
+        announce(&format!("{name}: the one program of QPU_DIFF_SEED={seed}"));
+        if let Err(e) = check_seed_caught(seed, pressure, &AtomicU64::new(0)) {
             panic!("{e}");
         }
         return;
     }
+    let first_seed = first_seed();
+    let slice = format!(
+        "{programs} programs from first seed {first_seed} (QPU_DIFF_FIRST_SEED={first_seed} \
+         reruns them)"
+    );
+    announce(&format!("{name}: {slice}"));
+    let failed = AtomicBool::new(false);
+    let rejected = AtomicU64::new(0);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
+                let (failed, rejected) = (&failed, &rejected);
                 s.spawn(move || {
                     let mut failures = Vec::new();
-                    let mut seed = first_seed + t;
-                    while seed < first_seed + programs && !FAILED.load(Ordering::Relaxed) {
-                        if let Err(e) = check_seed(seed, pressure) {
-                            FAILED.store(true, Ordering::Relaxed);
+                    let mut i = t;
+                    while i < programs && !failed.load(Ordering::Relaxed) {
+                        let seed = first_seed.wrapping_add(i);
+                        if let Err(e) = check_seed_caught(seed, pressure, rejected) {
+                            failed.store(true, Ordering::Relaxed);
                             failures.push(e);
                             break;
                         }
-                        seed += threads;
+                        i += threads;
                     }
                     failures
                 })
@@ -903,24 +977,30 @@ fn campaign(programs: u64, first_seed: u64, pressure: u32) {
             .flat_map(|h| h.join().expect("worker"))
             .collect()
     });
-    let rejected = REJECTED.load(Ordering::Relaxed);
+    let rejected = rejected.load(Ordering::Relaxed);
     println!(
-        "differential: {programs} programs from seed {first_seed} ({rejected} rejected by the \
-         interpreter), {} disagreements",
+        "differential: {slice}: {rejected} rejected by the interpreter, {} failed",
         failures.len()
     );
     if let Some(f) = failures.first() {
-        panic!("{} disagreement(s); first:\n{f}", failures.len());
+        panic!(
+            "{} failing program(s) among {slice}; first:\n{f}",
+            failures.len()
+        );
     }
     assert!(
         rejected * 10 < programs,
-        "too many generated programs are invalid"
+        "too many generated programs are invalid: {rejected} of {slice}"
     );
 }
 
 #[test]
 fn random_kernels_agree_on_interpreter_and_emulator() {
-    campaign(DEFAULT_PROGRAMS, 0, 0);
+    campaign(
+        "random_kernels_agree_on_interpreter_and_emulator",
+        DEFAULT_PROGRAMS,
+        0,
+    );
 }
 
 /// Seeds the long campaign once failed on: a spilled prologue temporary (4294976583) and a
@@ -928,7 +1008,7 @@ fn random_kernels_agree_on_interpreter_and_emulator() {
 #[test]
 fn former_failures_stay_fixed() {
     for seed in [4_294_976_583, 4_294_978_933] {
-        if let Err(e) = check_seed(seed, 0) {
+        if let Err(e) = check_seed_caught(seed, 0, &AtomicU64::new(0)) {
             panic!("{e}");
         }
     }
@@ -938,7 +1018,7 @@ fn former_failures_stay_fixed() {
 /// code runs inside loops, conditionals and `where_` bodies.
 #[test]
 fn random_kernels_that_spill_agree() {
-    campaign(SPILL_PROGRAMS, 1 << 48, 80);
+    campaign("random_kernels_that_spill_agree", SPILL_PROGRAMS, 80);
 }
 
 #[test]
@@ -953,7 +1033,7 @@ fn long_campaign() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    campaign(programs, 1 << 32, pressure);
+    campaign("long_campaign", programs, pressure);
 }
 
 #[test]

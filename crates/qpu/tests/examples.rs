@@ -22,6 +22,8 @@ mod rot3d;
 #[path = "../examples/tri.rs"]
 mod tri;
 
+use clap::error::ErrorKind;
+use clap::Parser;
 use qpu::Device;
 
 /// A small deterministic generator for test inputs (not the thing under test).
@@ -221,4 +223,102 @@ fn heatmap_initial_map_matches_qpulib_hot_spots() {
     );
     assert_eq!(map[y * grid.ncols() + x], (1000 * t) as f32);
     assert_eq!(map.iter().filter(|&&v| v != 0.0).count(), 10);
+}
+
+/// The kind of error clap reports for `args`, or `None` if they parse.
+fn cli_error<C: Parser>(args: &[&str]) -> Option<ErrorKind> {
+    C::try_parse_from(args).err().map(|e| e.kind())
+}
+
+#[test]
+fn heatmap_rejects_bad_arguments_instead_of_defaulting() {
+    use heatmap::Cli;
+    // The README's positional form and the named form both parse.
+    assert_eq!(cli_error::<Cli>(&["heatmap"]), None);
+    assert_eq!(
+        cli_error::<Cli>(&["heatmap", "1500", "12", "out.png"]),
+        None
+    );
+    let named = ["heatmap", "--steps", "5", "--qpus", "1", "-o", "x.png"];
+    assert_eq!(cli_error::<Cli>(&named), None);
+    for bad in [
+        &["heatmap", "abc"][..],
+        &["heatmap", "10", "0"],
+        &["heatmap", "10", "13"],
+        &["heatmap", "--qpus", "0"],
+        &["heatmap", "--qpus", "13"],
+        &["heatmap", "--steps", "-1"],
+    ] {
+        let kind = cli_error::<Cli>(bad);
+        assert!(
+            matches!(
+                kind,
+                Some(ErrorKind::ValueValidation | ErrorKind::UnknownArgument)
+            ),
+            "{bad:?} gave {kind:?}"
+        );
+    }
+    assert_eq!(
+        cli_error::<Cli>(&["heatmap", "10", "2", "--qpus", "3"]),
+        Some(ErrorKind::ArgumentConflict)
+    );
+    assert_eq!(
+        cli_error::<Cli>(&["heatmap", "10", "2", "a.png", "x"]),
+        Some(ErrorKind::UnknownArgument)
+    );
+}
+
+#[test]
+fn heatmap_reports_an_unwritable_output_before_running() {
+    let dir = std::env::temp_dir().join("qpu-heatmap-test-no-such-directory");
+    let path = dir.join("out.png");
+    let path = path.to_str().unwrap();
+    // A million steps would take hours: the error must come before the run.
+    let cli = heatmap::Cli::try_parse_from(["heatmap", "1000000", "12", path]).unwrap();
+    let start = std::time::Instant::now();
+    let error = heatmap::try_main(&cli).unwrap_err().to_string();
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    // The OS reason in words (Display), e.g. "No such file or directory (os error 2)", not
+    // the Debug form `Os { code: 2, .. }`.
+    assert!(
+        error.starts_with(&format!("cannot write {path}: ")) && error.contains("(os error "),
+        "message {error:?}"
+    );
+    assert!(!error.contains("Os {"), "message {error:?}");
+    assert!(!dir.exists());
+}
+
+#[test]
+fn rot3d_rejects_qpu_counts_outside_1_to_12() {
+    use rot3d::Cli;
+    assert_eq!(cli_error::<Cli>(&["rot3d"]), None);
+    assert_eq!(cli_error::<Cli>(&["rot3d", "--qpus", "1,7,12"]), None);
+    for bad in ["0", "13", "1,13", "two"] {
+        assert_eq!(
+            cli_error::<Cli>(&["rot3d", "--qpus", bad]),
+            Some(ErrorKind::ValueValidation),
+            "--qpus {bad}"
+        );
+    }
+}
+
+#[test]
+fn rot3d_pads_vertex_counts_that_do_not_divide_among_the_qpus() {
+    // 19,200 vertices are 1,200 vectors, which 7 QPUs cannot share evenly; nor can 40
+    // vertices fill whole vectors.
+    let device = Device::interpreter();
+    for (n, num_qpus) in [(rot3d::N, 7), (40, 1), (40, 3)] {
+        let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let mut y = x.clone();
+        rot3d::rot3d_scalar(n, rot3d::THETA.cos(), rot3d::THETA.sin(), &mut x, &mut y);
+        for version in [1, 2, 3] {
+            let qpus = if version == 3 { num_qpus } else { 1 };
+            let (vx, vy, timing) = rot3d::run(&device, version, qpus, n).unwrap();
+            assert!(
+                vx == x && vy == y,
+                "version {version}, {qpus} QPUs, {n} vertices"
+            );
+            assert_eq!(timing.report.num_qpus, qpus);
+        }
+    }
 }
