@@ -39,31 +39,48 @@ fn pure_computation(op: &Op<VReg>) -> bool {
 /// its assignment in the loop (a value from the previous iteration, or the initial zero).
 /// Rotation sources (`pinned`, which must sit in an accumulator next to their rotation) stay.
 pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: &[VReg]) {
-    loop {
-        let mut defs: HashMap<VReg, usize> = HashMap::new();
-        for op in code.iter() {
-            if let Some(d) = op.def() {
-                *defs.entry(d).or_default() += 1;
-            }
+    // Ops removed as duplicates leave this inert placeholder until the end, so a loop's
+    // rewrite never moves code outside it: each loop is rewritten in place, in time linear
+    // in its length (the whole program is not rescanned per change).
+    const GONE: Op<VReg> = Op::Source(u32::MAX);
+    let mut defs: HashMap<VReg, usize> = HashMap::new();
+    for op in code.iter() {
+        if let Some(d) = op.def() {
+            *defs.entry(d).or_default() += 1;
         }
-        let mut label_at = HashMap::new();
-        for (i, op) in code.iter().enumerate() {
-            if let Op::Label(l) = op {
-                label_at.insert(*l, i);
-            }
+    }
+    let mut label_at = HashMap::new();
+    for (i, op) in code.iter().enumerate() {
+        if let Op::Label(l) = op {
+            label_at.insert(*l, i);
         }
-        // Loops as (start, end) index ranges, innermost (shortest) first.
-        let mut loops: Vec<(usize, usize)> = code
-            .iter()
-            .enumerate()
-            .filter_map(|(i, op)| match op {
-                Op::Branch { target, .. } if label_at[target] < i => Some((label_at[target], i)),
-                _ => None,
-            })
-            .collect();
-        loops.sort_by_key(|&(s, e)| e - s);
-        let mut changed = false;
-        for &(start, end) in &loops {
+    }
+    // Loops as (start, end) index ranges, innermost (shortest) first. Nested loops are
+    // rewritten inner first; a rewrite keeps every loop's bounds except its own start.
+    let mut loops: Vec<(usize, usize)> = code
+        .iter()
+        .enumerate()
+        .filter_map(|(i, op)| match op {
+            Op::Branch { target, .. } if label_at[target] < i => Some((label_at[target], i)),
+            _ => None,
+        })
+        .collect();
+    loops.sort_by_key(|&(s, e)| e - s);
+    // Registers merged with an equal computation; applied to the whole program at the end.
+    let mut rename: HashMap<VReg, VReg> = HashMap::new();
+    let resolve = |rename: &HashMap<VReg, VReg>, mut r: VReg| {
+        while let Some(&to) = rename.get(&r) {
+            r = to;
+        }
+        r
+    };
+    for &(first_start, end) in &loops {
+        // Where the loop's label is now (hoisting moves it down past the hoisted ops).
+        let mut start = first_start;
+        while !matches!(code[start], Op::Label(_)) {
+            start += 1;
+        }
+        loop {
             let mut written = std::collections::HashSet::new();
             for op in &code[start..=end] {
                 if let Some(d) = op.def() {
@@ -74,7 +91,7 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
                 .filter(|&k| {
                     let op = &code[k];
                     let mut invariant = true;
-                    op.uses(|r| invariant &= !written.contains(&r));
+                    op.uses(|r| invariant &= !written.contains(&resolve(&rename, r)));
                     pure_computation(op)
                         && invariant
                         && op.def().is_some_and(|d| {
@@ -83,28 +100,34 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
                 })
                 .collect();
             if movable.is_empty() {
-                continue;
+                break;
             }
             // Computations already sitting right before the loop, by what they compute.
-            let strip = |op: &Op<VReg>| {
+            let strip = |rename: &HashMap<VReg, VReg>, op: &Op<VReg>| {
                 let d = op.def();
-                op.map(|r| if Some(r) == d { VReg(u32::MAX) } else { r })
+                op.map(|r| {
+                    if Some(r) == d {
+                        VReg(u32::MAX)
+                    } else {
+                        resolve(rename, r)
+                    }
+                })
             };
             let mut known: Vec<(Op<VReg>, VReg)> = Vec::new();
             let mut k = start;
-            while k > 0 && pure_computation(&code[k - 1]) {
-                let d = code[k - 1].def().expect("pure computations define");
-                if defs[&d] == 1 && d.0 >= first_temporary {
-                    known.push((strip(&code[k - 1]), d));
+            while k > 0 && (pure_computation(&code[k - 1]) || code[k - 1] == GONE) {
+                if let Some(d) = code[k - 1].def() {
+                    if defs[&d] == 1 && d.0 >= first_temporary {
+                        known.push((strip(&rename, &code[k - 1]), d));
+                    }
                 }
                 k -= 1;
             }
-            let mut rename: HashMap<VReg, VReg> = HashMap::new();
             let mut hoisted = Vec::new();
             for &m in &movable {
-                let op = code[m].map(|r| rename.get(&r).copied().unwrap_or(r));
+                let op = code[m].map(|r| resolve(&rename, r));
                 let d = op.def().expect("pure computations define");
-                let shape = strip(&op);
+                let shape = strip(&rename, &op);
                 match known.iter().find(|(o, _)| *o == shape) {
                     Some(&(_, keep)) => {
                         rename.insert(d, keep);
@@ -115,22 +138,27 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
                     }
                 }
             }
-            for &m in movable.iter().rev() {
-                code.remove(m);
-            }
-            for (offset, op) in hoisted.into_iter().enumerate() {
-                code.insert(start + offset, op);
-            }
-            if !rename.is_empty() {
-                for op in code.iter_mut() {
-                    *op = op.map(|r| rename.get(&r).copied().unwrap_or(r));
+            // Rewrite start..end: placeholders, the hoisted ops, the label, the rest.
+            let mut region: Vec<Op<VReg>> = Vec::with_capacity(end - start);
+            region.extend(std::iter::repeat_n(GONE, movable.len() - hoisted.len()));
+            region.extend(hoisted);
+            let label_at = region.len();
+            let mut next = movable.iter().peekable();
+            for (k, op) in code[start..end].iter().enumerate() {
+                if next.peek() == Some(&&(start + k)) {
+                    next.next();
+                } else {
+                    region.push(op.clone());
                 }
             }
-            changed = true;
-            break;
+            code.splice(start..end, region);
+            start += label_at;
         }
-        if !changed {
-            return;
+    }
+    code.retain(|op| *op != GONE);
+    if !rename.is_empty() {
+        for op in code.iter_mut() {
+            *op = op.map(|r| resolve(&rename, r));
         }
     }
 }

@@ -40,49 +40,6 @@ pub struct Allocated {
     pub spill_slots: u32,
 }
 
-struct Bits {
-    words: Vec<u64>,
-}
-
-impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits {
-            words: vec![0; n.div_ceil(64)],
-        }
-    }
-    fn get(&self, i: usize) -> bool {
-        self.words[i / 64] >> (i % 64) & 1 == 1
-    }
-    fn set(&mut self, i: usize) {
-        self.words[i / 64] |= 1 << (i % 64);
-    }
-    fn clear(&mut self, i: usize) {
-        self.words[i / 64] &= !(1 << (i % 64));
-    }
-    fn union(&mut self, other: &Bits) -> bool {
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let n = *a | b;
-            changed |= n != *a;
-            *a = n;
-        }
-        changed
-    }
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + b)
-            })
-        })
-    }
-}
-
 /// Basic blocks of a linear IR: (start, end) index ranges and successors.
 pub struct Cfg {
     /// Blocks as half-open ranges of op indices.
@@ -159,8 +116,51 @@ fn loop_depths<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<u32> {
     depth
 }
 
+/// A set of values as a member list plus each value's position in it: O(1) insert and
+/// remove, iteration in O(members) (a bit set's iteration costs O(values), which made
+/// building the graph quadratic in kernel size). The position table is shared by the blocks.
+struct Live {
+    members: Vec<u32>,
+    position: Vec<u32>,
+}
+
+impl Live {
+    const ABSENT: u32 = u32::MAX;
+
+    fn new(n: usize) -> Live {
+        Live {
+            members: Vec::new(),
+            position: vec![Live::ABSENT; n],
+        }
+    }
+    fn set(&mut self, v: usize) {
+        if self.position[v] == Live::ABSENT {
+            self.position[v] = self.members.len() as u32;
+            self.members.push(v as u32);
+        }
+    }
+    fn clear(&mut self, v: usize) {
+        let at = self.position[v];
+        if at != Live::ABSENT {
+            self.position[v] = Live::ABSENT;
+            let last = self.members.pop().expect("a member");
+            if last as usize != v {
+                self.members[at as usize] = last;
+                self.position[last as usize] = at;
+            }
+        }
+    }
+    fn empty(&mut self) {
+        for &v in &self.members {
+            self.position[v as usize] = Live::ABSENT;
+        }
+        self.members.clear();
+    }
+}
+
 struct Graph {
-    adj: Vec<Bits>,
+    /// Interference: the neighbours of each value, ascending, without repeats.
+    adj: Vec<Vec<u32>>,
     /// Operand pairs read by one instruction.
     pairs: Vec<Vec<usize>>,
     /// Copy partners.
@@ -173,49 +173,85 @@ struct Graph {
     touched: Vec<bool>,
 }
 
-fn build(code: &[Op<VReg>], n: usize) -> Graph {
-    let cfg = cfg(code);
+/// Live-in and live-out values of each block (each list ascending, no repeats), computed value
+/// by value: a value is pushed backwards from the blocks that read it before writing it, through
+/// predecessors, until blocks that write all its lanes. Time and memory are linear in the code
+/// plus the sizes of the results (a bit set per block would be blocks × values).
+fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let nb = cfg.blocks.len();
-    let mut use_b: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
-    let mut def_b: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
+    // Per value: blocks reading it before any full write there, and blocks fully writing it.
+    let mut exposed: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut kills: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Per value, the last block (+1) that wrote it fully / that listed it as exposed.
+    let mut written_in = vec![0u32; n];
+    let mut exposed_in = vec![0u32; n];
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
+        let stamp = b as u32 + 1;
         for op in &code[s..e] {
             op.uses(|r| {
-                if !def_b[b].get(r.0 as usize) {
-                    use_b[b].set(r.0 as usize);
+                let v = r.0 as usize;
+                if written_in[v] != stamp && exposed_in[v] != stamp {
+                    exposed_in[v] = stamp;
+                    exposed[v].push(b as u32);
                 }
             });
             if let Some(d) = op.def() {
-                if op.writes_all_lanes() {
-                    def_b[b].set(d.0 as usize);
+                let v = d.0 as usize;
+                if op.writes_all_lanes() && written_in[v] != stamp {
+                    written_in[v] = stamp;
+                    kills[v].push(b as u32);
                 }
             }
         }
     }
-    let mut live_in: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
-    let mut live_out: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            let mut out = Bits::new(n);
-            for &s in &cfg.succs[b] {
-                out.union(&live_in[s]);
-            }
-            let mut inn = Bits::new(n);
-            inn.union(&out);
-            for (w, d) in inn.words.iter_mut().zip(&def_b[b].words) {
-                *w &= !d;
-            }
-            inn.union(&use_b[b]);
-            changed |= live_out[b].union(&out);
-            changed |= live_in[b].union(&inn);
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    for (b, succs) in cfg.succs.iter().enumerate() {
+        for &t in succs {
+            preds[t].push(b as u32);
         }
     }
+    let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    let mut live_out: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    // Per block, the last value (+1) that was marked killed / live in / live out there.
+    let mut killed = vec![0u32; nb];
+    let mut in_mark = vec![0u32; nb];
+    let mut out_mark = vec![0u32; nb];
+    let mut work: Vec<u32> = Vec::new();
+    for v in 0..n {
+        let stamp = v as u32 + 1;
+        for &b in &kills[v] {
+            killed[b as usize] = stamp;
+        }
+        work.extend_from_slice(&exposed[v]);
+        while let Some(b) = work.pop() {
+            let b = b as usize;
+            if in_mark[b] == stamp {
+                continue;
+            }
+            in_mark[b] = stamp;
+            live_in[b].push(v as u32);
+            for &p in &preds[b] {
+                let p = p as usize;
+                if out_mark[p] != stamp {
+                    out_mark[p] = stamp;
+                    live_out[p].push(v as u32);
+                    if killed[p] != stamp {
+                        work.push(p as u32);
+                    }
+                }
+            }
+        }
+    }
+    (live_in, live_out)
+}
+
+fn build(code: &[Op<VReg>], n: usize) -> Graph {
+    let cfg = cfg(code);
+    let (_, live_out) = liveness(code, &cfg, n);
 
     let depth = loop_depths(code);
     let mut g = Graph {
-        adj: (0..n).map(|_| Bits::new(n)).collect(),
+        adj: vec![Vec::new(); n],
         pairs: vec![Vec::new(); n],
         copies: vec![Vec::new(); n],
         not_a: vec![false; n],
@@ -224,25 +260,28 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
         span: vec![(usize::MAX, 0); n],
         touched: vec![false; n],
     };
+    let mut live = Live::new(n);
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
-        let mut live = Bits::new(n);
-        live.union(&live_out[b]);
+        live.empty();
+        for &r in &live_out[b] {
+            live.set(r as usize);
+        }
         for i in (s..e).rev() {
             let op = &code[i];
-            for r in live.iter() {
-                let sp = &mut g.span[r];
+            for &r in &live.members {
+                let sp = &mut g.span[r as usize];
                 sp.0 = sp.0.min(i);
                 sp.1 = sp.1.max(i);
             }
-            let copy_src = op.as_copy().map(|(_, s)| s.0 as usize);
+            let copy_src = op.as_copy().map(|(_, s)| s.0);
             if let Some(d) = op.def() {
-                let d = d.0 as usize;
-                for l in live.iter() {
-                    if l != d && Some(l) != copy_src {
-                        g.adj[d].set(l);
-                        g.adj[l].set(d);
+                for &l in &live.members {
+                    if l != d.0 && Some(l) != copy_src {
+                        g.adj[d.0 as usize].push(l);
+                        g.adj[l as usize].push(d.0);
                     }
                 }
+                let d = d.0 as usize;
                 if op.writes_all_lanes() {
                     live.clear(d);
                 }
@@ -278,6 +317,10 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
                 }
             }
         }
+    }
+    for neighbours in &mut g.adj {
+        neighbours.sort_unstable();
+        neighbours.dedup();
     }
     g
 }
@@ -328,8 +371,8 @@ fn colour(
             Loc::B(i) => 36 + i as u32,
         };
         let mut taken: u128 = 0;
-        for u in g.adj[v].iter() {
-            if let Some(l) = loc[u] {
+        for &u in &g.adj[v] {
+            if let Some(l) = loc[u as usize] {
                 taken |= 1 << bit(l);
             }
         }
@@ -502,6 +545,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                 } else {
                     let victim = g.adj[v]
                         .iter()
+                        .map(|&u| u as usize)
                         .filter(|&u| !unspillable[u] && !acc_only[u] && loc[u].is_some())
                         .min_by(|&x, &y| {
                             g.weight[x]
@@ -609,33 +653,10 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
 fn zero_uninitialised(lowered: &mut Lowered) {
     let n = lowered.vregs as usize;
     let cfg = cfg(&lowered.code);
-    let code = &lowered.code;
-    // Backward liveness restricted to what reaches the entry.
-    let nb = cfg.blocks.len();
-    let mut live_in: Vec<Bits> = (0..nb).map(|_| Bits::new(n)).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            let mut live = Bits::new(n);
-            for &s in &cfg.succs[b] {
-                live.union(&live_in[s]);
-            }
-            let (s, e) = cfg.blocks[b];
-            for op in code[s..e].iter().rev() {
-                if let Some(d) = op.def() {
-                    if op.writes_all_lanes() {
-                        live.clear(d.0 as usize);
-                    }
-                }
-                op.uses(|r| live.set(r.0 as usize));
-            }
-            changed |= live_in[b].union(&live);
-        }
-    }
+    let (live_in, _) = liveness(&lowered.code, &cfg, n);
     let missing: Vec<usize> = live_in
         .first()
-        .map(|b| b.iter().collect())
+        .map(|b| b.iter().map(|&v| v as usize).collect())
         .unwrap_or_default();
     if missing.is_empty() {
         return;

@@ -583,20 +583,28 @@ fn dead_after(items: &[Item], from: usize, writes: &[(Res, bool)]) -> bool {
 /// words without I/O whose results are dead after the loop qualify.
 fn fill_from_targets(items: &mut Vec<Item>) {
     let mut next_label = u32::MAX / 2;
+    // Positions of the labels before item `i` (only backward branches are filled).
+    let mut seen: HashMap<Label, usize> = HashMap::new();
+    let mut resumes: Vec<(usize, Label)> = Vec::new();
     let mut i = 0;
     while i < items.len() {
-        let Item::Word(Word::Branch(cond, target), branch_source) = items[i].clone() else {
+        let (cond, target, branch_source) = match &items[i] {
+            Item::Word(Word::Branch(cond, target), source) => (*cond, *target, *source),
+            Item::Label(l) => {
+                seen.insert(*l, i);
+                i += 1;
+                continue;
+            }
+            Item::Word(..) => {
+                i += 1;
+                continue;
+            }
+        };
+        let Some(&label_pos) = seen.get(&target) else {
             i += 1;
             continue;
         };
-        let label_pos = items
-            .iter()
-            .position(|it| matches!(it, Item::Label(l) if *l == target));
-        let Some(label_pos) = label_pos else {
-            i += 1;
-            continue;
-        };
-        if label_pos > i || cond == BranchCond::Always {
+        if cond == BranchCond::Always {
             i += 1;
             continue;
         }
@@ -643,15 +651,26 @@ fn fill_from_targets(items: &mut Vec<Item>) {
         if copied > 0 {
             let resume = Label(next_label);
             next_label += 1;
-            items.insert(label_pos + 1 + copied, Item::Label(resume));
-            // The branch moved one item on.
-            let branch_at = i + 1;
-            items[branch_at] = Item::Word(Word::Branch(cond, resume), branch_source);
-            i = branch_at + 1;
-        } else {
-            i += 1;
+            // The resume label goes in after the scan (inserting now would shift every later
+            // item: quadratic in the number of loops).
+            resumes.push((label_pos + 1 + copied, resume));
+            items[i] = Item::Word(Word::Branch(cond, resume), branch_source);
         }
+        i += 1;
     }
+    if resumes.is_empty() {
+        return;
+    }
+    resumes.sort_by_key(|&(at, _)| at);
+    let old = std::mem::take(items);
+    let mut pending = resumes.into_iter().peekable();
+    for (at, item) in old.into_iter().enumerate() {
+        while let Some((_, label)) = pending.next_if(|&(p, _)| p == at) {
+            items.push(Item::Label(label));
+        }
+        items.push(item);
+    }
+    items.extend(pending.map(|(_, label)| Item::Label(label)));
 }
 
 /// Physical registers written by a word (file, index).
@@ -728,85 +747,89 @@ fn compatible(prev: &Word, cur: &Word) -> bool {
 }
 
 /// Insert NOPs where a block's first word would read a register its predecessor's last
-/// executed word wrote.
+/// executed word wrote. One pass: a NOP reads nothing, and inserting one before a word changes
+/// no other word's predecessors, so every collision can be found on the original list.
 fn fix_boundaries(items: &mut Vec<Item>) {
-    loop {
-        // Word indices and label positions.
-        let mut index_of_item = Vec::with_capacity(items.len());
-        let mut label_at: HashMap<Label, usize> = HashMap::new();
-        let mut words: Vec<&Word> = Vec::new();
-        for item in items.iter() {
-            match item {
-                Item::Label(l) => {
-                    label_at.insert(*l, words.len());
-                    index_of_item.push(None);
+    // Word indices and label positions.
+    let mut label_at: HashMap<Label, usize> = HashMap::new();
+    let mut words: Vec<&Word> = Vec::new();
+    for item in items.iter() {
+        match item {
+            Item::Label(l) => {
+                label_at.insert(*l, words.len());
+            }
+            Item::Word(w, _) => words.push(w),
+        }
+    }
+    // Predecessors of each word in execution.
+    let n = words.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut no_fall = vec![false; n + 1];
+    for (i, w) in words.iter().enumerate() {
+        match w {
+            Word::Branch(cond, target) => {
+                let t = label_at[target];
+                if t < n {
+                    preds[t].push(i + SLOTS);
                 }
-                Item::Word(w, _) => {
-                    index_of_item.push(Some(words.len()));
-                    words.push(w);
+                if *cond == BranchCond::Always && i + SLOTS < n {
+                    no_fall[i + SLOTS + 1] = true;
                 }
             }
-        }
-        // Predecessors of each word in execution.
-        let n = words.len();
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut no_fall = vec![false; n + 1];
-        for (i, w) in words.iter().enumerate() {
-            match w {
-                Word::Branch(cond, target) => {
-                    let t = label_at[target];
-                    if t < n {
-                        preds[t].push(i + SLOTS);
-                    }
-                    if *cond == BranchCond::Always && i + SLOTS < n {
-                        no_fall[i + SLOTS + 1] = true;
-                    }
-                }
-                Word::Bundle(Bundle::Single(Op::ThreadEnd))
-                    if i + latency::THREAD_END_DELAY_SLOTS < n =>
-                {
-                    no_fall[i + latency::THREAD_END_DELAY_SLOTS + 1] = true;
-                }
-                _ => {}
+            Word::Bundle(Bundle::Single(Op::ThreadEnd))
+                if i + latency::THREAD_END_DELAY_SLOTS < n =>
+            {
+                no_fall[i + latency::THREAD_END_DELAY_SLOTS + 1] = true;
             }
+            _ => {}
         }
-        for i in 1..n {
-            if !no_fall[i] {
-                preds[i].push(i - 1);
-            }
+    }
+    for i in 1..n {
+        if !no_fall[i] {
+            preds[i].push(i - 1);
         }
-        // (word, whether only the fall-through predecessor collides)
-        let mut insert_before: Option<(usize, bool)> = None;
-        for i in 0..n {
+    }
+    // Per word: None, or Some(whether only the fall-through predecessor collides).
+    let fixes: Vec<Option<bool>> = (0..n)
+        .map(|i| {
             let bad: Vec<usize> = preds[i]
                 .iter()
                 .copied()
                 .filter(|&p| p < n && !compatible(words[p], words[i]))
                 .collect();
-            if !bad.is_empty() {
-                insert_before = Some((i, i.checked_sub(1).is_some_and(|p| bad == [p])));
-                break;
-            }
-        }
-        let Some((word, fall_through_only)) = insert_before else {
-            return;
-        };
-        let mut pos = index_of_item
-            .iter()
-            .position(|&w| w == Some(word))
-            .expect("word exists");
-        if fall_through_only {
-            // Pad the fall-through path only (before the labels), not every entry.
-            while pos > 0 && matches!(items[pos - 1], Item::Label(_)) {
-                pos -= 1;
-            }
-        }
-        let source = match items.get(pos) {
-            Some(Item::Word(_, s)) => *s,
-            _ => NO_SOURCE,
-        };
-        items.insert(pos, Item::Word(Word::Bundle(Bundle::nop()), source));
+            (!bad.is_empty()).then(|| i.checked_sub(1).is_some_and(|p| bad == [p]))
+        })
+        .collect();
+    if fixes.iter().all(Option::is_none) {
+        return;
     }
+    let old = std::mem::take(items);
+    let mut word = 0;
+    // Labels met since the last word: a fall-through-only NOP goes before them.
+    let mut labels: Vec<Item> = Vec::new();
+    for item in old {
+        match item {
+            Item::Label(_) => labels.push(item),
+            Item::Word(w, source) => {
+                let nop = Item::Word(Word::Bundle(Bundle::nop()), source);
+                match fixes[word] {
+                    // Pad the fall-through path only (before the labels), not every entry.
+                    Some(true) => {
+                        items.push(nop);
+                        items.append(&mut labels);
+                    }
+                    Some(false) => {
+                        items.append(&mut labels);
+                        items.push(nop);
+                    }
+                    None => items.append(&mut labels),
+                }
+                items.push(Item::Word(w, source));
+                word += 1;
+            }
+        }
+    }
+    items.append(&mut labels);
 }
 
 /// Resolve labels: the final bundle list, and each bundle's source ([`NO_SOURCE`] if none).
