@@ -841,3 +841,35 @@ fn the_ast_records_parameters_in_order_and_prints_readably() {
         "kernel(v0: Int, v1: Float, v2: Ptr<Float>) {\n  v3 = (*v2 * v1);\n  where index() < v0 {\n    v3 = (v3 + 1.0);\n  }\n  store(v3, v2);\n}\n"
     );
 }
+
+#[test]
+fn a_rejected_operation_is_one_error_not_a_cascade() {
+    // The load inside where_ is the mistake; its value's later uses add nothing.
+    let line = line!() + 4;
+    let err = compile(|p: Ptr<Int>| {
+        let x = Int::var(0);
+        where_(index().lt(4), || {
+            let y = p.load();
+            x.set(y + 1)
+        });
+        p.store(x)
+    })
+    .unwrap_err();
+    let Error::Build(errors) = err else {
+        panic!("expected build errors, got {err}");
+    };
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert!(matches!(
+        errors.0[0].kind,
+        BuildErrorKind::MemoryInWhere { what: "a load" }
+    ));
+    assert_eq!(errors.0[0].location.line, line);
+
+    // The same for a bad stride.
+    let err = compile(|p: Ptr<Int>| p.store(p.load_strided(0) + 1)).unwrap_err();
+    let Error::Build(errors) = err else {
+        panic!("expected build errors, got {err}");
+    };
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert_eq!(errors.0[0].kind, BuildErrorKind::StrideOutOfRange(0));
+}

@@ -27,6 +27,12 @@ impl Handle {
         generation: 0,
         index: 0,
     };
+    /// A handle made by an operation that already reported an error in this build: uses of
+    /// it report nothing more (one mistake, one message).
+    pub(crate) const FAILED: Handle = Handle {
+        generation: u32::MAX,
+        index: 0,
+    };
 }
 
 enum Node {
@@ -146,7 +152,9 @@ impl Builder {
     }
 
     fn check(&mut self, handle: Handle, location: SourceLocation) -> Option<usize> {
-        if handle.generation == self.generation {
+        if handle == Handle::FAILED && !self.errors.is_empty() {
+            None
+        } else if handle.generation == self.generation {
             Some(handle.index as usize)
         } else {
             self.error(BuildErrorKind::ForeignValue, location);
@@ -273,7 +281,7 @@ impl Builder {
 pub(crate) fn build_value(f: impl FnOnce(&mut Builder) -> Option<Expr>) -> Handle {
     with_builder(|b| match f(b) {
         Some(expr) => b.push_value(Arc::new(expr)),
-        None => Handle::POISON,
+        None => Handle::FAILED,
     })
     .unwrap_or(Handle::POISON)
 }
@@ -282,7 +290,7 @@ pub(crate) fn build_value(f: impl FnOnce(&mut Builder) -> Option<Expr>) -> Handl
 pub(crate) fn build_bool(f: impl FnOnce(&mut Builder) -> Option<BoolExpr>) -> Handle {
     with_builder(|b| match f(b) {
         Some(expr) => b.push_bool(Arc::new(expr)),
-        None => Handle::POISON,
+        None => Handle::FAILED,
     })
     .unwrap_or(Handle::POISON)
 }

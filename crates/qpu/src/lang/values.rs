@@ -639,7 +639,8 @@ impl<T: Scalar> Ptr<T> {
     pub fn load_strided(self, stride: u32) -> T {
         let location = SourceLocation::caller();
         if !check_stride(stride, location) {
-            return T::from_handle(Handle::POISON);
+            // The error is reported; uses of the result report nothing more.
+            return T::from_handle(with_builder(|_| Handle::FAILED).unwrap_or(Handle::POISON));
         }
         let handle = build_value(|b| {
             let addr = b.value(self.handle, location)?;

@@ -404,6 +404,12 @@ pub struct ArgList<'a> {
 /// A host value that can be passed for a kernel parameter of type `P`:
 /// `i32`/`u32` for [`Int`], `f32` for [`Float`], `&SharedArray` / `&mut SharedArray` of
 /// `i32`/`u32` for `Ptr<Int>` and of `f32` for `Ptr<Float>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
+    label = "not an argument for `{P}`",
+    note = "pass `i32`/`u32` for `Int`, `f32` for `Float`, and `&SharedArray` or \
+            `&mut SharedArray` (of `i32`/`u32` for `Ptr<Int>`, of `f32` for `Ptr<Float>`)"
+)]
 pub trait Arg<'a, P> {
     #[doc(hidden)]
     fn push(self, list: &mut ArgList<'a>);
@@ -446,6 +452,13 @@ impl<'a, T: Element> Arg<'a, Ptr<T::Scalar>> for &'a mut SharedArray<T> {
 
 /// The whole argument list for a kernel with parameter tuple `P`: a tuple of [`Arg`]s in
 /// parameter order (or, for one parameter, the bare argument).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not match the kernel's parameters `{P}`",
+    label = "these arguments do not fit the kernel",
+    note = "pass a tuple with one argument per kernel parameter, in order (a kernel with one \
+            parameter also takes the bare argument): `i32`/`u32` for `Int`, `f32` for \
+            `Float`, `&SharedArray` or `&mut SharedArray` for a `Ptr`"
+)]
 pub trait Args<'a, P> {
     #[doc(hidden)]
     fn push_all(self, list: &mut ArgList<'a>);
@@ -478,6 +491,13 @@ impl<'a> Args<'a, (Float,)> for f32 {
 /// A Rust function or closure that records a kernel when called with parameter handles.
 /// Implemented for `FnOnce(A, B, …) -> R` with up to 12 [`Param`]s; whatever it returns (for
 /// example the [`Else`](crate::lang::Else) of a final `if_`) is ignored.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel function",
+    label = "expected a closure or function taking at most 12 kernel parameters",
+    note = "a kernel's parameters are `Int`, `Float`, `Ptr<Int>` or `Ptr<Float>`, at most 12 \
+            of them (the QPU's uniforms carry them); pass more data through a `Ptr` to a \
+            shared array"
+)]
 pub trait KernelFn<P, R> {
     #[doc(hidden)]
     fn record(self);
