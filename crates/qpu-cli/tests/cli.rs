@@ -125,6 +125,31 @@ fn bad_input_fails_clearly() {
 }
 
 #[test]
+fn emu_names_an_empty_program_a_missing_end_and_missing_uniforms() {
+    let run = |name: &str, text: &str, extra: &[&str]| {
+        let path = scratch(name);
+        std::fs::write(&path, text).unwrap();
+        let mut args = vec!["emu", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = qpu(&args);
+        assert!(!out.status.success(), "{name} ran");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run("empty.qasm", "", &[]);
+    assert!(err.contains("the program has no instructions"), "{err}");
+    let err = run("no_end.qasm", "mov r0, 1\nnop\n", &[]);
+    assert!(err.contains("ran past the end of the program"), "{err}");
+    let three = "mov r0, unif\nmov r1, unif\nmov r2, unif\nnop; thrend\nnop\nnop\n";
+    let err = run("unif.qasm", three, &["--uniform", "1", "--uniform", "2"]);
+    assert!(
+        err.contains("uniform read number 3") && err.contains("holds only 2 uniform(s)"),
+        "{err}"
+    );
+    let err = run("unif0.qasm", three, &[]);
+    assert!(err.contains("uniform read number 1"), "{err}");
+}
+
+#[test]
 fn emu_runs_the_seed_hello_world() {
     // out[i] = 100 + 0x1234 = 0x1298 for all 16 lanes.
     for program in ["hello.qasm", "hello.hex"] {

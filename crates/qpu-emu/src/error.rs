@@ -64,6 +64,15 @@ pub enum Fault {
     Vpm(VpmError),
     /// The word at the PC is not an instruction.
     Decode(DecodeError),
+    /// There is no program at the PC: execution ran off the end of the code.
+    PastCode(MemoryError),
+    /// A uniform read past the end of the uniform stream.
+    UniformsExhausted {
+        /// How many uniforms the program had read before this one.
+        read: u64,
+        /// The bus address it tried to read.
+        addr: u32,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -73,6 +82,17 @@ impl fmt::Display for Fault {
             Fault::Memory(e) => write!(f, "memory access failed: {e}"),
             Fault::Vpm(e) => write!(f, "VPM: {e}"),
             Fault::Decode(e) => write!(f, "not an instruction: {e}"),
+            Fault::PastCode(e) => write!(
+                f,
+                "no instruction here: execution ran past the end of the program ({e}); a \
+                 program ends with `thrend` followed by two delay-slot instructions"
+            ),
+            Fault::UniformsExhausted { read, addr } => write!(
+                f,
+                "uniform read number {} is past the end of the uniform stream (bus address \
+                 {addr:#010x} is outside memory): the stream holds only {read} uniform(s)",
+                read + 1
+            ),
         }
     }
 }

@@ -120,6 +120,13 @@ impl Emulator {
 
     /// Copies machine words into a new allocation; returns its bus address.
     pub fn load_program(&mut self, words: &[u64]) -> Result<u32, EmuError> {
+        if words.is_empty() {
+            return Err(EmuError::Launch(
+                "the program has no instructions (a program ends with `thrend` and two \
+                 delay-slot instructions)"
+                    .to_string(),
+            ));
+        }
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         self.load_bytes(&bytes, 64)
     }
@@ -133,7 +140,10 @@ impl Emulator {
     /// Copies uniforms into a new allocation; returns its bus address.
     pub fn load_uniforms(&mut self, values: &[u32]) -> Result<u32, EmuError> {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        self.load_bytes(&bytes, 16)
+        let addr = self.load_bytes(&bytes, 16)?;
+        // An empty stream starts just past a 4-byte allocation, so its first read is outside
+        // memory (an error) rather than a zero nobody passed.
+        Ok(if values.is_empty() { addr + 4 } else { addr })
     }
 
     fn load_bytes(&mut self, bytes: &[u8], align: u32) -> Result<u32, EmuError> {

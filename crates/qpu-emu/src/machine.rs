@@ -18,7 +18,7 @@ use crate::decode::{
     disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
 };
 use crate::error::{EmuError, Fault, Rule, RuleSource};
-use crate::memory::Memory;
+use crate::memory::{Memory, MemoryError};
 use crate::report::{QpuReport, RunReport};
 use crate::rules::latency;
 use crate::tmu::{L2Cache, TmuUnit};
@@ -82,7 +82,7 @@ impl CodeCache {
 
     /// Reads and decodes the word at `pc` into its slot of `page`.
     fn decode(&mut self, page: usize, pc: u32, mem: &Memory) -> Result<(), Fault> {
-        let bytes = mem.read_bytes(pc, 8).map_err(Fault::Memory)?;
+        let bytes = mem.read_bytes(pc, 8).map_err(Fault::PastCode)?;
         let mut word = [0u8; 8];
         word.copy_from_slice(bytes);
         let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
@@ -144,6 +144,8 @@ pub(crate) struct Qpu {
     carries: [Lanes; 2],
     pc: u32,
     uniform_ptr: u32,
+    /// Uniforms read since the stream started (or its address was last written).
+    uniforms_since_reset: u64,
     /// Clock at which the next instruction may issue.
     time: u64,
     state: State,
@@ -220,6 +222,7 @@ impl Qpu {
             carries: [[0; 16]; 2],
             pc: code,
             uniform_ptr: uniforms,
+            uniforms_since_reset: 0,
             time: start,
             state: State::Running,
             blocked_on: StallCause::Semaphore,
@@ -1158,8 +1161,15 @@ fn cond_mask(cond: Cond, flags: &Flags) -> WriteMask {
 fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), Fault> {
     let value = match read {
         Read::Uniform => {
-            let value = x.mem.read_u32(q.uniform_ptr).map_err(Fault::Memory)?;
+            let value = x.mem.read_u32(q.uniform_ptr).map_err(|e| match e {
+                MemoryError::Unaligned { .. } => Fault::Memory(e),
+                _ => Fault::UniformsExhausted {
+                    read: q.uniforms_since_reset,
+                    addr: q.uniform_ptr,
+                },
+            })?;
             q.uniform_ptr = q.uniform_ptr.wrapping_add(4);
+            q.uniforms_since_reset += 1;
             q.report.uniforms += 1;
             [value; 16]
         }
@@ -1504,6 +1514,7 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
         Dest::HostInterrupt => q.report.host_interrupts += u64::from(values[0] != 0),
         Dest::UniformsAddress => {
             q.uniform_ptr = values[0];
+            q.uniforms_since_reset = 0;
             q.last_uniforms_address = Some(q.icount);
         }
         Dest::Vpm => q.vpm_port.push(x.vpm, values).map_err(Fault::Vpm)?,
