@@ -22,7 +22,7 @@ use crate::memory::{Memory, MemoryError};
 use crate::report::{QpuReport, RunReport};
 use crate::rules::latency;
 use crate::tmu::{L2Cache, TmuUnit};
-use crate::vpm::{ReadSetupWord, VpmMemory, VpmPort};
+use crate::vpm::{ReadSetupWord, UndefinedOrigin, VpmError, VpmMemory, VpmPort};
 
 /// log2 of the bytes of code one cache page covers (4 KiB = 512 instructions).
 const PAGE_SHIFT: u32 = 12;
@@ -185,6 +185,8 @@ pub(crate) struct Qpu {
     poison_origin_pc: Option<u32>,
     /// The first address outside memory it was read from, if so made.
     poison_origin_address: Option<u32>,
+    /// The undefined lanes of the vector this instruction writes to the VPM.
+    vpm_write_undefined: u16,
     /// Per file, the row whose lanes 12–15 are the read latch (what reading address 39
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
@@ -249,6 +251,7 @@ impl Qpu {
             poison_origin: String::new(),
             poison_origin_pc: None,
             poison_origin_address: None,
+            vpm_write_undefined: 0,
             latch: (rows::UNDEFINED as u16) * 0x0101,
             cond_writes: CondWrites::default(),
             noswap: false,
@@ -1173,7 +1176,21 @@ fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), F
             q.report.uniforms += 1;
             [value; 16]
         }
-        Read::Vpm => q.vpm_port.pop(x.vpm).map_err(Fault::Vpm)?,
+        Read::Vpm => {
+            let lanes = q.vpm_port.pop(x.vpm).map_err(Fault::Vpm)?;
+            let undefined = q.vpm_port.popped_undefined();
+            if undefined != 0 && x.config.check_hazards {
+                if let Some(origin) = x.vpm.undefined_origin() {
+                    q.poison_origin = origin.what.clone();
+                    q.poison_origin_pc = origin.pc;
+                    q.poison_origin_address = origin.address;
+                }
+                q.poison[row] = undefined;
+                q.poisoned = true;
+            }
+            q.file[row] = lanes;
+            return Ok(());
+        }
         // ASSUMPTION: the busy registers read 1 while the DMA runs, 0 when done.
         Read::VdrBusy => [u32::from(q.vdr_done_at > q.time); 16],
         Read::VdwBusy => [u32::from(q.vdw_done_at > q.time); 16],
@@ -1182,6 +1199,8 @@ fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), F
         _ => [0; 16],
     };
     q.file[row] = value;
+    // A scratch row marked by an earlier VPM read holds a defined value now.
+    q.poison[row] = 0;
     Ok(())
 }
 
@@ -1202,6 +1221,8 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
             }
         }
     }
+    // A VPM read may have brought in undefined lanes just now.
+    let track = track || (q.poisoned && x.config.check_hazards);
     let poison = if track { result_poison(q, d) } else { [0; 2] };
     // Results and carries go to the QPU's scratch rows. A side whose result is neither
     // written nor flagged is not computed; a mul nop that is written yields zeros (marked
@@ -1517,7 +1538,19 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
             q.uniforms_since_reset = 0;
             q.last_uniforms_address = Some(q.icount);
         }
-        Dest::Vpm => q.vpm_port.push(x.vpm, values).map_err(Fault::Vpm)?,
+        Dest::Vpm => {
+            let undefined = std::mem::take(&mut q.vpm_write_undefined);
+            if undefined != 0 {
+                x.vpm.note_undefined_origin(UndefinedOrigin {
+                    what: q.poison_origin.clone(),
+                    pc: q.poison_origin_pc,
+                    address: q.poison_origin_address,
+                });
+            }
+            q.vpm_port
+                .push_undefined(x.vpm, values, undefined)
+                .map_err(Fault::Vpm)?
+        }
         Dest::VpmReadSetup => {
             q.vpm_port.write_vr_setup(values[0]).map_err(Fault::Vpm)?;
             // A generic read setup's data arrives 3 instructions later (guide section 7).
@@ -1541,7 +1574,19 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
             let transfer = q
                 .vpm_port
                 .start_vdw(x.vpm, x.mem, values[0])
-                .map_err(Fault::Vpm)?;
+                .map_err(|e| match e {
+                    VpmError::UndefinedData { columns, .. } => {
+                        let origin = x.vpm.undefined_origin();
+                        Fault::Rule(Rule::UndefinedValueUsed {
+                            what: "the VPM data a VDW DMA stores",
+                            lanes: columns,
+                            origin: origin.map(|o| o.what.clone()).unwrap_or_default(),
+                            origin_pc: origin.and_then(|o| o.pc),
+                            origin_address: origin.and_then(|o| o.address),
+                        })
+                    }
+                    other => Fault::Vpm(other),
+                })?;
             let start = now.max(x.units.vdw_free_at);
             let done = start + timing.vdw_time(transfer.bytes);
             x.units.vdw_free_at = done;
@@ -1947,6 +1992,11 @@ fn track_writes(
                     };
                     let keep = if partial { ALL_LANES } else { !reached[side] };
                     q.poison[row] = (q.poison[row] & keep) | bad;
+                }
+                None if dest == Dest::Vpm => {
+                    // Undefined lanes go into the VPM words they land in: an error only if a
+                    // DMA stores them or a read uses them.
+                    q.vpm_write_undefined = bad | (poison[side] & reached[side]);
                 }
                 None => {
                     let used = io_lanes(dest) & (bad | (poison[side] & reached[side]));

@@ -109,6 +109,23 @@ impl fmt::Display for DmaKind {
 /// (kind and value) and the address involved.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VpmError {
+    /// A VDW DMA would store VPM words holding undefined values.
+    #[error(
+        "{dma} with setup {setup:#010x}, memory row {mem_row}: VPM row {row} holds undefined \
+         values in column(s) {columns:#06x}"
+    )]
+    UndefinedData {
+        /// Which unit.
+        dma: DmaKind,
+        /// The basic setup word.
+        setup: u32,
+        /// Memory row being transferred.
+        mem_row: u32,
+        /// The VPM row.
+        row: usize,
+        /// Its undefined words that the transfer reads (bit c = column c).
+        columns: u16,
+    },
     /// The ID bits of a word written to register 49 select no setup format.
     #[error("{kind}: {value:#010x} has ID bits that select no setup format")]
     UnknownSetup {
@@ -252,6 +269,23 @@ pub enum VpmError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VpmMemory {
     words: [[u32; VPM_COLUMNS]; VPM_ROWS],
+    /// Per row, the words (bit c = column c) holding an undefined value: a QPU wrote an
+    /// undefined lane there. Only a DMA store or a QPU read that uses one is an error.
+    undefined: [u16; VPM_ROWS],
+    /// Where the latest undefined value written to the VPM was made (for the error).
+    undefined_origin: Option<UndefinedOrigin>,
+}
+
+/// Where an undefined value in the VPM came from: the writing QPU's description, the PC
+/// that made it and, for a read outside memory, the address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndefinedOrigin {
+    /// What made it, as the emulator describes it.
+    pub what: String,
+    /// The instruction that made it.
+    pub pc: Option<u32>,
+    /// The first address outside memory it was read from, if so made.
+    pub address: Option<u32>,
 }
 
 impl Default for VpmMemory {
@@ -265,6 +299,28 @@ impl VpmMemory {
     pub fn new() -> Self {
         VpmMemory {
             words: [[0; VPM_COLUMNS]; VPM_ROWS],
+            undefined: [0; VPM_ROWS],
+            undefined_origin: None,
+        }
+    }
+
+    /// Where the latest undefined value written to the VPM was made.
+    pub fn undefined_origin(&self) -> Option<&UndefinedOrigin> {
+        self.undefined_origin.as_ref()
+    }
+
+    /// Notes where the undefined lanes of the next write come from.
+    pub fn note_undefined_origin(&mut self, origin: UndefinedOrigin) {
+        self.undefined_origin = Some(origin);
+    }
+
+    /// Marks a word (un)defined. A defined sub-word write leaves the word as it was.
+    fn mark(&mut self, slot: Slot, width: Width, undefined: bool) {
+        let bit = 1u16 << slot.column;
+        if undefined {
+            self.undefined[slot.row] |= bit;
+        } else if width == Width::Bits32 {
+            self.undefined[slot.row] &= !bit;
         }
     }
 
@@ -860,9 +916,17 @@ pub struct VpmPort {
     vdr_pitch: Option<VdrPitchSetup>,
     vdw: Option<VdwSetup>,
     vdw_stride: VdwStrideSetup,
+    /// The lanes of the last [`VpmPort::pop`] read from undefined VPM words.
+    popped_undefined: u16,
 }
 
 impl VpmPort {
+    /// The lanes (bit i = lane i) of the last vector read with [`VpmPort::pop`] that came
+    /// from VPM words holding undefined values.
+    pub fn popped_undefined(&self) -> u16 {
+        self.popped_undefined
+    }
+
     /// A port with nothing set up. The VDW stride setup starts as 0 (stride 0, block mode
     /// off): the seed hello world never writes it and expects contiguous output. Ambiguous:
     /// the guide gives no reset value; hardware keeps whatever the previous program left.
@@ -937,25 +1001,39 @@ impl VpmPort {
     /// generic write setup, then advances its address by the stride. 8- and 16-bit widths
     /// store the low bits of each lane and leave the rest of each VPM word intact.
     pub fn push(&mut self, vpm: &mut VpmMemory, lanes: &[u32; 16]) -> Result<(), VpmError> {
+        self.push_undefined(vpm, lanes, 0)
+    }
+
+    /// [`VpmPort::push`] of a vector whose lanes `undefined` (bit i = lane i) hold undefined
+    /// values: the VPM words they land in are marked.
+    pub fn push_undefined(
+        &mut self,
+        vpm: &mut VpmMemory,
+        lanes: &[u32; 16],
+        undefined: u16,
+    ) -> Result<(), VpmError> {
         let (setup, address) = self.write.as_mut().ok_or(VpmError::WriteWithoutSetup)?;
         if setup.horizontal && setup.width == Width::Bits32 {
             // The common case (a whole row) without the per-lane address arithmetic.
+            let index = *address as usize;
             let row = vpm
                 .words
-                .get_mut(*address as usize)
+                .get_mut(index)
                 .ok_or(VpmError::GenericOutOfRange {
                     kind: SetupKind::GenericWrite,
                     setup: setup.raw,
                     address: *address,
-                    row: *address as usize,
+                    row: index,
                 })?;
             *row = *lanes;
+            vpm.undefined[index] = undefined;
             *address = advance(*address, setup.stride, setup.width);
             return Ok(());
         }
         let slots = setup.slots(*address, SetupKind::GenericWrite)?;
-        for (slot, &value) in slots.iter().zip(lanes) {
+        for (lane, (slot, &value)) in slots.iter().zip(lanes).enumerate() {
             vpm.put(*slot, setup.width, value);
+            vpm.mark(*slot, setup.width, undefined & (1 << lane) != 0);
         }
         *address = advance(*address, setup.stride, setup.width);
         Ok(())
@@ -981,19 +1059,24 @@ impl VpmPort {
         let setup = stream.setup;
         let lanes = if setup.horizontal && setup.width == Width::Bits32 {
             // The common case (a whole row) without the per-lane address arithmetic.
-            *vpm.words
-                .get(stream.address as usize)
-                .ok_or(VpmError::GenericOutOfRange {
-                    kind: SetupKind::GenericRead,
-                    setup: setup.raw,
-                    address: stream.address,
-                    row: stream.address as usize,
-                })?
+            let index = stream.address as usize;
+            let row = *vpm.words.get(index).ok_or(VpmError::GenericOutOfRange {
+                kind: SetupKind::GenericRead,
+                setup: setup.raw,
+                address: stream.address,
+                row: index,
+            })?;
+            self.popped_undefined = vpm.undefined[index];
+            row
         } else {
             let slots = setup.slots(stream.address, SetupKind::GenericRead)?;
             let mut lanes = [0; 16];
-            for (lane, slot) in lanes.iter_mut().zip(&slots) {
+            self.popped_undefined = 0;
+            for (i, (lane, slot)) in lanes.iter_mut().zip(&slots).enumerate() {
                 *lane = vpm.get(*slot, setup.width);
+                if vpm.undefined[slot.row] & (1 << slot.column) != 0 {
+                    self.popped_undefined |= 1 << i;
+                }
             }
             lanes
         };
@@ -1052,6 +1135,27 @@ impl VpmPort {
                 let mem_addr = check_row_address(dma, setup.raw, unit, mem_addr, width)?;
                 let first = (start + unit * unit_step) as usize;
                 let run = &words[first..first + setup.depth as usize];
+                // The first VPM row of the run with undefined words, and those words.
+                let mut undefined: Option<(usize, u16)> = None;
+                for index in first..first + setup.depth as usize {
+                    let (row, column) = (index / VPM_COLUMNS, index % VPM_COLUMNS);
+                    if vpm.undefined[row] & (1 << column) != 0 {
+                        match &mut undefined {
+                            None => undefined = Some((row, 1 << column)),
+                            Some((r, columns)) if *r == row => *columns |= 1 << column,
+                            Some(_) => {}
+                        }
+                    }
+                }
+                if let Some((row, columns)) = undefined {
+                    return Err(VpmError::UndefinedData {
+                        dma,
+                        setup: setup.raw,
+                        mem_row: unit,
+                        row,
+                        columns,
+                    });
+                }
                 let bytes =
                     mem.bytes_mut(mem_addr, row_bytes)
                         .map_err(|source| VpmError::DmaMemory {
@@ -1084,6 +1188,15 @@ impl VpmPort {
                     row,
                     column,
                 })?;
+                if vpm.undefined[row] & (1 << column) != 0 {
+                    return Err(VpmError::UndefinedData {
+                        dma,
+                        setup: setup.raw,
+                        mem_row: unit,
+                        row,
+                        columns: 1 << column,
+                    });
+                }
                 let value = (word >> shift) & width.mask();
                 buffer.extend_from_slice(&value.to_le_bytes()[..width.bytes() as usize]);
             }
@@ -1161,11 +1274,9 @@ impl VpmPort {
                 }
                 let mut value = [0u8; 4];
                 value[..chunk.len()].copy_from_slice(chunk);
-                vpm.put(
-                    Slot { row, column, shift },
-                    width,
-                    u32::from_le_bytes(value),
-                );
+                let slot = Slot { row, column, shift };
+                vpm.put(slot, width, u32::from_le_bytes(value));
+                vpm.mark(slot, width, false);
             }
         }
         Ok(DmaTransfer {

@@ -73,7 +73,7 @@ fn overlapping_writes_to_one_accumulator_are_undefined_where_used() {
         &[],
     );
     let (what, lanes, origin) = undefined_use(rule.clone());
-    assert_eq!(what, "the vector written to the VPM");
+    assert_eq!(what, "the VPM data a VDW DMA stores");
     assert_eq!(lanes, 0x00ff);
     assert!(origin.contains("both ALUs wrote r0"), "{origin}");
     assert!(
@@ -483,7 +483,7 @@ fn a_value_read_past_an_allocation_is_an_error_where_used() {
         _ => None,
     };
     let (what, lanes, origin) = undefined_use(rule);
-    assert_eq!(what, "the vector written to the VPM");
+    assert_eq!(what, "the VPM data a VDW DMA stores");
     assert_eq!(lanes, 0xf000);
     assert!(origin.contains("TMU lookup"), "{origin}");
     assert!(origin.contains("lane(s) 12, 13, 14, 15"), "{origin}");
@@ -494,4 +494,50 @@ fn a_value_read_past_an_allocation_is_an_error_where_used() {
         .unwrap()
         .0;
     assert_eq!(origin_pc, Some(code + 4 * 8));
+}
+
+#[test]
+fn undefined_lanes_in_the_vpm_matter_only_where_a_dma_stores_them() {
+    // Lanes 4–15 of r1 read past the 16-word input (offset 48 bytes). Writing them to the
+    // VPM is harmless; a VDW of depth 4 stores only the defined lanes 0–3.
+    let input: [u32; 16] = std::array::from_fn(|i| 10 * i as u32);
+    let store_first = |depth: u32| {
+        let vdw = 0x8000_0000u32 | (1 << 23) | (depth << 16) | (1 << 14);
+        read_at(
+            48,
+            &format!(
+                "mov vw_setup, 0x1a00
+                 mov vpm, r1
+                 mov vw_setup, {vdw:#x}
+                 mov vw_addr, unif
+                 mov -, vw_wait
+                 nop; thrend
+                 nop
+                 nop"
+            ),
+            &[],
+        )
+    };
+    // `read_at` appends its own store of nothing; only the first program end runs.
+    let out = run(&store_first(4), &[&input], &[], 1);
+    assert_eq!(&out[..4], &[120, 130, 140, 150]);
+    assert_eq!(&out[4..], &[0xdead_beef; 12]);
+    // Depth 5 reaches lane 4: the DMA would store an undefined word.
+    let rule = broken_rule_with_input(&store_first(5), &input);
+    let (what, lanes, origin) = undefined_use(rule);
+    assert_eq!(what, "the VPM data a VDW DMA stores");
+    assert_eq!(lanes, 1 << 4);
+    assert!(origin.contains("TMU lookup"), "{origin}");
+}
+
+/// Runs `source` with one input vector and returns the rule it broke.
+fn broken_rule_with_input(source: &str, input: &[u32; 16]) -> Rule {
+    match run_with(&mut emulator(1), source, &[input], &[], 1) {
+        Err(EmuError::Fault {
+            fault: Fault::Rule(rule),
+            ..
+        }) => rule,
+        Err(other) => panic!("expected a rule violation, got: {other}"),
+        Ok(_) => panic!("expected a rule violation, but the program ran:\n{source}"),
+    }
 }
