@@ -334,7 +334,7 @@ fn expr_uniform(e: &Expr, vars: &[bool]) -> bool {
         Expr::Unary { arg, .. } => expr_uniform(arg, vars),
         Expr::Binary { lhs, rhs, .. } => expr_uniform(lhs, vars) && expr_uniform(rhs, vars),
         Expr::Rotate { value, amount } => expr_uniform(value, vars) && expr_uniform(amount, vars),
-        Expr::Load { .. } => false,
+        Expr::Load { .. } | Expr::Select { .. } => false,
     }
 }
 
@@ -453,7 +453,8 @@ impl Lower<'_> {
                 addr,
                 stride,
                 kind,
-            } => self.store(value, addr, *stride, *kind),
+                lanes,
+            } => self.store(value, addr, *stride, *kind, lanes.as_ref()),
             StmtKind::Gather { addr } => self.expr_to_io(addr, IoWrite::TmuS(0)),
             StmtKind::Receive { var } => {
                 self.emit(Op::Signal(Signal::LoadTmu0));
@@ -471,7 +472,34 @@ impl Lower<'_> {
         }
     }
 
-    fn store(&mut self, value: &Expr, addr: &Expr, stride: u32, kind: StoreKind) {
+    fn store(
+        &mut self,
+        value: &Expr,
+        addr: &Expr,
+        stride: u32,
+        kind: StoreKind,
+        lanes: Option<&Expr>,
+    ) {
+        // A store of the first `n` lanes: n = lane 0 clamped to 0..=16, broadcast through
+        // r5; the DMA is skipped for 0.
+        let count = lanes.map(|n| {
+            let v = self.expr(n);
+            self.emit(Op::mov(Dst::Write(IoWrite::R5Rep), v));
+            let (c, sixteen) = (self.fresh(), self.constant(16));
+            self.emit(Op::alu(
+                AluOp::Add(AddOp::Max),
+                Dst::Reg(c),
+                Src::R5,
+                imm(0),
+            ));
+            self.emit(Op::alu(
+                AluOp::Add(AddOp::Min),
+                Dst::Reg(c),
+                Src::Reg(c),
+                sixteen,
+            ));
+            (c, sixteen)
+        });
         // Everything the DMA sequence needs is computed first, so that nothing (spill code
         // included) runs between writing the VPM row and starting its DMA.
         // The last operations of the value and of the address write the VPM and the DMA
@@ -494,6 +522,51 @@ impl Lower<'_> {
             let word = self.constant(VDW_STRIDE | (4 * (stride - 1)));
             (Src::Reg(setup), Some(word))
         };
+        let mut skip = None;
+        let dma_setup = match count {
+            None => dma_setup,
+            Some((c, sixteen)) => {
+                // The transfer's width: the depth (contiguous) or the unit count (strided)
+                // field of the VDW setup, 16 less (16 - n).
+                let shift = if stride == 1 { 16 } else { 23 };
+                let (less, setup) = (self.fresh(), self.fresh());
+                self.emit(Op::alu(
+                    AluOp::Add(AddOp::Sub),
+                    Dst::Reg(less),
+                    sixteen,
+                    Src::Reg(c),
+                ));
+                self.emit(Op::alu(
+                    AluOp::Add(AddOp::Shl),
+                    Dst::Reg(less),
+                    Src::Reg(less),
+                    shift_imm(shift),
+                ));
+                self.emit(Op::alu(
+                    AluOp::Add(AddOp::Sub),
+                    Dst::Reg(setup),
+                    dma_setup,
+                    Src::Reg(less),
+                ));
+                // n is the same in every lane: skip the store when it is 0.
+                self.emit(Op::Alu {
+                    op: AluOp::Mov,
+                    dst: Dst::None,
+                    a: Src::Reg(c),
+                    b: Src::Reg(c),
+                    cond: Cond::Always,
+                    sf: true,
+                    rotate: None,
+                });
+                let label = self.label();
+                self.emit(Op::Branch {
+                    cond: BranchCond::AllZeroSet,
+                    target: label,
+                });
+                skip = Some(label);
+                Src::Reg(setup)
+            }
+        };
         // The previous DMA may still read this QPU's VPM row: wait before overwriting it.
         self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
         self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vpm_write)));
@@ -506,10 +579,23 @@ impl Lower<'_> {
         if kind == StoreKind::Blocking {
             self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
         }
+        if let Some(label) = skip {
+            self.emit(Op::Label(label));
+        }
     }
 
     fn where_(&mut self, cond: &BoolExpr, then: &[Stmt], otherwise: &[Stmt], outer: Option<VReg>) {
-        let nested = contains_where(then) || contains_where(otherwise);
+        // Assignments whose values set flags are evaluated before their mask is tested, so
+        // they need the mask in a register.
+        let sets_flags = |stmts: &[Stmt]| {
+            stmts
+                .iter()
+                .any(|s| matches!(&s.kind, StmtKind::Assign { value, .. } if value.sets_flags()))
+        };
+        let nested = contains_where(then)
+            || contains_where(otherwise)
+            || sets_flags(then)
+            || sets_flags(otherwise);
         let flag = self.boolean(cond);
         if outer.is_none() && !nested {
             for s in then {
@@ -580,6 +666,16 @@ impl Lower<'_> {
                     flags_valid = false;
                 }
                 _ => {
+                    // A value that sets flags is computed first, into a temporary.
+                    let early = match &s.kind {
+                        StmtKind::Assign { var, value } if value.sets_flags() => {
+                            let t = self.fresh();
+                            self.expr_into(value, t, Cond::Always);
+                            flags_valid = false;
+                            Some((self.var(*var), t))
+                        }
+                        _ => None,
+                    };
                     if !flags_valid {
                         self.emit(Op::Alu {
                             op: AluOp::Mov,
@@ -592,7 +688,18 @@ impl Lower<'_> {
                         });
                         flags_valid = true;
                     }
-                    self.masked_assign(s, Cond::ZeroClear);
+                    match early {
+                        Some((dst, t)) => self.emit(Op::Alu {
+                            op: AluOp::Mov,
+                            dst: Dst::Reg(dst),
+                            a: Src::Reg(t),
+                            b: Src::Reg(t),
+                            cond: Cond::ZeroClear,
+                            sf: false,
+                            rotate: None,
+                        }),
+                        None => self.masked_assign(s, Cond::ZeroClear),
+                    }
                 }
             }
         }
@@ -831,6 +938,8 @@ impl Lower<'_> {
                 let b = self.expr(rhs);
                 if *op == BinaryOp::IntMul {
                     self.int_mul(a, b, d, cond);
+                } else if matches!(op, BinaryOp::IntDiv | BinaryOp::IntRem) {
+                    self.int_divide(a, b, d, cond, *op == BinaryOp::IntRem);
                 } else {
                     // FloatDiv: a * recip(b), as the language defines it.
                     let r = self.sfu(SfuOp::Recip, b);
@@ -882,6 +991,33 @@ impl Lower<'_> {
                     dst: d,
                     a,
                     b,
+                    cond,
+                    sf: false,
+                    rotate: None,
+                });
+            }
+            Expr::Select { cond: test, a, b } => {
+                // Both values, then the test's flags; the choice goes through a temporary,
+                // since `d` may be one of the values.
+                let va = self.expr(a);
+                let vb = self.expr(b);
+                let flag = self.boolean(test);
+                let t = self.fresh();
+                self.emit(Op::mov(Dst::Reg(t), vb));
+                self.emit(Op::Alu {
+                    op: AluOp::Mov,
+                    dst: Dst::Reg(t),
+                    a: va,
+                    b: va,
+                    cond: flag,
+                    sf: false,
+                    rotate: None,
+                });
+                self.emit(Op::Alu {
+                    op: AluOp::Mov,
+                    dst: d,
+                    a: Src::Reg(t),
+                    b: Src::Reg(t),
                     cond,
                     sf: false,
                     rotate: None,
@@ -1001,6 +1137,98 @@ impl Lower<'_> {
         Src::Reg(t)
     }
 
+    /// Signed division or remainder by restoring long division on the magnitudes, one
+    /// quotient bit per step from the top, all lanes at once (no divide instruction exists):
+    /// step i subtracts `|b| << i` from the remaining dividend where `(dividend >> i) >= |b|`
+    /// as unsigned numbers (the carry of the subtraction), then the signs are applied. About
+    /// 200 operations; results as [`BinaryOp::IntDiv`] and [`BinaryOp::IntRem`] define them.
+    fn int_divide(&mut self, a: Src<VReg>, b: Src<VReg>, d: Dst<VReg>, cond: Cond, rem: bool) {
+        let r = |v| Src::Reg(v);
+        let alu = |op, dst, a, b, cond, sf| Op::Alu {
+            op,
+            dst,
+            a,
+            b,
+            cond,
+            sf,
+            rotate: None,
+        };
+        // Magnitudes: max(x, -x) wraps MIN to 2^31, which is right as an unsigned number.
+        let (na, ua, nb, ub, uq) = (
+            self.fresh(),
+            self.fresh(),
+            self.fresh(),
+            self.fresh(),
+            self.fresh(),
+        );
+        self.emit(Op::alu(AluOp::Add(AddOp::Sub), Dst::Reg(na), imm(0), a));
+        self.emit(Op::alu(AluOp::Add(AddOp::Max), Dst::Reg(ua), a, r(na)));
+        self.emit(Op::alu(AluOp::Add(AddOp::Sub), Dst::Reg(nb), imm(0), b));
+        self.emit(Op::alu(AluOp::Add(AddOp::Max), Dst::Reg(ub), b, r(nb)));
+        self.emit(Op::mov(Dst::Reg(uq), imm(0)));
+        for i in (0..32u32).rev() {
+            let (t, s) = (self.fresh(), self.fresh());
+            let sh = shift_imm(i);
+            self.emit(Op::alu(AluOp::Add(AddOp::Shr), Dst::Reg(t), r(ua), sh));
+            // Carry clear: t >= |b| unsigned.
+            self.emit(alu(
+                AluOp::Add(AddOp::Sub),
+                Dst::None,
+                r(t),
+                r(ub),
+                Cond::Always,
+                true,
+            ));
+            self.emit(Op::alu(AluOp::Add(AddOp::Shl), Dst::Reg(s), r(ub), sh));
+            let (sub, shl, or) = (AddOp::Sub, AddOp::Shl, AddOp::Or);
+            let clear = Cond::CarryClear;
+            self.emit(alu(
+                AluOp::Add(sub),
+                Dst::Reg(ua),
+                r(ua),
+                r(s),
+                clear,
+                false,
+            ));
+            self.emit(Op::alu(AluOp::Add(shl), Dst::Reg(uq), r(uq), imm(1)));
+            self.emit(alu(
+                AluOp::Add(or),
+                Dst::Reg(uq),
+                r(uq),
+                imm(1),
+                clear,
+                false,
+            ));
+        }
+        // The quotient is negative when the operands' signs differ; the remainder takes the
+        // dividend's sign.
+        let (magnitude, sign) = if rem {
+            (ua, a)
+        } else {
+            let signs = self.fresh();
+            self.emit(Op::alu(AluOp::Add(AddOp::Xor), Dst::Reg(signs), a, b));
+            (uq, r(signs))
+        };
+        let (neg, out) = (self.fresh(), self.fresh());
+        self.emit(Op::alu(
+            AluOp::Add(AddOp::Sub),
+            Dst::Reg(neg),
+            imm(0),
+            r(magnitude),
+        ));
+        self.emit(Op::mov(Dst::Reg(out), r(magnitude)));
+        self.emit(alu(AluOp::Mov, Dst::None, sign, sign, Cond::Always, true));
+        self.emit(alu(
+            AluOp::Mov,
+            Dst::Reg(out),
+            r(neg),
+            r(neg),
+            Cond::NegativeSet,
+            false,
+        ));
+        self.emit(alu(AluOp::Mov, d, r(out), r(out), cond, false));
+    }
+
     /// 32 × 32 → low 32 bits from 24-bit multiplies: with a = ah·2^24 + al,
     /// a·b mod 2^32 = al·bl + ((ah·bl + al·bh) mod 2^8)·2^24.
     fn int_mul(&mut self, a: Src<VReg>, b: Src<VReg>, d: Dst<VReg>, cond: Cond) {
@@ -1038,6 +1266,12 @@ impl Lower<'_> {
     }
 }
 
+/// A small immediate whose low five bits are `n` (0..=31): shift amounts 16..31 are the
+/// negative immediates -16..-1.
+fn shift_imm(n: u32) -> Src<VReg> {
+    imm(if n < 16 { n as i32 } else { n as i32 - 32 })
+}
+
 /// The single ALU operation implementing a binary operator, if there is one.
 fn simple_binary(op: BinaryOp) -> Option<AluOp> {
     Some(match op {
@@ -1058,6 +1292,6 @@ fn simple_binary(op: BinaryOp) -> Option<AluOp> {
         BinaryOp::FloatMul => AluOp::Mul(MulOp::Fmul),
         BinaryOp::FloatMin => AluOp::Add(AddOp::Fmin),
         BinaryOp::FloatMax => AluOp::Add(AddOp::Fmax),
-        BinaryOp::IntMul | BinaryOp::FloatDiv => return None,
+        BinaryOp::IntMul | BinaryOp::FloatDiv | BinaryOp::IntDiv | BinaryOp::IntRem => return None,
     })
 }

@@ -395,11 +395,28 @@ impl Machine {
                 addr,
                 stride,
                 kind,
+                lanes,
             } => {
                 let value = self.eval(qpu, value, memory)?;
                 let base = self.eval(qpu, addr, memory)?;
+                let count = match lanes {
+                    Some(n) => {
+                        let n = self.eval(qpu, n, memory)?;
+                        self.check_defined("the store's lane count", &n, 1)?;
+                        (n.words[0] as i32).clamp(0, LANES as i32) as usize
+                    }
+                    None => LANES,
+                };
+                if count == 0 {
+                    return Ok(true);
+                }
                 self.check_defined("the store address", &base, 1)?;
-                self.check_defined("the value stored", &value, u16::MAX)?;
+                let stored = if count == LANES {
+                    u16::MAX
+                } else {
+                    (1 << count) - 1
+                };
+                self.check_defined("the value stored", &value, stored)?;
                 let base = base.words[0];
                 if base % 4 != 0 {
                     return Err(RunErrorKind::Unaligned {
@@ -407,7 +424,7 @@ impl Machine {
                         address: base,
                     });
                 }
-                for (lane, word) in value.words.iter().enumerate() {
+                for (lane, word) in value.words.iter().enumerate().take(count) {
                     let address = base.wrapping_add(4 * stride * lane as u32);
                     memory.write(address, lane, *word)?;
                 }
@@ -613,6 +630,24 @@ impl Machine {
                 };
                 Val {
                     words: ops::rotate(&value.words, by),
+                    poison,
+                    origin,
+                }
+            }
+            Expr::Select { cond, a, b } => {
+                let (lanes, unsure, cond_origin) = self.boolean(qpu, cond, memory)?;
+                let (a, b) = (self.eval(qpu, a, memory)?, self.eval(qpu, b, memory)?);
+                let chosen = mask_of(|i| lanes[i]);
+                let poison = (a.poison & chosen) | (b.poison & !chosen) | unsure;
+                let origin = if unsure != 0 {
+                    cond_origin
+                } else if a.poison & chosen != 0 {
+                    a.origin
+                } else {
+                    b.origin
+                };
+                Val {
+                    words: std::array::from_fn(|i| if lanes[i] { a.words[i] } else { b.words[i] }),
                     poison,
                     origin,
                 }

@@ -134,6 +134,11 @@ pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
         BinaryOp::Xor => a ^ b,
         BinaryOp::IntMin => x.min(y) as u32,
         BinaryOp::IntMax => x.max(y) as u32,
+        // By zero: what the compiled long division gives (see `BinaryOp::IntDiv`).
+        BinaryOp::IntDiv if y == 0 => (if x < 0 { 1 } else { -1 }) as u32,
+        BinaryOp::IntDiv => x.wrapping_div(y) as u32,
+        BinaryOp::IntRem if y == 0 => a,
+        BinaryOp::IntRem => x.wrapping_rem(y) as u32,
         BinaryOp::FloatAdd => float::fadd(a, b),
         BinaryOp::FloatSub => float::fsub(a, b),
         BinaryOp::FloatMul => float::fmul(a, b),
@@ -251,6 +256,27 @@ mod tests {
             binary(BinaryOp::Ror, 0x8000_0001, (-1i32) as u32),
             0x0000_0003
         );
+    }
+
+    #[test]
+    fn integer_division_truncates_and_is_defined_everywhere() {
+        for (x, y) in [
+            (7, 2),
+            (-7, 2),
+            (7, -2),
+            (-7, -2),
+            (0, 5),
+            (i32::MAX, 3),
+            (5, 9),
+        ] {
+            assert_eq!(int(BinaryOp::IntDiv, x, y), x / y, "{x} / {y}");
+            assert_eq!(int(BinaryOp::IntRem, x, y), x % y, "{x} % {y}");
+        }
+        assert_eq!(int(BinaryOp::IntDiv, i32::MIN, -1), i32::MIN);
+        assert_eq!(int(BinaryOp::IntRem, i32::MIN, -1), 0);
+        assert_eq!(int(BinaryOp::IntDiv, 12, 0), -1);
+        assert_eq!(int(BinaryOp::IntDiv, -12, 0), 1);
+        assert_eq!(int(BinaryOp::IntRem, -12, 0), -12);
     }
 
     #[test]

@@ -175,11 +175,16 @@ pub enum BinaryOp {
     IntMin,
     /// Signed maximum.
     IntMax,
-    /// Float addition (round to nearest-even, flush-to-zero).
+    /// Signed division rounding toward zero (Rust's `wrapping_div`: `MIN / -1 = MIN`). By
+    /// zero: `-1` for `lhs >= 0`, `1` for `lhs < 0` (what the compiled long division gives).
+    IntDiv,
+    /// Signed remainder with the sign of `lhs` (Rust's `wrapping_rem`). By zero: `lhs`.
+    IntRem,
+    /// Float addition (rounding toward zero, as the QPU does; denormals flush to zero).
     FloatAdd,
-    /// Float subtraction.
+    /// Float subtraction (rounding toward zero).
     FloatSub,
-    /// Float multiplication.
+    /// Float multiplication (rounding toward zero).
     FloatMul,
     /// Float division, defined as `lhs * recip(rhs)`: two roundings, so within about 1.5 ulp
     /// of the true quotient here; on hardware the SFU's approximate reciprocal adds its error.
@@ -244,6 +249,15 @@ pub enum Expr {
         value: Arc<Expr>,
         /// The rotation amount (Int); only lane 0 is used, modulo 16.
         amount: Arc<Expr>,
+    },
+    /// Lane-wise choice: `a` in the lanes where `cond` holds, `b` elsewhere.
+    Select {
+        /// The per-lane condition.
+        cond: Arc<BoolExpr>,
+        /// The value where it holds.
+        a: Arc<Expr>,
+        /// The value where it does not.
+        b: Arc<Expr>,
     },
     /// Whole-vector load: lane `i` is the word at `addr[0] + 4 * stride * i`. Only lane 0 of
     /// `addr` is used; it must be a multiple of 4.
@@ -356,6 +370,9 @@ pub enum StmtKind {
         stride: u32,
         /// Whether the kernel waits for it.
         kind: StoreKind,
+        /// `Some(n)`: store only lanes `0..n`, with `n` lane 0 of this Int clamped to 0..=16
+        /// (nothing at all for `n <= 0`); `None`: all 16 lanes.
+        lanes: Option<Expr>,
     },
     /// Request the word at each lane's address (low two address bits ignored, as the TMU
     /// does); the result queues in this QPU's FIFO (4 deep) until `Receive`. Memory is read
@@ -391,7 +408,29 @@ impl Expr {
                 amount.walk(visit);
             }
             Expr::Load { addr, .. } => addr.walk(visit),
+            Expr::Select { cond, a, b } => {
+                cond.walk(visit);
+                a.walk(visit);
+                b.walk(visit);
+            }
         }
+    }
+
+    /// Whether evaluating this expression sets the flags (a `select` or an integer division):
+    /// an assignment under a `where_` then evaluates it before testing its mask.
+    pub fn sets_flags(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| {
+            found |= matches!(
+                e,
+                Expr::Select { .. }
+                    | Expr::Binary {
+                        op: BinaryOp::IntDiv | BinaryOp::IntRem,
+                        ..
+                    }
+            )
+        });
+        found
     }
 
     /// Whether evaluating this expression reads memory.
@@ -403,6 +442,21 @@ impl Expr {
 }
 
 impl BoolExpr {
+    /// Visit every expression in this condition (pre-order).
+    pub fn walk(&self, visit: &mut dyn FnMut(&Expr)) {
+        match self {
+            BoolExpr::Compare { lhs, rhs, .. } => {
+                lhs.walk(visit);
+                rhs.walk(visit);
+            }
+            BoolExpr::Not(b) => b.walk(visit),
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+                a.walk(visit);
+                b.walk(visit);
+            }
+        }
+    }
+
     /// Whether evaluating this condition reads memory.
     pub fn has_load(&self) -> bool {
         match self {
@@ -430,6 +484,7 @@ impl fmt::Display for Expr {
             Expr::Rotate { value, amount } => write!(f, "rotate({value}, {amount})"),
             Expr::Load { addr, stride, .. } if *stride == 1 => write!(f, "*{addr}"),
             Expr::Load { addr, stride, .. } => write!(f, "load({addr}, stride {stride})"),
+            Expr::Select { cond, a, b } => write!(f, "select({cond}, {a}, {b})"),
         }
     }
 }
@@ -440,7 +495,8 @@ fn binary_symbol(op: BinaryOp) -> &'static str {
         BinaryOp::IntSub | BinaryOp::FloatSub => "-",
         BinaryOp::IntMul | BinaryOp::FloatMul => "*",
         BinaryOp::Mul24 => "mul24",
-        BinaryOp::FloatDiv => "/",
+        BinaryOp::FloatDiv | BinaryOp::IntDiv => "/",
+        BinaryOp::IntRem => "%",
         BinaryOp::Shl => "<<",
         BinaryOp::Asr => ">>",
         BinaryOp::Lsr => ">>>",
@@ -537,12 +593,18 @@ fn write_block(f: &mut fmt::Formatter<'_>, stmts: &[Stmt], depth: usize) -> fmt:
                 addr,
                 stride,
                 kind,
+                lanes,
             } => {
                 let verb = match kind {
                     StoreKind::Blocking => "store",
                     StoreKind::NonBlocking => "store_nb",
                 };
-                if *stride == 1 {
+                if let Some(n) = lanes {
+                    writeln!(
+                        f,
+                        "{pad}{verb}_first({n}, {value}, {addr}, stride {stride});"
+                    )?;
+                } else if *stride == 1 {
                     writeln!(f, "{pad}{verb}({value}, {addr});")?;
                 } else {
                     writeln!(f, "{pad}{verb}({value}, {addr}, stride {stride});")?;

@@ -99,6 +99,6 @@ pub use control::{
     for_, for_range, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else,
 };
 pub use values::{
-    all, any, index, max, me, min, num_qpus, rotate, Bool, Cond, Float, Int, MinMax, Param, Ptr,
-    Scalar,
+    all, any, index, max, me, min, num_qpus, rotate, select, Bool, Cond, Float, Int, MinMax, Param,
+    Ptr, Scalar,
 };

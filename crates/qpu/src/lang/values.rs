@@ -8,7 +8,7 @@
 use std::marker::PhantomData;
 use std::ops::{
     Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
-    Mul, MulAssign, Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
+    Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
 use super::ast::{BinaryOp, BoolExpr, CmpOp, ElemType, Expr, Special, StmtKind, Type, UnaryOp};
@@ -421,6 +421,8 @@ binary_operators!(Int, i32,
     Add add AddAssign add_assign BinaryOp::IntAdd;
     Sub sub SubAssign sub_assign BinaryOp::IntSub;
     Mul mul MulAssign mul_assign BinaryOp::IntMul;
+    Div div DivAssign div_assign BinaryOp::IntDiv;
+    Rem rem RemAssign rem_assign BinaryOp::IntRem;
     Shl shl ShlAssign shl_assign BinaryOp::Shl;
     Shr shr ShrAssign shr_assign BinaryOp::Asr;
     BitAnd bitand BitAndAssign bitand_assign BinaryOp::And;
@@ -670,6 +672,22 @@ impl<T: Scalar> Ptr<T> {
         );
     }
 
+    /// Store lanes `0..n` of `value` to the `n` consecutive elements starting at lane 0's
+    /// address, waiting for completion: the tail of an array whose length is not a multiple
+    /// of 16. `n` is lane 0 of an Int, clamped to 0..=16; for `n <= 0` nothing is stored.
+    /// Not allowed inside `where_`.
+    #[track_caller]
+    pub fn store_first(self, n: impl Into<Int>, value: impl Into<T>) {
+        record_store_lanes(
+            value.into().handle(),
+            self.handle,
+            1,
+            super::ast::StoreKind::Blocking,
+            Some(n.into().handle),
+            SourceLocation::caller(),
+        );
+    }
+
     /// Store `value` to 16 elements `stride` elements apart (blocking).
     #[track_caller]
     pub fn store_strided(self, value: impl Into<T>, stride: u32) {
@@ -705,6 +723,17 @@ pub(crate) fn record_store(
     kind: super::ast::StoreKind,
     location: SourceLocation,
 ) {
+    record_store_lanes(value, addr, stride, kind, None, location);
+}
+
+fn record_store_lanes(
+    value: Handle,
+    addr: Handle,
+    stride: u32,
+    kind: super::ast::StoreKind,
+    lanes: Option<Handle>,
+    location: SourceLocation,
+) {
     with_builder(|b| {
         if b.in_where() {
             b.error(BuildErrorKind::MemoryInWhere { what: "a store" }, location);
@@ -713,12 +742,20 @@ pub(crate) fn record_store(
         let (Some(value), Some(addr)) = (b.value(value, location), b.value(addr, location)) else {
             return;
         };
+        let lanes = match lanes {
+            Some(n) => match b.value(n, location) {
+                Some(n) => Some((*n).clone()),
+                None => return,
+            },
+            None => None,
+        };
         b.record(
             StmtKind::Store {
                 value: (*value).clone(),
                 addr: (*addr).clone(),
                 stride,
                 kind,
+                lanes,
             },
             location,
         );
@@ -838,6 +875,22 @@ pub fn any(b: Bool) -> Cond {
         all: false,
         handle: b.handle,
     }
+}
+
+/// Lane-wise choice: `a` in the lanes where `cond` holds, `b` in the others (an expression,
+/// so usable anywhere, unlike [`where_`](crate::lang::where_)). Both values are computed.
+/// Works for [`Int`] and [`Float`]; `a` fixes the type, so a literal goes second:
+/// `select(x.gt(0), x, 0)`.
+#[track_caller]
+pub fn select<T: Scalar>(cond: Bool, a: T, b: impl Into<T>) -> T {
+    let location = SourceLocation::caller();
+    let (a, b) = (a.handle(), b.into().handle());
+    T::from_handle(build_value(|builder| {
+        let cond = builder.boolean(cond.handle, location)?;
+        let a = builder.value(a, location)?;
+        let b = builder.value(b, location)?;
+        Some(Expr::Select { cond, a, b })
+    }))
 }
 
 /// True when `b` holds in every lane.

@@ -116,7 +116,7 @@ fn run_error(
                     origin_address,
                 }) => RunErrorKind::UndefinedValueUsed {
                     what: match what {
-                        "the vector written to the VPM" => "the value stored",
+                        "the VPM data a VDW DMA stores" => "the value stored",
                         "the TMU lookup address" => "the load or gather address",
                         "the VDW store address" => "the store address",
                         "the flags deciding the branch" => "the condition deciding the branch",

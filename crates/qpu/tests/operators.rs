@@ -1,0 +1,198 @@
+//! Integer `/` and `%`, and `select`, on the interpreter and the emulator, against scalar
+//! Rust (`wrapping_div`, `wrapping_rem`, `if`).
+
+use qpu::lang::*;
+use qpu::{compile, Device};
+
+fn devices() -> [Device; 2] {
+    [Device::interpreter(), Device::emulator()]
+}
+
+/// Scalar reference: the language's definitions (Rust's wrapping division; by zero, -1 or 1
+/// by the dividend's sign, and the dividend as remainder).
+fn div(x: i32, y: i32) -> i32 {
+    match y {
+        0 if x < 0 => 1,
+        0 => -1,
+        _ => x.wrapping_div(y),
+    }
+}
+
+fn rem(x: i32, y: i32) -> i32 {
+    if y == 0 {
+        x
+    } else {
+        x.wrapping_rem(y)
+    }
+}
+
+/// Dividend/divisor pairs: edge cases, then a deterministic spread of magnitudes.
+fn pairs() -> Vec<(i32, i32)> {
+    let mut out = vec![
+        (7, 2),
+        (-7, 2),
+        (7, -2),
+        (-7, -2),
+        (0, 3),
+        (5, 0),
+        (-5, 0),
+        (i32::MIN, -1),
+        (i32::MIN, 1),
+        (i32::MIN, i32::MIN),
+        (i32::MAX, i32::MIN),
+        (i32::MIN, i32::MAX),
+        (i32::MAX, 1),
+        (1 << 30, 3),
+        (i32::MIN, 1 << 30 | 1),
+        (100, 7),
+    ];
+    let mut state = 0x1234_5678_9abc_def0u64;
+    while out.len() < 16 * 8 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let x = (state >> 32) as i32 >> (state % 31);
+        let y = (state as i32) >> ((state >> 8) % 31);
+        out.push((x, y));
+    }
+    out
+}
+
+#[test]
+fn integer_division_and_remainder_match_scalar_rust() {
+    let pairs = pairs();
+    let xs: Vec<i32> = pairs.iter().map(|p| p.0).collect();
+    let ys: Vec<i32> = pairs.iter().map(|p| p.1).collect();
+    let want_q: Vec<i32> = pairs.iter().map(|&(x, y)| div(x, y)).collect();
+    let want_r: Vec<i32> = pairs.iter().map(|&(x, y)| rem(x, y)).collect();
+    let kernel = compile(
+        |n: Int, x: Ptr<Int>, y: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>| {
+            for_range(0, n, 16, |i| {
+                let a = Int::var((x + i).load());
+                let b = Int::var((y + i).load());
+                (q + i).store(a / b);
+                (r + i).store(a % b);
+            });
+        },
+    )
+    .unwrap();
+    for device in devices() {
+        let x = device.alloc_from(&xs).unwrap();
+        let y = device.alloc_from(&ys).unwrap();
+        let mut q = device.alloc::<i32>(xs.len()).unwrap();
+        let mut r = device.alloc::<i32>(xs.len()).unwrap();
+        kernel
+            .run(&device, (xs.len() as i32, &x, &y, &mut q, &mut r))
+            .unwrap();
+        assert_eq!(q.to_vec(), want_q, "{} quotients", device.describe());
+        assert_eq!(r.to_vec(), want_r, "{} remainders", device.describe());
+    }
+}
+
+#[test]
+fn division_and_select_under_where_keep_the_mask() {
+    // Flag-setting values inside a where_ body: only the lanes the where_ selects change.
+    let kernel = compile(|p: Ptr<Int>| {
+        let x = Int::var(index() * 10 - 70);
+        let y = Int::var(x);
+        where_(index().lt(8), || {
+            y.set(x / 3);
+            x.set(select(x.gt(-30), x * 2, x % 7));
+        });
+        p.store(x + y)
+    })
+    .unwrap();
+    let want: Vec<i32> = (0..16)
+        .map(|i| {
+            let x0 = i * 10 - 70;
+            if i < 8 {
+                let x = if x0 > -30 { x0 * 2 } else { x0 % 7 };
+                x + x0 / 3
+            } else {
+                x0 + x0
+            }
+        })
+        .collect();
+    for device in devices() {
+        let mut out = device.alloc::<i32>(16).unwrap();
+        kernel.run(&device, &mut out).unwrap();
+        assert_eq!(out.to_vec(), want, "{}", device.describe());
+    }
+}
+
+#[test]
+fn select_picks_lane_by_lane_for_ints_and_floats_and_in_conditions() {
+    let kernel = compile(|p: Ptr<Int>, f: Ptr<Float>| {
+        let i = Int::var(0);
+        // A select inside a loop condition is evaluated on every test.
+        while_(any(select(index().lt(4), i, 100).lt(3)), || i.set(i + 1));
+        p.store(select(index().ge(8) & index().ne(12), index(), -1) + i);
+        let x = Float::var(index().to_float());
+        f.store(select(x.lt(3.0), x * 0.5, 100.0))
+    })
+    .unwrap();
+    let want_i: Vec<i32> = (0..16)
+        .map(|k| if k >= 8 && k != 12 { k } else { -1 } + 3)
+        .collect();
+    let want_f: Vec<f32> = (0..16)
+        .map(|k| if k < 3 { k as f32 * 0.5 } else { 100.0 })
+        .collect();
+    for device in devices() {
+        let mut p = device.alloc::<i32>(16).unwrap();
+        let mut f = device.alloc::<f32>(16).unwrap();
+        kernel.run(&device, (&mut p, &mut f)).unwrap();
+        assert_eq!(p.to_vec(), want_i, "{}", device.describe());
+        assert_eq!(f.to_vec(), want_f, "{}", device.describe());
+    }
+}
+
+#[test]
+fn store_first_writes_the_tail_of_an_array_and_nothing_past_it() {
+    // The loop every kernel over n elements needs when n is not a multiple of 16.
+    let kernel = compile(|n: Int, x: Ptr<Int>, y: Ptr<Int>| {
+        for_range(0, n, 16, |i| {
+            let v = Int::var((x + i).load());
+            (y + i).store_first(n - i, v * v + 1);
+        });
+    })
+    .unwrap();
+    for len in [0usize, 1, 15, 16, 20, 33] {
+        let input: Vec<i32> = (0..len as i32).map(|v| v - 7).collect();
+        let want: Vec<i32> = input.iter().map(|v| v * v + 1).collect();
+        for device in devices() {
+            // The input is read one vector at a time; its last vector may run past the end,
+            // and those lanes are never stored.
+            let x = device.alloc_from(&input).unwrap();
+            let mut y = device.alloc::<i32>(len).unwrap();
+            kernel.run(&device, (len as i32, &x, &mut y)).unwrap();
+            assert_eq!(y.to_vec(), want, "{} n = {len}", device.describe());
+        }
+    }
+    // Counts clamp: n <= 0 stores nothing, n >= 16 stores the whole vector.
+    let clamp = compile(|p: Ptr<Int>, n: Int| (p + 4).store_first(n, index() + 100)).unwrap();
+    for device in devices() {
+        for (n, stored) in [(-3, 0), (0, 0), (3, 3), (16, 16), (40, 16)] {
+            let mut out = device.alloc_from(&[-1i32; 20]).unwrap();
+            kernel_run(&clamp, &device, &mut out, n);
+            let want: Vec<i32> = (0..20)
+                .map(|i| {
+                    if (4..4 + stored).contains(&i) {
+                        i - 4 + 100
+                    } else {
+                        -1
+                    }
+                })
+                .collect();
+            assert_eq!(out.to_vec(), want, "{} n = {n}", device.describe());
+        }
+    }
+}
+
+fn kernel_run(
+    kernel: &qpu::Kernel<(Ptr<Int>, Int)>,
+    device: &Device,
+    out: &mut qpu::runtime::SharedArray<i32>,
+    n: i32,
+) {
+    kernel.run(device, (out, n)).unwrap();
+}
