@@ -469,6 +469,8 @@ impl Lower<'_> {
                 acquire: true,
                 id: *n,
             }),
+            // Recorded by `Kernel::run`, which rewrites it into stores first.
+            StmtKind::Debug { .. } => {}
         }
     }
 

@@ -253,8 +253,9 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
 }
 
 impl<P> crate::runtime::Kernel<P> {
-    /// Compile for the QPU and return the listing in the assembler's syntax.
+    /// Compile for the QPU and return the listing in the assembler's syntax (of the kernel
+    /// that runs: with `debug` statements, the one that records them).
     pub fn disassemble(&self) -> crate::Result<String> {
-        Ok(compile(self.ast())?.disassemble())
+        Ok(compile(self.launch_ast())?.disassemble())
     }
 }

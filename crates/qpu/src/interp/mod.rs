@@ -465,6 +465,8 @@ impl Machine {
                 }
                 *count -= 1;
             }
+            // Recorded by `Kernel::run`, which rewrites it into stores first.
+            StmtKind::Debug { .. } => {}
             StmtKind::If { .. } | StmtKind::While { .. } => {
                 // Only reachable from a hand-built AST with a branch inside a Where body.
                 return Err(RunErrorKind::BranchInWhere);

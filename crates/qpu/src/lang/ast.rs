@@ -390,6 +390,18 @@ pub enum StmtKind {
     SemaInc(u8),
     /// Decrement a system-wide counting semaphore (blocks at 0).
     SemaDec(u8),
+    /// Record `value`'s 16 lanes under `label` (see [`crate::lang::debug`]). Only
+    /// [`Kernel::run`](crate::runtime::Kernel::run) records: it turns each into stores to
+    /// hidden arrays before launching. Anywhere else (the compiler or interpreter given the
+    /// AST directly) it does nothing.
+    Debug {
+        /// The label given.
+        label: String,
+        /// The value recorded.
+        value: Expr,
+        /// Whether it is a Float (else an Int or pointer).
+        float: bool,
+    },
 }
 
 impl Expr {
@@ -614,6 +626,7 @@ fn write_block(f: &mut fmt::Formatter<'_>, stmts: &[Stmt], depth: usize) -> fmt:
             StmtKind::Receive { var } => writeln!(f, "{pad}receive(v{});", var.0)?,
             StmtKind::SemaInc(n) => writeln!(f, "{pad}sema_inc({n});")?,
             StmtKind::SemaDec(n) => writeln!(f, "{pad}sema_dec({n});")?,
+            StmtKind::Debug { label, value, .. } => writeln!(f, "{pad}debug({label:?}, {value});")?,
         }
     }
     Ok(())

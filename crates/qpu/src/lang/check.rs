@@ -122,7 +122,8 @@ impl Analysis<'_> {
             | StmtKind::Where { .. }
             | StmtKind::Store { .. }
             | StmtKind::SemaInc(_)
-            | StmtKind::SemaDec(_) => state,
+            | StmtKind::SemaDec(_)
+            | StmtKind::Debug { .. } => state,
         }
     }
 }

@@ -442,6 +442,34 @@ fn semaphore(n: u32, increment: bool) {
     });
 }
 
+/// Record `value`'s 16 lanes, labelled, each time this statement runs: the run's
+/// [`RunReport::debug`](crate::runtime::RunReport::debug) lists the records with the QPU and
+/// this line, on every backend (the interpreter, the emulator and a Pi). A printf for
+/// kernels: up to [`DEBUG_RECORDS`](crate::runtime::DEBUG_RECORDS) records per QPU per run
+/// are kept, later ones are counted as dropped. Each record costs two small stores. Not
+/// allowed inside `where_` (records are stores).
+#[track_caller]
+pub fn debug<T: Scalar>(label: &str, value: T) {
+    let location = SourceLocation::caller();
+    with_builder(|b| {
+        if b.in_where() {
+            b.error(BuildErrorKind::MemoryInWhere { what: "`debug`" }, location);
+            return;
+        }
+        let Some(value) = b.value(value.handle(), location) else {
+            return;
+        };
+        b.record(
+            StmtKind::Debug {
+                label: label.to_string(),
+                value: (*value).clone(),
+                float: T::TYPE == super::ast::Type::Float,
+            },
+            location,
+        );
+    });
+}
+
 /// Increment system-wide semaphore `n` (0..=14); blocks while it is at 15.
 #[track_caller]
 pub fn sema_inc(n: u32) {

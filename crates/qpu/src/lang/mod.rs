@@ -96,7 +96,7 @@ pub(crate) mod values;
 
 pub use check::GATHER_FIFO_DEPTH;
 pub use control::{
-    for_, for_range, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else,
+    debug, for_, for_range, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else,
 };
 pub use values::{
     all, any, index, max, me, min, num_qpus, rotate, select, Bool, Cond, Float, Int, MinMax, Param,

@@ -288,6 +288,7 @@ impl Backend for Emulator {
             qpus,
             cycles: Some(report.cycles),
             counters,
+            debug: Vec::new(),
         };
         *lock(&self.last) = Some(report);
         Ok(result)

@@ -70,6 +70,7 @@ impl Backend for Interpreter {
             qpus: outcome.qpus,
             cycles: None,
             counters: Vec::new(),
+            debug: Vec::new(),
         })
     }
 }

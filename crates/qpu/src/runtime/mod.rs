@@ -33,6 +33,7 @@
 //!    machine-code backend compiles `launch.kernel` (once per `kernel_id`), builds each QPU's
 //!    uniform stream, copies buffers in and out if its memory is not the host's, and launches.
 
+mod debug;
 mod emulator;
 mod host;
 mod interpreter;
@@ -45,6 +46,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub use debug::{DebugRecord, DebugValue, DEBUG_RECORDS};
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 pub use pi::Pi;
@@ -284,7 +286,7 @@ pub struct QpuStats {
 }
 
 /// What a run did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
     /// The backend's name.
     pub backend: String,
@@ -297,6 +299,9 @@ pub struct RunReport {
     pub cycles: Option<u64>,
     /// Backend-specific counters (e.g. stall causes), by name.
     pub counters: Vec<(String, u64)>,
+    /// What the kernel's `debug` statements recorded, QPU by QPU in the order each QPU made
+    /// them (empty without `debug`).
+    pub debug: Vec<DebugRecord>,
 }
 
 /// Where kernels run and shared memory lives: the interpreter, the emulator or a Pi.
@@ -551,6 +556,8 @@ tuple_impls! {
 pub struct Kernel<P> {
     ast: Arc<ast::Kernel>,
     id: u64,
+    /// With `debug` statements: the kernel that records them, which runs instead.
+    debug: Option<Arc<debug::DebugPlan>>,
     num_qpus: u32,
     step_limit: Option<u64>,
     params: PhantomData<fn(P)>,
@@ -575,6 +582,7 @@ pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
     f.record();
     let kernel = guard.finish()?;
     Ok(Kernel {
+        debug: debug::plan(&kernel, next_id()).map(Arc::new),
         ast: Arc::new(kernel),
         id: next_id(),
         num_qpus: 1,
@@ -587,6 +595,11 @@ impl<P> Kernel<P> {
     /// The recorded AST.
     pub fn ast(&self) -> &ast::Kernel {
         &self.ast
+    }
+
+    /// The AST a launch runs: with `debug` statements, the one rewritten to record them.
+    pub(crate) fn launch_ast(&self) -> &ast::Kernel {
+        self.debug.as_ref().map_or(&self.ast, |plan| &plan.kernel)
     }
 
     /// How many QPUs the next run uses.
@@ -621,15 +634,39 @@ impl<P> Kernel<P> {
             }
             buffers.push(buffer);
         }
-        let mut launch = Launch {
-            kernel: &self.ast,
-            kernel_id: self.id,
-            num_qpus: self.num_qpus,
-            args: list.words,
-            buffers,
-            step_limit: self.step_limit.or(device.step_limit),
+        let step_limit = self.step_limit.or(device.step_limit);
+        let Some(plan) = &self.debug else {
+            let mut launch = Launch {
+                kernel: &self.ast,
+                kernel_id: self.id,
+                num_qpus: self.num_qpus,
+                args: list.words,
+                buffers,
+                step_limit,
+            };
+            return device.backend.run(&mut launch);
         };
-        device.backend.run(&mut launch)
+        // The recording kernel takes two more arrays: the values and the statement numbers.
+        let (value_words, number_words) = debug::DebugPlan::sizes(self.num_qpus);
+        let mut values = device.alloc::<i32>(value_words)?;
+        let mut numbers = device.alloc::<i32>(number_words)?;
+        numbers.fill(-1);
+        let mut args = list.words;
+        args.extend([values.bus_address(), numbers.bus_address()]);
+        buffers.push(values.buffer_mut());
+        buffers.push(numbers.buffer_mut());
+        let mut launch = Launch {
+            kernel: &plan.kernel,
+            kernel_id: plan.id,
+            num_qpus: self.num_qpus,
+            args,
+            buffers,
+            step_limit,
+        };
+        let mut report = device.backend.run(&mut launch)?;
+        drop(launch);
+        report.debug = plan.decode(self.num_qpus, &values, &numbers);
+        Ok(report)
     }
 }
 

@@ -423,6 +423,7 @@ impl Backend for Pi {
                     u64::from(launched.path == LaunchPath::Direct),
                 ),
             ],
+            debug: Vec::new(),
         })
     }
 }
