@@ -116,12 +116,38 @@ fn loop_depths<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<u32> {
     depth
 }
 
+/// `pairs` (key, item) grouped by key, keys `0..n`, items in push order per key: (offsets of
+/// length `n + 1`, items). One allocation for all keys, instead of one per key.
+fn group(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; n + 1];
+    for &(key, _) in pairs {
+        offsets[key as usize + 1] += 1;
+    }
+    for k in 0..n {
+        offsets[k + 1] += offsets[k];
+    }
+    let mut fill = offsets.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for &(key, item) in pairs {
+        items[fill[key as usize] as usize] = item;
+        fill[key as usize] += 1;
+    }
+    (offsets, items)
+}
+
 /// A set of values as a member list plus each value's position in it: O(1) insert and
 /// remove, iteration in O(members) (a bit set's iteration costs O(values), which made
 /// building the graph quadratic in kernel size). The position table is shared by the blocks.
 struct Live {
     members: Vec<u32>,
     position: Vec<u32>,
+}
+
+impl Graph {
+    /// The values interfering with `v`.
+    fn neighbours(&self, v: usize) -> &[u32] {
+        &self.adj.1[self.adj.0[v] as usize..self.adj.0[v + 1] as usize]
+    }
 }
 
 impl Live {
@@ -159,8 +185,9 @@ impl Live {
 }
 
 struct Graph {
-    /// Interference: the neighbours of each value, ascending, without repeats.
-    adj: Vec<Vec<u32>>,
+    /// Interference, grouped by value (see [`group`]): value `v`'s neighbours, without
+    /// repeats, are `adj.1[adj.0[v]..adj.0[v + 1]]`.
+    adj: (Vec<u32>, Vec<u32>),
     /// Operand pairs read by one instruction.
     pairs: Vec<Vec<usize>>,
     /// Copy partners.
@@ -179,9 +206,10 @@ struct Graph {
 /// plus the sizes of the results (a bit set per block would be blocks × values).
 fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let nb = cfg.blocks.len();
-    // Per value: blocks reading it before any full write there, and blocks fully writing it.
-    let mut exposed: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut kills: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // (value, block) pairs: blocks reading it before any full write there, and blocks fully
+    // writing it.
+    let mut exposed: Vec<(u32, u32)> = Vec::new();
+    let mut kills: Vec<(u32, u32)> = Vec::new();
     // Per value, the last block (+1) that wrote it fully / that listed it as exposed.
     let mut written_in = vec![0u32; n];
     let mut exposed_in = vec![0u32; n];
@@ -192,24 +220,25 @@ fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u
                 let v = r.0 as usize;
                 if written_in[v] != stamp && exposed_in[v] != stamp {
                     exposed_in[v] = stamp;
-                    exposed[v].push(b as u32);
+                    exposed.push((v as u32, b as u32));
                 }
             });
             if let Some(d) = op.def() {
                 let v = d.0 as usize;
                 if op.writes_all_lanes() && written_in[v] != stamp {
                     written_in[v] = stamp;
-                    kills[v].push(b as u32);
+                    kills.push((v as u32, b as u32));
                 }
             }
         }
     }
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nb];
-    for (b, succs) in cfg.succs.iter().enumerate() {
-        for &t in succs {
-            preds[t].push(b as u32);
-        }
-    }
+    let (exposed_at, exposed) = group(n, &exposed);
+    let (kills_at, kills) = group(n, &kills);
+    let edges: Vec<(u32, u32)> = (0..nb)
+        .flat_map(|b| cfg.succs[b].iter().map(move |&t| (t as u32, b as u32)))
+        .collect();
+    let (preds_at, preds) = group(nb, &edges);
+    let range = |at: &[u32], v: usize| at[v] as usize..at[v + 1] as usize;
     let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
     let mut live_out: Vec<Vec<u32>> = vec![Vec::new(); nb];
     // Per block, the last value (+1) that was marked killed / live in / live out there.
@@ -219,10 +248,10 @@ fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u
     let mut work: Vec<u32> = Vec::new();
     for v in 0..n {
         let stamp = v as u32 + 1;
-        for &b in &kills[v] {
+        for &b in &kills[range(&kills_at, v)] {
             killed[b as usize] = stamp;
         }
-        work.extend_from_slice(&exposed[v]);
+        work.extend_from_slice(&exposed[range(&exposed_at, v)]);
         while let Some(b) = work.pop() {
             let b = b as usize;
             if in_mark[b] == stamp {
@@ -230,7 +259,7 @@ fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u
             }
             in_mark[b] = stamp;
             live_in[b].push(v as u32);
-            for &p in &preds[b] {
+            for &p in &preds[range(&preds_at, b)] {
                 let p = p as usize;
                 if out_mark[p] != stamp {
                     out_mark[p] = stamp;
@@ -251,7 +280,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
 
     let depth = loop_depths(code);
     let mut g = Graph {
-        adj: vec![Vec::new(); n],
+        adj: (Vec::new(), Vec::new()),
         pairs: vec![Vec::new(); n],
         copies: vec![Vec::new(); n],
         not_a: vec![false; n],
@@ -261,6 +290,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
         touched: vec![false; n],
     };
     let mut live = Live::new(n);
+    let mut edges: Vec<(u32, u32)> = Vec::new();
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
         live.empty();
         for &r in &live_out[b] {
@@ -277,8 +307,8 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             if let Some(d) = op.def() {
                 for &l in &live.members {
                     if l != d.0 && Some(l) != copy_src {
-                        g.adj[d.0 as usize].push(l);
-                        g.adj[l as usize].push(d.0);
+                        edges.push((d.0, l));
+                        edges.push((l, d.0));
                     }
                 }
                 let d = d.0 as usize;
@@ -318,10 +348,22 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             }
         }
     }
-    for neighbours in &mut g.adj {
-        neighbours.sort_unstable();
-        neighbours.dedup();
+    // Drop repeated edges (a value defined several times while another is live) with a
+    // stamp per value: linear, no sorting.
+    let (offsets, targets) = group(n, &edges);
+    let mut seen = vec![u32::MAX; n];
+    let mut kept = Vec::with_capacity(targets.len());
+    let mut starts = Vec::with_capacity(n + 1);
+    for v in 0..n {
+        starts.push(kept.len() as u32);
+        for &u in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
+            if std::mem::replace(&mut seen[u as usize], v as u32) != v as u32 {
+                kept.push(u);
+            }
+        }
     }
+    starts.push(kept.len() as u32);
+    g.adj = (starts, kept);
     g
 }
 
@@ -371,7 +413,7 @@ fn colour(
             Loc::B(i) => 36 + i as u32,
         };
         let mut taken: u128 = 0;
-        for &u in &g.adj[v] {
+        for &u in g.neighbours(v) {
             if let Some(l) = loc[u as usize] {
                 taken |= 1 << bit(l);
             }
@@ -543,7 +585,8 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                 if !unspillable[v] && !acc_only[v] {
                     to_spill.push(v);
                 } else {
-                    let victim = g.adj[v]
+                    let victim = g
+                        .neighbours(v)
                         .iter()
                         .map(|&u| u as usize)
                         .filter(|&u| !unspillable[u] && !acc_only[u] && loc[u].is_some())
@@ -551,6 +594,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                             g.weight[x]
                                 .partial_cmp(&g.weight[y])
                                 .unwrap_or(std::cmp::Ordering::Equal)
+                                .then(x.cmp(&y))
                         });
                     match victim {
                         Some(u) => to_spill.push(u),
