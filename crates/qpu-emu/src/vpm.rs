@@ -1137,7 +1137,9 @@ impl VpmPort {
                 let run = &words[first..first + setup.depth as usize];
                 // The first VPM row of the run with undefined words, and those words.
                 let mut undefined: Option<(usize, u16)> = None;
-                for index in first..first + setup.depth as usize {
+                let rows = first / VPM_COLUMNS..=(first + setup.depth as usize - 1) / VPM_COLUMNS;
+                let marked = vpm.undefined[rows].iter().any(|&m| m != 0);
+                for index in (first..first + setup.depth as usize).filter(|_| marked) {
                     let (row, column) = (index / VPM_COLUMNS, index % VPM_COLUMNS);
                     if vpm.undefined[row] & (1 << column) != 0 {
                         match &mut undefined {
