@@ -3,10 +3,11 @@
 //! stalls by cause and the modelled time.
 //!
 //! Shared arrays live in host memory with simulated bus addresses. For each run the backend
-//! creates a fresh emulated machine, copies the argument arrays into emulated memory (with a
-//! zero-filled margin after each, so that prefetching one vector past an array's end reads
-//! zeros as it does on the interpreter), passes their emulated addresses as the pointer
-//! arguments, runs, and copies writable arrays back.
+//! creates a fresh emulated machine, places each argument array at its own bus address with
+//! exactly its size (so a store past an array's end is an error and a load there an
+//! undefined value, as on the interpreter), runs, and copies writable arrays back. Emulator
+//! errors become run errors at the kernel statement the failing instruction comes from, with
+//! addresses described relative to the kernel's arrays.
 //!
 //! ```
 //! use qpu::lang::*;

@@ -280,8 +280,9 @@ pub struct QpuStats {
     pub stores: u64,
     /// Gathers.
     pub gathers: u64,
-    /// Gathered lanes whose address was outside every argument array (read as 0 by the
-    /// interpreter; typically a prefetch past an array's end that is received and discarded).
+    /// Loaded or gathered lanes whose address was outside every argument array (undefined
+    /// values; typically a prefetch past an array's end that is received and discarded).
+    /// Counted by the interpreter; the emulator reports 0.
     pub stray_gathers: u64,
 }
 
