@@ -761,16 +761,16 @@ fn fix_boundaries(items: &mut Vec<Item>) {
             Item::Word(w, _) => words.push(w),
         }
     }
-    // Predecessors of each word in execution.
+    // Predecessors of each word in execution: (word, whether it arrives by a branch).
     let n = words.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut preds: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
     let mut no_fall = vec![false; n + 1];
     for (i, w) in words.iter().enumerate() {
         match w {
             Word::Branch(cond, target) => {
                 let t = label_at[target];
                 if t < n {
-                    preds[t].push(i + SLOTS);
+                    preds[t].push((i + SLOTS, true));
                 }
                 if *cond == BranchCond::Always && i + SLOTS < n {
                     no_fall[i + SLOTS + 1] = true;
@@ -786,18 +786,20 @@ fn fix_boundaries(items: &mut Vec<Item>) {
     }
     for i in 1..n {
         if !no_fall[i] {
-            preds[i].push(i - 1);
+            preds[i].push((i - 1, false));
         }
     }
-    // Per word: None, or Some(whether only the fall-through predecessor collides).
+    // Per word: None, or Some(whether only the fall-through predecessor collides). A branch
+    // whose last delay slot is the word just before its target arrives by the branch, not by
+    // falling through, even though it is the same word.
     let fixes: Vec<Option<bool>> = (0..n)
         .map(|i| {
-            let bad: Vec<usize> = preds[i]
+            let bad: Vec<(usize, bool)> = preds[i]
                 .iter()
                 .copied()
-                .filter(|&p| p < n && !compatible(words[p], words[i]))
+                .filter(|&(p, _)| p < n && !compatible(words[p], words[i]))
                 .collect();
-            (!bad.is_empty()).then(|| i.checked_sub(1).is_some_and(|p| bad == [p]))
+            (!bad.is_empty()).then(|| bad.iter().all(|&(_, by_branch)| !by_branch))
         })
         .collect();
     if fixes.iter().all(Option::is_none) {
