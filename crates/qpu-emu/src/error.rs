@@ -49,8 +49,13 @@ pub enum EmuError {
         pc: u32,
     },
     /// Every QPU still running waits on a semaphore or the mutex that no one can release.
-    #[error("deadlock: {0}")]
-    Deadlock(String),
+    #[error("deadlock: {message}")]
+    Deadlock {
+        /// Which QPUs wait on what.
+        message: String,
+        /// The blocked QPUs and their PCs.
+        blocked: Vec<(usize, u32)>,
+    },
 }
 
 /// What went wrong at one instruction.

@@ -388,7 +388,9 @@ pub(crate) fn run(
 
 fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
     let mut parts = Vec::new();
+    let mut blocked = Vec::new();
     for q in qpus.iter().filter(|q| q.state == State::Blocked) {
+        blocked.push((q.id, q.pc));
         let what = match q.blocked_on {
             StallCause::Mutex => format!(
                 "waits for the mutex (held by QPU {})",
@@ -407,10 +409,10 @@ fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
         };
         parts.push(format!("QPU {} at PC {:#010x} {what}", q.id, q.pc));
     }
-    EmuError::Deadlock(format!(
-        "{}; no running QPU can release them",
-        parts.join("; ")
-    ))
+    EmuError::Deadlock {
+        message: format!("{}; no running QPU can release them", parts.join("; ")),
+        blocked,
+    }
 }
 
 fn fault_at(q: &Qpu, instr: Option<&Instruction>, fault: Fault) -> EmuError {

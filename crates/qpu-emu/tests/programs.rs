@@ -489,7 +489,7 @@ fn semaphore_nobody_releases_is_a_deadlock() {
     let source = "sacq -, 5\n nop; thrend\n nop\n nop";
     let err = run_with(&mut emulator(1), source, &[], &[], 1).unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, EmuError::Deadlock(_)), "{text}");
+    assert!(matches!(err, EmuError::Deadlock { .. }), "{text}");
     assert!(text.contains("semaphore 5"), "{text}");
 }
 

@@ -544,12 +544,19 @@ fn semaphores_order_qpus_and_deadlock_is_reported() {
         assert_eq!(out[i], (7 + 14 + 21) + 3 * i as i32);
     }
 
+    let line = line!() + 1;
     let stuck = compile(|_: Ptr<Int>| sema_dec(3)).unwrap();
-    let err = stuck.run(&device, &mut out).unwrap_err();
-    assert!(
-        matches!(err, Error::Run(ref e) if e.kind == RunErrorKind::Deadlock),
-        "{err}"
-    );
+    for device in [device, Device::emulator()] {
+        let mut out = device.alloc::<i32>(16).unwrap();
+        let err = stuck.run(&device, &mut out).unwrap_err();
+        // The deadlock names the statement the QPU waits at.
+        assert!(
+            matches!(err, Error::Run(ref e) if e.kind == RunErrorKind::Deadlock
+                && e.location.map(|l| l.line) == Some(line)),
+            "{}: {err}",
+            device.describe()
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -237,10 +237,16 @@ pub fn run(
             break;
         }
         if !progressed {
+            // Every unfinished QPU waits: report the first at the statement it waits on.
+            let waiting = qpus.iter().find(|q| !q.done);
+            let location = waiting
+                .and_then(|q| q.stack.last())
+                .and_then(|frame| frame.stmts.get(frame.pc))
+                .map(|stmt| stmt.location);
             return Err(RunError {
                 kind: RunErrorKind::Deadlock,
-                qpu: 0,
-                location: None,
+                qpu: waiting.map_or(0, |q| q.id),
+                location,
             });
         }
         if steps > config.step_limit {

@@ -182,7 +182,10 @@ fn run_error(
             qpu,
             Some(pc),
         ),
-        EmuError::Deadlock(_) => (RunErrorKind::Deadlock, 0, None),
+        EmuError::Deadlock { blocked, .. } => {
+            let (qpu, pc) = blocked.first().copied().unzip();
+            (RunErrorKind::Deadlock, qpu.unwrap_or(0), pc)
+        }
         other => return backend_error(other),
     };
     Error::Run(RunError {
