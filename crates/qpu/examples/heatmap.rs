@@ -20,6 +20,8 @@ use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
 #[path = "support/glibc_rand.rs"]
 mod glibc_rand;
 
@@ -357,12 +359,5 @@ fn simulate(
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

@@ -9,6 +9,9 @@ use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
+
 /// Store `me()` at `p + 16 * me()`.
 pub fn id(mut p: Ptr<Int>) {
     p += me() << 4;
@@ -44,12 +47,5 @@ fn try_main(_cli: &Cli) -> qpu::Result<()> {
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

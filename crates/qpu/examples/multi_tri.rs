@@ -8,6 +8,9 @@ use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
+
 /// Each QPU handles the 16 elements starting at `16 * me()`.
 pub fn tri(mut p: Ptr<Int>) {
     p += me() << 4;
@@ -51,12 +54,5 @@ fn try_main(_cli: &Cli) -> qpu::Result<()> {
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

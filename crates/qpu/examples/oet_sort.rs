@@ -13,6 +13,9 @@ use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
+
 /// Sort the 32 ints at `p` in place, ascending.
 pub fn oet(p: Ptr<Int>) {
     let evens = Int::var(p.load_strided(2));
@@ -59,12 +62,5 @@ fn try_main(_cli: &Cli) -> qpu::Result<()> {
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

@@ -16,6 +16,9 @@ use qpu::lang::*;
 use qpu::runtime::RunReport;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
+
 /// Scalar version on the host, with the QPU's float arithmetic ([`qpu::float`]: products
 /// and sums truncate toward zero) so that its results match the kernels' bit for bit.
 pub fn rot3d_scalar(n: usize, cos: f32, sin: f32, x: &mut [f32], y: &mut [f32]) {
@@ -276,12 +279,5 @@ fn try_main(cli: &Cli) -> Result<(), Box<dyn std::error::Error>> {
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

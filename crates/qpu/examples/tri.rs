@@ -8,6 +8,9 @@ use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
 
+#[path = "support/exit.rs"]
+mod exit;
+
 /// Replace each element `n` with `0 + 1 + … + n`.
 pub fn tri(p: Ptr<Int>) {
     let mut n = Int::var(p.load());
@@ -49,12 +52,5 @@ fn try_main(_cli: &Cli) -> qpu::Result<()> {
 
 #[allow(dead_code)]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match try_main(&cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit::finish(try_main(&Cli::parse()))
 }

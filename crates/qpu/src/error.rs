@@ -248,7 +248,7 @@ pub enum RunErrorKind {
 }
 
 /// "0, 3, 7" (or "12..15") for a lane mask.
-fn lane_list(lanes: u16) -> String {
+pub(crate) fn lane_list(lanes: u16) -> String {
     let list: Vec<u32> = (0..16).filter(|i| lanes & (1 << i) != 0).collect();
     match (list.first(), list.last()) {
         (Some(&a), Some(&b)) if list.len() > 2 && b - a + 1 == list.len() as u32 => {

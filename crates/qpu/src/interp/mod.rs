@@ -364,7 +364,7 @@ impl Machine {
             how: format!(
                 "the {access} read lane(s) {} from outside the kernel's arrays (lane {lane}: \
                  address {:#010x}, {place})",
-                lane_names(poison),
+                crate::error::lane_list(poison),
                 addresses[lane]
             ),
             at: self.here,
@@ -675,20 +675,5 @@ impl Machine {
                 self.read_lanes(memory, "load", &addresses).0
             }
         })
-    }
-}
-
-/// "0, 3, 7" (or "12..15") for a lane mask.
-fn lane_names(lanes: u16) -> String {
-    let list: Vec<u32> = (0..16).filter(|i| lanes & (1 << i) != 0).collect();
-    match (list.first(), list.last()) {
-        (Some(&a), Some(&b)) if list.len() > 2 && b - a + 1 == list.len() as u32 => {
-            format!("{a}..{b}")
-        }
-        _ => list
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
     }
 }
