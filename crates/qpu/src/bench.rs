@@ -398,18 +398,30 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
             *v = (i % 1000) as f32;
         }
     }
-    let k = compile(heatmap_step)?;
+    let mut k = compile(heatmap_step)?;
     let src = device.alloc_from(&initial)?;
-    let mut dst = device.alloc::<f32>(initial.len())?;
-    k.run(
-        &device,
-        (&src, &mut dst, ncols as i32, width as i32, height as i32),
-    )?;
-    rows.push(numbers(
-        "heatmap (one 512x506 step, 1 QPU)",
-        k.ast(),
-        &emu,
-        (Some(223), Some(1_530_198)),
-    )?);
+    for qpus in [1, 12] {
+        let mut dst = device.alloc::<f32>(initial.len())?;
+        k.set_num_qpus(qpus)?;
+        k.run(
+            &device,
+            (&src, &mut dst, ncols as i32, width as i32, height as i32),
+        )?;
+        // QPULib published HeatMap's instruction count for one QPU only.
+        let qpulib = if qpus == 1 {
+            (Some(223), Some(1_530_198))
+        } else {
+            (Some(223), None)
+        };
+        rows.push(numbers(
+            &format!(
+                "heatmap (one 512x506 step, {qpus} QPU{})",
+                if qpus > 1 { "s" } else { "" }
+            ),
+            k.ast(),
+            &emu,
+            qpulib,
+        )?);
+    }
     Ok(rows)
 }
