@@ -5,6 +5,8 @@
 //! An entry maps onto one half of a machine instruction: the scheduler later packs an add-ALU
 //! entry and a mul-ALU entry into one 64-bit word where the encoding allows it.
 
+use std::fmt;
+
 use qpu_isa::regs::SfuOp;
 use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
@@ -355,4 +357,147 @@ pub fn small_imm_for_bits(bits: u32) -> Option<SmallImm> {
     (0..48u8)
         .filter_map(SmallImm::new)
         .find(|imm| imm.operand_bits() == bits)
+}
+
+// ------------------------------------------------------------------------------------------
+// Text form, for dumps (`QPU_DUMP_IR`) and pass tests: one entry per line, e.g.
+// `v7.ifc = sub v7, v3`, `flags = min v1, v2`, `vpm = fsub v4, v9`, `brr.anynz L3`.
+
+impl fmt::Display for VReg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Loc::Acc(i) => write!(f, "r{i}"),
+            Loc::A(i) => write!(f, "ra{i}"),
+            Loc::B(i) => write!(f, "rb{i}"),
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "L{}", self.0)
+    }
+}
+
+impl fmt::Display for IoRead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IoRead::Uniform => "unif",
+            IoRead::ElemNum => "elem_num",
+            IoRead::VwWait => "vw_wait",
+            IoRead::VrWait => "vr_wait",
+            IoRead::Vpm => "vpm",
+        })
+    }
+}
+
+impl fmt::Display for IoWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IoWrite::TmuS(t) => write!(f, "tmu{t}_s"),
+            IoWrite::Vpm => f.write_str("vpm"),
+            IoWrite::VwSetup => f.write_str("vw_setup"),
+            IoWrite::VwAddr => f.write_str("vw_addr"),
+            IoWrite::VrSetup => f.write_str("vr_setup"),
+            IoWrite::VrAddr => f.write_str("vr_addr"),
+            IoWrite::Sfu(op) => write!(f, "sfu_{op:?}"),
+            IoWrite::HostInt => f.write_str("host_int"),
+            IoWrite::R5Rep => f.write_str("r5rep"),
+        }
+    }
+}
+
+impl<R: fmt::Display> fmt::Display for Src<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Src::Reg(r) => write!(f, "{r}"),
+            Src::Imm(imm) => match imm.value() {
+                qpu_isa::SmallImmValue::Int(i) => write!(f, "{i}"),
+                qpu_isa::SmallImmValue::Float(x) => write!(f, "{x:?}"),
+                other => write!(f, "{other:?}"),
+            },
+            Src::R4 => f.write_str("r4"),
+            Src::R5 => f.write_str("r5"),
+            Src::Read(io) => write!(f, "{io}"),
+        }
+    }
+}
+
+impl<R: fmt::Display> fmt::Display for Dst<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dst::None => f.write_str("-"),
+            Dst::Reg(r) => write!(f, "{r}"),
+            Dst::Write(io) => write!(f, "{io}"),
+        }
+    }
+}
+
+impl<R: fmt::Display + Copy + PartialEq> fmt::Display for Op<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cond = |c: &Cond| match c {
+            Cond::Always => String::new(),
+            other => format!(".{}", other.mnemonic()),
+        };
+        match self {
+            Op::Alu {
+                op,
+                dst,
+                a,
+                b,
+                cond: c,
+                sf,
+                rotate,
+            } => {
+                let name = match op {
+                    AluOp::Add(o) => o.mnemonic(),
+                    AluOp::Mul(o) => o.mnemonic(),
+                    AluOp::Mov => "mov",
+                };
+                let dst = match (dst, sf) {
+                    (Dst::None, true) => "flags".to_string(),
+                    (d, true) => format!("{d}, flags"),
+                    (d, false) => d.to_string(),
+                };
+                write!(f, "{dst}{} = {name} {a}", cond(c))?;
+                if *op != AluOp::Mov || a != b {
+                    write!(f, ", {b}")?;
+                }
+                match rotate {
+                    Some(Rotation::By(n)) => write!(f, " >> {n}"),
+                    Some(Rotation::ByR5) => f.write_str(" >> r5"),
+                    None => Ok(()),
+                }
+            }
+            Op::Ldi { dst, imm, cond: c } => write!(f, "{dst}{} = ldi {imm:#x}", cond(c)),
+            Op::Signal(s) => write!(f, "signal {}", s.mnemonic()),
+            Op::Sema { acquire, id } => {
+                write!(f, "{} {id}", if *acquire { "sacq" } else { "srel" })
+            }
+            Op::Branch { cond, target } => write!(f, "brr.{} {target}", cond.mnemonic()),
+            Op::Label(l) => write!(f, "{l}:"),
+            Op::ThreadEnd => f.write_str("thrend"),
+            Op::Source(s) => write!(f, "# source {s}"),
+        }
+    }
+}
+
+/// The entries of `code`, one per line (labels unindented).
+pub fn listing<R: fmt::Display + Copy + PartialEq>(code: &[Op<R>]) -> String {
+    let mut out = String::new();
+    for op in code {
+        let indent = if matches!(op, Op::Label(_)) {
+            ""
+        } else {
+            "    "
+        };
+        out.push_str(&format!("{indent}{op}\n"));
+    }
+    out
 }

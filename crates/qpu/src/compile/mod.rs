@@ -178,26 +178,40 @@ pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
     compile_with(kernel, Options::default())
 }
 
-/// Compile with explicit options.
-pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
-    let start = Instant::now();
-    let mut lowered = lower::lower(kernel, false);
+/// With the environment variable `QPU_DUMP_IR` set, the IR after each pass and the final
+/// listing go to stderr.
+fn dump(stage: &str, text: impl FnOnce() -> String) {
+    if std::env::var_os("QPU_DUMP_IR").is_some() {
+        eprintln!("=== {stage} ===\n{}", text());
+    }
+}
+
+/// Lowering and the IR clean-ups, with spill support or without.
+fn lower_and_clean(kernel: &ast::Kernel, spill_support: bool) -> lower::Lowered {
+    let mut lowered = lower::lower(kernel, spill_support);
+    dump("lower", || ir::listing(&lowered.code));
     opt::hoist_invariants(
         &mut lowered.code,
         lowered.first_temporary,
         &lowered.acc_only,
     );
+    dump("hoist_invariants", || ir::listing(&lowered.code));
     opt::reuse_flags(&mut lowered.code);
+    dump("reuse_flags", || ir::listing(&lowered.code));
+    lowered
+}
+
+/// Compile with explicit options.
+pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
+    let start = Instant::now();
+    let mut lowered = lower_and_clean(kernel, false);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
         Err(regalloc::AllocError::NeedSpills) => {
-            lowered = lower::lower(kernel, true);
-            opt::hoist_invariants(
-                &mut lowered.code,
-                lowered.first_temporary,
-                &lowered.acc_only,
-            );
-            opt::reuse_flags(&mut lowered.code);
+            dump("regalloc", || {
+                "needs spilling: lowering again with spill support".into()
+            });
+            lowered = lower_and_clean(kernel, true);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
@@ -209,6 +223,7 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
             return Err(CompileError::RegisterAllocation(m))
         }
     };
+    dump("regalloc", || ir::listing(&allocated.code));
     let items = schedule::schedule(&allocated.code, options.dual_issue);
     let (bundles, sources) = schedule::resolve(&items);
     let locations = sources
@@ -235,7 +250,7 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         }
     }
     let words = instructions.iter().map(Instruction::encode).collect();
-    Ok(Compiled {
+    let compiled = Compiled {
         instructions,
         words,
         uniforms: lowered.uniforms,
@@ -249,7 +264,9 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         },
         compile_time: start.elapsed(),
         locations,
-    })
+    };
+    dump("listing", || compiled.disassemble());
+    Ok(compiled)
 }
 
 impl<P> crate::runtime::Kernel<P> {

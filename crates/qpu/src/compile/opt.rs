@@ -210,3 +210,89 @@ pub fn reuse_flags(code: &mut Vec<Op<VReg>>) {
         keep[index - 1]
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qpu_isa::{AddOp, BranchCond, SmallImm};
+
+    fn v(n: u32) -> Src<VReg> {
+        Src::Reg(VReg(n))
+    }
+
+    fn test(a: Src<VReg>, b: Src<VReg>) -> Op<VReg> {
+        Op::Alu {
+            op: AluOp::Add(AddOp::Sub),
+            dst: Dst::None,
+            a,
+            b,
+            cond: Cond::Always,
+            sf: true,
+            rotate: None,
+        }
+    }
+
+    fn masked_add(d: u32, a: Src<VReg>, b: Src<VReg>) -> Op<VReg> {
+        Op::Alu {
+            op: AluOp::Add(AddOp::Add),
+            dst: Dst::Reg(VReg(d)),
+            a,
+            b,
+            cond: Cond::ZeroSet,
+            sf: false,
+            rotate: None,
+        }
+    }
+
+    #[test]
+    fn a_repeated_flag_test_is_dropped_until_an_operand_changes() {
+        let mut code = vec![
+            test(v(1), v(2)),
+            masked_add(3, v(3), v(1)),
+            test(v(1), v(2)),
+            masked_add(4, v(4), v(1)),
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(1)), v(1), v(2)),
+            test(v(1), v(2)),
+        ];
+        reuse_flags(&mut code);
+        assert_eq!(
+            listing(&code),
+            "    flags = sub v1, v2\n    v3.ifz = add v3, v1\n    v4.ifz = add v4, v1\n    \
+             v1 = add v1, v2\n    flags = sub v1, v2\n"
+        );
+    }
+
+    #[test]
+    fn invariant_temporaries_leave_the_loop_and_equal_ones_merge() {
+        // v0 is a variable (below first_temporary = 5); v5..v7 are temporaries.
+        let body = Label(0);
+        let mut code = vec![
+            Op::Label(body),
+            Op::Ldi {
+                dst: Dst::Reg(VReg(5)),
+                imm: 0x1234,
+                cond: Cond::Always,
+            },
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(0)), v(0), v(5)),
+            Op::Ldi {
+                dst: Dst::Reg(VReg(6)),
+                imm: 0x1234,
+                cond: Cond::Always,
+            },
+            // Depends on the loop-carried variable: stays.
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(7)), v(0), v(6)),
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(0)), v(7), v(6)),
+            test(v(0), Src::Imm(SmallImm::from_int(0).unwrap())),
+            Op::Branch {
+                cond: BranchCond::AnyZeroClear,
+                target: body,
+            },
+        ];
+        hoist_invariants(&mut code, 5, &[]);
+        assert_eq!(
+            listing(&code),
+            "    v5 = ldi 0x1234\nL0:\n    v0 = add v0, v5\n    v7 = add v0, v5\n    \
+             v0 = add v7, v5\n    flags = sub v0, 0\n    brr.anynz L0\n"
+        );
+    }
+}

@@ -839,3 +839,52 @@ fn spill(
     }
     lowered.code = out;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qpu_isa::{AddOp, BranchCond, SmallImm};
+
+    fn v(n: u32) -> Src<VReg> {
+        Src::Reg(VReg(n))
+    }
+
+    #[test]
+    fn liveness_follows_values_around_loops_and_stops_at_full_writes() {
+        // b0: v0 = 1; v1 = 2      b1 (loop): v0 = v0 + v1; test v0; branch back to b1
+        // b2: v2 = v0             (v1 is live around the loop, v2 nowhere across blocks)
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let code = vec![
+            Op::mov(Dst::Reg(VReg(0)), one),
+            Op::mov(Dst::Reg(VReg(1)), one),
+            Op::Label(Label(0)),
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(0)), v(0), v(1)),
+            Op::Alu {
+                op: AluOp::Add(AddOp::Sub),
+                dst: Dst::None,
+                a: v(0),
+                b: one,
+                cond: qpu_isa::Cond::Always,
+                sf: true,
+                rotate: None,
+            },
+            Op::Branch {
+                cond: BranchCond::AnyZeroClear,
+                target: Label(0),
+            },
+            Op::mov(Dst::Reg(VReg(2)), v(0)),
+        ];
+        let cfg = cfg(&code);
+        assert_eq!(cfg.blocks, vec![(0, 2), (2, 6), (6, 7)]);
+        let (live_in, live_out) = liveness(&code, &cfg, 3);
+        assert_eq!(live_in, vec![vec![], vec![0, 1], vec![0]]);
+        assert_eq!(live_out, vec![vec![0, 1], vec![0, 1], vec![]]);
+    }
+
+    #[test]
+    fn grouping_keeps_push_order_per_key() {
+        let (offsets, items) = group(3, &[(2, 7), (0, 5), (2, 1), (0, 9)]);
+        assert_eq!(offsets, vec![0, 2, 2, 4]);
+        assert_eq!(items, vec![5, 9, 7, 1]);
+    }
+}

@@ -861,3 +861,95 @@ pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
         })
         .unzip()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::emit::Unit;
+    use qpu_isa::SmallImm;
+
+    fn word(op: Op<Loc>) -> Item {
+        Item::Word(
+            Word::Bundle(Bundle::Alu {
+                ops: vec![(op, Unit::Add)],
+                signal: Signal::None,
+            }),
+            NO_SOURCE,
+        )
+    }
+
+    fn nop() -> Item {
+        Item::Word(Word::Bundle(Bundle::nop()), NO_SOURCE)
+    }
+
+    fn shape(items: &[Item]) -> String {
+        items
+            .iter()
+            .map(|item| match item {
+                Item::Label(l) => format!("{l}:"),
+                Item::Word(Word::Branch(_, l), _) => format!("brr {l}"),
+                Item::Word(Word::Bundle(b), _) if *b == Bundle::nop() => "nop".to_string(),
+                Item::Word(Word::Bundle(Bundle::Alu { ops, .. }), _) => ops[0].0.to_string(),
+                Item::Word(Word::Bundle(other), _) => format!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    #[test]
+    fn a_collision_reached_by_a_branch_is_padded_on_the_branch_path() {
+        // The branch's last delay slot writes ra6 and sits right before the target, which
+        // reads ra6: the branch path needs the NOP (after the label), not the fall-through.
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let target = Label(7);
+        let mut items = vec![
+            Item::Word(Word::Branch(BranchCond::Always, target), NO_SOURCE),
+            nop(),
+            nop(),
+            word(Op::mov(Dst::Reg(Loc::A(6)), one)),
+            Item::Label(target),
+            word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
+        ];
+        fix_boundaries(&mut items);
+        assert_eq!(
+            shape(&items),
+            "brr L7 | nop | nop | ra6 = mov 1 | L7: | nop | r0 = mov ra6"
+        );
+    }
+
+    #[test]
+    fn a_fall_through_collision_is_padded_before_the_labels() {
+        // Reached both by falling through (collides) and by a branch from a word that does
+        // not write ra6: only the fall-through path gets the NOP.
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let target = Label(3);
+        let mut items = vec![
+            Item::Word(Word::Branch(BranchCond::AllZeroSet, target), NO_SOURCE),
+            nop(),
+            nop(),
+            nop(),
+            word(Op::mov(Dst::Reg(Loc::A(6)), one)),
+            Item::Label(target),
+            word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
+        ];
+        fix_boundaries(&mut items);
+        assert_eq!(
+            shape(&items),
+            "brr L3 | nop | nop | nop | ra6 = mov 1 | nop | L3: | r0 = mov ra6"
+        );
+    }
+
+    #[test]
+    fn each_word_keeps_the_source_of_its_io_write() {
+        // Two ops from sources 1 and 2 share a word: the word is attributed to the VPM write.
+        let code = vec![
+            Op::Source(1),
+            Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(1))),
+            Op::Source(2),
+            Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(Loc::B(2))),
+        ];
+        let (bundles, sources) = resolve(&schedule(&code, true));
+        assert_eq!(bundles.len(), 1, "{bundles:?}");
+        assert_eq!(sources, vec![2]);
+    }
+}

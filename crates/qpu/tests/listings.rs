@@ -1,0 +1,93 @@
+//! Golden listings: the machine code the compiler emits for each example kernel, checked in
+//! under `tests/listings/`, so that every change to code generation shows up in review as a
+//! diff of listings. After an intended change, rewrite them with
+//! `QPU_BLESS=1 cargo test -p qpu --test listings` and review the diff.
+//!
+//! Listings leave out the `# file:line` comments (they would change with unrelated edits
+//! to the kernels' source files); `Kernel::disassemble()` has them.
+
+use std::path::PathBuf;
+
+use qpu::lang::*;
+
+fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
+    let compiled = qpu::compile::compile(kernel).expect("compiles");
+    let listing = qpu_isa::disasm::program(&compiled.instructions);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/listings")
+        .join(format!("{name}.qasm"));
+    if std::env::var_os("QPU_BLESS").is_some() {
+        std::fs::write(&path, &listing).expect("writes the listing");
+        return;
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; create it with QPU_BLESS=1 cargo test -p qpu --test listings",
+            path.display()
+        )
+    });
+    if golden != listing {
+        let first = golden
+            .lines()
+            .zip(listing.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(golden.lines().count().min(listing.lines().count()));
+        panic!(
+            "{name}: the compiled code differs from {} from line {} on ({} lines checked in, {} \
+             now). If the change is intended, rewrite the listings with QPU_BLESS=1 cargo \
+             test -p qpu --test listings and review the diff.\nnow:\n{listing}",
+            path.display(),
+            first + 1,
+            golden.lines().count(),
+            listing.lines().count(),
+        );
+    }
+}
+
+fn ast<P, R, F: qpu::runtime::KernelFn<P, R>>(f: F) -> qpu::lang::ast::Kernel {
+    qpu::compile(f).expect("records").ast().clone()
+}
+
+#[test]
+fn gcd() {
+    check("gcd", &ast(qpu::bench::gcd));
+}
+
+#[test]
+fn tri() {
+    check("tri", &ast(qpu::bench::tri));
+}
+
+#[test]
+fn oet_sort() {
+    check("oet_sort", &ast(qpu::bench::oet));
+}
+
+#[test]
+fn rot3d() {
+    check("rot3d_v3", &ast(qpu::bench::rot3d_3));
+}
+
+#[test]
+fn heatmap() {
+    check("heatmap_step", &ast(qpu::bench::heatmap_step));
+}
+
+#[test]
+fn spilling_kernel() {
+    // Seventy values live at once: more than the registers, so the spill path is covered.
+    check(
+        "spill_70",
+        &ast(|p: Ptr<Int>| {
+            let vs: Vec<Int> = (0..70).map(|i| Int::var(p.load() + i)).collect();
+            let mut sum = Int::var(0);
+            for v in &vs {
+                sum += *v * *v;
+            }
+            for v in &vs {
+                sum += *v;
+            }
+            p.store(sum)
+        }),
+    );
+}

@@ -1,0 +1,62 @@
+mov ra0, unif
+mov ra1, unif
+ldi r0, 0x00001a00
+mov ra2, unif
+add rb2, ra0, r0; mov ra3, unif
+shl r1, ra0, 7
+ldi r0, 0x80904000
+mov rb0, unif
+add rb1, r1, r0
+shl r0, elem_num, 2
+add tmu1_s, ra2, r0
+nop; ldtmu1
+shl r0, elem_num, 2; mov r1, r4
+add tmu1_s, ra3, r0
+nop; ldtmu1
+mov r0, r4
+sub.setf -, r1, r0
+brr.allz -, r:L30
+nop
+nop
+nop
+min.setf -, r1, r0
+:L22
+sub.ifc r1, r1, r0
+min.setf -, r0, r1
+sub.ifc r0, r0, r1
+sub.setf -, r1, r0
+brr.anynz -, r:L22
+min.setf -, r1, r0
+nop
+nop
+:L30
+mov.setf -, ra0; mov -, vw_wait
+mov vw_setup, rb2
+mov vpm, r1
+mov vw_setup, rb1
+brr.allnz -, r:L53
+mov vw_addr, rb0
+mov -, vw_wait
+mov -, vw_wait
+sub.setf r0, ra1, 1
+brr.allz -, r:L49
+nop
+nop
+nop
+:L43
+sacq -, 15
+sub.setf r0, r0, 1
+brr.allnz -, r:L43
+nop
+nop
+nop
+:L49
+ldi host_int, 1
+nop; thrend
+nop
+nop
+:L53
+srel -, 15
+nop; thrend
+nop
+nop
