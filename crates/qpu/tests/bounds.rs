@@ -192,27 +192,50 @@ fn zero_length_arrays_are_legal_and_never_accessible() {
     }
 }
 
+/// What used an undefined value, and in which lanes, when `kernel` runs on a 16-element
+/// input and a 16-element output.
+fn undefined_use(
+    device: &Device,
+    kernel: &qpu::Kernel<(Ptr<Int>, Ptr<Int>)>,
+) -> (&'static str, u16) {
+    let input = device.alloc_from(&[3i32; 16]).unwrap();
+    let mut out = device.alloc::<i32>(16).unwrap();
+    let e = run_error(device, kernel.run(device, (&input, &mut out)));
+    match e.kind {
+        RunErrorKind::UndefinedValueUsed { what, lanes, .. } => (what, lanes),
+        _ => panic!(
+            "{}: expected an undefined value, got {e}",
+            device.describe()
+        ),
+    }
+}
+
 #[test]
 fn an_undefined_value_cannot_decide_a_branch_or_give_an_address() {
+    let branch = compile(|p: Ptr<Int>, q: Ptr<Int>| {
+        let x = Int::var((p + 8).load());
+        if_(any(x.gt(0)), || q.store(1));
+    })
+    .unwrap();
+    let address = compile(|p: Ptr<Int>, q: Ptr<Int>| {
+        let x = Int::var((p + 4).load());
+        gather(p + (x & 3));
+        let y = Int::var(0);
+        receive(y);
+        q.store(y)
+    })
+    .unwrap();
     for device in devices() {
-        let input = device.alloc_from(&[3i32; 16]).unwrap();
-        let mut out = device.alloc::<i32>(16).unwrap();
-        let branch = compile(|p: Ptr<Int>, q: Ptr<Int>| {
-            let x = Int::var((p + 8).load());
-            if_(any(x.gt(0)), || q.store(1));
-        })
-        .unwrap();
-        let e = run_error(&device, branch.run(&device, (&input, &mut out)));
-        assert!(
-            matches!(
-                e.kind,
-                RunErrorKind::UndefinedValueUsed {
-                    what: "the condition deciding the branch",
-                    lanes: 0xff00,
-                    ..
-                }
-            ),
-            "{}: {e}",
+        assert_eq!(
+            undefined_use(&device, &branch),
+            ("the condition deciding the branch", 0xff00),
+            "{}",
+            device.describe()
+        );
+        assert_eq!(
+            undefined_use(&device, &address),
+            ("the load or gather address", 0xf000),
+            "{}",
             device.describe()
         );
     }
@@ -221,28 +244,19 @@ fn an_undefined_value_cannot_decide_a_branch_or_give_an_address() {
 #[test]
 fn errors_are_the_same_on_both_backends_for_a_where_on_undefined_lanes() {
     // A where_ deciding on undefined lanes leaves the lanes it may assign undefined; storing
-    // them is the error, storing only defined lanes is fine.
+    // them is the error.
+    let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>| {
+        let x = Int::var((p + 12).load());
+        let y = Int::var(5);
+        where_(x.gt(0), || y.set(9));
+        q.store(y)
+    })
+    .unwrap();
     for device in devices() {
-        let input = device.alloc_from(&[3i32; 16]).unwrap();
-        let mut out = device.alloc::<i32>(16).unwrap();
-        let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>| {
-            let x = Int::var((p + 12).load());
-            let y = Int::var(5);
-            where_(x.gt(0), || y.set(9));
-            q.store(y)
-        })
-        .unwrap();
-        let e = run_error(&device, kernel.run(&device, (&input, &mut out)));
-        assert!(
-            matches!(
-                e.kind,
-                RunErrorKind::UndefinedValueUsed {
-                    what: "the value stored",
-                    lanes: 0xfff0,
-                    ..
-                }
-            ),
-            "{}: {e}",
+        assert_eq!(
+            undefined_use(&device, &kernel),
+            ("the value stored", 0xfff0),
+            "{}",
             device.describe()
         );
     }

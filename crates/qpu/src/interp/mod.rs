@@ -445,7 +445,7 @@ impl Machine {
                     });
                 }
                 let addresses = self.eval(qpu, addr, memory)?;
-                self.check_defined("the gather address", &addresses, u16::MAX)?;
+                self.check_defined("the load or gather address", &addresses, u16::MAX)?;
                 // The TMU ignores the low two address bits.
                 let aligned = addresses.words.map(|a| a & !3);
                 let (value, stray) = self.read_lanes(memory, "gather", &aligned);
@@ -662,7 +662,7 @@ impl Machine {
             }
             Expr::Load { addr, stride, .. } => {
                 let base = self.eval(qpu, addr, memory)?;
-                self.check_defined("the load address", &base, 1)?;
+                self.check_defined("the load or gather address", &base, 1)?;
                 let base = base.words[0];
                 if base % 4 != 0 {
                     return Err(RunErrorKind::Unaligned {
