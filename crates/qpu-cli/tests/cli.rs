@@ -283,7 +283,7 @@ fn bench_prints_every_example_within_qpulibs_counts() {
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
         .collect();
-    assert_eq!(rows.len(), 6, "{out}");
+    assert_eq!(rows.len(), 7, "{out}");
     for row in rows {
         // "| name | static (qpulib) | issued (qpulib) | ..."
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
