@@ -896,23 +896,27 @@ mod tests {
             .join(" | ")
     }
 
+    /// `brr.cond L` (from `cond`), `nops` NOPs, a word writing ra6, `L:`, a word reading ra6:
+    /// the shape after `fix_boundaries`.
+    fn padded(cond: BranchCond, target: Label, nops: usize) -> String {
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let mut items = vec![Item::Word(Word::Branch(cond, target), NO_SOURCE)];
+        items.extend((0..nops).map(|_| nop()));
+        items.extend([
+            word(Op::mov(Dst::Reg(Loc::A(6)), one)),
+            Item::Label(target),
+            word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
+        ]);
+        fix_boundaries(&mut items);
+        shape(&items)
+    }
+
     #[test]
     fn a_collision_reached_by_a_branch_is_padded_on_the_branch_path() {
         // The branch's last delay slot writes ra6 and sits right before the target, which
         // reads ra6: the branch path needs the NOP (after the label), not the fall-through.
-        let one = Src::Imm(SmallImm::from_int(1).unwrap());
-        let target = Label(7);
-        let mut items = vec![
-            Item::Word(Word::Branch(BranchCond::Always, target), NO_SOURCE),
-            nop(),
-            nop(),
-            word(Op::mov(Dst::Reg(Loc::A(6)), one)),
-            Item::Label(target),
-            word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
-        ];
-        fix_boundaries(&mut items);
         assert_eq!(
-            shape(&items),
+            padded(BranchCond::Always, Label(7), 2),
             "brr L7 | nop | nop | ra6 = mov 1 | L7: | nop | r0 = mov ra6"
         );
     }
@@ -921,20 +925,8 @@ mod tests {
     fn a_fall_through_collision_is_padded_before_the_labels() {
         // Reached both by falling through (collides) and by a branch from a word that does
         // not write ra6: only the fall-through path gets the NOP.
-        let one = Src::Imm(SmallImm::from_int(1).unwrap());
-        let target = Label(3);
-        let mut items = vec![
-            Item::Word(Word::Branch(BranchCond::AllZeroSet, target), NO_SOURCE),
-            nop(),
-            nop(),
-            nop(),
-            word(Op::mov(Dst::Reg(Loc::A(6)), one)),
-            Item::Label(target),
-            word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
-        ];
-        fix_boundaries(&mut items);
         assert_eq!(
-            shape(&items),
+            padded(BranchCond::AllZeroSet, Label(3), 3),
             "brr L3 | nop | nop | nop | ra6 = mov 1 | nop | L3: | r0 = mov ra6"
         );
     }

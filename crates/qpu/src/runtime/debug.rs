@@ -140,8 +140,8 @@ fn collect(stmts: &[Stmt], points: &mut Vec<DebugPoint>) {
 /// `stmts` with debug statement number `next`, `next + 1`, ... (in the order [`collect`]
 /// finds them) replaced by: if the counter is below the limit, store the value and the
 /// number in the counter's slot and count.
-fn rewrite(stmts: &[Stmt], next: &mut i32, [values, numbers, counter]: [VarId; 3]) -> Vec<Stmt> {
-    let vars = [values, numbers, counter];
+fn rewrite(stmts: &[Stmt], next: &mut i32, vars: [VarId; 3]) -> Vec<Stmt> {
+    let [values, numbers, counter] = vars;
     stmts
         .iter()
         .map(|stmt| {
