@@ -15,6 +15,16 @@
 //!   gathers use TMU0 (so loads never disturb the gather FIFO); stores write this QPU's VPM
 //!   row and start a VDW DMA, waiting for the previous DMA first (one store DMA per QPU can
 //!   be in flight, guide p.55).
+//! * Batched stores: in a loop shaped like `for_range` (`while i < end`, `i += step`, both
+//!   lane-uniform and invariant) whose body is straight-line and stores only through one or
+//!   two pointer variables advancing by one invariant step (`store(v, p); p += s`), each
+//!   store only writes the next VPM row, and one multi-row VDW DMA (memory stride `s - 64`
+//!   bytes) per stream writes a whole batch. The loop is strip-mined: an inner loop runs
+//!   at most `kmax` iterations (its test `i < min(end, i + kmax·step)` costs what the
+//!   original one did), then the batch is stored. Each QPU owns 64 >> ceil(log2 n) of the 64
+//!   VPM rows user programs can address (erratum HW-2253), split between the streams; a
+//!   batch is one row where the gap does not fit the stride field or two streams' batches
+//!   could overlap in memory (their order would change).
 //! * Prologue: read the uniforms (QPU id, QPU count, arguments). Epilogue: wait for the last
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
@@ -25,7 +35,7 @@ use super::ir::*;
 use crate::error::SourceLocation;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond as AstCond, Expr, Kernel, Special, Stmt, StmtKind, StoreKind,
-    UnaryOp,
+    UnaryOp, VarId,
 };
 
 /// Semaphore the end-of-kernel barrier uses (kernels may use 0–14).
@@ -44,6 +54,9 @@ const VDW_ONE_ROW: u32 = (2 << 30) | (1 << 23) | (16 << 16) | (1 << 14);
 /// r of the row at VPMBASE (each vertical unit starts one column further), the shape of the
 /// seed hello world's store. The row Y goes in [13:7] as for [`VDW_ONE_ROW`].
 const VDW_SIXTEEN_UNITS: u32 = (2 << 30) | (16 << 23) | (1 << 16);
+/// VDW basic setup with no units yet (added as `units << 23`): depth 16, horizontal, 32-bit;
+/// the first VPM row Y goes in [13:7]. A batched store writes one unit per row.
+const VDW_ROWS: u32 = (2 << 30) | (16 << 16) | (1 << 14);
 /// VDW stride setup (guide table 35): ID 3 [31:30], block mode [16] clear (it has no
 /// documented effect that hardware confirms); the gap in bytes goes in [15:0].
 const VDW_STRIDE: u32 = 3 << 30;
@@ -65,6 +78,9 @@ pub struct Globals {
     pub vpm_read: Option<VReg>,
     /// Spill support: this QPU's spill area (a uniform after the arguments).
     pub spill_base: Option<VReg>,
+    /// Store batching: log2 of the VPM rows each QPU owns (64 rows shared by a power of two
+    /// at least the QPU count), and this QPU's first row.
+    pub rows: Option<(VReg, VReg)>,
 }
 
 /// The lowered kernel.
@@ -104,6 +120,38 @@ struct Lower<'k> {
     unspillable: Vec<VReg>,
     globals: Option<Globals>,
     sources: Vec<SourceLocation>,
+    batch: Option<Batch>,
+}
+
+/// The registers of the store batch of the loop being lowered.
+struct Batch {
+    /// Rows still free in the current batch (counts down from `kmax`).
+    k: VReg,
+    /// Rows per batch: the streams' share of this QPU's VPM rows, or 1 where several rows
+    /// cannot go in one DMA.
+    kmax: VReg,
+    /// log2 of `kmax`.
+    log2_kmax: VReg,
+    /// Bytes between consecutive rows in memory.
+    step: Src<VReg>,
+    /// How far the loop counter advances per iteration.
+    count_step: Src<VReg>,
+    /// The batched stores.
+    streams: Vec<StreamRegs>,
+}
+
+/// One batched store's registers.
+struct StreamRegs {
+    stream: Stream,
+    /// Memory address of the batch's first row.
+    start: VReg,
+    /// VPM generic write setup: of the first row (one stream) or one past the batch's last
+    /// row (two streams, each store subtracting the rows still free).
+    vpm: VReg,
+    /// VDW setup of the batch's first row, with no units.
+    vdw_base: VReg,
+    /// VDW stride setup.
+    stride: VReg,
 }
 
 /// Lower `kernel`. With `spill_support` the prologue also prepares what spill code needs.
@@ -121,6 +169,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         unspillable: Vec::new(),
         globals: None,
         sources: Vec::new(),
+        batch: None,
     };
     l.var_regs = (0..kernel.vars.len()).map(|_| l.fresh()).collect();
     l.me = l.fresh();
@@ -150,18 +199,57 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         let vpm_write = l.fresh();
         let vdw_row = l.fresh();
         l.unspillable.extend([vpm_write, vdw_row]);
+        // This QPU's first VPM row: its number, or with batched stores the first of its
+        // 64 >> ceil(log2 n) rows (1 << (clz(n - 1) - 26): 64 rows on 1 QPU, 4 on 9–12).
+        let rows = (!spill_support && has_batched_loop(&kernel.body, &l.uniform_vars)).then(|| {
+            let log2 = l.fresh();
+            let op = |op| AluOp::Add(op);
+            l.emit(Op::alu(
+                op(AddOp::Sub),
+                Dst::Reg(log2),
+                Src::Reg(num_raw),
+                imm(1),
+            ));
+            l.emit(Op::alu(
+                op(AddOp::Clz),
+                Dst::Reg(log2),
+                Src::Reg(log2),
+                Src::Reg(log2),
+            ));
+            l.emit(Op::alu(
+                op(AddOp::Add),
+                Dst::Reg(log2),
+                Src::Reg(log2),
+                imm(-16),
+            ));
+            l.emit(Op::alu(
+                op(AddOp::Add),
+                Dst::Reg(log2),
+                Src::Reg(log2),
+                imm(-10),
+            ));
+            let first = l.fresh();
+            l.emit(Op::alu(
+                op(AddOp::Shl),
+                Dst::Reg(first),
+                Src::Reg(me_raw),
+                Src::Reg(log2),
+            ));
+            (log2, first)
+        });
+        let row = rows.map_or(me_raw, |(_, first)| first);
         let c = l.constant(VPM_WRITE_ROW);
         l.emit(Op::alu(
             AluOp::Add(AddOp::Add),
             Dst::Reg(vpm_write),
-            Src::Reg(me_raw),
+            Src::Reg(row),
             c,
         ));
         let y = l.fresh();
         l.emit(Op::alu(
             AluOp::Add(AddOp::Shl),
             Dst::Reg(y),
-            Src::Reg(me_raw),
+            Src::Reg(row),
             imm(7),
         ));
         let c = l.constant(VDW_ONE_ROW);
@@ -177,6 +265,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
             vdr_row: None,
             vpm_read: None,
             spill_base: None,
+            rows,
         };
         if spill_support {
             let (vdr_row, vpm_read, spill_base) = (l.fresh(), l.fresh(), l.fresh());
@@ -272,6 +361,178 @@ fn contains_where(stmts: &[Stmt]) -> bool {
     stmts
         .iter()
         .any(|s| matches!(s.kind, StmtKind::Where { .. }))
+}
+
+/// A store the compiler batches: in an innermost loop, `store(value, p)` (non-blocking, all
+/// 16 lanes, contiguous) through a pointer variable `p` that the loop advances by the same
+/// invariant number of bytes every iteration, so that consecutive iterations' rows lie at a
+/// constant distance in memory and one multi-row VDW DMA can write several of them.
+#[derive(Debug, Clone)]
+struct Stream {
+    /// The pointer variable stored through.
+    ptr: VarId,
+    /// Bytes `ptr` advances per iteration (an expression the loop does not change).
+    step: Expr,
+    /// Whether `ptr` advances before the store in the body.
+    advanced_first: bool,
+    /// The store statement's location (where a batched DMA's errors point).
+    location: SourceLocation,
+}
+
+/// At most this many batched stores per loop: each needs its own VPM rows, and a QPU has 4
+/// rows (of the 64 user programs can address) when 12 QPUs run.
+const MAX_STREAMS: usize = 2;
+
+/// The stores of an innermost loop body to batch, if the body qualifies: straight-line (no
+/// `if_`, loops or semaphores), every store in it of the batchable form, each through its own
+/// pointer variable, which the body assigns exactly once, unmasked, as `p = p + step` with a
+/// loop-invariant `step`; several streams must share one step expression.
+fn batched_stores(body: &[Stmt]) -> Option<Vec<Stream>> {
+    let mut streams: Vec<(usize, Stream)> = Vec::new();
+    for (i, stmt) in body.iter().enumerate() {
+        match &stmt.kind {
+            StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::SemaInc(_)
+            | StmtKind::SemaDec(_)
+            | StmtKind::Debug { .. } => return None,
+            StmtKind::Store {
+                addr: Expr::Var(ptr),
+                stride: 1,
+                kind: StoreKind::NonBlocking,
+                lanes: None,
+                ..
+            } => {
+                if streams.iter().any(|(_, s)| s.ptr == *ptr) {
+                    return None;
+                }
+                streams.push((
+                    i,
+                    Stream {
+                        ptr: *ptr,
+                        step: Expr::IntLit(0),
+                        advanced_first: false,
+                        location: stmt.location,
+                    },
+                ));
+            }
+            StmtKind::Store { .. } => return None,
+            _ => {}
+        }
+    }
+    if streams.is_empty() || streams.len() > MAX_STREAMS {
+        return None;
+    }
+    // Every variable the body assigns, and how often.
+    let mut assigned = std::collections::HashMap::<u32, usize>::new();
+    visit_assignments(body, false, &mut |var, _, _| {
+        *assigned.entry(var).or_default() += 1;
+    });
+    for (store_at, stream) in &mut streams {
+        if assigned.get(&stream.ptr.0) != Some(&1) {
+            return None;
+        }
+        let (at, step) = advance(body, stream.ptr)?;
+        if !invariant(&step, &assigned) {
+            return None;
+        }
+        stream.step = step;
+        stream.advanced_first = at < *store_at;
+    }
+    let first = &streams[0].1.step;
+    if streams.iter().any(|(_, s)| s.step != *first) {
+        return None;
+    }
+    Some(streams.into_iter().map(|(_, s)| s).collect())
+}
+
+/// A loop shaped like `for_range`'s: `while any(i < end)` (or `all`), the body advancing
+/// a lane-uniform `i` exactly once, by `i = i + step`, with `end` and `step` invariant and
+/// lane-uniform.
+struct Counted {
+    i: VarId,
+    end: Expr,
+    step: Expr,
+}
+
+fn counted(cond: &AstCond, body: &[Stmt], uniform: &[bool]) -> Option<Counted> {
+    let (AstCond::Any(b) | AstCond::All(b)) = cond;
+    let BoolExpr::Compare {
+        op: CmpOp::Lt,
+        float: false,
+        lhs,
+        rhs,
+    } = b
+    else {
+        return None;
+    };
+    let Expr::Var(i) = &**lhs else {
+        return None;
+    };
+    let end = (**rhs).clone();
+    let mut assigned = std::collections::HashMap::<u32, usize>::new();
+    visit_assignments(body, false, &mut |var, _, _| {
+        *assigned.entry(var).or_default() += 1;
+    });
+    if !uniform[i.0 as usize]
+        || !expr_uniform(&end, uniform)
+        || !invariant(&end, &assigned)
+        || assigned.get(&i.0) != Some(&1)
+    {
+        return None;
+    }
+    let step = advance(body, *i)?.1;
+    (invariant(&step, &assigned) && expr_uniform(&step, uniform)).then_some(Counted {
+        i: *i,
+        end,
+        step,
+    })
+}
+
+/// The top-level statement of `body` assigning `var = var + step`: (its index, `step`).
+fn advance(body: &[Stmt], var: VarId) -> Option<(usize, Expr)> {
+    body.iter().enumerate().find_map(|(i, s)| match &s.kind {
+        StmtKind::Assign {
+            var: v,
+            value:
+                Expr::Binary {
+                    op: BinaryOp::IntAdd,
+                    lhs,
+                    rhs,
+                },
+        } if *v == var => match (&**lhs, &**rhs) {
+            (Expr::Var(x), step) | (step, Expr::Var(x)) if *x == var => Some((i, step.clone())),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// Whether `e` has the same value in every iteration of a loop that assigns `assigned`:
+/// no variable it reads is assigned, and it reads no memory.
+fn invariant(e: &Expr, assigned: &std::collections::HashMap<u32, usize>) -> bool {
+    match e {
+        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
+        Expr::Var(v) => !assigned.contains_key(&v.0),
+        Expr::Unary { arg, .. } => invariant(arg, assigned),
+        Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
+        Expr::Rotate { value, amount } => invariant(value, assigned) && invariant(amount, assigned),
+        Expr::Load { .. } | Expr::Select { .. } => false,
+    }
+}
+
+/// Whether any loop in `stmts` has stores to batch.
+fn has_batched_loop(stmts: &[Stmt], uniform: &[bool]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::While { cond, body } => {
+            (batched_stores(body).is_some() && counted(cond, body, uniform).is_some())
+                || has_batched_loop(body, uniform)
+        }
+        StmtKind::If {
+            then, otherwise, ..
+        } => has_batched_loop(then, uniform) || has_batched_loop(otherwise, uniform),
+        _ => false,
+    })
 }
 
 /// Which variables hold the same value in every lane at every point: parameters and
@@ -425,6 +686,15 @@ impl Lower<'_> {
                 // Test once on entry, then at the bottom of the body: the bottom test shares
                 // a basic block with the body, so scheduling can overlap them and fill the
                 // back branch's delay slots with the body's last instructions.
+                if self.batch.is_none() && self.globals.and_then(|g| g.rows).is_some() {
+                    if let (Some(streams), Some(count)) = (
+                        batched_stores(body),
+                        counted(cond, body, &self.uniform_vars),
+                    ) {
+                        self.batched_loop(stmt.location, cond, body, streams, count);
+                        return;
+                    }
+                }
                 let (body_label, end_label) = (self.label(), self.label());
                 let (flag, all) = self.cond(cond);
                 self.emit(Op::Branch {
@@ -482,6 +752,25 @@ impl Lower<'_> {
         kind: StoreKind,
         lanes: Option<&Expr>,
     ) {
+        if let (Some(b), Expr::Var(p)) = (&self.batch, addr) {
+            if let Some(i) = b.streams.iter().position(|s| s.stream.ptr == *p) {
+                // A batched store only writes its VPM row; the DMA comes when the batch is
+                // full or the loop ends. With one stream the VPM write address advances by
+                // itself; with two, each store sets it to its row, kmax - k of the batch.
+                let (k, vpm, several) = (b.k, b.streams[i].vpm, b.streams.len() > 1);
+                let v = self.prepare_io(value);
+                if several {
+                    self.emit(Op::alu(
+                        AluOp::Add(AddOp::Sub),
+                        Dst::Write(IoWrite::VwSetup),
+                        Src::Reg(vpm),
+                        Src::Reg(k),
+                    ));
+                }
+                self.emit_io(v, IoWrite::Vpm);
+                return;
+            }
+        }
         // A store of the first `n` lanes: n = lane 0 clamped to 0..=16, broadcast through
         // r5; the DMA is skipped for 0.
         let count = lanes.map(|n| {
@@ -583,6 +872,329 @@ impl Lower<'_> {
         }
         if let Some(label) = skip {
             self.emit(Op::Label(label));
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Batched stores
+
+    /// An ALU op with a condition and flag setting.
+    fn alu_full(
+        &mut self,
+        op: AluOp,
+        dst: Dst<VReg>,
+        a: Src<VReg>,
+        b: Src<VReg>,
+        cond: Cond,
+        sf: bool,
+    ) {
+        self.emit(Op::Alu {
+            op,
+            dst,
+            a,
+            b,
+            cond,
+            sf,
+            rotate: None,
+        });
+    }
+
+    /// A counted loop with batched stores, strip-mined: an outer loop over batches, an inner
+    /// loop over the iterations of one batch (at most `kmax`, testing `i < lim` where
+    /// `lim = min(end, i + kmax·step)`: as cheap as the original test), then one DMA per
+    /// stream for the batch's rows.
+    fn batched_loop(
+        &mut self,
+        location: SourceLocation,
+        cond: &AstCond,
+        body: &[Stmt],
+        streams: Vec<Stream>,
+        count: Counted,
+    ) {
+        let add = |op| AluOp::Add(op);
+        let b = self.begin_batch(streams, &count);
+        let (outer, inner, end) = (self.label(), self.label(), self.label());
+        let (flag, all) = self.cond(cond);
+        self.emit(Op::Branch {
+            cond: branch_cond(negate(flag), !all),
+            target: end,
+        });
+        self.emit(Op::Label(outer));
+        // This batch ends after kmax iterations or with the loop, whichever comes first.
+        let (i, lim) = (self.var(count.i), self.fresh());
+        let span = self.fresh();
+        self.emit(Op::alu(
+            add(AddOp::Shl),
+            Dst::Reg(span),
+            b.count_step,
+            Src::Reg(b.log2_kmax),
+        ));
+        self.emit(Op::alu(
+            add(AddOp::Add),
+            Dst::Reg(lim),
+            Src::Reg(i),
+            Src::Reg(span),
+        ));
+        let end_value = self.expr(&count.end);
+        self.emit(Op::alu(
+            add(AddOp::Min),
+            Dst::Reg(lim),
+            Src::Reg(lim),
+            end_value,
+        ));
+        self.emit(Op::mov(Dst::Reg(b.k), Src::Reg(b.kmax)));
+        if b.streams.len() == 1 {
+            self.emit(Op::mov(
+                Dst::Write(IoWrite::VwSetup),
+                Src::Reg(b.streams[0].vpm),
+            ));
+        }
+        self.emit(Op::Label(inner));
+        self.batch = Some(b);
+        for s in body {
+            self.stmt(s);
+        }
+        let b = self.batch.take().expect("the batch outlives its body");
+        self.source(location);
+        self.emit(Op::alu(
+            add(AddOp::Sub),
+            Dst::Reg(b.k),
+            Src::Reg(b.k),
+            imm(1),
+        ));
+        // lim > i: min sets C (as `boolean` does for `<`).
+        self.alu_full(
+            add(AddOp::Min),
+            Dst::None,
+            Src::Reg(lim),
+            Src::Reg(i),
+            Cond::Always,
+            true,
+        );
+        self.emit(Op::Branch {
+            cond: BranchCond::AnyCarrySet,
+            target: inner,
+        });
+        // The batch: kmax - k rows (at least one).
+        let (rows, units) = (self.fresh(), self.fresh());
+        self.emit(Op::alu(
+            add(AddOp::Sub),
+            Dst::Reg(rows),
+            Src::Reg(b.kmax),
+            Src::Reg(b.k),
+        ));
+        self.emit(Op::alu(
+            add(AddOp::Shl),
+            Dst::Reg(units),
+            Src::Reg(rows),
+            shift_imm(23),
+        ));
+        for (n, s) in b.streams.iter().enumerate() {
+            self.source(s.stream.location);
+            if n > 0 {
+                // One store DMA per QPU at a time (guide p.55).
+                self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+            }
+            self.emit(Op::alu(
+                add(AddOp::Add),
+                Dst::Write(IoWrite::VwSetup),
+                Src::Reg(s.vdw_base),
+                Src::Reg(units),
+            ));
+            self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(s.stride)));
+            self.emit(Op::mov(Dst::Write(IoWrite::VwAddr), Src::Reg(s.start)));
+            self.batch_start(s.start, &s.stream, b.step);
+        }
+        // The next batch reuses the rows: wait until the DMA has read them.
+        self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+        self.source(location);
+        let (flag, all) = self.cond(cond);
+        self.emit(Op::Branch {
+            cond: branch_cond(flag, all),
+            target: outer,
+        });
+        self.emit(Op::Label(end));
+    }
+
+    /// The preheader of a loop with batched stores: where each stream's rows go in the VPM
+    /// and in memory, the DMA setups, and how many rows a batch holds (`kmax`).
+    fn begin_batch(&mut self, streams: Vec<Stream>, count: &Counted) -> Batch {
+        let (log2, first) = self
+            .globals
+            .and_then(|g| g.rows)
+            .expect("batched loops get VPM rows");
+        let add = |op| AluOp::Add(op);
+        // A DMA of an earlier loop may still read these rows.
+        self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+        let step = self.expr(&streams[0].step);
+        let count_step = self.expr(&count.step);
+        // Rows lie `step` bytes apart: the gap after each 64-byte row must fit the VDW stride
+        // setup's 16 bits (the width vc4asm measured). Z: it does.
+        let (gap, stride, c64) = (self.fresh(), self.fresh(), self.constant(64));
+        self.emit(Op::alu(add(AddOp::Sub), Dst::Reg(gap), step, c64));
+        let c = self.constant(VDW_STRIDE);
+        self.emit(Op::mov(Dst::Reg(stride), c));
+        self.alu_full(
+            add(AddOp::Shr),
+            Dst::None,
+            Src::Reg(gap),
+            shift_imm(16),
+            Cond::Always,
+            true,
+        );
+        self.alu_full(
+            add(AddOp::Add),
+            Dst::Reg(stride),
+            Src::Reg(stride),
+            Src::Reg(gap),
+            Cond::ZeroSet,
+            false,
+        );
+        // Each stream's share of this QPU's rows (at most 2 streams); 1 row (log2 0) when the
+        // gap does not fit.
+        let share = if streams.len() > 1 {
+            let s = self.fresh();
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(s),
+                Src::Reg(log2),
+                imm(1),
+            ));
+            s
+        } else {
+            log2
+        };
+        let (rows, log2_kmax) = (self.fresh(), self.fresh());
+        self.emit(Op::alu(
+            add(AddOp::Shl),
+            Dst::Reg(rows),
+            imm(1),
+            Src::Reg(share),
+        ));
+        self.emit(Op::mov(Dst::Reg(log2_kmax), imm(0)));
+        self.alu_full(
+            AluOp::Mov,
+            Dst::Reg(log2_kmax),
+            Src::Reg(share),
+            Src::Reg(share),
+            Cond::ZeroSet,
+            false,
+        );
+        let starts: Vec<VReg> = streams
+            .iter()
+            .map(|s| {
+                let start = self.fresh();
+                self.batch_start(start, s, step);
+                start
+            })
+            .collect();
+        if let [a, b] = starts[..] {
+            // Two streams whose batches could overlap in memory would land in the wrong order
+            // (all of one stream's rows, then the other's): batch only if the starts are at
+            // least a batch apart (they stay so, as both advance by the same step).
+            let (d, nd, span) = (self.fresh(), self.fresh(), self.fresh());
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(d),
+                Src::Reg(a),
+                Src::Reg(b),
+            ));
+            self.emit(Op::alu(add(AddOp::Sub), Dst::Reg(nd), imm(0), Src::Reg(d)));
+            self.emit(Op::alu(
+                add(AddOp::Max),
+                Dst::Reg(d),
+                Src::Reg(d),
+                Src::Reg(nd),
+            ));
+            self.emit(Op::alu(
+                add(AddOp::Shl),
+                Dst::Reg(span),
+                step,
+                Src::Reg(share),
+            ));
+            self.alu_full(
+                add(AddOp::Sub),
+                Dst::None,
+                Src::Reg(d),
+                Src::Reg(span),
+                Cond::Always,
+                true,
+            );
+            self.alu_full(
+                AluOp::Mov,
+                Dst::Reg(log2_kmax),
+                imm(0),
+                imm(0),
+                Cond::NegativeSet,
+                false,
+            );
+        }
+        let kmax = self.fresh();
+        self.emit(Op::alu(
+            add(AddOp::Shl),
+            Dst::Reg(kmax),
+            imm(1),
+            Src::Reg(log2_kmax),
+        ));
+        let several = streams.len() > 1;
+        let mut regs = Vec::new();
+        for (n, (stream, start)) in streams.into_iter().zip(starts).enumerate() {
+            let y = if n == 0 {
+                first
+            } else {
+                let y = self.fresh();
+                self.emit(Op::alu(
+                    add(AddOp::Add),
+                    Dst::Reg(y),
+                    Src::Reg(first),
+                    Src::Reg(rows),
+                ));
+                y
+            };
+            let (vpm, y7, vdw_base) = (self.fresh(), self.fresh(), self.fresh());
+            let c = self.constant(VPM_WRITE_ROW);
+            self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(y), c));
+            if several {
+                self.emit(Op::alu(
+                    add(AddOp::Add),
+                    Dst::Reg(vpm),
+                    Src::Reg(vpm),
+                    Src::Reg(kmax),
+                ));
+            }
+            self.emit(Op::alu(add(AddOp::Shl), Dst::Reg(y7), Src::Reg(y), imm(7)));
+            let c = self.constant(VDW_ROWS);
+            self.emit(Op::alu(
+                add(AddOp::Add),
+                Dst::Reg(vdw_base),
+                Src::Reg(y7),
+                c,
+            ));
+            regs.push(StreamRegs {
+                stream,
+                start,
+                vpm,
+                vdw_base,
+                stride,
+            });
+        }
+        Batch {
+            k: self.fresh(),
+            kmax,
+            log2_kmax,
+            step,
+            count_step,
+            streams: regs,
+        }
+    }
+
+    /// `start` = the address the stream's next store will use, seen from the top of the body.
+    fn batch_start(&mut self, start: VReg, s: &Stream, step: Src<VReg>) {
+        let p = Src::Reg(self.var(s.ptr));
+        if s.advanced_first {
+            self.emit(Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(start), p, step));
+        } else {
+            self.emit(Op::mov(Dst::Reg(start), p));
         }
     }
 

@@ -308,8 +308,11 @@ pub enum StoreKind {
     /// `p.store(x)`: complete before the next statement.
     Blocking,
     /// `store(x, p)`: may overlap with following statements; the next store (or kernel end)
-    /// waits for it. The interpreter performs it immediately; the difference is for the
-    /// compiler.
+    /// waits for it. In a `for_range`-shaped loop that advances `p` by a fixed step, the
+    /// compiler batches consecutive iterations' stores into one DMA, written when the batch
+    /// is full or the loop ends. The interpreter performs it immediately; the difference is
+    /// for the compiler. Reading stored memory back in the same launch is undefined either
+    /// way: VDW writes bypass the TMU and L2 caches (vc4asm issue #5).
     NonBlocking,
 }
 

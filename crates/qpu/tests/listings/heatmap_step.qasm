@@ -1,185 +1,222 @@
-mov ra0, unif
-mov ra3, unif
 mov rb0, unif
-mov rb1, unif
-mov rb2, unif; mov ra13, rb0
+mov ra0, unif
+mov ra1, unif; mov rb22, rb0
+sub ra5, ra0, 1
+mov ra2, unif
+clz ra5, ra5
+mov ra3, unif
+add ra5, ra5, -16
 ldi r0, 0x00001a00
-mov rb3, unif; mov ra14, rb2
-add ra2, ra0, r0; mov rb17, ra0
-mov ra4, unif; mov rb16, rb1
-shl r1, ra0, 7
+add ra5, ra5, -10
+mov rb1, unif
+shl ra4, rb0, ra5
+mov rb2, unif; mov ra12, rb1
+add r0, ra4, r0
+shl r1, ra4, 7
 ldi r0, 0x80904000
-add ra1, r1, r0
-mov ra21, ra3
-mov ra12, rb3
-mov ra23, ra4
-mov rb9, rb17
+add r0, r1, r0; mov ra23, ra0
+mov rb15, ra1; mov ra27, rb2
+mov ra26, ra2
+mov ra14, ra3
+mov rb16, rb22
 ldi rb0, 24
-min.setf -, ra23, rb9
-shr r1, ra14, rb0; mov r0, rb0
-shr r0, rb17, r0; mul24 r1, r1, rb17
-or r2, 0, 0; mul24 r0, ra14, r0
-add r0, r1, r0; mul24 rb1, ra14, rb17
-shl r0, r0, rb0; mov rb8, ra13
-add r0, rb1, r0; mov rb6, ra13
-add r0, r0, elem_num; v8min ra6, 0, 0
-shl r0, r0, 2; mov rb5, ra13
-add ra13, ra13, r0; v8min rb3, 0, 0
+min.setf -, ra27, rb16
+or r1, 0, 0; v8min ra0, 0, 0
+shr r2, ra14, rb0; mov r1, rb0
+shr r0, rb22, r1; mul24 ra0, ra14, rb22
+nop; mul24 r1, r2, rb22
+mov rb9, rb15; mul24 r0, ra14, r0
+add r0, r1, r0; mov rb7, rb15
+shl r0, r0, rb0
+add r0, ra0, r0; mov rb5, rb15
+add r0, r0, elem_num; v8min r3, 0, 0
+shl r0, r0, 2
+add rb15, rb15, r0
 shl r0, ra14, 2
-or ra9, 0, 0; v8min rb7, 0, 0
-or ra0, 0, 0
-or ra3, 0, 0
-brr.allnc -, r:L155
-or ra5, 0, 0
+or ra6, 0, 0; v8min rb4, 0, 0
+or ra9, 0, 0; v8min rb6, 0, 0
+brr.allnc -, r:L191
 or ra8, 0, 0
-add rb16, rb16, r0
-ldi ra10, 24
-mov r1, ra21; mov r0, ra21
-mov r2, ra10; mov r3, ra10
-shr ra20, ra14, r2; mul24 rb13, 1, ra14
-shr rb0, 0, ra10
-shr rb1, 1, ra10
-shr rb2, 2, ra10
-shr rb3, ra21, r3
-nop; mul24 ra19, 0, ra14
+or ra3, 0, 0
+add ra26, ra26, r0
+ldi ra13, 24
+shl rb2, ra4, 7
+ldi ra0, 0x80104000
+shl r0, 1, ra5
+mov r3, ra13; mov r0, ra13
+add rb13, rb2, ra0
 ldi ra7, 64
-nop; mul24 ra18, 2, ra14
-ldi ra11, 16
-nop; mul24 rb15, ra14, r1
-nop; mul24 rb12, rb0, ra14
-nop; mul24 ra17, 0, ra20
-nop; mul24 rb11, rb1, ra14
-nop; mul24 ra16, 1, ra20
-nop; mul24 rb10, rb2, ra14
-nop; mul24 ra15, 2, ra20
-nop; mul24 rb14, ra20, r0
-nop; mul24 ra22, ra14, rb3
-:L56
-shr r0, rb9, ra10
-or rb2, 0, 0; mul24 r1, r0, ra14
-nop; mul24 r0, rb9, ra20
-add r0, r1, r0; mul24 r2, rb9, ra14
-shl r0, r0, ra10; v8min ra6, 0, 0
-add r0, r2, r0; v8min rb3, 0, 0
+ldi rb4, 0x00001a00
+shr ra22, ra14, r3
+shr rb0, 0, ra13
+shr rb1, 1, ra13
+shr rb3, 2, ra13
+shr rb2, ra23, r0; mov r2, ra23
+mov r1, ra23
+nop; mul24 ra21, 0, ra14
+nop; mul24 ra20, 1, ra14
+nop; mul24 ra19, 2, ra14
+ldi ra10, 16
+ldi ra25, 0xc0000000
+nop; mul24 rb21, ra14, r2
+sub ra18, ra7, ra7
+add rb14, ra4, rb4
+nop; mul24 rb19, rb0, ra14
+nop; mul24 ra17, 0, ra22
+nop; mul24 rb18, rb1, ra14
+nop; mul24 ra16, 1, ra22
+nop; mul24 rb17, rb3, ra14
+nop; mul24 ra15, 2, ra22
+nop; mul24 ra24, ra22, r1
+nop; mul24 rb20, ra14, rb2
+:L71
+shr r0, rb16, ra13
+or rb3, 0, 0; mul24 r1, r0, ra14
+nop; mul24 r0, rb16, ra22
+add r0, r1, r0; mul24 r2, rb16, ra14
+shl r0, r0, ra13; v8min ra6, 0, 0
+add r0, r2, r0; mov rb12, ra25
 shl r0, r0, 2
-add rb4, rb16, r0
-add r0, rb12, ra17
-shl r0, r0, ra10; v8min ra5, 0, 0
+add rb8, ra26, r0; v8min ra3, 0, 0
+add r0, rb19, ra17
+shl r0, r0, ra13; v8min rb4, 0, 0
+add r0, ra21, r0; mov -, vw_wait
+shl r0, r0, 2
+add tmu0_s, rb15, r0
+add r0, rb19, ra17
+shl r0, r0, ra13; mov rb11, rb8
+add r0, ra21, r0
+shl r0, r0, 2
+add r0, rb15, r0
+add rb9, r0, ra7
+add r0, rb18, ra16
+shl r0, r0, ra13
+add r0, ra20, r0
+shl r0, r0, 2
+add tmu0_s, rb15, r0
+add r0, rb18, ra16
+shl r0, r0, ra13
+add r0, ra20, r0
+shl r0, r0, 2
+add r0, rb15, r0
+add rb7, r0, ra7
+add r0, rb17, ra15
+shl r0, r0, ra13
 add r0, ra19, r0
 shl r0, r0, 2
-add tmu0_s, ra13, r0
-add r0, rb12, ra17
-min.setf -, ra12, rb2
-shl r0, r0, ra10
-add r0, ra19, r0
+add tmu0_s, rb15, r0
+add r0, rb17, ra15; ldtmu0
+shl r0, r0, ra13; mov ra9, r4
+add r0, ra19, r0; mov tmu0_s, rb9
 shl r0, r0, 2
-add r0, ra13, r0
-add rb8, r0, ra7
-add r0, rb11, ra16
-shl r0, r0, ra10
-add r0, rb13, r0
-shl r0, r0, 2
-add tmu0_s, ra13, r0
-add r0, rb11, ra16
-shl r0, r0, ra10
-add r0, rb13, r0
-shl r0, r0, 2
-add r0, ra13, r0
-add rb6, r0, ra7
-add r0, rb10, ra15
-shl r0, r0, ra10
-add r0, ra18, r0
-shl r0, r0, 2
-add tmu0_s, ra13, r0
-add r0, rb10, ra15; ldtmu0
-shl r0, r0, ra10; mov ra9, r4
-add r0, ra18, r0; mov tmu0_s, rb8
-shl r0, r0, 2
-add r0, ra13, r0; ldtmu0
-mov rb7, r4; mov tmu0_s, rb6
-brr.allnc -, r:L147
-add rb5, r0, ra7; ldtmu0
-mov ra8, r4
-mov tmu0_s, rb5
-:L102
-mov r2, ra6; mov ra0, rb3
-mov ra6, ra9; mov rb3, rb7
-mov ra3, ra5; mov r0, r2 >> 1
-mov r1, ra6; mov r3, rb3
-sub.setf -, elem_num, 0
-mov ra5, ra8; mov rb1, r1 >> 1
-add rb8, rb8, ra7
-mov.ifz rb1, r0; mov r1, ra5
-mov r0, ra0; mov rb0, r3 >> 1
-mov tmu0_s, rb8; mov r2, ra3
-mov r3, ra6; mov r0, r0 >> 1
-add rb6, rb6, ra7; ldtmu0
-mov.ifz rb0, r0; mov ra4, r1 >> 1
-mov ra9, r4; mov r0, r2 >> 1
-mov tmu0_s, rb6; mov.ifz ra4, r0
-mov r0, ra9; mov r1, rb3; ldtmu0
-mov rb7, r4; mov ra3, r3 >> 15
-add rb5, rb5, ra7
-mov r3, ra5; mov r0, r0 >> 15
-sub.setf -, elem_num, 15
-mov tmu0_s, rb5; mov.ifz ra3, r0
-mov r2, rb7; ldtmu0
-nop; mov ra0, r1 >> 15
-mov ra8, r4; mov r0, r2 >> 15
-mov.ifz ra0, r0; mov r1, r3 >> 15
-mov r0, ra8; mov -, vw_wait
-add rb2, rb2, ra11
-mov vw_setup, ra2; mov r0, r0 >> 15
-mov.ifz r1, r0
-min.setf -, ra12, rb2
-fadd r0, rb1, ra6
-fadd r0, r0, ra3
-fadd r0, r0, rb0
-fadd r0, r0, ra0
-fadd r0, r0, ra4
-fadd r0, r0, ra5
-fadd r0, r0, r1
-nop; fmul r0, r0, 0.125
-fsub r0, rb3, r0
-nop; fmul r0, 0.25, r0
-fsub vpm, rb3, r0
-brr.anyc -, r:L102
-mov vw_setup, ra1
-mov vw_addr, rb4
-add rb4, rb4, ra7
-:L147
-add rb9, rb9, ra21; ldtmu0
-add r0, rb14, ra22; mov ra9, r4
-min.setf -, ra23, rb9; ldtmu0
-shl r0, r0, ra10; mov rb7, r4
-brr.anyc -, r:L56
 add r0, rb15, r0; ldtmu0
-shl r0, r0, 2; mov ra8, r4
-add ra13, ra13, r0
-:L155
-mov.setf -, rb17
-brr.allnz -, r:L175
+add rb5, r0, ra7; mov ra8, r4
+shr.setf -, ra18, 16
+or r0, 0, 0
+add.ifz rb12, rb12, ra18
+mov.ifz r0, ra5; mov tmu0_s, rb7
+min.setf -, ra12, rb3; ldtmu0
+brr.allnc -, r:L183
+mov rb6, r4; mov tmu0_s, rb5
+shl rb10, 1, r0
+nop
+shl ra11, ra10, r0
+nop
+:L123
+add ra4, rb3, ra11
+mov r0, ra12; mov ra2, rb10
+min ra4, ra4, r0; mov vw_setup, rb14
+:L126
+mov r3, ra6; mov r1, rb4
+mov ra6, ra9
+mov rb4, ra8; mov r0, r3 >> 1
+mov r2, ra6
+sub.setf -, elem_num, 0
+mov ra0, ra3; mov rb2, r2 >> 1
+mov ra3, rb6
+mov.ifz rb2, r0; mov r3, ra0
+mov r0, rb4; mov r2, ra3
+add rb9, rb9, ra7
+nop; mov rb1, r0 >> 1
+nop; mov r0, r1 >> 1
+mov.ifz rb1, r0; mov tmu0_s, rb9
+nop; mov ra1, r2 >> 1
+add rb7, rb7, ra7; ldtmu0
+mov ra9, r4; mov r0, r3 >> 1
+mov.ifz ra1, r0; mov tmu0_s, rb7
+mov r0, ra6; mov r2, rb4; ldtmu0
+mov r1, ra9; mov ra8, r4
+nop; mov ra0, r0 >> 15
+add rb5, rb5, ra7
+mov r3, ra8; mov r0, r1 >> 15
+sub.setf -, elem_num, 15
+mov.ifz ra0, r0; mov tmu0_s, rb5
+nop; mov rb0, r2 >> 15
+nop; mov r0, r3 >> 15
+mov.ifz rb0, r0; ldtmu0
+mov rb6, r4; mov r0, ra3
+add rb3, rb3, ra10
+mov r1, rb6
+nop; mov r2, r0 >> 15
+nop; mov r0, r1 >> 15
+add rb8, rb8, ra7; mov.ifz r2, r0
+min.setf -, ra4, rb3
+fadd r0, rb2, ra6
+fadd r0, r0, ra0
+fadd r0, r0, rb1
+fadd r0, r0, rb0
+fadd r0, r0, ra1
+fadd r0, r0, ra3
+fadd r0, r0, r2
+nop; fmul r0, r0, 0.125
+fsub r0, rb4, r0
+brr.anyc -, r:L126
+nop; fmul r0, 0.25, r0
+fsub vpm, rb4, r0
+sub ra2, ra2, 1
+nop
+sub r0, rb10, ra2
+shl r0, r0, 23
+min.setf -, ra12, rb3
+add vw_setup, rb13, r0
+mov vw_setup, rb12
+brr.anyc -, r:L123
+mov vw_addr, rb11
+mov rb11, rb8
+mov -, vw_wait
+:L183
+add rb16, rb16, ra23; ldtmu0
+add r0, ra24, rb20; mov ra9, r4
+min.setf -, ra27, rb16; ldtmu0
+shl r0, r0, ra13; mov ra8, r4
+brr.anyc -, r:L71
+add r0, rb21, r0; ldtmu0
+shl r0, r0, 2; mov rb6, r4
+add rb15, rb15, r0
+:L191
+mov.setf -, rb22
+brr.allnz -, r:L211
 mov -, vw_wait
 nop
 nop
-sub.setf r0, ra21, 1
-brr.allz -, r:L171
+sub.setf r0, ra23, 1
+brr.allz -, r:L207
 nop
 nop
 nop
-:L165
+:L201
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L165
+brr.allnz -, r:L201
 nop
 nop
 nop
-:L171
+:L207
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L175
+:L211
 srel -, 15
 nop; thrend
 nop
