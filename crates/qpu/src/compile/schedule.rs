@@ -18,7 +18,7 @@ use qpu_emu::rules::latency;
 use qpu_isa::{BranchCond, Cond, RegFile, Signal};
 
 /// Words that always execute after a branch.
-const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
+pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
 use super::emit::{dest, write_swap, Bundle, Ports, Unit};
 use super::ir::*;
@@ -45,9 +45,11 @@ pub enum Word {
     Branch(BranchCond, Label),
 }
 
+/// What an op reads or writes: a register (`R` is [`Loc`] after allocation, a virtual
+/// register before), or machine state the order of ops must respect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Res {
-    Loc(Loc),
+pub(crate) enum Res<R> {
+    Loc(R),
     R4,
     R5,
     Flags,
@@ -56,17 +58,25 @@ enum Res {
     Vpm,
 }
 
-#[derive(Default)]
-struct Effects {
+pub(crate) struct Effects<R> {
     /// (resource, read is a rotation source)
-    reads: Vec<(Res, bool)>,
+    pub reads: Vec<(Res<R>, bool)>,
     /// (resource, write is an SFU start)
-    writes: Vec<(Res, bool)>,
+    pub writes: Vec<(Res<R>, bool)>,
 }
 
-fn effects(op: &Op<Loc>) -> Effects {
+impl<R> Default for Effects<R> {
+    fn default() -> Self {
+        Effects {
+            reads: Vec::new(),
+            writes: Vec::new(),
+        }
+    }
+}
+
+pub(crate) fn effects<R: Copy + PartialEq>(op: &Op<R>) -> Effects<R> {
     let mut e = Effects::default();
-    let src = |s: &Src<Loc>, rot: bool, e: &mut Effects| match s {
+    let src = |s: &Src<R>, rot: bool, e: &mut Effects<R>| match s {
         Src::Reg(l) => e.reads.push((Res::Loc(*l), rot)),
         Src::R4 => e.reads.push((Res::R4, false)),
         Src::R5 => e.reads.push((Res::R5, false)),
@@ -74,7 +84,7 @@ fn effects(op: &Op<Loc>) -> Effects {
         Src::Read(_) => e.writes.push((Res::Vpm, false)),
         Src::Imm(_) => {}
     };
-    let dst = |d: &Dst<Loc>, cond: Cond, e: &mut Effects| match d {
+    let dst = |d: &Dst<R>, cond: Cond, e: &mut Effects<R>| match d {
         Dst::Reg(l) => {
             e.writes.push((Res::Loc(*l), false));
             if cond != Cond::Always {
@@ -133,7 +143,7 @@ fn effects(op: &Op<Loc>) -> Effects {
     e
 }
 
-fn raw_latency(res: Res, sfu_write: bool, rot_read: bool) -> usize {
+fn raw_latency(res: Res<Loc>, sfu_write: bool, rot_read: bool) -> usize {
     match res {
         Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => latency::REGFILE,
         Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => latency::ROTATE_SOURCE,
@@ -144,11 +154,15 @@ fn raw_latency(res: Res, sfu_write: bool, rot_read: bool) -> usize {
 }
 
 /// Dependencies within a segment: preds[j] = [(i, latency)], found in one pass with the
-/// last writer and the readers since of every resource.
-fn dependencies(fx: &[Effects]) -> Vec<Vec<(usize, usize)>> {
+/// last writer and the readers since of every resource; `raw_latency` gives a read's
+/// distance from its write.
+pub(crate) fn dependencies<R: Copy + Eq + std::hash::Hash>(
+    fx: &[Effects<R>],
+    raw_latency: impl Fn(Res<R>, bool, bool) -> usize,
+) -> Vec<Vec<(usize, usize)>> {
     let mut preds: Vec<Vec<(usize, usize)>> = vec![Vec::new(); fx.len()];
-    let mut last_write: HashMap<Res, (usize, bool)> = HashMap::new();
-    let mut readers: HashMap<Res, Vec<usize>> = HashMap::new();
+    let mut last_write: HashMap<Res<R>, (usize, bool)> = HashMap::new();
+    let mut readers: HashMap<Res<R>, Vec<usize>> = HashMap::new();
     for (j, e) in fx.iter().enumerate() {
         let add = |i: usize, l: usize, preds: &mut Vec<Vec<(usize, usize)>>| {
             if i == j {
@@ -319,8 +333,8 @@ fn schedule_segment(
     urgent: Option<usize>,
 ) -> (Vec<Bundle>, Vec<usize>) {
     let n = ops.len();
-    let fx: Vec<Effects> = ops.iter().map(effects).collect();
-    let preds = dependencies(&fx);
+    let fx: Vec<Effects<Loc>> = ops.iter().map(effects).collect();
+    let preds = dependencies(&fx, raw_latency);
     let mut succs = vec![Vec::new(); n];
     for (j, ps) in preds.iter().enumerate() {
         for &(i, l) in ps {
@@ -415,7 +429,7 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
                  sources: &mut Vec<u32>,
                  items: &mut Vec<Item>,
                  branch: Option<(&Op<Loc>, u32)>| {
-        let fx: Vec<Effects> = segment.iter().map(effects).collect();
+        let fx: Vec<Effects<Loc>> = segment.iter().map(effects).collect();
         let urgent = match branch {
             Some((Op::Branch { cond, .. }, _)) if *cond != BranchCond::Always => (0..segment.len())
                 .rev()
@@ -512,7 +526,7 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
 
 /// Whether a word is an ALU word whose work can be copied into a delay slot: no I/O, no
 /// signal, no r4/r5 reads.
-fn copyable(word: &Word) -> Option<Effects> {
+fn copyable(word: &Word) -> Option<Effects<Loc>> {
     let Word::Bundle(Bundle::Alu { ops, signal }) = word else {
         return None;
     };
@@ -541,7 +555,7 @@ fn copyable(word: &Word) -> Option<Effects> {
 
 /// Whether everything `writes` names is overwritten before it is read on the straight path
 /// starting at item `from` (conservatively live at the end of that block).
-fn dead_after(items: &[Item], from: usize, writes: &[(Res, bool)]) -> bool {
+fn dead_after(items: &[Item], from: usize, writes: &[(Res<Loc>, bool)]) -> bool {
     writes.iter().all(|&(res, _)| {
         // Labels do not interrupt the straight path; branches end it (conservatively live).
         for item in &items[from..] {
@@ -695,7 +709,7 @@ fn phys_writes(w: &Word) -> Vec<(RegFile, u8)> {
     out
 }
 
-fn acc_writes(w: &Word) -> Vec<Res> {
+fn acc_writes(w: &Word) -> Vec<Res<Loc>> {
     let mut out = Vec::new();
     let mut add = |d: &Dst<Loc>| match d {
         Dst::Reg(Loc::Acc(i)) => out.push(Res::Loc(Loc::Acc(*i))),
