@@ -91,3 +91,65 @@ fn spilling_kernel() {
         }),
     );
 }
+
+/// The cycle-annotated listing (what `QPU_DUMP_IR` prints): every instruction has a note;
+/// issue clocks rise by 4 within a block; each loop note counts the words from its label
+/// to the branch's last delay slot, as the listing shows them.
+#[test]
+fn cycle_notes_count_what_the_listing_shows() {
+    let compiled = qpu::compile::compile(&ast(qpu::bench::heatmap_step)).unwrap();
+    let annotated = compiled.disassemble_with_cycles();
+    let mut labels = std::collections::HashMap::new();
+    let mut index = 0usize;
+    let mut previous: Option<u64> = None;
+    let mut loops = 0;
+    for line in annotated.lines() {
+        if let Some(label) = line.strip_prefix(':') {
+            labels.insert(label.to_string(), index);
+            previous = None;
+            continue;
+        }
+        let clock: u64 = line
+            .split('@')
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no issue clock on {line:?}"));
+        if let Some(p) = previous {
+            assert_eq!(clock, p + 4, "{line}");
+        }
+        previous = Some(clock);
+        if let Some(note) = line.split("loop: ").nth(1) {
+            let words: usize = note.split_whitespace().next().unwrap().parse().unwrap();
+            let target = line
+                .split("r:")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            assert_eq!(words, index + 4 - labels[target], "{line}");
+            loops += 1;
+        }
+        index += 1;
+    }
+    assert!(loops >= 2, "{annotated}");
+}
+
+/// A load used at once waits for the TMU: the note gives the timing model's hit latency
+/// (36 clocks) less the 4 clocks per instruction since the lookup was requested.
+#[test]
+fn cycle_notes_show_a_load_waiting() {
+    let kernel = ast(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load()));
+    let compiled = qpu::compile::compile(&kernel).unwrap();
+    let annotated = compiled.disassemble_with_cycles();
+    let lines: Vec<&str> = annotated.lines().filter(|l| !l.starts_with(':')).collect();
+    let request = lines.iter().position(|l| l.contains("tmu1_s")).unwrap();
+    let load = lines.iter().position(|l| l.contains("ldtmu1")).unwrap();
+    let wait = 36 - 4 * (load - request);
+    assert!(
+        lines[load].contains(&format!("tmu wait ~{wait}")),
+        "{}",
+        lines[load]
+    );
+}

@@ -141,6 +141,10 @@ pub struct Compiled {
     /// For each instruction, the kernel statement it comes from (`None` for the launch
     /// protocol's own code): run-time errors name it.
     pub locations: Vec<Option<SourceLocation>>,
+    /// For each instruction, its static cycle note ([`cycle_notes`]): where it issues in its
+    /// block, the TMU wait the timing model expects before it, and at a loop's back branch
+    /// the loop's length per iteration.
+    pub cycles: Vec<String>,
 }
 
 impl Compiled {
@@ -161,6 +165,32 @@ impl Compiled {
                     }
                 }
                 last = here;
+                index += 1;
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// [`disassemble`](Self::disassemble) with each instruction's static cycle note
+    /// (`QPU_DUMP_IR` prints this listing): `@c` is the clock at which the instruction issues
+    /// counted from its block's first instruction (4 clocks per instruction), `tmu wait ~w`
+    /// the clocks a TMU load is expected to wait for a lookup requested in the same block
+    /// (the emulator's timing model, every lane a cache hit), and a back branch names its
+    /// loop's instructions per iteration.
+    pub fn disassemble_with_cycles(&self) -> String {
+        let listing = self.disassemble();
+        let mut out = String::with_capacity(listing.len() * 3 / 2);
+        let mut index = 0;
+        for line in listing.lines() {
+            out.push_str(line);
+            if !line.starts_with(':') {
+                if let Some(note) = self.cycles.get(index).filter(|n| !n.is_empty()) {
+                    let pad = 44usize.saturating_sub(line.len()).max(2);
+                    out.push_str(&" ".repeat(pad));
+                    out.push_str(if line.contains('#') { "; " } else { "# " });
+                    out.push_str(note);
+                }
                 index += 1;
             }
             out.push('\n');
@@ -234,7 +264,7 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         }
     }
     best.compile_time = start.elapsed();
-    dump("listing", || best.disassemble());
+    dump("listing", || best.disassemble_with_cycles());
     Ok(best)
 }
 
@@ -299,6 +329,92 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
     size
 }
 
+/// Static cycle notes for each instruction word of `items` (see
+/// [`Compiled::disassemble_with_cycles`]).
+pub fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
+    use emit::Bundle;
+    use schedule::{Item, Word};
+    let timing = qpu_emu::Timing::VC4;
+    let clocks = timing.clocks_per_instruction;
+    let mut notes = Vec::new();
+    let mut label_at = std::collections::HashMap::new();
+    // Per TMU, the lookups not yet received: the word index of those this block requested,
+    // `None` for those requested before it (far enough back not to wait, as a rule).
+    type Fifo = std::collections::VecDeque<Option<usize>>;
+    let mut pending: [Fifo; 2] = Default::default();
+    // How many lookups are outstanding where a branch goes (the first branch to a label
+    // decides; the program's own order reaches labels the same way).
+    let mut at_target: std::collections::HashMap<ir::Label, [usize; 2]> = Default::default();
+    // Blocks start at branch targets (the labels the listing shows).
+    let targets: std::collections::HashSet<ir::Label> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Word(Word::Branch(_, target), _) => Some(*target),
+            _ => None,
+        })
+        .collect();
+    let mut start = 0usize;
+    for item in items {
+        let index = notes.len();
+        let word = match item {
+            Item::Label(l) => {
+                if !targets.contains(l) {
+                    continue;
+                }
+                label_at.insert(*l, index);
+                start = index;
+                let outstanding = at_target
+                    .get(l)
+                    .copied()
+                    .unwrap_or([pending[0].len(), pending[1].len()]);
+                pending = outstanding.map(|n| std::iter::repeat_n(None, n).collect());
+                continue;
+            }
+            Item::Word(word, _) => word,
+        };
+        let mut note = format!("@{}", (index - start) as u64 * clocks);
+        match word {
+            Word::Bundle(Bundle::Alu { ops, signal }) => {
+                for (op, _) in ops {
+                    if let ir::Op::Alu {
+                        dst: ir::Dst::Write(ir::IoWrite::TmuS(t)),
+                        ..
+                    } = op
+                    {
+                        pending[usize::from(*t & 1)].push_back(Some(index));
+                    }
+                }
+                let tmu = match signal {
+                    qpu_isa::Signal::LoadTmu0 => Some(0),
+                    qpu_isa::Signal::LoadTmu1 => Some(1),
+                    _ => None,
+                };
+                if let Some(Some(request)) = tmu.and_then(|t| pending[t].pop_front()) {
+                    let since = (index - request) as u64 * clocks;
+                    let wait = timing.tmu_hit_latency.saturating_sub(since);
+                    if wait > 0 {
+                        note.push_str(&format!(" tmu wait ~{wait}"));
+                    }
+                }
+            }
+            Word::Branch(_, target) => {
+                at_target
+                    .entry(*target)
+                    .or_insert([pending[0].len(), pending[1].len()]);
+                if let Some(&t) = label_at.get(target) {
+                    note.push_str(&format!(
+                        " loop: {} instructions per iteration",
+                        index + 1 + schedule::SLOTS - t
+                    ));
+                }
+            }
+            _ => {}
+        }
+        notes.push(note);
+    }
+    notes
+}
+
 /// One compilation, with the prepass or without; also its [`loop_weighted_size`] and
 /// [`longest_loop_body`].
 fn build(
@@ -334,6 +450,7 @@ fn build(
     dump("regalloc", || ir::listing(&allocated.code));
     let items = schedule::schedule(&allocated.code, options.dual_issue);
     let cost = (loop_weighted_size(&items), longest);
+    let cycles = cycle_notes(&items);
     let (bundles, sources) = schedule::resolve(&items);
     let locations = sources
         .iter()
@@ -373,6 +490,7 @@ fn build(
         },
         compile_time: Duration::ZERO,
         locations,
+        cycles,
     };
     Ok((compiled, cost))
 }

@@ -324,6 +324,7 @@ mod tests {
             spill_bytes_per_qpu: 128,
             compile_time: Default::default(),
             locations: Vec::new(),
+            cycles: Vec::new(),
         };
         let mut memory = MapMemory::default();
         let staged = stage(&launch, &compiled, &mut memory).unwrap();
