@@ -22,6 +22,7 @@ pub mod disasm;
 pub mod fields;
 mod instr;
 pub mod regs;
+pub mod setup;
 pub mod words;
 
 pub use asm::{assemble, assemble_instruction, AsmError};

@@ -273,7 +273,26 @@ fn parse_raw(name: &str) -> Option<(RegFile, RegAddr)> {
     RegAddr::new(digits.parse().ok()?).map(|a| (file, a))
 }
 
+/// Where a register of a table lives: the table's first entry for it.
+fn address_of<T: Copy + PartialEq>(
+    table: &[Name<T>],
+    reg: T,
+) -> Option<(Option<RegFile>, RegAddr)> {
+    table.iter().find(|n| n.reg == reg).map(|n| {
+        (
+            n.file,
+            RegAddr::new(n.addr).expect("table addresses are 6-bit"),
+        )
+    })
+}
+
 impl ReadReg {
+    /// The address to read for this register: (its file, or `None` when both files map it
+    /// there; the address). `None` for physical and unmapped registers, which need a file.
+    pub fn address(self) -> Option<(Option<RegFile>, RegAddr)> {
+        address_of(READ_NAMES, self)
+    }
+
     /// What reading `addr` of `file` does.
     pub fn decode(file: RegFile, addr: RegAddr) -> ReadReg {
         if addr.is_physical() {
@@ -284,6 +303,11 @@ impl ReadReg {
 }
 
 impl WriteReg {
+    /// The address to write for this register, as for [`ReadReg::address`].
+    pub fn address(self) -> Option<(Option<RegFile>, RegAddr)> {
+        address_of(WRITE_NAMES, self)
+    }
+
     /// What writing `addr` of `file` does. Every write address is mapped.
     pub fn decode(file: RegFile, addr: RegAddr) -> WriteReg {
         if addr.is_physical() {
@@ -362,6 +386,27 @@ pub fn parse_write(name: &str) -> Vec<(RegFile, RegAddr)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_named_register_has_the_address_its_name_has() {
+        for n in WRITE_NAMES {
+            let (file, addr) = n.reg.address().unwrap();
+            let (want_file, want_addr) = (n.file, a(n.addr));
+            // A register with two names (unif_addr) is found at its first.
+            if n.name != "unif_addr_rel" {
+                assert_eq!((file, addr), (want_file, want_addr), "{}", n.name);
+            }
+            for f in [RegFile::A, RegFile::B] {
+                if file.is_none_or(|x| x == f) {
+                    assert_eq!(WriteReg::decode(f, addr), n.reg, "{}", n.name);
+                }
+            }
+        }
+        for n in READ_NAMES {
+            assert_eq!(n.reg.address(), Some((n.file, a(n.addr))), "{}", n.name);
+        }
+        assert_eq!(ReadReg::Physical(3).address(), None);
+    }
 
     fn a(n: u8) -> RegAddr {
         RegAddr::new(n).unwrap()

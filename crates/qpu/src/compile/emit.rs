@@ -2,169 +2,62 @@
 //!
 //! A bundle is what one 64-bit word does: up to one add-ALU and one mul-ALU operation and a
 //! signal, or a load immediate, semaphore, branch or thread end. Register addresses of I/O
-//! registers are looked up by their assembler names in qpu-isa's register map, so the
-//! hardware facts stay written once, there.
+//! registers come from qpu-isa's typed register map, so the hardware facts stay written
+//! once, there.
 
-use std::sync::OnceLock;
-
-use qpu_isa::regs::SfuOp;
+use qpu_isa::regs::{ReadReg, TmuReg, WriteReg};
 use qpu_isa::*;
 
+use super::bundle::{Bundle, Unit};
 use super::ir::*;
 
-/// Which ALU carries an operation in a bundle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// The add ALU.
-    Add,
-    /// The mul ALU.
-    Mul,
+/// Where an I/O register lives for writes: (file, or `None` for both; address), from
+/// qpu-isa's register map (guide table 14), so the hardware facts stay written once, there.
+fn write_at(reg: WriteReg) -> (Option<RegFile>, RegAddr) {
+    reg.address()
+        .expect("every I/O register the compiler writes is mapped")
 }
 
-/// The contents of one instruction word.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Bundle {
-    /// ALU work: up to two (op, unit) pairs and a signal.
-    Alu {
-        /// Operations with the ALU each runs on.
-        ops: Vec<(Op<Loc>, Unit)>,
-        /// The signal (`Signal::None` if none).
-        signal: Signal,
-    },
-    /// A load immediate (or semaphore, branch, thread end): a single IR entry.
-    Single(Op<Loc>),
-    /// Branch with its target resolved to an instruction index.
-    Branch {
-        /// Condition.
-        cond: BranchCond,
-        /// Index of the target instruction.
-        target: usize,
-    },
-}
-
-impl Bundle {
-    /// A bundle that does nothing.
-    pub fn nop() -> Bundle {
-        Bundle::Alu {
-            ops: Vec::new(),
-            signal: Signal::None,
-        }
-    }
-}
-
-/// Where the named register lives for writes: (file or None for "both", address).
-fn write_addr(name: &str) -> (Option<RegFile>, RegAddr) {
-    let found = qpu_isa::regs::parse_write(name);
-    let addr = found[0].1;
-    let file = if found.len() >= 2 {
-        None
-    } else {
-        Some(found[0].0)
-    };
-    (file, addr)
-}
-
-fn read_addr(name: &str) -> (Option<RegFile>, RegAddr) {
-    let found = qpu_isa::regs::parse_read(name);
-    let addr = found[0].1;
-    let file = if found.len() >= 2 {
-        None
-    } else {
-        Some(found[0].0)
-    };
-    (file, addr)
-}
-
-struct Names {
-    acc: [(Option<RegFile>, RegAddr); 4],
-    tmu_s: [(Option<RegFile>, RegAddr); 2],
-    vpm_w: (Option<RegFile>, RegAddr),
-    vw_setup: (Option<RegFile>, RegAddr),
-    vw_addr: (Option<RegFile>, RegAddr),
-    vr_setup: (Option<RegFile>, RegAddr),
-    vr_addr: (Option<RegFile>, RegAddr),
-    sfu: [(Option<RegFile>, RegAddr); 4],
-    host_int: (Option<RegFile>, RegAddr),
-    r5rep: (Option<RegFile>, RegAddr),
-    unif: (Option<RegFile>, RegAddr),
-    elem_num: (Option<RegFile>, RegAddr),
-    vw_wait: (Option<RegFile>, RegAddr),
-    vr_wait: (Option<RegFile>, RegAddr),
-    vpm_r: (Option<RegFile>, RegAddr),
-}
-
-fn names() -> &'static Names {
-    static NAMES: OnceLock<Names> = OnceLock::new();
-    NAMES.get_or_init(|| Names {
-        acc: [
-            write_addr("r0"),
-            write_addr("r1"),
-            write_addr("r2"),
-            write_addr("r3"),
-        ],
-        tmu_s: [write_addr("tmu0_s"), write_addr("tmu1_s")],
-        vpm_w: write_addr("vpm"),
-        vw_setup: write_addr("vw_setup"),
-        vw_addr: write_addr("vw_addr"),
-        vr_setup: write_addr("vr_setup"),
-        vr_addr: write_addr("vr_addr"),
-        sfu: [
-            write_addr("recip"),
-            write_addr("recipsqrt"),
-            write_addr("exp"),
-            write_addr("log"),
-        ],
-        host_int: write_addr("host_int"),
-        r5rep: write_addr("r5rep"),
-        unif: read_addr("unif"),
-        elem_num: read_addr("elem_num"),
-        vw_wait: read_addr("vw_wait"),
-        vr_wait: read_addr("vr_wait"),
-        vpm_r: read_addr("vpm"),
-    })
+/// As [`write_at`], for reads.
+fn read_at(reg: ReadReg) -> (Option<RegFile>, RegAddr) {
+    reg.address()
+        .expect("every I/O register the compiler reads is mapped")
 }
 
 /// The register-file space and address a destination needs.
 pub fn dest(d: &Dst<Loc>) -> (Option<RegFile>, RegAddr) {
-    let n = names();
     match d {
         Dst::None => (None, RegAddr::NOP),
-        Dst::Reg(Loc::Acc(i)) => n.acc[*i as usize],
+        Dst::Reg(Loc::Acc(i)) => write_at(WriteReg::Accumulator(*i)),
         Dst::Reg(Loc::A(i)) => (Some(RegFile::A), RegAddr::new(*i).expect("0-31")),
         Dst::Reg(Loc::B(i)) => (Some(RegFile::B), RegAddr::new(*i).expect("0-31")),
-        Dst::Write(w) => match w {
-            IoWrite::TmuS(t) => n.tmu_s[*t as usize],
-            IoWrite::Vpm => n.vpm_w,
-            IoWrite::VwSetup => n.vw_setup,
-            IoWrite::VwAddr => n.vw_addr,
-            IoWrite::VrSetup => n.vr_setup,
-            IoWrite::VrAddr => n.vr_addr,
-            IoWrite::Sfu(f) => {
-                n.sfu[match f {
-                    SfuOp::Recip => 0,
-                    SfuOp::RecipSqrt => 1,
-                    SfuOp::Exp2 => 2,
-                    SfuOp::Log2 => 3,
-                }]
-            }
-            IoWrite::HostInt => n.host_int,
-            IoWrite::R5Rep => n.r5rep,
-        },
+        Dst::Write(w) => write_at(match w {
+            IoWrite::TmuS(t) => WriteReg::Tmu(*t, TmuReg::S),
+            IoWrite::Vpm => WriteReg::Vpm,
+            IoWrite::VwSetup => WriteReg::VpmWriteSetup,
+            IoWrite::VwAddr => WriteReg::VdwAddress,
+            IoWrite::VrSetup => WriteReg::VpmReadSetup,
+            IoWrite::VrAddr => WriteReg::VdrAddress,
+            IoWrite::Sfu(f) => WriteReg::Sfu(*f),
+            IoWrite::HostInt => WriteReg::HostInterrupt,
+            IoWrite::R5Rep => WriteReg::R5Replicate,
+        }),
     }
 }
 
 /// The read port an operand needs: (file or None for either, address), or None when the
 /// operand comes through an accumulator mux or the small immediate.
 pub fn source_port(s: &Src<Loc>) -> Option<(Option<RegFile>, RegAddr)> {
-    let n = names();
     match s {
         Src::Reg(Loc::A(i)) => Some((Some(RegFile::A), RegAddr::new(*i).expect("0-31"))),
         Src::Reg(Loc::B(i)) => Some((Some(RegFile::B), RegAddr::new(*i).expect("0-31"))),
-        Src::Read(IoRead::Uniform) => Some(n.unif),
-        Src::Read(IoRead::ElemNum) => Some(n.elem_num),
-        Src::Read(IoRead::VwWait) => Some(n.vw_wait),
-        Src::Read(IoRead::VrWait) => Some(n.vr_wait),
-        Src::Read(IoRead::Vpm) => Some(n.vpm_r),
+        Src::Read(r) => Some(read_at(match r {
+            IoRead::Uniform => ReadReg::Uniform,
+            IoRead::ElemNum => ReadReg::ElementNumber,
+            IoRead::VwWait => ReadReg::VdwWait,
+            IoRead::VrWait => ReadReg::VdrWait,
+            IoRead::Vpm => ReadReg::Vpm,
+        })),
         Src::Reg(Loc::Acc(_)) | Src::R4 | Src::R5 | Src::Imm(_) => None,
     }
 }

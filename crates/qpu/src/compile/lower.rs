@@ -29,6 +29,7 @@
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
 use qpu_isa::regs::SfuOp;
+use qpu_isa::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
 use super::ir::*;
@@ -41,29 +42,37 @@ use crate::lang::ast::{
 /// Semaphore the end-of-kernel barrier uses (kernels may use 0–14).
 pub const BARRIER_SEMAPHORE: u8 = 15;
 
-/// VPM generic write setup for one horizontal 32-bit row (guide table 32): stride 1 [17:12],
-/// horizontal [11], 32-bit [9:8] = 2; the row number [7:0] is added per QPU.
-const VPM_WRITE_ROW: u32 = (1 << 12) | (1 << 11) | (2 << 8);
-/// VPM generic read setup for one horizontal 32-bit row (guide table 33): one vector
-/// [23:20], otherwise as the write setup.
-const VPM_READ_ROW: u32 = (1 << 20) | VPM_WRITE_ROW;
-/// VDW basic setup (guide table 34): ID 2 [31:30], 1 unit [29:23] of depth 16 [22:16],
-/// horizontal [14], 32-bit; the VPM row Y goes in [13:7].
-const VDW_ONE_ROW: u32 = (2 << 30) | (1 << 23) | (16 << 16) | (1 << 14);
+/// VPM generic write setup for horizontal 32-bit rows from row 0, one row per vector
+/// (guide table 32); the row number is added per QPU.
+const VPM_WRITE_ROW: u32 = GenericSetup::rows(0).write_word();
+/// VPM generic read setup for one such row (guide table 33).
+const VPM_READ_ROW: u32 = GenericSetup::rows(0).read_word();
+/// VDW basic setup storing one 16-word row from VPM row 0 (guide table 34); the row Y is
+/// added as `Y << 7`.
+const VDW_ONE_ROW: u32 = VdwSetup::rows(1, 0).word();
 /// VDW basic setup for 16 units of depth 1 (a strided store), vertical: unit r is column
 /// r of the row at VPMBASE (each vertical unit starts one column further), the shape of the
-/// seed hello world's store. The row Y goes in [13:7] as for [`VDW_ONE_ROW`].
-const VDW_SIXTEEN_UNITS: u32 = (2 << 30) | (16 << 23) | (1 << 16);
-/// VDW basic setup with no units yet (added as `units << 23`): depth 16, horizontal, 32-bit;
-/// the first VPM row Y goes in [13:7]. A batched store writes one unit per row.
-const VDW_ROWS: u32 = (2 << 30) | (16 << 16) | (1 << 14);
-/// VDW stride setup (guide table 35): ID 3 [31:30], block mode [16] clear (it has no
-/// documented effect that hardware confirms); the gap in bytes goes in [15:0].
-const VDW_STRIDE: u32 = 3 << 30;
-/// VDR basic setup (guide table 36): ID [31] = 1, 32-bit, memory pitch code 1 [27:24]
-/// (irrelevant for one row), row length 16 [23:20] = 0, 1 row [19:16], VPM pitch 1 [15:12],
-/// horizontal; the VPM row Y goes in [10:4].
-const VDR_ONE_ROW: u32 = (1 << 31) | (1 << 24) | (1 << 16) | (1 << 12);
+/// seed hello world's store. The row Y is added as for [`VDW_ONE_ROW`].
+const VDW_SIXTEEN_UNITS: u32 = VdwSetup {
+    units: 16,
+    depth: 1,
+    horizontal: false,
+    ..VdwSetup::rows(0, 0)
+}
+.word();
+/// VDW basic setup with no units yet (added as `units << 23`): rows of 16 32-bit words from
+/// VPM row 0. A batched store writes one unit per row.
+const VDW_ROWS: u32 = VdwSetup::rows(0, 0).word();
+/// VDW stride setup (guide table 35) with block mode clear (it has no documented effect
+/// that hardware confirms); the gap in bytes is added.
+const VDW_STRIDE: u32 = VdwStride {
+    stride: 0,
+    block_mode: false,
+}
+.word();
+/// VDR basic setup loading one 16-word memory row into VPM row 0 (guide table 36); the
+/// row Y is added as `Y << 4`.
+const VDR_ONE_ROW: u32 = VdrSetup::row(0).word();
 
 /// What the prologue provides for memory operations, computed from the QPU id.
 #[derive(Clone, Copy, Debug)]

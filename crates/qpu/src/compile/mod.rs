@@ -60,6 +60,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
+pub mod bundle;
 pub mod emit;
 pub mod ir;
 pub mod lower;
@@ -332,7 +333,7 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
 /// Static cycle notes for each instruction word of `items` (see
 /// [`Compiled::disassemble_with_cycles`]).
 pub fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
-    use emit::Bundle;
+    use bundle::Bundle;
     use schedule::{Item, Word};
     let timing = qpu_emu::Timing::VC4;
     let clocks = timing.clocks_per_instruction;

@@ -20,7 +20,8 @@ use qpu_isa::{BranchCond, Cond, RegFile, Signal};
 /// Words that always execute after a branch.
 pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
-use super::emit::{dest, write_swap, Bundle, Ports, Unit};
+use super::bundle::{Bundle, Unit};
+use super::emit::{dest, write_swap, Ports};
 use super::ir::*;
 
 /// A scheduled item: a bundle, or a label marking the next bundle's index.
@@ -879,7 +880,7 @@ pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::emit::Unit;
+    use crate::compile::bundle::Unit;
     use qpu_isa::SmallImm;
 
     fn word(op: Op<Loc>) -> Item {
