@@ -106,8 +106,6 @@ pub struct Lowered {
     pub globals: Option<Globals>,
     /// Uniforms read per QPU.
     pub uniforms: u32,
-    /// Labels used.
-    pub labels: u32,
     /// The label after the prologue, where zero-initialisation goes.
     pub body: Label,
     /// Registers from here on are temporaries (below: variables, QPU id and count).
@@ -341,7 +339,6 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         unspillable: l.unspillable,
         globals: l.globals,
         uniforms,
-        labels: l.labels,
         body,
         first_temporary,
         sources: l.sources,

@@ -60,14 +60,14 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-pub mod bundle;
-pub mod emit;
-pub mod ir;
-pub mod lower;
-pub mod opt;
-pub mod prepass;
-pub mod regalloc;
-pub mod schedule;
+pub(crate) mod bundle;
+pub(crate) mod emit;
+pub(crate) mod ir;
+pub(crate) mod lower;
+pub(crate) mod opt;
+pub(crate) mod prepass;
+pub(crate) mod regalloc;
+pub(crate) mod schedule;
 
 use std::time::{Duration, Instant};
 
@@ -332,7 +332,7 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
 
 /// Static cycle notes for each instruction word of `items` (see
 /// [`Compiled::disassemble_with_cycles`]).
-pub fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
+pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
     use bundle::Bundle;
     use schedule::{Item, Word};
     let timing = qpu_emu::Timing::VC4;
