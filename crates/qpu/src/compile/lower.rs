@@ -430,7 +430,7 @@ fn batched_stores(body: &[Stmt]) -> Option<Vec<Stream>> {
         return None;
     }
     // Every variable the body assigns, and how often.
-    let mut assigned = std::collections::HashMap::<u32, usize>::new();
+    let mut assigned = rustc_hash::FxHashMap::<u32, usize>::default();
     visit_assignments(body, false, &mut |var, _, _| {
         *assigned.entry(var).or_default() += 1;
     });
@@ -476,7 +476,7 @@ fn counted(cond: &AstCond, body: &[Stmt], uniform: &[bool]) -> Option<Counted> {
         return None;
     };
     let end = (**rhs).clone();
-    let mut assigned = std::collections::HashMap::<u32, usize>::new();
+    let mut assigned = rustc_hash::FxHashMap::<u32, usize>::default();
     visit_assignments(body, false, &mut |var, _, _| {
         *assigned.entry(var).or_default() += 1;
     });
@@ -516,7 +516,7 @@ fn advance(body: &[Stmt], var: VarId) -> Option<(usize, Expr)> {
 
 /// Whether `e` has the same value in every iteration of a loop that assigns `assigned`:
 /// no variable it reads is assigned, and it reads no memory.
-fn invariant(e: &Expr, assigned: &std::collections::HashMap<u32, usize>) -> bool {
+fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
     match e {
         Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
         Expr::Var(v) => !assigned.contains_key(&v.0),

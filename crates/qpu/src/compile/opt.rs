@@ -1,6 +1,6 @@
 //! IR clean-ups before register allocation.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use qpu_isa::Cond;
 
@@ -43,13 +43,13 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
     // rewrite never moves code outside it: each loop is rewritten in place, in time linear
     // in its length (the whole program is not rescanned per change).
     const GONE: Op<VReg> = Op::Source(u32::MAX);
-    let mut defs: HashMap<VReg, usize> = HashMap::new();
+    let mut defs: HashMap<VReg, usize> = HashMap::default();
     for op in code.iter() {
         if let Some(d) = op.def() {
             *defs.entry(d).or_default() += 1;
         }
     }
-    let mut label_at = HashMap::new();
+    let mut label_at = HashMap::default();
     for (i, op) in code.iter().enumerate() {
         if let Op::Label(l) = op {
             label_at.insert(*l, i);
@@ -67,7 +67,7 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
         .collect();
     loops.sort_by_key(|&(s, e)| e - s);
     // Registers merged with an equal computation; applied to the whole program at the end.
-    let mut rename: HashMap<VReg, VReg> = HashMap::new();
+    let mut rename: HashMap<VReg, VReg> = HashMap::default();
     let resolve = |rename: &HashMap<VReg, VReg>, mut r: VReg| {
         while let Some(&to) = rename.get(&r) {
             r = to;
@@ -81,7 +81,7 @@ pub fn hoist_invariants(code: &mut Vec<Op<VReg>>, first_temporary: u32, pinned: 
             start += 1;
         }
         loop {
-            let mut written = std::collections::HashSet::new();
+            let mut written = rustc_hash::FxHashSet::default();
             for op in &code[start..=end] {
                 if let Some(d) = op.def() {
                     written.insert(d);

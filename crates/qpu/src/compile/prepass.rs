@@ -26,7 +26,7 @@ const ACC_ONLY: usize = 2;
 /// they are; `Source` markers follow their ops). Registers below `first_temporary` are
 /// variables, live past their block.
 pub fn reorder(code: &mut Vec<Op<VReg>>, first_temporary: u32, acc_only: &[VReg]) {
-    let acc_only: std::collections::HashSet<VReg> = acc_only.iter().copied().collect();
+    let acc_only: rustc_hash::FxHashSet<VReg> = acc_only.iter().copied().collect();
     let mut out = Vec::with_capacity(code.len());
     let mut block: Vec<(Op<VReg>, u32)> = Vec::new();
     let mut here = u32::MAX;
@@ -71,7 +71,7 @@ fn flush(
     out: &mut Vec<Op<VReg>>,
     emitted: &mut u32,
     first_temporary: u32,
-    acc_only: &std::collections::HashSet<VReg>,
+    acc_only: &rustc_hash::FxHashSet<VReg>,
 ) {
     let ops: Vec<Op<VReg>> = block.iter().map(|(op, _)| op.clone()).collect();
     let original = peak_live(&ops, &(0..ops.len()).collect::<Vec<_>>(), first_temporary);
@@ -112,7 +112,7 @@ fn schedule(
     ops: &[Op<VReg>],
     limit: usize,
     first_temporary: u32,
-    acc_only: &std::collections::HashSet<VReg>,
+    acc_only: &rustc_hash::FxHashSet<VReg>,
 ) -> Vec<usize> {
     let n = ops.len();
     if n < 3 {
@@ -139,7 +139,7 @@ fn schedule(
             + 1;
     }
     // Uses left in the block of each value it defines (variables never die here).
-    let mut left = std::collections::HashMap::<VReg, usize>::new();
+    let mut left = rustc_hash::FxHashMap::<VReg, usize>::default();
     for op in ops {
         if let Some(d) = op.def() {
             left.entry(d).or_insert(0);
@@ -153,11 +153,11 @@ fn schedule(
         });
     }
     let mut live = 0usize;
-    let mut is_live = std::collections::HashSet::<VReg>::new();
+    let mut is_live = rustc_hash::FxHashSet::<VReg>::default();
     // The change in live values if op `j` ran now.
     let delta = |j: usize,
-                 left: &std::collections::HashMap<VReg, usize>,
-                 is_live: &std::collections::HashSet<VReg>| {
+                 left: &rustc_hash::FxHashMap<VReg, usize>,
+                 is_live: &rustc_hash::FxHashSet<VReg>| {
         let mut d = 0i32;
         if let Some(v) = ops[j].def() {
             if !is_live.contains(&v) {
@@ -262,7 +262,7 @@ fn schedule(
 /// defines: from their definition to their last use in the block, or to its end for
 /// variables and values it does not use again.
 fn peak_live(ops: &[Op<VReg>], order: &[usize], first_temporary: u32) -> usize {
-    let mut last_use = std::collections::HashMap::new();
+    let mut last_use = rustc_hash::FxHashMap::default();
     for (pos, &i) in order.iter().enumerate() {
         ops[i].uses(|r| {
             last_use.insert(r, pos);
@@ -270,7 +270,7 @@ fn peak_live(ops: &[Op<VReg>], order: &[usize], first_temporary: u32) -> usize {
     }
     let mut ends = vec![0i32; order.len() + 1];
     let mut starts = vec![0i32; order.len() + 1];
-    let mut defined = std::collections::HashSet::new();
+    let mut defined = rustc_hash::FxHashSet::default();
     for (pos, &i) in order.iter().enumerate() {
         if let Some(d) = ops[i].def() {
             if !defined.insert(d) {

@@ -16,7 +16,7 @@
 //!    VPM row and a VPM read (DMA in both directions, so a reload always sees the last
 //!    store; TMU reads could hit stale cache lines, vc4-timing.md §4 "Coherency").
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use qpu_isa::Cond;
 
@@ -65,7 +65,7 @@ pub fn cfg<R: Copy + PartialEq>(code: &[Op<R>]) -> Cfg {
         .map(|w| (w[0], w[1]))
         .filter(|(s, e)| s < e)
         .collect();
-    let mut label_block = HashMap::new();
+    let mut label_block = HashMap::default();
     for (b, &(s, _)) in blocks.iter().enumerate() {
         if let Op::Label(l) = code[s] {
             label_block.insert(l, b);
@@ -96,7 +96,7 @@ pub fn cfg<R: Copy + PartialEq>(code: &[Op<R>]) -> Cfg {
 
 /// Loop depth of every op: how many backward branches span it.
 fn loop_depths<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<u32> {
-    let mut label_at = HashMap::new();
+    let mut label_at = HashMap::default();
     for (i, op) in code.iter().enumerate() {
         if let Op::Label(l) = op {
             label_at.insert(*l, i);
@@ -453,13 +453,31 @@ fn colour(
             &[Loc::Acc, Loc::A, Loc::B]
         };
         for make in files {
-            let count = if make(0) == Loc::Acc(0) { 4 } else { 32 };
-            for i in 0..count {
-                let l = make(i);
-                let f = file_of(l);
+            if make(0) != Loc::Acc(0) {
+                // A register-file register: every free one scores the same except for the
+                // copy bonus, so the best is the lowest-numbered free register a copy
+                // partner holds, else the lowest free one.
+                let f = file_of(make(0));
                 if (f == 1 && g.not_a[v]) || (f == 2 && g.not_b[v]) {
-                    break;
+                    continue;
                 }
+                let shift = bit(make(0));
+                let free = !(taken >> shift) as u32;
+                let partner = free & (copied >> shift) as u32;
+                let (i, bonus) = match (partner, free) {
+                    (0, 0) => continue,
+                    (0, free) => (free.trailing_zeros(), 0),
+                    (partner, _) => (partner.trailing_zeros(), 1000),
+                };
+                let score = bonus - file_penalty[f as usize] - file_load[f as usize] as i64 / 4;
+                match best {
+                    Some((s, _)) if s >= score => {}
+                    _ => best = Some((score, make(i as u8))),
+                }
+                continue;
+            }
+            for i in 0..4 {
+                let l = make(i);
                 if taken >> bit(l) & 1 == 1 {
                     continue;
                 }
@@ -467,15 +485,9 @@ fn colour(
                 if copied >> bit(l) & 1 == 1 {
                     score += 1000;
                 }
-                if f != 0 {
-                    score -= file_penalty[f as usize];
-                    score -= file_load[f as usize] as i64 / 4;
-                }
-                if let Loc::Acc(i) = l {
-                    score += if short || hot { 200 } else { -200 };
-                    if acc_only[v] {
-                        score -= i64::from((i + 4 - next_acc) % 4);
-                    }
+                score += if short || hot { 200 } else { -200 };
+                if acc_only[v] {
+                    score -= i64::from((i + 4 - next_acc) % 4);
                 }
                 match best {
                     Some((s, _)) if s >= score => {}
@@ -536,7 +548,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         unspillable[v.0 as usize] = true;
     }
     let mut spill_slots = 0u32;
-    let mut slot_of: HashMap<u32, u32> = HashMap::new();
+    let mut slot_of: HashMap<u32, u32> = HashMap::default();
     for _round in 0..64 {
         let n = lowered.vregs as usize;
         acc_only.resize(n, false);
@@ -733,8 +745,8 @@ fn spill(
     let vpm_read = g.vpm_read.expect("spill support");
     let code = std::mem::take(&mut lowered.code);
     // Constants (a single unconditional load immediate) are re-materialised, not stored.
-    let mut def_count: HashMap<u32, u32> = HashMap::new();
-    let mut constant: HashMap<u32, u32> = HashMap::new();
+    let mut def_count: HashMap<u32, u32> = HashMap::default();
+    let mut constant: HashMap<u32, u32> = HashMap::default();
     for op in &code {
         if let Some(d) = op.def() {
             *def_count.entry(d.0).or_default() += 1;
@@ -757,7 +769,7 @@ fn spill(
         t
     };
     for op in code {
-        let mut reloads: HashMap<u32, VReg> = HashMap::new();
+        let mut reloads: HashMap<u32, VReg> = HashMap::default();
         let mut needs: Vec<VReg> = Vec::new();
         op.uses(|r| {
             if is_spilled(r) {

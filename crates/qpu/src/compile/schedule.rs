@@ -12,7 +12,7 @@
 //! Finally, at block boundaries (fall-through and branch targets) a NOP separates a register
 //! write from a read in the next executed word when the two blocks would otherwise collide.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use qpu_emu::rules::latency;
 use qpu_isa::{BranchCond, Cond, RegFile, Signal};
@@ -162,8 +162,8 @@ pub(crate) fn dependencies<R: Copy + Eq + std::hash::Hash>(
     raw_latency: impl Fn(Res<R>, bool, bool) -> usize,
 ) -> Vec<Vec<(usize, usize)>> {
     let mut preds: Vec<Vec<(usize, usize)>> = vec![Vec::new(); fx.len()];
-    let mut last_write: HashMap<Res<R>, (usize, bool)> = HashMap::new();
-    let mut readers: HashMap<Res<R>, Vec<usize>> = HashMap::new();
+    let mut last_write: HashMap<Res<R>, (usize, bool)> = HashMap::default();
+    let mut readers: HashMap<Res<R>, Vec<usize>> = HashMap::default();
     for (j, e) in fx.iter().enumerate() {
         let add = |i: usize, l: usize, preds: &mut Vec<Vec<(usize, usize)>>| {
             if i == j {
@@ -599,7 +599,7 @@ fn dead_after(items: &[Item], from: usize, writes: &[(Res<Loc>, bool)]) -> bool 
 fn fill_from_targets(items: &mut Vec<Item>) {
     let mut next_label = u32::MAX / 2;
     // Positions of the labels before item `i` (only backward branches are filled).
-    let mut seen: HashMap<Label, usize> = HashMap::new();
+    let mut seen: HashMap<Label, usize> = HashMap::default();
     let mut resumes: Vec<(usize, Label)> = Vec::new();
     let mut i = 0;
     while i < items.len() {
@@ -766,7 +766,7 @@ fn compatible(prev: &Word, cur: &Word) -> bool {
 /// no other word's predecessors, so every collision can be found on the original list.
 fn fix_boundaries(items: &mut Vec<Item>) {
     // Word indices and label positions.
-    let mut label_at: HashMap<Label, usize> = HashMap::new();
+    let mut label_at: HashMap<Label, usize> = HashMap::default();
     let mut words: Vec<&Word> = Vec::new();
     for item in items.iter() {
         match item {
@@ -851,7 +851,7 @@ fn fix_boundaries(items: &mut Vec<Item>) {
 
 /// Resolve labels: the final bundle list, and each bundle's source ([`NO_SOURCE`] if none).
 pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
-    let mut label_at: HashMap<Label, usize> = HashMap::new();
+    let mut label_at: HashMap<Label, usize> = HashMap::default();
     let mut count = 0;
     for item in items {
         match item {
