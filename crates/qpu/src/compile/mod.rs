@@ -1,36 +1,42 @@
 //! The compiler: kernel AST → VideoCore IV machine code.
 //!
-//! Passes, in order (each in its own module):
+//! Passes, in order (each in its own module; the target-specific ones reached through the
+//! [`target::Target`] seam):
 //!
-//! 1. [`lower`](lower::lower): AST → target IR over virtual registers, with the prologue
-//!    (uniforms: QPU id, QPU count, arguments in declared order, then — only if the kernel
-//!    spills — its spill-area address), structured control flow turned into labels and
-//!    branches, `Where` into flags and conditional writes, memory into TMU/VPM/DMA I/O, and
-//!    the end-of-kernel protocol.
-//! 2. [`regalloc`]: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
+//! 1. `lower` (target): AST → IR over virtual registers, with the prologue (uniforms: QPU
+//!    id, QPU count, arguments in declared order, then — only if the kernel spills — its
+//!    spill-area address), structured control flow turned into labels and branches, `Where`
+//!    into flags and conditional writes, memory into TMU/VPM/DMA I/O (with batched stores in
+//!    counted loops), and the end-of-kernel protocol.
+//! 2. `opt`: loop-invariant code motion and flag reuse.
+//! 3. `prepass`: list scheduling of each block before allocation (kernels with a long loop
+//!    body are compiled with and without it; the smaller loop-weighted code wins).
+//! 4. `regalloc`: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
 //!    spilling.
-//! 3. [`schedule`]: list scheduling with hazard latencies, dual issue, delay-slot filling.
-//! 4. [`emit`]: bundles → [`qpu_isa::Instruction`]s.
+//! 5. `schedule`: list scheduling with the target's latencies, dual issue (the target packs
+//!    words), delay-slot filling.
+//! 6. `emit` (target): bundles → [`qpu_isa::Instruction`]s, then the target's validator.
 //!
 //! # Launch contract
 //!
 //! Program `i` of a launch of `n` QPUs reads the uniforms `[i, n, args..., spill]`, where
 //! `spill` (present when [`Compiled::spill_bytes_per_qpu`] is non-zero) is the bus address
 //! of that QPU's own spill area. Each QPU uses VPM row `i` (and row `12 + i` for spill
-//! reloads). At the end every QPU waits for its last store DMA; QPUs `1..n` release
-//! semaphore 15 and end; QPU 0 acquires it `n - 1` times, raises the host interrupt once and
-//! ends. So exactly one interrupt arrives, after every QPU's stores are complete.
+//! reloads), or, in a kernel with batched stores, rows `i·r .. (i+1)·r` with
+//! `r = 64 >> ceil(log2 n)`. At the end every QPU waits for its last store DMA; QPUs `1..n`
+//! release semaphore 15 and end; QPU 0 acquires it `n - 1` times, raises the host interrupt
+//! once and ends. So exactly one interrupt arrives, after every QPU's stores are complete.
 //!
 //! # Memory
 //!
 //! Whole-vector loads are TMU lookups (TMU1; V3DLib measured TMU loads faster than VPM DMA
-//! on the VideoCore IV, vc4-timing.md §4), gathers use TMU0, so a load never disturbs the
-//! gather FIFO. Stores write the QPU's VPM row and start a VDW DMA without waiting; the next
-//! store (or the kernel end) waits for it first, since the guide allows one store DMA per QPU
-//! in flight (p.55) — so stores overlap computation, and different QPUs' stores overlap each
-//! other. Caveat for hardware: VDW writes bypass the TMU cache (vc4-timing.md §4,
-//! "Coherency"), so a load of data the same kernel stored may see the old value on a Pi; the
-//! emulator and interpreter both see the new one.
+//! on the VideoCore IV), gathers use TMU0, so a load never disturbs the gather FIFO. Stores
+//! write the QPU's VPM row and start a VDW DMA without waiting; the next store (or the
+//! kernel end) waits for it first, since the guide allows one store DMA per QPU in flight
+//! (p.55) — so stores overlap computation, and different QPUs' stores overlap each other.
+//! Caveat for hardware: VDW writes bypass the TMU cache (vc4asm issue #5), so a load of data
+//! the same kernel stored may see the old value on a Pi; the interpreter sees the new one,
+//! and so does the emulator unless the store is still waiting in a batch.
 //!
 //! # Where compiled code and the interpreter may differ
 //!
@@ -68,6 +74,7 @@ pub(crate) mod opt;
 pub(crate) mod prepass;
 pub(crate) mod regalloc;
 pub(crate) mod schedule;
+pub(crate) mod target;
 
 use std::time::{Duration, Instant};
 
@@ -75,6 +82,7 @@ use qpu_isa::Instruction;
 
 use crate::error::SourceLocation;
 use crate::lang::ast;
+use target::{Target, Vc4};
 
 /// Why a kernel could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -220,8 +228,13 @@ fn dump(stage: &str, text: impl FnOnce() -> String) {
 
 /// Lowering and the IR clean-ups, with spill support or without, and with the scheduling
 /// before allocation or without.
-fn lower_and_clean(kernel: &ast::Kernel, spill_support: bool, prepass: bool) -> lower::Lowered {
-    let mut lowered = lower::lower(kernel, spill_support);
+fn lower_and_clean(
+    target: &dyn Target,
+    kernel: &ast::Kernel,
+    spill_support: bool,
+    prepass: bool,
+) -> lower::Lowered {
+    let mut lowered = target.lower(kernel, spill_support);
     dump("lower", || ir::listing(&lowered.code));
     opt::hoist_invariants(
         &mut lowered.code,
@@ -250,9 +263,10 @@ fn lower_and_clean(kernel: &ast::Kernel, spill_support: bool, prepass: bool) -> 
 /// loop-weighted instruction count ([`loop_weighted_size`]) wins.
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
-    let (mut best, cost) = build(kernel, options, false)?;
+    let target = &Vc4;
+    let (mut best, cost) = build(target, kernel, options, false)?;
     if cost.1 >= LONG_LOOP_BODY {
-        if let Ok((other, other_cost)) = build(kernel, options, true) {
+        if let Ok((other, other_cost)) = build(target, kernel, options, true) {
             dump("choice", || {
                 format!(
                     "loop-weighted size {} in order, {} scheduled before allocation",
@@ -419,11 +433,12 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
 /// One compilation, with the prepass or without; also its [`loop_weighted_size`] and
 /// [`longest_loop_body`].
 fn build(
+    target: &dyn Target,
     kernel: &ast::Kernel,
     options: Options,
     prepass: bool,
 ) -> Result<(Compiled, (u64, usize)), CompileError> {
-    let mut lowered = lower_and_clean(kernel, false, prepass);
+    let mut lowered = lower_and_clean(target, kernel, false, prepass);
     let longest = longest_loop_body(&lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
@@ -431,7 +446,7 @@ fn build(
             dump("regalloc", || {
                 "needs spilling: lowering again with spill support".into()
             });
-            lowered = lower_and_clean(kernel, true, false);
+            lowered = lower_and_clean(target, kernel, true, false);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
@@ -449,7 +464,7 @@ fn build(
         }
     };
     dump("regalloc", || ir::listing(&allocated.code));
-    let items = schedule::schedule(&allocated.code, options.dual_issue);
+    let items = schedule::schedule(&allocated.code, options.dual_issue, target);
     let cost = (loop_weighted_size(&items), longest);
     let cycles = cycle_notes(&items);
     let (bundles, sources) = schedule::resolve(&items);
@@ -459,16 +474,17 @@ fn build(
         .collect();
     let mut instructions = Vec::with_capacity(bundles.len());
     for (index, bundle) in bundles.iter().enumerate() {
-        let instr = emit::encode(bundle, index).map_err(|e| CompileError::Encoding {
-            index,
-            message: e.0,
-        })?;
+        let instr = target
+            .encode(bundle, index)
+            .map_err(|e| CompileError::Encoding {
+                index,
+                message: e.0,
+            })?;
         instructions.push(instr);
     }
     if options.self_check {
-        let violations = qpu_emu::validate(&instructions);
-        if !violations.is_empty() {
-            let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
+        let list = target.validate(&instructions);
+        if !list.is_empty() {
             return Err(CompileError::SelfCheck(format!(
                 "{}\nlisting:\n{}",
                 list.join("\n"),

@@ -18,11 +18,13 @@ use qpu_emu::rules::latency;
 use qpu_isa::{BranchCond, Cond, RegFile, Signal};
 
 /// Words that always execute after a branch.
+/// The VideoCore IV's branch delay slots (listings and tests count with it).
 pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
 use super::bundle::{Bundle, Unit};
 use super::emit::{dest, write_swap, Ports};
 use super::ir::*;
+use super::target::{Facts, Target};
 
 /// A scheduled item: a bundle, or a label marking the next bundle's index.
 #[derive(Clone, Debug)]
@@ -144,13 +146,13 @@ pub(crate) fn effects<R: Copy + PartialEq>(op: &Op<R>) -> Effects<R> {
     e
 }
 
-fn raw_latency(res: Res<Loc>, sfu_write: bool, rot_read: bool) -> usize {
+fn raw_latency(facts: &Facts, res: Res<Loc>, sfu_write: bool, rot_read: bool) -> usize {
     match res {
-        Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => latency::REGFILE,
-        Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => latency::ROTATE_SOURCE,
-        Res::R4 if sfu_write => latency::SFU,
-        Res::R4 => latency::TMU_LOAD,
-        _ => latency::ACCUMULATOR,
+        Res::Loc(Loc::A(_)) | Res::Loc(Loc::B(_)) => facts.regfile,
+        Res::Loc(Loc::Acc(_)) | Res::R5 if rot_read => facts.rotate_source,
+        Res::R4 if sfu_write => facts.sfu,
+        Res::R4 => facts.tmu_load,
+        _ => facts.accumulator,
     }
 }
 
@@ -235,7 +237,7 @@ fn special_unit(op: &Op<Loc>) -> bool {
 }
 
 /// Try to build a bundle from these ops; returns unit assignment or None.
-fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
+pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
     let mut signal = Signal::None;
     let mut alus: Vec<&Op<Loc>> = Vec::new();
     let mut specials = 0;
@@ -329,13 +331,15 @@ fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
 
 /// Schedule one straight-line segment (no labels, branches, semaphores or thread ends).
 fn schedule_segment(
+    target: &dyn Target,
     ops: &[Op<Loc>],
     dual_issue: bool,
     urgent: Option<usize>,
 ) -> (Vec<Bundle>, Vec<usize>) {
     let n = ops.len();
     let fx: Vec<Effects<Loc>> = ops.iter().map(effects).collect();
-    let preds = dependencies(&fx, raw_latency);
+    let facts = target.facts();
+    let preds = dependencies(&fx, |r, sfu, rot| raw_latency(facts, r, sfu, rot));
     let mut succs = vec![Vec::new(); n];
     for (j, ps) in preds.iter().enumerate() {
         for &(i, l) in ps {
@@ -385,14 +389,16 @@ fn schedule_segment(
             continue;
         };
         let mut chosen = vec![first];
-        let mut bundle = pack(&[&ops[first]]).expect("a single op always encodes");
+        let mut bundle = target
+            .pack(&[&ops[first]])
+            .expect("a single op always encodes");
         if dual_issue && matches!(bundle, Bundle::Alu { .. }) {
             // Ops that are now available with latency 0 after a chosen op (WAR) may share
             // the word; the available list is refreshed as ops are chosen.
             for &c in candidates[1..].iter().take(24) {
                 let mut trial: Vec<&Op<Loc>> = chosen.iter().map(|&i| &ops[i]).collect();
                 trial.push(&ops[c]);
-                if let Some(b) = pack(&trial) {
+                if let Some(b) = target.pack(&trial) {
                     bundle = b;
                     chosen.push(c);
                     if chosen.len() == 3 {
@@ -420,7 +426,8 @@ fn schedule_segment(
 }
 
 /// Schedule the whole program.
-pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
+pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &dyn Target) -> Vec<Item> {
+    let slots = target.facts().branch_delay_slots;
     let mut items: Vec<Item> = Vec::new();
     let mut segment: Vec<Op<Loc>> = Vec::new();
     // The source of each op in `segment`, and of the op being looked at.
@@ -437,7 +444,7 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
                 .find(|&i| fx[i].writes.iter().any(|(r, _)| *r == Res::Flags)),
             _ => None,
         };
-        let (mut bundles, slot) = schedule_segment(segment, dual_issue, urgent);
+        let (mut bundles, slot) = schedule_segment(target, segment, dual_issue, urgent);
         // Each word's source: that of its first op writing an I/O register (what run-time
         // errors are about: stores, loads, DMA), else of its first op in program order.
         let mut word_source = vec![NO_SOURCE; bundles.len()];
@@ -473,14 +480,14 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
                 .map(|(i, _)| slot[i] + 1)
                 .max()
                 .unwrap_or(0);
-            let at = after_flags.max(bundles.len().saturating_sub(SLOTS));
+            let at = after_flags.max(bundles.len().saturating_sub(slots));
             let tail: Vec<Bundle> = bundles.split_off(at);
             let tail_sources = word_source.split_off(at);
             for (b, s) in bundles.drain(..).zip(word_source) {
                 items.push(Item::Word(Word::Bundle(b), s));
             }
             items.push(Item::Word(Word::Branch(*cond, *target), branch_source));
-            let pad = SLOTS - tail.len();
+            let pad = slots - tail.len();
             for (b, s) in tail.into_iter().zip(tail_sources) {
                 items.push(Item::Word(Word::Bundle(b), s));
             }
@@ -520,8 +527,8 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool) -> Vec<Item> {
         }
     }
     flush(&mut segment, &mut sources, &mut items, None);
-    fill_from_targets(&mut items);
-    fix_boundaries(&mut items);
+    fill_from_targets(&mut items, slots);
+    fix_boundaries(&mut items, target.facts());
     items
 }
 
@@ -596,7 +603,7 @@ fn dead_after(items: &[Item], from: usize, writes: &[(Res<Loc>, bool)]) -> bool 
 /// Fill the empty delay slots of a backward (loop) branch with copies of the first words of
 /// its target, and branch past them instead. On loop exit the copies run once more, so only
 /// words without I/O whose results are dead after the loop qualify.
-fn fill_from_targets(items: &mut Vec<Item>) {
+fn fill_from_targets(items: &mut Vec<Item>, slots: usize) {
     let mut next_label = u32::MAX / 2;
     // Positions of the labels before item `i` (only backward branches are filled).
     let mut seen: HashMap<Label, usize> = HashMap::default();
@@ -623,22 +630,22 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             i += 1;
             continue;
         }
-        // The delay slots: items i+1..=i+SLOTS must all be words.
+        // The delay slots: items i+1..=i+slots must all be words.
         let slots_ok =
-            (1..=SLOTS).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_), _))));
+            (1..=slots).all(|k| matches!(items.get(i + k), Some(Item::Word(Word::Bundle(_), _))));
         if !slots_ok {
             i += 1;
             continue;
         }
         // Trailing empty slots.
         let mut empty = 0;
-        while empty < SLOTS {
-            match &items[i + SLOTS - empty] {
+        while empty < slots {
+            match &items[i + slots - empty] {
                 Item::Word(Word::Bundle(b), _) if *b == Bundle::nop() => empty += 1,
                 _ => break,
             }
         }
-        let first_empty = i + SLOTS + 1 - empty;
+        let first_empty = i + slots + 1 - empty;
         let mut copied = 0;
         let mut source = label_pos + 1;
         while copied < empty {
@@ -648,7 +655,7 @@ fn fill_from_targets(items: &mut Vec<Item>) {
             let Some(fx) = copyable(word) else {
                 break;
             };
-            if !dead_after(items, i + SLOTS + 1, &fx.writes) {
+            if !dead_after(items, i + slots + 1, &fx.writes) {
                 break;
             }
             // The copy must not read what the word before it wrote (regfile latency).
@@ -764,7 +771,7 @@ fn compatible(prev: &Word, cur: &Word) -> bool {
 /// Insert NOPs where a block's first word would read a register its predecessor's last
 /// executed word wrote. One pass: a NOP reads nothing, and inserting one before a word changes
 /// no other word's predecessors, so every collision can be found on the original list.
-fn fix_boundaries(items: &mut Vec<Item>) {
+fn fix_boundaries(items: &mut Vec<Item>, facts: &Facts) {
     // Word indices and label positions.
     let mut label_at: HashMap<Label, usize> = HashMap::default();
     let mut words: Vec<&Word> = Vec::new();
@@ -785,16 +792,14 @@ fn fix_boundaries(items: &mut Vec<Item>) {
             Word::Branch(cond, target) => {
                 let t = label_at[target];
                 if t < n {
-                    preds[t].push((i + SLOTS, true));
+                    preds[t].push((i + facts.branch_delay_slots, true));
                 }
-                if *cond == BranchCond::Always && i + SLOTS < n {
-                    no_fall[i + SLOTS + 1] = true;
+                if *cond == BranchCond::Always && i + facts.branch_delay_slots < n {
+                    no_fall[i + facts.branch_delay_slots + 1] = true;
                 }
             }
-            Word::Bundle(Bundle::Single(Op::ThreadEnd))
-                if i + latency::THREAD_END_DELAY_SLOTS < n =>
-            {
-                no_fall[i + latency::THREAD_END_DELAY_SLOTS + 1] = true;
+            Word::Bundle(Bundle::Single(Op::ThreadEnd)) if i + facts.thread_end_delay_slots < n => {
+                no_fall[i + facts.thread_end_delay_slots + 1] = true;
             }
             _ => {}
         }
@@ -922,7 +927,7 @@ mod tests {
             Item::Label(target),
             word(Op::mov(Dst::Reg(Loc::Acc(0)), Src::Reg(Loc::A(6)))),
         ]);
-        fix_boundaries(&mut items);
+        fix_boundaries(&mut items, &Facts::VC4);
         shape(&items)
     }
 
@@ -955,7 +960,7 @@ mod tests {
             Op::Source(2),
             Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(Loc::B(2))),
         ];
-        let (bundles, sources) = resolve(&schedule(&code, true));
+        let (bundles, sources) = resolve(&schedule(&code, true, &crate::compile::target::Vc4));
         assert_eq!(bundles.len(), 1, "{bundles:?}");
         assert_eq!(sources, vec![2]);
     }
