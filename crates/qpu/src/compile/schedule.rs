@@ -15,7 +15,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use qpu_emu::rules::latency;
-use qpu_isa::{BranchCond, Cond, RegFile, Signal};
+use qpu_isa::{AddOp, BranchCond, Cond, RegFile, Signal};
 
 /// Words that always execute after a branch.
 /// The VideoCore IV's branch delay slots (listings and tests count with it).
@@ -600,6 +600,132 @@ fn dead_after(items: &[Item], from: usize, writes: &[(Res<Loc>, bool)]) -> bool 
     })
 }
 
+/// What holds in every lane on a loop's exit path, right after its back branch falls
+/// through, for the copies of the loop's first words that fill its delay slots.
+///
+/// A loop `while any(x != y)` ends its body with `sub.setf -, x, y` and branches back with
+/// `anynz`; falling through means x == y in every lane. A `min` of the two then sets no
+/// carry anywhere (min's carry is `a > b`, see lower.rs), so an op that writes only where
+/// the carry is set writes nothing: the next iteration's `where (x > y)` assignments can
+/// fill the delay slots although x and y are live after the loop (Euclid's algorithm).
+struct ExitFacts {
+    /// Two registers equal in every lane.
+    equal: Option<(Loc, Loc)>,
+    /// The carry flag is clear in every lane.
+    carry_clear: bool,
+}
+
+impl ExitFacts {
+    /// The facts where the branch at `items[at]` with `cond` falls through.
+    fn at_branch(items: &[Item], at: usize, cond: BranchCond) -> ExitFacts {
+        let mut facts = ExitFacts {
+            equal: None,
+            carry_clear: false,
+        };
+        if cond != BranchCond::AnyZeroClear {
+            return facts;
+        }
+        // The last flag write before the branch, in its block, and whether its operands
+        // change after it.
+        let mut written: Vec<Loc> = Vec::new();
+        for item in items[..at].iter().rev() {
+            let Item::Word(Word::Bundle(Bundle::Alu { ops, .. }), _) = item else {
+                return facts;
+            };
+            for (op, _) in ops {
+                if let Op::Alu {
+                    dst: Dst::Reg(d), ..
+                } = op
+                {
+                    written.push(*d);
+                }
+            }
+            let setter = ops.iter().find_map(|(op, _)| match op {
+                Op::Alu { sf: true, .. } => Some(op),
+                _ => None,
+            });
+            if let Some(op) = setter {
+                if let Op::Alu {
+                    op: AluOp::Add(AddOp::Sub),
+                    a: Src::Reg(x),
+                    b: Src::Reg(y),
+                    cond: Cond::Always,
+                    ..
+                } = op
+                {
+                    // Only writes after the setter count; a write in its own word lands
+                    // after the operands were read, so it counts too.
+                    if !written.contains(x) && !written.contains(y) {
+                        facts.equal = Some((*x, *y));
+                    }
+                }
+                return facts;
+            }
+        }
+        facts
+    }
+
+    /// Whether `bundle` leaves resource `r` unwritten on the exit path: its writer is
+    /// conditional on a carry that is clear.
+    fn suppressed(&self, bundle: &Bundle, r: Res<Loc>) -> bool {
+        let Bundle::Alu { ops, .. } = bundle else {
+            return false;
+        };
+        self.carry_clear
+            && ops.iter().all(|(op, _)| match op {
+                Op::Alu {
+                    dst: Dst::Reg(d),
+                    cond,
+                    ..
+                } if Res::Loc(*d) == r => *cond == Cond::CarrySet,
+                _ => true,
+            })
+            && matches!(r, Res::Loc(_))
+    }
+
+    /// The facts after `bundle` runs on the exit path.
+    fn run(&mut self, bundle: &Bundle) {
+        let Bundle::Alu { ops, .. } = bundle else {
+            *self = ExitFacts {
+                equal: None,
+                carry_clear: false,
+            };
+            return;
+        };
+        let before = self.carry_clear;
+        for (op, _) in ops {
+            let Op::Alu {
+                op: alu,
+                dst,
+                a,
+                b,
+                cond,
+                sf,
+                ..
+            } = op
+            else {
+                continue;
+            };
+            if let (Dst::Reg(d), Some((x, y))) = (dst, self.equal) {
+                let written = !(before && *cond == Cond::CarrySet);
+                if written && (*d == x || *d == y) {
+                    self.equal = None;
+                }
+            }
+            if *sf {
+                self.carry_clear = *cond == Cond::Always
+                    && *alu == AluOp::Add(AddOp::Min)
+                    && match (a, b, self.equal) {
+                        (Src::Reg(p), Src::Reg(q), Some((x, y))) => {
+                            (*p, *q) == (x, y) || (*p, *q) == (y, x)
+                        }
+                        _ => false,
+                    };
+            }
+        }
+    }
+}
+
 /// Fill the empty delay slots of a backward (loop) branch with copies of the first words of
 /// its target, and branch past them instead. On loop exit the copies run once more, so only
 /// words without I/O whose results are dead after the loop qualify.
@@ -646,6 +772,12 @@ fn fill_from_targets(items: &mut Vec<Item>, slots: usize) {
             }
         }
         let first_empty = i + slots + 1 - empty;
+        let mut exit = ExitFacts::at_branch(items, i, cond);
+        for item in &items[i + 1..first_empty] {
+            if let Item::Word(Word::Bundle(b), _) = item {
+                exit.run(b);
+            }
+        }
         let mut copied = 0;
         let mut source = label_pos + 1;
         while copied < empty {
@@ -655,9 +787,21 @@ fn fill_from_targets(items: &mut Vec<Item>, slots: usize) {
             let Some(fx) = copyable(word) else {
                 break;
             };
-            if !dead_after(items, i + slots + 1, &fx.writes) {
+            let Word::Bundle(bundle) = word else {
+                break;
+            };
+            // What the copy writes must be dead after the loop, or not written at all on
+            // the way out.
+            let writes: Vec<(Res<Loc>, bool)> = fx
+                .writes
+                .iter()
+                .copied()
+                .filter(|&(r, _)| !exit.suppressed(bundle, r))
+                .collect();
+            if !dead_after(items, i + slots + 1, &writes) {
                 break;
             }
+            exit.run(bundle);
             // The copy must not read what the word before it wrote (regfile latency).
             let prev = match &items[first_empty + copied - 1] {
                 Item::Word(w, _) => w.clone(),
@@ -929,6 +1073,82 @@ mod tests {
         ]);
         fix_boundaries(&mut items, &Facts::VC4);
         shape(&items)
+    }
+
+    fn branch_at(items: &[Item]) -> usize {
+        items
+            .iter()
+            .position(|i| matches!(i, Item::Word(Word::Branch(..), _)))
+            .unwrap()
+    }
+
+    /// Euclid's loop after allocation (a in r1, b in r0), then code that reads both and
+    /// sets the flags; the back branch's three delay slots are empty.
+    fn euclid(back: BranchCond) -> Vec<Item> {
+        let (a, b) = (Src::Reg(Loc::Acc(1)), Src::Reg(Loc::Acc(0)));
+        let alu = |op, dst, x, y, cond, sf| {
+            word(Op::Alu {
+                op,
+                dst,
+                a: x,
+                b: y,
+                cond,
+                sf,
+                rotate: None,
+            })
+        };
+        let (min, sub) = (AluOp::Add(AddOp::Min), AluOp::Add(AddOp::Sub));
+        let (r0, r1) = (Dst::Reg(Loc::Acc(0)), Dst::Reg(Loc::Acc(1)));
+        vec![
+            Item::Label(Label(0)),
+            alu(min, Dst::None, a, b, Cond::Always, true),
+            alu(sub, r1, a, b, Cond::CarrySet, false),
+            alu(min, Dst::None, b, a, Cond::Always, true),
+            alu(sub, r0, b, a, Cond::CarrySet, false),
+            alu(sub, Dst::None, a, b, Cond::Always, true),
+            Item::Word(Word::Branch(back, Label(0)), NO_SOURCE),
+            nop(),
+            nop(),
+            nop(),
+            alu(sub, Dst::None, a, a, Cond::Always, true),
+            word(Op::mov(Dst::Reg(Loc::A(2)), a)),
+            word(Op::mov(Dst::Reg(Loc::A(3)), b)),
+        ]
+    }
+
+    #[test]
+    fn a_loop_that_exits_on_equal_values_fills_its_slots_with_the_next_iterations_work() {
+        let mut items = euclid(BranchCond::AnyZeroClear);
+        fill_from_targets(&mut items, 3);
+        // Falling through means a == b: the min clears the carry, so the `.ifc` subtraction
+        // writes nothing on the way out although a is live after the loop.
+        let at = branch_at(&items);
+        let slots: Vec<String> = items[at + 1..at + 4]
+            .iter()
+            .map(|i| match i {
+                Item::Word(Word::Bundle(Bundle::Alu { ops, .. }), _) => ops[0].0.to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            slots,
+            [
+                "flags = min r1, r0",
+                "r1.ifc = sub r1, r0",
+                "flags = min r0, r1"
+            ]
+        );
+        assert!(matches!(items[at], Item::Word(Word::Branch(_, l), _) if l != Label(0)));
+    }
+
+    #[test]
+    fn without_the_equal_exit_only_dead_results_fill_slots() {
+        // `allnz` falls through when some lane is equal, not every lane.
+        let mut items = euclid(BranchCond::AllZeroClear);
+        fill_from_targets(&mut items, 3);
+        // The flags are rewritten after the loop, so the first `min` still fills a slot.
+        let at = branch_at(&items);
+        assert!(matches!(&items[at + 2], Item::Word(Word::Bundle(b), _) if *b == Bundle::nop()));
     }
 
     #[test]

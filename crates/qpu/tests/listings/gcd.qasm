@@ -20,15 +20,15 @@ nop
 nop
 nop
 min.setf -, r1, r0
-:L22
 sub.ifc r1, r1, r0
 min.setf -, r0, r1
+:L24
 sub.ifc r0, r0, r1
 sub.setf -, r1, r0
-brr.anynz -, r:L22
+brr.anynz -, r:L24
 min.setf -, r1, r0
-nop
-nop
+sub.ifc r1, r1, r0
+min.setf -, r0, r1
 :L30
 mov.setf -, ra0; mov -, vw_wait
 mov vw_setup, rb2
