@@ -762,10 +762,11 @@ impl Lower<'_> {
             if let Some(i) = b.streams.iter().position(|s| s.stream.ptr == *p) {
                 // A batched store only writes its VPM row; the DMA comes when the batch is
                 // full or the loop ends. With one stream the VPM write address advances by
-                // itself; with two, each store sets it to its row, kmax - k of the batch.
+                // itself; with two, the first store of each iteration sets it to its row,
+                // kmax - k of the batch, and the second follows at the setup's stride.
                 let (k, vpm, several) = (b.k, b.streams[i].vpm, b.streams.len() > 1);
                 let v = self.prepare_io(value);
-                if several {
+                if several && i == 0 {
                     self.emit(Op::alu(
                         AluOp::Add(AddOp::Sub),
                         Dst::Write(IoWrite::VwSetup),
@@ -1157,16 +1158,40 @@ impl Lower<'_> {
                 ));
                 y
             };
-            let (vpm, y7, vdw_base) = (self.fresh(), self.fresh(), self.fresh());
-            let c = self.constant(VPM_WRITE_ROW);
-            self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(y), c));
-            if several {
+            let (y7, vdw_base) = (self.fresh(), self.fresh());
+            let vpm = match regs.first() {
+                // Only the first stream's store sets up VPM writes.
+                Some(StreamRegs { vpm, .. }) if several => *vpm,
+                _ => self.fresh(),
+            };
+            if several && n == 0 {
+                // One write setup per iteration, at the first stream's row kmax - k, with
+                // a stride of `rows`: each later store of the iteration lands in the next
+                // stream's row (the streams store in this order).
+                let c = self.constant(VPM_WRITE_ROW & !(0x3f << 12));
+                let stride = self.fresh();
+                self.emit(Op::alu(
+                    add(AddOp::Shl),
+                    Dst::Reg(stride),
+                    Src::Reg(rows),
+                    imm(12),
+                ));
+                self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(stride), c));
+                self.emit(Op::alu(
+                    add(AddOp::Add),
+                    Dst::Reg(vpm),
+                    Src::Reg(vpm),
+                    Src::Reg(y),
+                ));
                 self.emit(Op::alu(
                     add(AddOp::Add),
                     Dst::Reg(vpm),
                     Src::Reg(vpm),
                     Src::Reg(kmax),
                 ));
+            } else if !several {
+                let c = self.constant(VPM_WRITE_ROW);
+                self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(y), c));
             }
             self.emit(Op::alu(add(AddOp::Shl), Dst::Reg(y7), Src::Reg(y), imm(7)));
             let c = self.constant(VDW_ROWS);
