@@ -244,6 +244,8 @@ fn lower_and_clean(
     dump("hoist_invariants", || ir::listing(&lowered.code));
     opt::reuse_flags(&mut lowered.code);
     dump("reuse_flags", || ir::listing(&lowered.code));
+    opt::forward_r4(&mut lowered.code, lowered.vregs);
+    dump("forward_r4", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(
             &mut lowered.code,

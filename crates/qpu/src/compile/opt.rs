@@ -211,6 +211,177 @@ pub fn reuse_flags(code: &mut Vec<Op<VReg>>) {
     });
 }
 
+/// Reads of a TMU result straight from r4.
+///
+/// A `receive`/load is a signal that puts the result in r4 and a copy to its variable. When
+/// the variable dies in its block and every use of it can sit before the next r4 write (an
+/// SFU or the next TMU result), the uses read r4 and the copy goes. Uses after the next r4
+/// write move up to right after the copy, if they are plain register computations that
+/// depend on nothing in between: Rot3D receives x and then y, and x's multiplications move
+/// above y's receive. Besides the copy, this saves the register-file read latency and the
+/// port clashes of the copied value.
+pub fn forward_r4(code: &mut Vec<Op<VReg>>, vregs: u32) {
+    let cfg = super::regalloc::cfg(code);
+    let (_, live_out) = super::regalloc::liveness(code, &cfg, vregs as usize);
+    let mut out = Vec::with_capacity(code.len());
+    for (b, &(start, end)) in cfg.blocks.iter().enumerate() {
+        let mut block: Vec<Op<VReg>> = code[start..end].to_vec();
+        let mut i = 0;
+        while i + 1 < block.len() {
+            if matches!(block[i], Op::Signal(_)) {
+                if let Some(v) = r4_copy(&block[i + 1]) {
+                    if live_out[b].binary_search(&v.0).is_err() && forward(&mut block, i + 1, v) {
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        out.extend(block);
+    }
+    *code = out;
+}
+
+/// `v` if `op` is `v = mov r4`.
+fn r4_copy(op: &Op<VReg>) -> Option<VReg> {
+    match op {
+        Op::Alu {
+            op: AluOp::Mov,
+            dst: Dst::Reg(v),
+            a: Src::R4,
+            cond: Cond::Always,
+            sf: false,
+            rotate: None,
+            ..
+        } => Some(*v),
+        _ => None,
+    }
+}
+
+/// Whether `op` writes r4 (a TMU result or an SFU start).
+fn writes_r4(op: &Op<VReg>) -> bool {
+    matches!(
+        op,
+        Op::Signal(_)
+            | Op::Alu {
+                dst: Dst::Write(IoWrite::Sfu(_)),
+                ..
+            }
+    )
+}
+
+/// Forward the copy `v = mov r4` at `block[at]` into its uses (moving late ones up); false,
+/// leaving `block` as it was, if some use cannot read r4.
+fn forward(block: &mut Vec<Op<VReg>>, at: usize, v: VReg) -> bool {
+    // The uses of this value of v: up to v's next full write (a partial write keeps lanes).
+    let mut uses = Vec::new();
+    for (j, op) in block.iter().enumerate().skip(at + 1) {
+        let mut reads = false;
+        op.uses(|r| reads |= r == v);
+        let defines = op.def() == Some(v);
+        if reads {
+            match op {
+                Op::Alu {
+                    a,
+                    b,
+                    dst,
+                    cond,
+                    rotate: None,
+                    ..
+                } if (*a == Src::Reg(v) || *b == Src::Reg(v))
+                    && !(*cond != Cond::Always && *dst == Dst::Reg(v)) =>
+                {
+                    uses.push(j)
+                }
+                _ => return false,
+            }
+        }
+        if defines {
+            if !op.writes_all_lanes() {
+                return false;
+            }
+            break;
+        }
+    }
+    if uses.is_empty() {
+        return false;
+    }
+    let next_r4 = (at + 1..block.len()).find(|&j| writes_r4(&block[j]));
+    // Uses after the next r4 write move up to just after the copy, in order.
+    let late: Vec<usize> = uses
+        .iter()
+        .copied()
+        .filter(|&u| next_r4.is_some_and(|w| u > w))
+        .collect();
+    let mut moved = block.clone();
+    for (insert_at, &u) in (at + 1..).zip(late.iter()) {
+        let op = moved[u].clone();
+        let movable = matches!(
+            &op,
+            Op::Alu {
+                dst: Dst::Reg(_),
+                cond: Cond::Always,
+                sf: false,
+                rotate: None,
+                ..
+            }
+        );
+        if !movable {
+            return false;
+        }
+        let d = op.def();
+        let mut reads = Vec::new();
+        op.uses(|r| reads.push(r));
+        // Nothing between may define an operand, or read or write the result.
+        for between in &moved[insert_at..u] {
+            let mut conflict = between
+                .def()
+                .is_some_and(|x| reads.contains(&x) || Some(x) == d);
+            between.uses(|r| conflict |= Some(r) == d);
+            if conflict {
+                return false;
+            }
+        }
+        moved.remove(u);
+        moved.insert(insert_at, op);
+    }
+    // Every use now sits before the next r4 write: read r4 there.
+    let next_r4 = (at + 1..moved.len()).find(|&j| writes_r4(&moved[j]));
+    for op in moved
+        .iter_mut()
+        .skip(at + 1)
+        .take(next_r4.map_or(usize::MAX, |w| w - at - 1))
+    {
+        let redefines = op.def() == Some(v);
+        if let Op::Alu { a, b, .. } = op {
+            for s in [a, b] {
+                if *s == Src::Reg(v) {
+                    *s = Src::R4;
+                }
+            }
+        }
+        if redefines {
+            break;
+        }
+    }
+    // Any use left after the next r4 write (there should be none) would be wrong.
+    let mut left = false;
+    if let Some(w) = next_r4 {
+        for op in &moved[w..] {
+            if op.def() == Some(v) {
+                break;
+            }
+            op.uses(|r| left |= r == v);
+        }
+    }
+    if left {
+        return false;
+    }
+    moved.remove(at);
+    *block = moved;
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +465,63 @@ mod tests {
             "    v5 = ldi 0x1234\nL0:\n    v0 = add v0, v5\n    v7 = add v0, v5\n    \
              v0 = add v7, v5\n    flags = sub v0, 0\n    brr.anynz L0\n"
         );
+    }
+
+    fn fmul(d: u32, a: Src<VReg>, b: Src<VReg>) -> Op<VReg> {
+        Op::alu(AluOp::Mul(qpu_isa::MulOp::Fmul), Dst::Reg(VReg(d)), a, b)
+    }
+
+    fn receive(d: u32) -> [Op<VReg>; 2] {
+        [
+            Op::Signal(qpu_isa::Signal::LoadTmu0),
+            Op::mov(Dst::Reg(VReg(d)), Src::R4),
+        ]
+    }
+
+    #[test]
+    fn a_received_value_used_only_in_its_block_is_read_from_r4() {
+        // x = receive; y = receive; x*c, y*c, x*s (v1 = c, v2 = s).
+        let mut code = vec![Op::Label(Label(0))];
+        code.extend(receive(10));
+        code.extend(receive(11));
+        code.push(fmul(20, v(10), v(1)));
+        code.push(fmul(21, v(11), v(1)));
+        code.push(fmul(22, v(10), v(2)));
+        code.push(Op::alu(
+            AluOp::Add(AddOp::Fadd),
+            Dst::Write(IoWrite::Vpm),
+            v(20),
+            v(21),
+        ));
+        code.push(Op::alu(
+            AluOp::Add(AddOp::Fadd),
+            Dst::Write(IoWrite::Vpm),
+            v(22),
+            v(22),
+        ));
+        forward_r4(&mut code, 30);
+        // x's products move above y's receive; both copies are gone.
+        assert_eq!(
+            listing(&code),
+            "L0:\n    signal ldtmu0\n    v20 = fmul r4, v1\n    v22 = fmul r4, v2\n    \
+             signal ldtmu0\n    v21 = fmul r4, v1\n    vpm = fadd v20, v21\n    \
+             vpm = fadd v22, v22\n"
+        );
+    }
+
+    #[test]
+    fn a_received_value_live_after_its_block_keeps_its_copy() {
+        let mut code = vec![Op::Label(Label(0))];
+        code.extend(receive(10));
+        code.push(fmul(20, v(10), v(1)));
+        code.push(Op::Branch {
+            cond: BranchCond::AllZeroSet,
+            target: Label(0),
+        });
+        // v10 is read after the branch.
+        code.push(fmul(21, v(10), v(1)));
+        let before = listing(&code);
+        forward_r4(&mut code, 30);
+        assert_eq!(listing(&code), before);
     }
 }

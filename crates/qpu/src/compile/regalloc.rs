@@ -204,7 +204,7 @@ struct Graph {
 /// by value: a value is pushed backwards from the blocks that read it before writing it, through
 /// predecessors, until blocks that write all its lanes. Time and memory are linear in the code
 /// plus the sizes of the results (a bit set per block would be blocks × values).
-fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let nb = cfg.blocks.len();
     // (value, block) pairs: blocks reading it before any full write there, and blocks fully
     // writing it.

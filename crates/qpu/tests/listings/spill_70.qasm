@@ -24,8 +24,7 @@ add vw_addr, rb2, ra0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4; v8min ra5, 0, 0
-add r0, r0, 0
+add r0, r4, 0; v8min ra5, 0, 0
 mov vpm, r0
 ldi ra0, 0
 mov vw_setup, ra2
@@ -33,8 +32,7 @@ add vw_addr, rb2, ra0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 1
+add r0, r4, 1
 mov vpm, r0
 ldi ra0, 64
 mov vw_setup, ra2
@@ -42,8 +40,7 @@ add vw_addr, rb2, ra0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 2
+add r0, r4, 2
 mov vpm, r0
 ldi r3, 128
 mov vw_setup, ra2
@@ -51,8 +48,7 @@ add vw_addr, rb2, r3
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 3
+add r0, r4, 3
 ldi rb0, 192
 mov vpm, r0
 mov vw_setup, ra2; mov r0, rb0
@@ -60,8 +56,7 @@ add vw_addr, rb2, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 4
+add r0, r4, 4
 mov vpm, r0
 ldi r1, 256
 mov vw_setup, ra2
@@ -69,8 +64,7 @@ add vw_addr, rb2, r1
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 5
+add r0, r4, 5
 mov vpm, r0
 ldi r2, 0x00000140
 mov vw_setup, ra2
@@ -78,8 +72,7 @@ add vw_addr, rb2, r2
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 6
+add r0, r4, 6
 mov vpm, r0
 ldi r3, 0x00000180
 mov vw_setup, ra2
@@ -87,8 +80,7 @@ add vw_addr, rb2, r3
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 7
+add r0, r4, 7
 ldi rb0, 0x000001c0
 mov vpm, r0
 mov vw_setup, ra2; mov r0, rb0
@@ -96,8 +88,7 @@ add vw_addr, rb2, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 8
+add r0, r4, 8
 mov vpm, r0
 ldi r1, 0x00000200
 mov vw_setup, ra2
@@ -105,8 +96,7 @@ add vw_addr, rb2, r1
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 9
+add r0, r4, 9
 ldi rb0, 0x00000240
 mov vpm, r0
 mov vw_setup, ra2; mov r0, rb0
@@ -114,8 +104,7 @@ add vw_addr, rb2, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 10
+add r0, r4, 10
 mov vpm, r0
 ldi r3, 0x00000280
 mov vw_setup, ra2
@@ -123,8 +112,7 @@ add vw_addr, rb2, r3
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 11
+add r0, r4, 11
 ldi rb0, 0x000002c0
 mov vpm, r0
 mov vw_setup, ra2; mov r0, rb0
@@ -132,8 +120,7 @@ add vw_addr, rb2, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 12
+add r0, r4, 12
 mov vpm, r0
 ldi r1, 0x00000300
 mov vw_setup, ra2
@@ -141,8 +128,7 @@ add vw_addr, rb2, r1
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 13
+add r0, r4, 13
 mov vpm, r0
 ldi r2, 0x000003c0
 mov vw_setup, ra2
@@ -150,8 +136,7 @@ add vw_addr, rb2, r2
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 14
+add r0, r4, 14
 mov vpm, r0
 ldi ra0, 0x00000400
 mov vw_setup, ra2
@@ -159,8 +144,7 @@ add vw_addr, rb2, ra0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r0, r4
-add r0, r0, 15
+add r0, r4, 15
 mov vpm, r0
 ldi ra0, 0x00000440
 mov vw_setup, ra2
@@ -168,9 +152,8 @@ add vw_addr, rb2, ra0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r1, r4
 ldi r0, 16
-add r0, r1, r0
+add r0, r4, r0
 mov vpm, r0
 ldi r2, 0x00000480
 mov vw_setup, ra2
@@ -178,9 +161,8 @@ add vw_addr, rb2, r2
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r1, r4
 ldi r0, 17
-add r0, r1, r0
+add r0, r4, r0
 mov vpm, r0
 ldi r3, 0x000004c0
 mov vw_setup, ra2
@@ -188,9 +170,8 @@ add vw_addr, rb2, r3
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r1, r4
 ldi r0, 18
-add r0, r1, r0
+add r0, r4, r0
 mov vpm, r0
 ldi r3, 0x00000500
 mov vw_setup, ra2
@@ -198,9 +179,8 @@ add vw_addr, rb2, r3
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vw_setup, ra3; ldtmu1
-mov r1, r4
 ldi r0, 19
-add r0, r1, r0
+add r0, r4, r0
 ldi ra0, 0x00000540
 mov vpm, r0
 mov vw_setup, ra2
@@ -209,303 +189,253 @@ add vw_addr, rb2, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 20
-add rb30, r1, r0
+add rb30, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 21
-add rb29, r1, r0
+add rb29, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 22
-add rb28, r1, r0
+add rb28, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 23
-add ra31, r1, r0
+add ra31, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 24
-add ra30, r1, r0
+add ra30, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 25
-add ra29, r1, r0
+add ra29, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 26
-add ra28, r1, r0
+add ra28, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 27
-add rb27, r1, r0
+add rb27, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 28
-add rb26, r1, r0
+add rb26, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 29
-add rb25, r1, r0
+add rb25, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 30
-add rb24, r1, r0
+add rb24, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 31
-add ra27, r1, r0
+add ra27, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 32
-add ra26, r1, r0
+add ra26, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 33
-add ra25, r1, r0
+add ra25, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 34
-add ra24, r1, r0
+add ra24, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 35
-add rb23, r1, r0
+add rb23, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 36
-add rb22, r1, r0
+add rb22, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 37
-add rb21, r1, r0
+add rb21, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 38
-add rb20, r1, r0
+add rb20, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 39
-add ra23, r1, r0
+add ra23, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 40
-add ra22, r1, r0
+add ra22, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 41
-add ra21, r1, r0
+add ra21, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 42
-add ra20, r1, r0
+add ra20, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 43
-add rb19, r1, r0
+add rb19, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 44
-add rb18, r1, r0
+add rb18, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 45
-add rb17, r1, r0
+add rb17, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 46
-add rb16, r1, r0
+add rb16, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 47
-add ra19, r1, r0
+add ra19, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 48
-add ra18, r1, r0
+add ra18, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 49
-add ra17, r1, r0
+add ra17, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 50
-add ra16, r1, r0
+add ra16, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 51
-add rb15, r1, r0
+add rb15, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 52
-add rb14, r1, r0
+add rb14, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 53
-add rb13, r1, r0
+add rb13, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 54
-add rb12, r1, r0
+add rb12, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 55
-add ra15, r1, r0
+add ra15, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 56
-add ra14, r1, r0
+add ra14, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 57
-add ra13, r1, r0
+add ra13, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 58
-add ra12, r1, r0
+add ra12, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 59
-add rb11, r1, r0
+add rb11, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 60
-add rb10, r1, r0
+add rb10, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 61
-add rb9, r1, r0
+add rb9, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 62
-add rb8, r1, r0
+add rb8, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 63
-add ra11, r1, r0
+add ra11, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 64
-add ra10, r1, r0
+add ra10, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 65
-add ra9, r1, r0
+add ra9, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 66
-add ra8, r1, r0
+add ra8, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 67
-add rb7, r1, r0
+add rb7, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0
 nop; ldtmu1
-mov r1, r4
 ldi r0, 68
-add rb6, r1, r0
+add rb6, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, ra7, r0; mov -, vw_wait
 mov vr_setup, rb3; ldtmu1
-mov r1, r4
 ldi r0, 69
-add rb5, r1, r0
+add rb5, r4, r0
 ldi r0, 0
 add vr_addr, rb2, r0
 mov -, vr_wait
@@ -1973,7 +1903,7 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov.setf -, r0
-brr.allnz -, r:L2001
+brr.allnz -, r:L1931
 nop
 nop
 nop
@@ -1985,23 +1915,23 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 sub.setf r0, r0, 1
-brr.allz -, r:L1997
+brr.allz -, r:L1927
 nop
 nop
 nop
-:L1991
+:L1921
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L1991
+brr.allnz -, r:L1921
 nop
 nop
 nop
-:L1997
+:L1927
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L2001
+:L1931
 srel -, 15
 nop; thrend
 nop
