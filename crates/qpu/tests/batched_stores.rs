@@ -208,3 +208,42 @@ fn batches_share_the_dma_engine_better_than_rows() {
     let cycles = store_cycles(64);
     assert!(cycles < 768 * 137 / 3, "{cycles} cycles");
 }
+
+/// A batched store that runs past its array is the same error on both backends: the first
+/// lane outside, its element and argument, and the store's line.
+#[test]
+fn a_batched_store_past_the_end_names_the_first_lane_outside() {
+    use qpu::error::{ArrayPlace, Error, RunErrorKind};
+    for device in [Device::interpreter(), Device::emulator()] {
+        // 10 rows of 16 fit; the 11th (element 160) is past the end.
+        let mut out = device.alloc::<i32>(160).unwrap();
+        let line = line!() + 4;
+        let kernel = compile(|out: Ptr<Int>, rows: Int| {
+            let mut p = Ptr::var(out + index());
+            for_range(0, rows, 1, |i| {
+                store(i, p);
+                p += 16;
+            });
+        })
+        .unwrap();
+        let Err(Error::Run(e)) = kernel.run(&device, (&mut out, 12)) else {
+            panic!("{}: expected a run error", device.describe());
+        };
+        assert_eq!(
+            e.kind,
+            RunErrorKind::OutOfBounds {
+                access: "store",
+                lane: 0,
+                address: out.bus_address() + 640,
+                place: Some(ArrayPlace {
+                    argument: 0,
+                    element: 160,
+                    len: 160
+                }),
+            },
+            "{}: {e}",
+            device.describe()
+        );
+        assert_eq!(e.location.map(|l| l.line), Some(line), "{e}");
+    }
+}

@@ -135,8 +135,9 @@ struct Gen {
 const FORMER_FAILURES: [u64; 2] = [4_294_976_583, 4_294_978_933];
 /// Seeds of programs that once failed, found with the extended generator: a branch whose
 /// last delay slot writes a register its target reads at once (the compiler padded the
-/// wrong path).
-const FORMER_EXTENDED_FAILURES: [u64; 1] = [97_422_158_492_068];
+/// wrong path); a load whose rotation-source copies moved up to read r4 held accumulators
+/// across the kernel, and allocation spilled without end.
+const FORMER_EXTENDED_FAILURES: [u64; 2] = [97_422_158_492_068, 4_366_653_031_186];
 
 /// First of the pressure variables (after the loop counters).
 const FIRST_PRESSURE: u32 = FIRST_COUNTER + MAX_DEPTH + 1;

@@ -244,7 +244,7 @@ fn lower_and_clean(
     dump("hoist_invariants", || ir::listing(&lowered.code));
     opt::reuse_flags(&mut lowered.code);
     dump("reuse_flags", || ir::listing(&lowered.code));
-    opt::forward_r4(&mut lowered.code, lowered.vregs);
+    opt::forward_r4(&mut lowered.code, lowered.vregs, &lowered.acc_only);
     dump("forward_r4", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(

@@ -219,8 +219,9 @@ pub fn reuse_flags(code: &mut Vec<Op<VReg>>) {
 /// write move up to right after the copy, if they are plain register computations that
 /// depend on nothing in between: Rot3D receives x and then y, and x's multiplications move
 /// above y's receive. Besides the copy, this saves the register-file read latency and the
-/// port clashes of the copied value.
-pub fn forward_r4(code: &mut Vec<Op<VReg>>, vregs: u32) {
+/// port clashes of the copied value. Values that must sit in an accumulator (rotation
+/// sources) are not moved: moved up, they would hold one of the four accumulators for long.
+pub fn forward_r4(code: &mut Vec<Op<VReg>>, vregs: u32, acc_only: &[VReg]) {
     let cfg = super::regalloc::cfg(code);
     let (_, live_out) = super::regalloc::liveness(code, &cfg, vregs as usize);
     let mut out = Vec::with_capacity(code.len());
@@ -230,7 +231,9 @@ pub fn forward_r4(code: &mut Vec<Op<VReg>>, vregs: u32) {
         while i + 1 < block.len() {
             if matches!(block[i], Op::Signal(_)) {
                 if let Some(v) = r4_copy(&block[i + 1]) {
-                    if live_out[b].binary_search(&v.0).is_err() && forward(&mut block, i + 1, v) {
+                    if live_out[b].binary_search(&v.0).is_err()
+                        && forward(&mut block, i + 1, v, acc_only)
+                    {
                         continue;
                     }
                 }
@@ -272,7 +275,7 @@ fn writes_r4(op: &Op<VReg>) -> bool {
 
 /// Forward the copy `v = mov r4` at `block[at]` into its uses (moving late ones up); false,
 /// leaving `block` as it was, if some use cannot read r4.
-fn forward(block: &mut Vec<Op<VReg>>, at: usize, v: VReg) -> bool {
+fn forward(block: &mut Vec<Op<VReg>>, at: usize, v: VReg, acc_only: &[VReg]) -> bool {
     // The uses of this value of v: up to v's next full write (a partial write keeps lanes).
     let mut uses = Vec::new();
     for (j, op) in block.iter().enumerate().skip(at + 1) {
@@ -326,7 +329,7 @@ fn forward(block: &mut Vec<Op<VReg>>, at: usize, v: VReg) -> bool {
                 ..
             }
         );
-        if !movable {
+        if !movable || op.def().is_some_and(|d| acc_only.contains(&d)) {
             return false;
         }
         let d = op.def();
@@ -499,7 +502,7 @@ mod tests {
             v(22),
             v(22),
         ));
-        forward_r4(&mut code, 30);
+        forward_r4(&mut code, 30, &[]);
         // x's products move above y's receive; both copies are gone.
         assert_eq!(
             listing(&code),
@@ -521,7 +524,7 @@ mod tests {
         // v10 is read after the branch.
         code.push(fmul(21, v(10), v(1)));
         let before = listing(&code);
-        forward_r4(&mut code, 30);
+        forward_r4(&mut code, 30, &[]);
         assert_eq!(listing(&code), before);
     }
 }
