@@ -266,12 +266,22 @@ fn lower_and_clean(
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
     let target = &Vc4;
-    let (mut best, cost) = build(target, kernel, options, false)?;
-    if cost.1 >= LONG_LOOP_BODY {
-        if let Ok((other, other_cost)) = build(target, kernel, options, true) {
+    let (mut best, cost) = build(target, kernel, options, false, false)?;
+    // A second schedule to try: before allocation for a long loop body; else, for code with
+    // loops, TMU receives ordered by the FIFO (a prefetching loop receives before it
+    // requests the next data). Either can lose, so the smaller loop-weighted code wins.
+    let other = if cost.1 >= LONG_LOOP_BODY {
+        Some(("scheduled before allocation", true, false))
+    } else if cost.0 > best.words.len() as u64 {
+        Some(("with TMU receives in FIFO order", false, true))
+    } else {
+        None
+    };
+    if let Some((what, prepass, fifo)) = other {
+        if let Ok((other, other_cost)) = build(target, kernel, options, prepass, fifo) {
             dump("choice", || {
                 format!(
-                    "loop-weighted size {} in order, {} scheduled before allocation",
+                    "loop-weighted size {} as it is, {} {what}",
                     cost.0, other_cost.0
                 )
             });
@@ -439,6 +449,7 @@ fn build(
     kernel: &ast::Kernel,
     options: Options,
     prepass: bool,
+    fifo_order: bool,
 ) -> Result<(Compiled, (u64, usize)), CompileError> {
     let mut lowered = lower_and_clean(target, kernel, false, prepass);
     let longest = longest_loop_body(&lowered.code);
@@ -466,7 +477,7 @@ fn build(
         }
     };
     dump("regalloc", || ir::listing(&allocated.code));
-    let items = schedule::schedule(&allocated.code, options.dual_issue, target);
+    let items = schedule::schedule(&allocated.code, options.dual_issue, target, fifo_order);
     let cost = (loop_weighted_size(&items), longest);
     let cycles = cycle_notes(&items);
     let (bundles, sources) = schedule::resolve(&items);

@@ -329,17 +329,146 @@ pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
     })
 }
 
+/// Which TMU an op requests from (`Some((t, true))`) or receives from (`Some((t, false))`).
+fn tmu_op(op: &Op<Loc>) -> Option<(usize, bool)> {
+    match op {
+        Op::Alu {
+            dst: Dst::Write(IoWrite::TmuS(t)),
+            ..
+        } => Some((usize::from(*t & 1), true)),
+        Op::Signal(Signal::LoadTmu0) => Some((0, false)),
+        Op::Signal(_) => Some((1, false)),
+        _ => None,
+    }
+}
+
+/// TMU order from the FIFO, for a segment entered with `entry` requests outstanding per
+/// TMU: receive k takes request k - entry of this segment (if that is in it), and a request
+/// stays after the receives before it in program order, so the FIFO never holds more than
+/// the program had it hold. A receive of a request made before the segment may thus go
+/// ahead of this segment's requests (a prefetching loop receives this iteration's data
+/// before asking for the next). Returns the (request, receive) pairs, for the scheduler's
+/// preference to receive only once the lookup is likely done.
+fn tmu_fifo_order(
+    ops: &[Op<Loc>],
+    entry: [usize; 2],
+    preds: &mut [Vec<(usize, usize)>],
+) -> Vec<(usize, usize)> {
+    // (request, its receive): the receive waits for the lookup if scheduled too soon.
+    let mut soft = Vec::new();
+    let mut requests: [Vec<usize>; 2] = Default::default();
+    let mut receives: [Vec<usize>; 2] = Default::default();
+    for (j, op) in ops.iter().enumerate() {
+        let Some((t, request)) = tmu_op(op) else {
+            continue;
+        };
+        let add = |preds: &mut [Vec<(usize, usize)>], i: usize, latency: usize| match preds[j]
+            .iter_mut()
+            .find(|(p, _)| *p == i)
+        {
+            Some(entry) => entry.1 = entry.1.max(latency),
+            None => preds[j].push((i, latency)),
+        };
+        if request {
+            if let Some(&i) = requests[t].last() {
+                add(preds, i, 1);
+            }
+            // After the receives before it in program order (a request never moves up past
+            // a receive; that keeps the FIFO within `depth` as the program did).
+            if let Some(&i) = receives[t].last() {
+                add(preds, i, 1);
+            }
+            requests[t].push(j);
+        } else {
+            let k = receives[t].len();
+            if k >= entry[t] {
+                if let Some(&i) = requests[t].get(k - entry[t]) {
+                    add(preds, i, 1);
+                    soft.push((i, j));
+                }
+            }
+            receives[t].push(j);
+        }
+    }
+    soft
+}
+
+/// Requests outstanding per TMU where each label is entered, where every way in agrees
+/// (`None` where they do not, or a way in is not followed).
+fn tmu_fifo_at_labels(code: &[Op<Loc>]) -> HashMap<Label, Option<[usize; 2]>> {
+    let mut at: HashMap<Label, Option<[usize; 2]>> = HashMap::default();
+    // Until nothing changes: a back branch that disagrees makes its label unknown.
+    loop {
+        let mut changed = false;
+        let mut cur: Option<[i64; 2]> = Some([0, 0]);
+        let merge = |at: &mut HashMap<Label, Option<[usize; 2]>>, l: Label, v: Option<[i64; 2]>| {
+            let v =
+                v.and_then(|v| (v[0] >= 0 && v[1] >= 0).then_some([v[0] as usize, v[1] as usize]));
+            match at.get(&l) {
+                None => {
+                    at.insert(l, v);
+                    true
+                }
+                Some(old) if *old != v && old.is_some() => {
+                    at.insert(l, None);
+                    true
+                }
+                _ => false,
+            }
+        };
+        for op in code {
+            match op {
+                Op::Label(l) => {
+                    if cur.is_some() || !at.contains_key(l) {
+                        changed |= merge(&mut at, *l, cur);
+                    }
+                    cur = at[l].map(|v| [v[0] as i64, v[1] as i64]);
+                }
+                Op::Branch { cond, target } => {
+                    changed |= merge(&mut at, *target, cur);
+                    if *cond == BranchCond::Always {
+                        cur = None;
+                    }
+                }
+                Op::ThreadEnd => cur = None,
+                _ => {
+                    if let (Some((t, request)), Some(c)) = (tmu_op(op), cur.as_mut()) {
+                        c[t] += if request { 1 } else { -1 };
+                    }
+                }
+            }
+        }
+        if !changed {
+            return at;
+        }
+    }
+}
+
 /// Schedule one straight-line segment (no labels, branches, semaphores or thread ends).
 fn schedule_segment(
     target: &dyn Target,
     ops: &[Op<Loc>],
     dual_issue: bool,
     urgent: Option<usize>,
+    fifo: Option<[usize; 2]>,
 ) -> (Vec<Bundle>, Vec<usize>) {
     let n = ops.len();
-    let fx: Vec<Effects<Loc>> = ops.iter().map(effects).collect();
+    let mut fx: Vec<Effects<Loc>> = ops.iter().map(effects).collect();
     let facts = target.facts();
-    let preds = dependencies(&fx, |r, sfu, rot| raw_latency(facts, r, sfu, rot));
+    if fifo.is_some() {
+        // TMU order is added below, from the FIFO: a result's signal no longer follows every
+        // earlier request of its TMU, only the one it receives.
+        for (e, op) in fx.iter_mut().zip(ops) {
+            if matches!(op, Op::Signal(_)) {
+                e.writes.retain(|(r, _)| !matches!(r, Res::Tmu(_)));
+            }
+        }
+    }
+    let mut preds = dependencies(&fx, |r, sfu, rot| raw_latency(facts, r, sfu, rot));
+    let soft = match fifo {
+        Some(entry) => tmu_fifo_order(ops, entry, &mut preds),
+        None => Vec::new(),
+    };
     let mut succs = vec![Vec::new(); n];
     for (j, ps) in preds.iter().enumerate() {
         for &(i, l) in ps {
@@ -355,6 +484,20 @@ fn schedule_segment(
             .max()
             .unwrap_or(0)
             + 1;
+    }
+    // TMU requests go early, with what they need: a later receive (often the next
+    // iteration's) waits for them.
+    let mut seen = vec![false; n];
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&i| fifo.is_some() && matches!(tmu_op(&ops[i]), Some((_, true))))
+        .collect();
+    let longest = prio.iter().copied().max().unwrap_or(0);
+    while let Some(i) = stack.pop() {
+        if !seen[i] {
+            seen[i] = true;
+            prio[i] += longest;
+            stack.extend(preds[i].iter().map(|&(p, _)| p));
+        }
     }
     // The flags a closing branch tests are computed as early as possible, so the branch can
     // go early and the block's last instructions fill its delay slots.
@@ -382,7 +525,19 @@ fn schedule_segment(
             .copied()
             .filter(|&j| earliest[j] <= cycle)
             .collect();
-        candidates.sort_by(|&x, &y| prio[y].cmp(&prio[x]).then(x.cmp(&y)));
+        // A TMU receive whose lookup is not done yet goes after everything else ready: it
+        // would stall (better than a NOP, worse than useful work).
+        let early = |j: usize| {
+            soft.iter().any(|&(i, r)| {
+                r == j && slot[i] != usize::MAX && slot[i] + facts.tmu_lookup > cycle
+            })
+        };
+        candidates.sort_by(|&x, &y| {
+            early(x)
+                .cmp(&early(y))
+                .then(prio[y].cmp(&prio[x]))
+                .then(x.cmp(&y))
+        });
         let Some(&first) = candidates.first() else {
             bundles.push(Bundle::nop());
             cycle += 1;
@@ -426,16 +581,30 @@ fn schedule_segment(
 }
 
 /// Schedule the whole program.
-pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &dyn Target) -> Vec<Item> {
+/// With `fifo_order`, TMU receives are ordered by the FIFO rather than after every earlier
+/// request (see [`tmu_fifo_order`]), and requests go as early as they can.
+pub fn schedule(
+    code: &[Op<Loc>],
+    dual_issue: bool,
+    target: &dyn Target,
+    fifo_order: bool,
+) -> Vec<Item> {
     let slots = target.facts().branch_delay_slots;
     let mut items: Vec<Item> = Vec::new();
     let mut segment: Vec<Op<Loc>> = Vec::new();
     // The source of each op in `segment`, and of the op being looked at.
     let mut sources: Vec<u32> = Vec::new();
     let mut here = NO_SOURCE;
+    let fifo_at = if fifo_order {
+        tmu_fifo_at_labels(code)
+    } else {
+        HashMap::default()
+    };
+    let mut fifo_entry: Option<[usize; 2]> = fifo_order.then_some([0, 0]);
     let flush = |segment: &mut Vec<Op<Loc>>,
                  sources: &mut Vec<u32>,
                  items: &mut Vec<Item>,
+                 fifo_entry: &mut Option<[usize; 2]>,
                  branch: Option<(&Op<Loc>, u32)>| {
         let fx: Vec<Effects<Loc>> = segment.iter().map(effects).collect();
         let urgent = match branch {
@@ -444,7 +613,21 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &dyn Target) -> Vec<
                 .find(|&i| fx[i].writes.iter().any(|(r, _)| *r == Res::Flags)),
             _ => None,
         };
-        let (mut bundles, slot) = schedule_segment(target, segment, dual_issue, urgent);
+        let (mut bundles, slot) =
+            schedule_segment(target, segment, dual_issue, urgent, *fifo_entry);
+        // The FIFO after this segment, for the next one.
+        *fifo_entry = fifo_entry.and_then(|mut e| {
+            for op in segment.iter() {
+                if let Some((t, request)) = tmu_op(op) {
+                    if request {
+                        e[t] += 1;
+                    } else {
+                        e[t] = e[t].checked_sub(1)?;
+                    }
+                }
+            }
+            Some(e)
+        });
         // Each word's source: that of its first op writing an I/O register (what run-time
         // errors are about: stores, loads, DMA), else of its first op in program order.
         let mut word_source = vec![NO_SOURCE; bundles.len()];
@@ -506,16 +689,41 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &dyn Target) -> Vec<
         match op {
             Op::Source(s) => here = *s,
             Op::Label(l) => {
-                flush(&mut segment, &mut sources, &mut items, None);
+                flush(
+                    &mut segment,
+                    &mut sources,
+                    &mut items,
+                    &mut fifo_entry,
+                    None,
+                );
                 items.push(Item::Label(*l));
+                fifo_entry = fifo_at.get(l).copied().flatten();
             }
-            Op::Branch { .. } => flush(&mut segment, &mut sources, &mut items, Some((op, here))),
+            Op::Branch { .. } => flush(
+                &mut segment,
+                &mut sources,
+                &mut items,
+                &mut fifo_entry,
+                Some((op, here)),
+            ),
             Op::Sema { .. } => {
-                flush(&mut segment, &mut sources, &mut items, None);
+                flush(
+                    &mut segment,
+                    &mut sources,
+                    &mut items,
+                    &mut fifo_entry,
+                    None,
+                );
                 items.push(Item::Word(Word::Bundle(Bundle::Single(op.clone())), here));
             }
             Op::ThreadEnd => {
-                flush(&mut segment, &mut sources, &mut items, None);
+                flush(
+                    &mut segment,
+                    &mut sources,
+                    &mut items,
+                    &mut fifo_entry,
+                    None,
+                );
                 for word in [Bundle::Single(Op::ThreadEnd), Bundle::nop(), Bundle::nop()] {
                     items.push(Item::Word(Word::Bundle(word), here));
                 }
@@ -526,7 +734,13 @@ pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &dyn Target) -> Vec<
             }
         }
     }
-    flush(&mut segment, &mut sources, &mut items, None);
+    flush(
+        &mut segment,
+        &mut sources,
+        &mut items,
+        &mut fifo_entry,
+        None,
+    );
     fill_from_targets(&mut items, slots);
     fix_boundaries(&mut items, target.facts());
     items
@@ -1151,6 +1365,58 @@ mod tests {
         assert!(matches!(&items[at + 2], Item::Word(Word::Bundle(b), _) if *b == Bundle::nop()));
     }
 
+    fn gather() -> Op<Loc> {
+        Op::mov(Dst::Write(IoWrite::TmuS(0)), Src::Reg(Loc::A(1)))
+    }
+
+    #[test]
+    fn the_fifo_is_known_where_every_way_in_agrees() {
+        let back = |l| Op::Branch {
+            cond: BranchCond::AnyZeroClear,
+            target: Label(l),
+        };
+        // Two requests ahead, then a loop receiving one and requesting one.
+        let balanced = vec![
+            gather(),
+            gather(),
+            Op::Label(Label(0)),
+            gather(),
+            Op::Signal(Signal::LoadTmu0),
+            back(0),
+        ];
+        assert_eq!(tmu_fifo_at_labels(&balanced)[&Label(0)], Some([2, 0]));
+        // A loop that requests more than it receives: unknown.
+        let growing = vec![Op::Label(Label(0)), gather(), back(0)];
+        assert_eq!(tmu_fifo_at_labels(&growing)[&Label(0)], None);
+    }
+
+    #[test]
+    fn receives_of_earlier_requests_do_not_wait_for_this_segments_requests() {
+        let ops = [
+            gather(),
+            gather(),
+            Op::Signal(Signal::LoadTmu0),
+            Op::Signal(Signal::LoadTmu0),
+        ];
+        let deps = |entry| {
+            let mut preds = vec![Vec::new(); 4];
+            tmu_fifo_order(&ops, entry, &mut preds);
+            preds
+        };
+        // Two requests outstanding on entry: the receives take those.
+        let prefetched = deps([2, 0]);
+        assert!(prefetched[2].is_empty() && prefetched[3].is_empty());
+        // None outstanding: each receive waits for its own request.
+        let fresh = deps([0, 0]);
+        assert!(fresh[2].iter().any(|&(p, _)| p == 0));
+        assert!(fresh[3].iter().any(|&(p, _)| p == 1));
+        // A request after a receive stays after it.
+        let ops = [Op::Signal(Signal::LoadTmu0), gather()];
+        let mut preds = vec![Vec::new(); 2];
+        tmu_fifo_order(&ops, [4, 0], &mut preds);
+        assert!(preds[1].iter().any(|&(p, _)| p == 0));
+    }
+
     #[test]
     fn a_collision_reached_by_a_branch_is_padded_on_the_branch_path() {
         // The branch's last delay slot writes ra6 and sits right before the target, which
@@ -1180,7 +1446,8 @@ mod tests {
             Op::Source(2),
             Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(Loc::B(2))),
         ];
-        let (bundles, sources) = resolve(&schedule(&code, true, &crate::compile::target::Vc4));
+        let (bundles, sources) =
+            resolve(&schedule(&code, true, &crate::compile::target::Vc4, false));
         assert_eq!(bundles.len(), 1, "{bundles:?}");
         assert_eq!(sources, vec![2]);
     }

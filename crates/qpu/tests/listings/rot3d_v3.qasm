@@ -23,32 +23,33 @@ add rb2, r1, r0; v8min r2, 0, 0
 shl r0, elem_num, 2
 add r1, rb3, r0
 shl r0, ra10, 4
-shl ra5, ra11, 4
 shl r0, r0, 2
 add rb1, r1, r0; mov ra7, rb2
-shl rb3, ra5, 2
+shl ra5, ra11, 4
 ldi r0, 64
+shl rb3, ra5, 2
+mov rb5, rb1
 sub r1, rb3, r0
 ldi r0, 0xc0000000
 shr.setf -, r1, 16; mov rb4, r0
-mov rb5, rb1
-add.ifz rb4, rb4, r1
 sub r0, ra7, rb5
+add.ifz rb4, rb4, r1
 sub r1, 0, r0; v8min rb0, 0, 0
 sub ra0, ra0, 1
-max r0, r0, r1; v8min rb0, 0, 0
+max r0, r0, r1; mov tmu0_s, rb2
 shl r1, rb3, ra0; mov.ifz r2, ra0
 sub.setf -, r0, r1; v8min rb0, 0, 0
-or.ifn r2, 0, 0
+or.ifn r2, 0, 0; v8min rb0, 0, 0
+mov tmu0_s, rb1
 min.setf -, ra9, rb0
 shl r3, 1, ra0
 ldi r1, 0x00000a00
 shl r0, r3, 12
-add rb3, r0, r1; mov tmu0_s, rb2
+add rb3, r0, r1; mov -, vw_wait
 shl r1, ra4, 7
 ldi r0, 0x80104000
-add rb6, r1, r0; mov tmu0_s, rb1
-add r0, ra4, r3; mov -, vw_wait
+add rb6, r1, r0
+add r0, ra4, r3
 shl r1, r0, 7
 shl ra6, 1, r2
 add rb3, rb3, ra4
@@ -58,23 +59,22 @@ add rb3, rb3, ra6
 add ra8, r1, r0
 shl ra4, ra5, r2
 shl ra0, ra5, 2
-:L60
+:L61
 add ra1, rb0, ra4
 mov r0, ra9
 min ra1, ra1, r0
 mov r3, ra6
-:L64
-add rb0, rb0, ra5
+:L65
+add rb0, rb0, ra5; ldtmu0
 add tmu0_s, rb2, ra0
 min.setf -, ra1, rb0
 add tmu0_s, rb1, ra0
-sub vw_setup, rb3, r3; ldtmu0
-sub r3, r3, 1; fmul r1, r4, ra3
-nop; fmul r2, r4, ra2
+sub vw_setup, rb3, r3; fmul r1, r4, ra3
+sub r3, r3, 1; fmul r2, r4, ra2
 add rb2, rb2, ra0; ldtmu0
 nop; fmul r0, r4, ra2
 fsub vpm, r1, r0
-brr.anyc -, r:L64
+brr.anyc -, r:L65
 nop; fmul r0, r4, ra3
 fadd vpm, r0, r2
 add rb1, rb1, ra0
@@ -87,7 +87,7 @@ mov vw_addr, ra7
 mov -, vw_wait
 add vw_setup, ra8, r0; mov ra7, rb2
 mov vw_setup, rb4
-brr.anyc -, r:L60
+brr.anyc -, r:L61
 mov vw_addr, rb5
 mov rb5, rb1
 mov -, vw_wait
