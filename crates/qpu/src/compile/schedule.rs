@@ -548,17 +548,40 @@ fn schedule_segment(
             .pack(&[&ops[first]])
             .expect("a single op always encodes");
         if dual_issue && matches!(bundle, Bundle::Alu { .. }) {
-            // Ops that are now available with latency 0 after a chosen op (WAR) may share
-            // the word; the available list is refreshed as ops are chosen.
-            for &c in candidates[1..].iter().take(24) {
+            // Then the ready ops by priority, and ops whose last wait is on a chosen one
+            // with latency 0 (they only overwrite what it reads: a TMU receive may share
+            // the word of the last read of r4).
+            let mut tried: Vec<usize> = Vec::new();
+            let mut i = 1;
+            while chosen.len() < 3 {
+                let next = if i < candidates.len().min(25) {
+                    i += 1;
+                    Some(candidates[i - 1])
+                } else {
+                    chosen
+                        .iter()
+                        .flat_map(|&c| succs[c].iter())
+                        .filter(|&&(_, l)| l == 0)
+                        .map(|&(s, _)| s)
+                        .find(|&s| {
+                            slot[s] == usize::MAX
+                                && !chosen.contains(&s)
+                                && !tried.contains(&s)
+                                && preds[s].iter().all(|&(p, l)| {
+                                    (slot[p] != usize::MAX && slot[p] + l <= cycle)
+                                        || (l == 0 && chosen.contains(&p))
+                                })
+                        })
+                };
+                let Some(c) = next else {
+                    break;
+                };
+                tried.push(c);
                 let mut trial: Vec<&Op<Loc>> = chosen.iter().map(|&i| &ops[i]).collect();
                 trial.push(&ops[c]);
                 if let Some(b) = target.pack(&trial) {
                     bundle = b;
                     chosen.push(c);
-                    if chosen.len() == 3 {
-                        break;
-                    }
                 }
             }
         }
@@ -569,7 +592,8 @@ fn schedule_segment(
             for &(s, l) in &succs[c] {
                 earliest[s] = earliest[s].max(cycle + l);
                 waiting[s] -= 1;
-                if waiting[s] == 0 {
+                // (A successor chosen into this same word is not available again.)
+                if waiting[s] == 0 && !chosen.contains(&s) {
                     available.push(s);
                 }
             }
@@ -1415,6 +1439,25 @@ mod tests {
         let mut preds = vec![Vec::new(); 2];
         tmu_fifo_order(&ops, [4, 0], &mut preds);
         assert!(preds[1].iter().any(|&(p, _)| p == 0));
+    }
+
+    #[test]
+    fn a_tmu_receive_shares_the_word_of_the_last_read_of_r4() {
+        // The receive overwrites r4, which the multiply reads: in one word the multiply
+        // still reads the old value.
+        let ops = [
+            Op::alu(
+                AluOp::Mul(qpu_isa::MulOp::Fmul),
+                Dst::Reg(Loc::Acc(1)),
+                Src::R4,
+                Src::Reg(Loc::A(3)),
+            ),
+            Op::Signal(Signal::LoadTmu0),
+        ];
+        let (bundles, slot) =
+            schedule_segment(&crate::compile::target::Vc4, &ops, true, None, Some([1, 0]));
+        assert_eq!(bundles.len(), 1, "{bundles:?}");
+        assert_eq!(slot, [0, 0]);
     }
 
     #[test]

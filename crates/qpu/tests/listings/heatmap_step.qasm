@@ -174,12 +174,12 @@ mov vw_addr, rb9
 mov rb9, ra4; mov -, vw_wait
 :L171
 add rb13, rb13, ra25; ldtmu0
-add r0, ra26, rb17; mov rb7, r4
-min.setf -, ra27, rb13; ldtmu0
-shl r0, r0, ra14; mov rb6, r4
+add r0, ra26, rb17; mov rb7, r4; ldtmu0
+min.setf -, ra27, rb13; mov rb6, r4; ldtmu0
+shl r0, r0, ra14; mov ra1, r4
 brr.anyc -, r:L66
-add r0, rb20, r0; ldtmu0
-shl r0, r0, 2; mov ra1, r4
+add r0, rb20, r0
+shl r0, r0, 2
 add ra15, ra15, r0
 :L179
 mov.setf -, rb21

@@ -23,11 +23,11 @@ ldi rb2, 16
 min r2, rb1, r3
 max r3, rb1, r3; mov r0, r2
 sub.setf -, elem_num, 15
-nop; mov r1, r0 >> 15
-add ra0, ra0, 1; mov r0, r3
+mov r0, r3; mov r1, r0 >> 15
 min.ifnz r3, r1, r0
 max r1, r1, r0
 sub.setf -, elem_num, 0
+add ra0, ra0, 1
 nop; mov.ifnz r2, r1 >> 1
 min.setf -, rb2, ra0; mov rb1, r2
 brr.anyc -, r:L21

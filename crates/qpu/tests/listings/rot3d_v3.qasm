@@ -53,7 +53,7 @@ add r0, ra4, r3
 shl r1, r0, 7
 shl ra6, 1, r2
 add rb3, rb3, ra4
-brr.allnc -, r:L91
+brr.allnc -, r:L90
 ldi r0, 0x80104000
 add rb3, rb3, ra6
 add ra8, r1, r0
@@ -73,9 +73,8 @@ sub vw_setup, rb3, r3; fmul r1, r4, ra3
 sub r3, r3, 1; fmul r2, r4, ra2
 add rb2, rb2, ra0; ldtmu0
 nop; fmul r0, r4, ra2
-fsub vpm, r1, r0
 brr.anyc -, r:L65
-nop; fmul r0, r4, ra3
+fsub vpm, r1, r0; fmul r0, r4, ra3
 fadd vpm, r0, r2
 add rb1, rb1, ra0
 sub r0, ra6, r3
@@ -83,38 +82,38 @@ shl r0, r0, 23
 add vw_setup, rb6, r0
 min.setf -, ra9, rb0
 mov vw_setup, rb4
-mov vw_addr, ra7
+mov vw_addr, ra7; mov ra7, rb2
 mov -, vw_wait
-add vw_setup, ra8, r0; mov ra7, rb2
+add vw_setup, ra8, r0
 mov vw_setup, rb4
 brr.anyc -, r:L61
 mov vw_addr, rb5
 mov rb5, rb1
 mov -, vw_wait
-:L91
+:L90
 mov.setf -, ra10; mov -, vw_wait; ldtmu0
-brr.allnz -, r:L111
+brr.allnz -, r:L110
+mov rb0, r4; ldtmu0
 mov rb0, r4
-nop; ldtmu0
-mov rb0, r4
+nop
 sub.setf r0, ra11, 1
-brr.allz -, r:L107
+brr.allz -, r:L106
 nop
 nop
 nop
-:L101
+:L100
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L101
+brr.allnz -, r:L100
 nop
 nop
 nop
-:L107
+:L106
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L111
+:L110
 srel -, 15
 nop; thrend
 nop

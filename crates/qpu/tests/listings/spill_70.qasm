@@ -11,9 +11,9 @@ shl r1, r1, 4; mov rb2, unif
 ldi r0, 0x81011000
 add rb3, r1, r0; mov ra7, rb1
 mov r0, ra0
-mov vpm, r0
+mov vpm, r0; mov r0, rb0
 ldi ra0, 0x00000340
-mov vw_setup, ra2; mov r0, rb0
+mov vw_setup, ra2
 add vw_addr, rb2, ra0
 mov -, vw_wait
 mov vw_setup, ra3
@@ -1252,8 +1252,7 @@ ldi ra0, 24
 add ra5, ra5, r0; mul24 rb0, rb30, rb30
 mov r0, ra0; mov r1, ra0
 shr r2, rb30, r0
-shr r0, rb30, r1
-nop; mul24 r1, r2, rb30
+shr r0, rb30, r1; mul24 r1, r2, rb30
 nop; mul24 r0, rb30, r0
 add r0, r1, r0
 shl r0, r0, ra0
@@ -1281,13 +1280,13 @@ shr r2, ra31, rb0; mul24 r1, r0, ra31
 nop; mul24 r0, ra31, r2
 add r0, r1, r0
 shl r0, r0, rb0
-add r0, rb1, r0
+add r0, rb1, r0; mul24 rb1, ra27, ra27
 ldi rb0, 24
 add ra5, ra5, r0
 shr r0, ra30, rb0
 shr r2, ra30, rb0; mul24 r1, r0, ra30
 nop; mul24 r0, ra30, r2
-add r0, r1, r0; mul24 rb1, ra27, ra27
+add r0, r1, r0
 shl r0, r0, rb0
 add r0, ra0, r0
 ldi rb0, 24
@@ -1313,13 +1312,13 @@ shr r2, rb27, ra0; mul24 r1, r0, rb27
 nop; mul24 r0, rb27, r2
 add r0, r1, r0
 shl r0, r0, ra0
-add r0, ra4, r0
+add r0, ra4, r0; mul24 ra4, rb23, rb23
 ldi ra0, 24
 add ra5, ra5, r0
 shr r0, rb26, ra0
 shr r2, rb26, ra0; mul24 r1, r0, rb26
 nop; mul24 r0, rb26, r2
-add r0, r1, r0; mul24 ra4, rb23, rb23
+add r0, r1, r0
 shl r0, r0, ra0
 add r0, rb0, r0
 ldi ra0, 24
@@ -1345,13 +1344,13 @@ shr r2, ra27, rb0; mul24 r1, r0, ra27
 nop; mul24 r0, ra27, r2
 add r0, r1, r0
 shl r0, r0, rb0
-add r0, rb1, r0
+add r0, rb1, r0; mul24 rb1, ra23, ra23
 ldi rb0, 24
 add ra5, ra5, r0
 shr r0, ra26, rb0
 shr r2, ra26, rb0; mul24 r1, r0, ra26
 nop; mul24 r0, ra26, r2
-add r0, r1, r0; mul24 rb1, ra23, ra23
+add r0, r1, r0
 shl r0, r0, rb0
 add r0, ra0, r0
 ldi rb0, 24
@@ -1377,13 +1376,13 @@ shr r2, rb23, ra0; mul24 r1, r0, rb23
 nop; mul24 r0, rb23, r2
 add r0, r1, r0
 shl r0, r0, ra0
-add r0, ra4, r0
+add r0, ra4, r0; mul24 ra4, rb19, rb19
 ldi ra0, 24
 add ra5, ra5, r0
 shr r0, rb22, ra0
 shr r2, rb22, ra0; mul24 r1, r0, rb22
 nop; mul24 r0, rb22, r2
-add r0, r1, r0; mul24 ra4, rb19, rb19
+add r0, r1, r0
 shl r0, r0, ra0
 add r0, rb0, r0
 ldi ra0, 24
@@ -1409,13 +1408,13 @@ shr r2, ra23, rb0; mul24 r1, r0, ra23
 nop; mul24 r0, ra23, r2
 add r0, r1, r0
 shl r0, r0, rb0
-add r0, rb1, r0
+add r0, rb1, r0; mul24 rb1, ra19, ra19
 ldi rb0, 24
 add ra5, ra5, r0
 shr r0, ra22, rb0
 shr r2, ra22, rb0; mul24 r1, r0, ra22
 nop; mul24 r0, ra22, r2
-add r0, r1, r0; mul24 rb1, ra19, ra19
+add r0, r1, r0
 shl r0, r0, rb0
 add r0, ra0, r0
 ldi rb0, 24
@@ -1441,13 +1440,13 @@ shr r2, rb19, ra0; mul24 r1, r0, rb19
 nop; mul24 r0, rb19, r2
 add r0, r1, r0
 shl r0, r0, ra0
-add r0, ra4, r0
+add r0, ra4, r0; mul24 ra4, rb15, rb15
 ldi ra0, 24
 add ra5, ra5, r0
 shr r0, rb18, ra0
 shr r2, rb18, ra0; mul24 r1, r0, rb18
 nop; mul24 r0, rb18, r2
-add r0, r1, r0; mul24 ra4, rb15, rb15
+add r0, r1, r0
 shl r0, r0, ra0
 add r0, rb0, r0
 ldi ra0, 24
@@ -1473,13 +1472,13 @@ shr r2, ra19, rb0; mul24 r1, r0, ra19
 nop; mul24 r0, ra19, r2
 add r0, r1, r0
 shl r0, r0, rb0
-add r0, rb1, r0
+add r0, rb1, r0; mul24 rb1, ra15, ra15
 ldi rb0, 24
 add ra5, ra5, r0
 shr r0, ra18, rb0
 shr r2, ra18, rb0; mul24 r1, r0, ra18
 nop; mul24 r0, ra18, r2
-add r0, r1, r0; mul24 rb1, ra15, ra15
+add r0, r1, r0
 shl r0, r0, rb0
 add r0, ra0, r0
 ldi rb0, 24
@@ -1505,13 +1504,13 @@ shr r2, rb15, ra0; mul24 r1, r0, rb15
 nop; mul24 r0, rb15, r2
 add r0, r1, r0
 shl r0, r0, ra0
-add r0, ra4, r0
+add r0, ra4, r0; mul24 ra4, rb11, rb11
 ldi ra0, 24
 add ra5, ra5, r0
 shr r0, rb14, ra0
 shr r2, rb14, ra0; mul24 r1, r0, rb14
 nop; mul24 r0, rb14, r2
-add r0, r1, r0; mul24 ra4, rb11, rb11
+add r0, r1, r0
 shl r0, r0, ra0
 add r0, rb0, r0
 ldi ra0, 24
@@ -1537,13 +1536,13 @@ shr r2, ra15, rb0; mul24 r1, r0, ra15
 nop; mul24 r0, ra15, r2
 add r0, r1, r0
 shl r0, r0, rb0
-add r0, rb1, r0
+add r0, rb1, r0; mul24 rb1, ra11, ra11
 ldi rb0, 24
 add ra5, ra5, r0
 shr r0, ra14, rb0
 shr r2, ra14, rb0; mul24 r1, r0, ra14
 nop; mul24 r0, ra14, r2
-add r0, r1, r0; mul24 rb1, ra11, ra11
+add r0, r1, r0
 shl r0, r0, rb0
 add r0, ra0, r0
 ldi rb0, 24
@@ -1569,13 +1568,13 @@ shr r2, rb11, ra0; mul24 r1, r0, rb11
 nop; mul24 r0, rb11, r2
 add r0, r1, r0
 shl r0, r0, ra0
-add r0, ra4, r0
+add r0, ra4, r0; mul24 ra4, rb7, rb7
 ldi ra0, 24
 add ra5, ra5, r0
 shr r0, rb10, ra0
 shr r2, rb10, ra0; mul24 r1, r0, rb10
 nop; mul24 r0, rb10, r2
-add r0, r1, r0; mul24 ra4, rb7, rb7
+add r0, r1, r0
 shl r0, r0, ra0
 add r0, rb0, r0
 ldi ra0, 24
@@ -1801,8 +1800,8 @@ add ra5, ra5, r3
 mov r3, ra27
 add ra5, ra5, r0
 mov r0, ra26
-add ra5, ra5, r1
-mov r1, rb27
+add ra5, ra5, r1; mov r1, rb27
+nop
 add ra5, ra5, r2
 mov r2, ra24
 add ra5, ra5, r1
@@ -1819,8 +1818,8 @@ add ra5, ra5, r0
 mov r0, ra22
 add ra5, ra5, r1
 mov r1, ra21
-add ra5, ra5, r2
-mov r2, rb23
+add ra5, ra5, r2; mov r2, rb23
+nop
 add ra5, ra5, r2
 mov r2, ra20
 add ra5, ra5, rb22
@@ -1829,8 +1828,8 @@ add ra5, ra5, rb21
 nop
 add ra5, ra5, rb20
 nop
-add ra5, ra5, r3
-mov r3, rb19
+add ra5, ra5, r3; mov r3, rb19
+nop
 add ra5, ra5, r0
 mov r0, ra18
 add ra5, ra5, r1
@@ -1847,8 +1846,8 @@ add ra5, ra5, rb16
 nop
 add ra5, ra5, r3
 mov r3, ra15
-add ra5, ra5, r0
-mov r0, rb15
+add ra5, ra5, r0; mov r0, rb15
+nop
 add ra5, ra5, r1
 mov r1, ra13
 add ra5, ra5, r2
@@ -1865,8 +1864,8 @@ add ra5, ra5, r3
 mov r3, ra11
 add ra5, ra5, r0
 mov r0, ra10
-add ra5, ra5, r1
-mov r1, rb11
+add ra5, ra5, r1; mov r1, rb11
+nop
 add ra5, ra5, r2
 mov r2, ra8
 add ra5, ra5, r1
@@ -1883,8 +1882,8 @@ add ra5, ra5, r0
 ldi r0, 0x00000340
 add ra5, ra5, r1
 nop
-add ra5, ra5, r2
-mov r2, rb7
+add ra5, ra5, r2; mov r2, rb7
+nop
 add ra5, ra5, r2
 nop
 add ra5, ra5, rb6
@@ -1903,7 +1902,7 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov.setf -, r0
-brr.allnz -, r:L1931
+brr.allnz -, r:L1930
 nop
 nop
 nop
@@ -1915,23 +1914,23 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 sub.setf r0, r0, 1
-brr.allz -, r:L1927
+brr.allz -, r:L1926
 nop
 nop
 nop
-:L1921
+:L1920
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L1921
+brr.allnz -, r:L1920
 nop
 nop
 nop
-:L1927
+:L1926
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L1931
+:L1930
 srel -, 15
 nop; thrend
 nop
