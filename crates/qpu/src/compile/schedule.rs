@@ -551,28 +551,33 @@ fn schedule_segment(
             // Then the ready ops by priority, and ops whose last wait is on a chosen one
             // with latency 0 (they only overwrite what it reads: a TMU receive may share
             // the word of the last read of r4).
+            // Zero-latency successors are tried first: they would otherwise wait a word.
             let mut tried: Vec<usize> = Vec::new();
             let mut i = 1;
             while chosen.len() < 3 {
-                let next = if i < candidates.len().min(25) {
-                    i += 1;
-                    Some(candidates[i - 1])
-                } else {
-                    chosen
-                        .iter()
-                        .flat_map(|&c| succs[c].iter())
-                        .filter(|&&(_, l)| l == 0)
-                        .map(|&(s, _)| s)
-                        .find(|&s| {
-                            slot[s] == usize::MAX
-                                && !chosen.contains(&s)
-                                && !tried.contains(&s)
-                                && preds[s].iter().all(|&(p, l)| {
-                                    (slot[p] != usize::MAX && slot[p] + l <= cycle)
-                                        || (l == 0 && chosen.contains(&p))
-                                })
-                        })
-                };
+                let successor = chosen
+                    .iter()
+                    .flat_map(|&c| succs[c].iter())
+                    .filter(|&&(_, l)| l == 0)
+                    .map(|&(s, _)| s)
+                    .find(|&s| {
+                        slot[s] == usize::MAX
+                            && !chosen.contains(&s)
+                            && !tried.contains(&s)
+                            && preds[s].iter().all(|&(p, l)| {
+                                (slot[p] != usize::MAX && slot[p] + l <= cycle)
+                                    || (l == 0 && chosen.contains(&p))
+                            })
+                    });
+                let next = successor.or_else(|| {
+                    while i < candidates.len().min(25) {
+                        i += 1;
+                        if !tried.contains(&candidates[i - 1]) {
+                            return Some(candidates[i - 1]);
+                        }
+                    }
+                    None
+                });
                 let Some(c) = next else {
                     break;
                 };

@@ -32,7 +32,7 @@ add r0, r0, elem_num; v8min ra6, 0, 0
 shl rb0, r0, 2
 shl ra0, ra16, 2
 or rb6, 0, 0; v8min ra3, 0, 0
-brr.allnc -, r:L179
+brr.allnc -, r:L178
 or rb2, 0, 0; v8min ra1, 0, 0
 add ra15, ra15, rb0
 add rb19, rb19, ra0
@@ -110,7 +110,7 @@ add ra9, r0, rb5; ldtmu0
 add ra0, ra15, rb0; mov rb6, r4
 add ra4, rb19, r3; mov tmu0_s, ra9
 add ra8, ra0, rb5; ldtmu0
-brr.allnc -, r:L171
+brr.allnc -, r:L170
 mov ra1, r4; mov rb9, ra4
 mov tmu0_s, ra8
 shl rb8, 1, ra2
@@ -122,21 +122,20 @@ add ra7, rb4, ra12
 mov r0, ra13; mov ra2, rb8
 min ra7, ra7, r0; mov vw_setup, rb12
 :L121
-mov r1, ra6; mov r2, rb3
-mov ra6, rb7; mov rb2, ra3
-mov rb3, rb6; mov ra3, ra1
-mov r0, ra6
+mov r1, ra6; mov ra6, rb7
+mov r2, rb3; mov rb2, ra3
+mov r0, ra6; mov rb3, rb6
 add ra10, ra10, rb5
-nop; mov rb0, r0 >> 1
-mov tmu0_s, ra10; mov r0, r1 >> 1
-mov r3, rb3; mov r1, r2; ldtmu0
-sub.setf -, elem_num, 0; mov rb7, r4
+mov ra3, ra1; mov rb0, r0 >> 1
+mov r1, r2; mov r0, r1 >> 1
+mov r3, rb3; mov tmu0_s, ra10
+sub.setf -, elem_num, 0
 mov r2, ra3; mov rb1, r3 >> 1
-mov.ifz rb0, r0; mov r1, r1 >> 1
+mov.ifz rb0, r0; mov r0, rb2; ldtmu0
+mov rb7, r4; mov r1, r1 >> 1
 add ra9, ra9, rb5; mov.ifz rb1, r1
-mov r0, rb2; mov r1, ra6
-mov tmu0_s, ra9; mov rb2, r2 >> 1
-nop; mov r0, r0 >> 1
+mov r1, ra6; mov rb2, r2 >> 1
+mov tmu0_s, ra9; mov r0, r0 >> 1
 mov r2, rb7; mov.ifz rb2, r0; ldtmu0
 mov rb6, r4; mov ra1, r1 >> 15
 add ra8, ra8, rb5
@@ -146,14 +145,14 @@ mov.ifz ra1, r0; mov r2, rb3
 mov tmu0_s, ra8; mov r3, rb6
 fadd r1, rb0, ra6; ldtmu0
 fadd r1, r1, ra1; mov ra0, r2 >> 15
-mov ra1, r4; mov r0, r3 >> 15
-mov.ifz ra0, r0; mov r3, ra3
+mov r3, ra3; mov r0, r3 >> 15
+add rb4, rb4, ra11; mov ra1, r4
+mov.ifz ra0, r0; mov r2, r3 >> 15
 fadd r1, r1, rb1; mov r0, ra1
-fadd r1, r1, ra0; mov r2, r3 >> 15
+fadd r1, r1, ra0
 nop; mov r0, r0 >> 15
-add rb4, rb4, ra11; mov.ifz r2, r0
+min.setf -, ra7, rb4; mov.ifz r2, r0
 fadd r1, r1, rb2
-min.setf -, ra7, rb4
 fadd r0, r1, ra3
 fadd r0, r0, r2
 nop; fmul r0, r0, 0.125
@@ -172,7 +171,7 @@ brr.anyc -, r:L118
 mov vw_setup, rb10
 mov vw_addr, rb9
 mov rb9, ra4; mov -, vw_wait
-:L171
+:L170
 add rb13, rb13, ra25; ldtmu0
 add r0, ra26, rb17; mov rb7, r4; ldtmu0
 min.setf -, ra27, rb13; mov rb6, r4; ldtmu0
@@ -181,30 +180,30 @@ brr.anyc -, r:L66
 add r0, rb20, r0
 shl r0, r0, 2
 add ra15, ra15, r0
-:L179
+:L178
 mov.setf -, rb21
-brr.allnz -, r:L199
+brr.allnz -, r:L198
 mov -, vw_wait
 nop
 nop
 sub.setf r0, ra25, 1
-brr.allz -, r:L195
+brr.allz -, r:L194
 nop
 nop
 nop
-:L189
+:L188
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L189
+brr.allnz -, r:L188
 nop
 nop
 nop
-:L195
+:L194
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L199
+:L198
 srel -, 15
 nop; thrend
 nop

@@ -31,8 +31,8 @@ shl rb3, ra5, 2
 mov rb5, rb1
 sub r1, rb3, r0
 ldi r0, 0xc0000000
-shr.setf -, r1, 16; mov rb4, r0
-sub r0, ra7, rb5
+sub r0, ra7, rb5; mov rb4, r0
+shr.setf -, r1, 16
 add.ifz rb4, rb4, r1
 sub r1, 0, r0; v8min rb0, 0, 0
 sub ra0, ra0, 1
@@ -70,12 +70,12 @@ add tmu0_s, rb2, ra0
 min.setf -, ra1, rb0
 add tmu0_s, rb1, ra0
 sub vw_setup, rb3, r3; fmul r1, r4, ra3
-sub r3, r3, 1; fmul r2, r4, ra2
-add rb2, rb2, ra0; ldtmu0
-nop; fmul r0, r4, ra2
-brr.anyc -, r:L65
+nop; fmul r2, r4, ra2; ldtmu0
+sub r3, r3, 1; fmul r0, r4, ra2
 fsub vpm, r1, r0; fmul r0, r4, ra3
+brr.anyc -, r:L65
 fadd vpm, r0, r2
+add rb2, rb2, ra0
 add rb1, rb1, ra0
 sub r0, ra6, r3
 shl r0, r0, 23

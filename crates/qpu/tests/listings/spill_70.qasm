@@ -9,11 +9,10 @@ ldi r0, 0x00101a00
 add ra1, r1, r0; mov rb1, unif
 shl r1, r1, 4; mov rb2, unif
 ldi r0, 0x81011000
-add rb3, r1, r0; mov ra7, rb1
-mov r0, ra0
+add rb3, r1, r0; mov r0, ra0
 mov vpm, r0; mov r0, rb0
 ldi ra0, 0x00000340
-mov vw_setup, ra2
+mov vw_setup, ra2; mov ra7, rb1
 add vw_addr, rb2, ra0
 mov -, vw_wait
 mov vw_setup, ra3
@@ -1260,8 +1259,9 @@ add r0, rb0, r0
 ldi r2, 24
 add ra5, ra5, r0; mov r3, r2
 shr r1, rb29, r2; mul24 rb0, rb29, rb29
-shr r0, rb29, r3; mul24 r1, r1, rb29
-mov r3, ra31; mul24 r0, rb29, r0
+shr r0, rb29, r3; mov r3, ra31
+nop; mul24 r1, r1, rb29
+nop; mul24 r0, rb29, r0
 add r0, r1, r0
 shl r0, r0, r2
 add r0, rb0, r0
@@ -1646,8 +1646,8 @@ add ra5, ra5, r0; mul24 rb0, rb5, rb5
 shr r0, rb5, ra0
 shr r2, rb5, ra0; mul24 r1, r0, rb5
 nop; mul24 r0, rb5, r2
-add r0, r1, r0; mov r2, rb29
-shl r0, r0, ra0; mov r1, rb30
+add r0, r1, r0; mov r1, rb30
+shl r0, r0, ra0; mov r2, rb29
 add r0, rb0, r0
 add ra5, ra5, r0
 ldi r0, 0
