@@ -15,7 +15,7 @@
 //! fails (see `compile_with`).
 
 use super::ir::*;
-use super::schedule::{dependencies, effects, Res};
+use super::schedule::{dependencies, effects, successors_and_priority, Res};
 
 /// How many more live values a reordered block may need at its peak.
 const SLACK: usize = 4;
@@ -123,21 +123,7 @@ fn schedule(
         Res::R4 if sfu => 3,
         _ => 1,
     });
-    let mut succs = vec![Vec::new(); n];
-    for (j, ps) in preds.iter().enumerate() {
-        for &(i, l) in ps {
-            succs[i].push((j, l));
-        }
-    }
-    let mut prio = vec![0usize; n];
-    for i in (0..n).rev() {
-        prio[i] = succs[i]
-            .iter()
-            .map(|&(j, l)| prio[j] + l.max(1))
-            .max()
-            .unwrap_or(0)
-            + 1;
-    }
+    let (succs, prio) = successors_and_priority(&preds);
     // Uses left in the block of each value it defines (variables never die here).
     let mut left = rustc_hash::FxHashMap::<VReg, usize>::default();
     for op in ops {

@@ -204,6 +204,30 @@ pub(crate) fn dependencies<R: Copy + Eq + std::hash::Hash>(
     preds
 }
 
+/// The successors of each op, and its priority for list scheduling: the longest
+/// latency-weighted path from it to the end of its block (every edge at least 1).
+pub(crate) fn successors_and_priority(
+    preds: &[Vec<(usize, usize)>],
+) -> (Vec<Vec<(usize, usize)>>, Vec<usize>) {
+    let n = preds.len();
+    let mut succs = vec![Vec::new(); n];
+    for (j, ps) in preds.iter().enumerate() {
+        for &(i, l) in ps {
+            succs[i].push((j, l));
+        }
+    }
+    let mut prio = vec![0usize; n];
+    for i in (0..n).rev() {
+        prio[i] = succs[i]
+            .iter()
+            .map(|&(j, l)| prio[j] + l.max(1))
+            .max()
+            .unwrap_or(0)
+            + 1;
+    }
+    (succs, prio)
+}
+
 /// Which units an op may run on.
 fn units(op: &Op<Loc>) -> &'static [Unit] {
     match op {
@@ -469,22 +493,7 @@ fn schedule_segment(
         Some(entry) => tmu_fifo_order(ops, entry, &mut preds),
         None => Vec::new(),
     };
-    let mut succs = vec![Vec::new(); n];
-    for (j, ps) in preds.iter().enumerate() {
-        for &(i, l) in ps {
-            succs[i].push((j, l));
-        }
-    }
-    // Priority: longest latency-weighted path to the segment's end.
-    let mut prio = vec![0usize; n];
-    for i in (0..n).rev() {
-        prio[i] = succs[i]
-            .iter()
-            .map(|&(j, l)| prio[j] + l.max(1))
-            .max()
-            .unwrap_or(0)
-            + 1;
-    }
+    let (succs, mut prio) = successors_and_priority(&preds);
     // TMU requests go early, with what they need: a later receive (often the next
     // iteration's) waits for them.
     let mut seen = vec![false; n];
@@ -714,45 +723,33 @@ pub fn schedule(
         segment.clear();
         sources.clear();
     };
-    for op in code {
-        match op {
-            Op::Source(s) => here = *s,
-            Op::Label(l) => {
-                flush(
-                    &mut segment,
-                    &mut sources,
-                    &mut items,
-                    &mut fifo_entry,
-                    None,
-                );
-                items.push(Item::Label(*l));
-                fifo_entry = fifo_at.get(l).copied().flatten();
-            }
-            Op::Branch { .. } => flush(
+    // Every flush takes the same state.
+    macro_rules! flush_now {
+        ($branch:expr) => {
+            flush(
                 &mut segment,
                 &mut sources,
                 &mut items,
                 &mut fifo_entry,
-                Some((op, here)),
-            ),
+                $branch,
+            )
+        };
+    }
+    for op in code {
+        match op {
+            Op::Source(s) => here = *s,
+            Op::Label(l) => {
+                flush_now!(None);
+                items.push(Item::Label(*l));
+                fifo_entry = fifo_at.get(l).copied().flatten();
+            }
+            Op::Branch { .. } => flush_now!(Some((op, here))),
             Op::Sema { .. } => {
-                flush(
-                    &mut segment,
-                    &mut sources,
-                    &mut items,
-                    &mut fifo_entry,
-                    None,
-                );
+                flush_now!(None);
                 items.push(Item::Word(Word::Bundle(Bundle::Single(op.clone())), here));
             }
             Op::ThreadEnd => {
-                flush(
-                    &mut segment,
-                    &mut sources,
-                    &mut items,
-                    &mut fifo_entry,
-                    None,
-                );
+                flush_now!(None);
                 for word in [Bundle::Single(Op::ThreadEnd), Bundle::nop(), Bundle::nop()] {
                     items.push(Item::Word(Word::Bundle(word), here));
                 }
@@ -763,13 +760,7 @@ pub fn schedule(
             }
         }
     }
-    flush(
-        &mut segment,
-        &mut sources,
-        &mut items,
-        &mut fifo_entry,
-        None,
-    );
+    flush_now!(None);
     fill_from_targets(&mut items, slots);
     fix_boundaries(&mut items, target.facts());
     items
