@@ -430,10 +430,7 @@ fn batched_stores(body: &[Stmt]) -> Option<Vec<Stream>> {
         return None;
     }
     // Every variable the body assigns, and how often.
-    let mut assigned = rustc_hash::FxHashMap::<u32, usize>::default();
-    visit_assignments(body, false, &mut |var, _, _| {
-        *assigned.entry(var).or_default() += 1;
-    });
+    let assigned = assignment_counts(body);
     for (store_at, stream) in &mut streams {
         if assigned.get(&stream.ptr.0) != Some(&1) {
             return None;
@@ -476,10 +473,7 @@ fn counted(cond: &AstCond, body: &[Stmt], uniform: &[bool]) -> Option<Counted> {
         return None;
     };
     let end = (**rhs).clone();
-    let mut assigned = rustc_hash::FxHashMap::<u32, usize>::default();
-    visit_assignments(body, false, &mut |var, _, _| {
-        *assigned.entry(var).or_default() += 1;
-    });
+    let assigned = assignment_counts(body);
     if !uniform[i.0 as usize]
         || !expr_uniform(&end, uniform)
         || !invariant(&end, &assigned)
@@ -493,6 +487,15 @@ fn counted(cond: &AstCond, body: &[Stmt], uniform: &[bool]) -> Option<Counted> {
         end,
         step,
     })
+}
+
+/// How many times `body` assigns each variable (masked or not, at any depth).
+fn assignment_counts(body: &[Stmt]) -> rustc_hash::FxHashMap<u32, usize> {
+    let mut assigned = rustc_hash::FxHashMap::<u32, usize>::default();
+    visit_assignments(body, false, &mut |var, _, _| {
+        *assigned.entry(var).or_default() += 1;
+    });
+    assigned
 }
 
 /// The top-level statement of `body` assigning `var = var + step`: (its index, `step`).

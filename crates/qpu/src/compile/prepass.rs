@@ -174,8 +174,8 @@ fn schedule(
                 acc_live < ACC_ONLY || !ops[j].def().is_some_and(|d| acc_only.contains(&d))
             })
             .collect();
-        if ready.is_empty() && earliest.iter().zip(&waiting).all(|_| true) {
-            // Nothing else can go: let the oldest waiting op through.
+        if ready.is_empty() {
+            // Only accumulator-only values are ready: let them through rather than stall.
             ready = available
                 .iter()
                 .copied()
