@@ -319,15 +319,18 @@ fn forward(block: &mut Vec<Op<VReg>>, at: usize, v: VReg, acc_only: &[VReg]) -> 
     let mut moved = block.clone();
     for (insert_at, &u) in (at + 1..).zip(late.iter()) {
         let op = moved[u].clone();
+        // A plain register computation: no I/O read (uniforms, VPM) whose order matters.
         let movable = matches!(
             &op,
             Op::Alu {
                 dst: Dst::Reg(_),
+                a,
+                b,
                 cond: Cond::Always,
                 sf: false,
                 rotate: None,
                 ..
-            }
+            } if !matches!(a, Src::Read(_)) && !matches!(b, Src::Read(_))
         );
         if !movable || op.def().is_some_and(|d| acc_only.contains(&d)) {
             return false;
