@@ -84,8 +84,13 @@ enum Command {
         max_instructions: Option<u64>,
     },
     /// Compile and run the examples on the emulator; print static and issued instructions,
-    /// cycles, modelled time at 250 MHz and compile time, beside QPULib's figures.
-    Bench,
+    /// cycles, modelled time at 250 MHz and compile time, beside QPULib's figures, and
+    /// whether each output matches a scalar reference.
+    Bench {
+        /// Print the rows as one JSON array of objects instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// What went wrong, with the file it concerns.
@@ -257,9 +262,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             })?;
             emit(&out)
         }
-        Command::Bench => {
+        Command::Bench { json } => {
             let rows = qpu::bench::run_all().map_err(|e| CliError::Usage(format!("bench: {e}")))?;
-            emit(&bench_table(&rows))
+            if json {
+                emit(&bench_json(&rows))
+            } else {
+                emit(&bench_table(&rows))
+            }
         }
     }
 }
@@ -506,11 +515,11 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
 fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
     let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     let mut out = String::from(
-        "| example | static (QPULib) | issued (QPULib) | cycles | time at 250 MHz | compile |\n|---|---|---|---|---|---|\n",
+        "| example | static (QPULib) | issued (QPULib) | cycles | time at 250 MHz | compile | correct |\n|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         out.push_str(&format!(
-            "| {} | {} ({}) | {} ({}) | {} | {:.1} us | {:.3} ms |\n",
+            "| {} | {} ({}) | {} ({}) | {} | {:.1} us | {:.3} ms | {} |\n",
             row.name,
             row.static_instructions,
             or_dash(row.qpulib_static.map(|v| v as u64)),
@@ -519,7 +528,32 @@ fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
             row.cycles,
             row.time_us,
             row.compile_time.as_secs_f64() * 1e3,
+            if row.correct { "yes" } else { "NO" },
         ));
     }
+    out
+}
+
+/// The bench rows as one JSON array of objects, for tools.
+fn bench_json(rows: &[qpu::bench::ExampleNumbers]) -> String {
+    let rows: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|row| {
+            serde_json::json!({
+                "name": row.name,
+                "qpus": row.qpus,
+                "static": row.static_instructions,
+                "issued": row.issued_instructions,
+                "cycles": row.cycles,
+                "modelled_us": row.time_us,
+                "compile_ms": row.compile_time.as_secs_f64() * 1e3,
+                "qpulib_static": row.qpulib_static,
+                "qpulib_issued": row.qpulib_issued,
+                "correct": row.correct,
+            })
+        })
+        .collect();
+    let mut out = serde_json::to_string_pretty(&rows).expect("JSON values always serialise");
+    out.push('\n');
     out
 }

@@ -41,6 +41,9 @@ pub struct ExampleNumbers {
     pub qpulib_static: Option<usize>,
     /// QPULib's issued instructions for the same setup, where measured.
     pub qpulib_issued: Option<u64>,
+    /// Whether the run's output equals a scalar Rust reference (bit for bit, with the
+    /// hardware's float arithmetic from [`crate::float`]).
+    pub correct: bool,
 }
 
 impl fmt::Display for ExampleNumbers {
@@ -49,7 +52,7 @@ impl fmt::Display for ExampleNumbers {
         write!(
             f,
             "{:<38} static {:>5} (QPULib {:>4})  issued {:>10} (QPULib {:>10})  cycles {:>10}  \
-             {:>10.1} us @250MHz  compile {:>7.3} ms",
+             {:>10.1} us @250MHz  compile {:>7.3} ms  {}",
             self.name,
             self.static_instructions,
             opt(self.qpulib_static.map(|v| v as u64)),
@@ -57,7 +60,8 @@ impl fmt::Display for ExampleNumbers {
             opt(self.qpulib_issued),
             self.cycles,
             self.time_us,
-            self.compile_time.as_secs_f64() * 1e3
+            self.compile_time.as_secs_f64() * 1e3,
+            if self.correct { "correct" } else { "WRONG" }
         )
     }
 }
@@ -265,6 +269,7 @@ fn numbers(
     ast: &crate::lang::ast::Kernel,
     backend: &Emulator,
     qpulib: (Option<usize>, Option<u64>),
+    correct: bool,
 ) -> crate::Result<ExampleNumbers> {
     let (static_instructions, compile_time) = compile_time(ast)?;
     let report = backend.last_report().ok_or_else(|| crate::Error::Backend {
@@ -281,6 +286,7 @@ fn numbers(
         compile_time,
         qpulib_static: qpulib.0,
         qpulib_issued: qpulib.1,
+        correct,
     })
 }
 
@@ -323,6 +329,40 @@ fn glibc_pairs() -> (Vec<i32>, Vec<i32>) {
     (a, b)
 }
 
+/// One HeatMap step in scalar Rust, in the kernel's operation order and with the
+/// hardware's float arithmetic: rows 1..=height and columns 0..width of the output, zero
+/// elsewhere; neighbours outside the row read 0.
+fn heat_step_reference(src: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
+    use crate::float::{add, mul, sub};
+    let at = |r: usize, c: isize| {
+        if c < 0 || c >= ncols as isize {
+            0.0
+        } else {
+            src[r * ncols + c as usize]
+        }
+    };
+    let mut dst = vec![0.0f32; src.len()];
+    for r in 1..=height {
+        for c in 0..width as isize {
+            let terms = [
+                at(r - 1, c - 1),
+                at(r - 1, c),
+                at(r - 1, c + 1),
+                at(r, c - 1),
+                at(r, c + 1),
+                at(r + 1, c - 1),
+                at(r + 1, c),
+                at(r + 1, c + 1),
+            ];
+            let sum = terms[1..].iter().fold(terms[0], |s, &t| add(s, t));
+            let cur = at(r, c);
+            let diff = sub(cur, mul(sum, 0.125));
+            dst[r * ncols + c as usize] = sub(cur, mul(K, diff));
+        }
+    }
+    dst
+}
+
 /// Run every measured example on the emulator (QPULib's setups where it has numbers).
 pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
     let mut rows = Vec::new();
@@ -333,31 +373,45 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
     let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
     let mut r = device.alloc::<i32>(16)?;
     k.run(&device, (&pa, &pb, &mut r))?;
+    let euclid = |mut a: i32, mut b: i32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let want: Vec<i32> = a.iter().zip(&b).map(|(&a, &b)| euclid(a, b)).collect();
     rows.push(numbers(
         "gcd (16 pairs, 1 QPU)",
         k.ast(),
         &emu,
         (Some(90), Some(737)),
+        r.to_vec() == want,
     )?);
 
     let k = compile(tri)?;
     let mut p = device.alloc_from(&(0..16).collect::<Vec<i32>>())?;
     k.run(&device, &mut p)?;
+    let want: Vec<i32> = (0..16).map(|n| n * (n + 1) / 2).collect();
     rows.push(numbers(
         "tri (0..16, 1 QPU)",
         k.ast(),
         &emu,
         (Some(77), Some(190)),
+        p.to_vec() == want,
     )?);
 
     let k = compile(oet)?;
-    let mut p = device.alloc_from(&(0..32).map(|i| 100 - i).collect::<Vec<i32>>())?;
+    let unsorted: Vec<i32> = (0..32).map(|i| 100 - i).collect();
+    let mut p = device.alloc_from(&unsorted)?;
     k.run(&device, &mut p)?;
+    let mut want = unsorted;
+    want.sort_unstable();
     rows.push(numbers(
         "oet_sort (32 ints, 1 QPU)",
         k.ast(),
         &emu,
         (Some(110), None),
+        p.to_vec() == want,
     )?);
 
     let n = 192_000usize;
@@ -370,10 +424,14 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
         // QPULib's Rot3D angle literal (deliberately not PI).
         #[allow(clippy::approx_constant)]
         let theta = 3.14159f32;
-        k.run(
-            &device,
-            (n as i32, theta.cos(), theta.sin(), &mut x, &mut y),
-        )?;
+        let (cos, sin) = (theta.cos(), theta.sin());
+        k.run(&device, (n as i32, cos, sin, &mut x, &mut y))?;
+        use crate::float::{add, mul, sub};
+        let (xs, ys) = (x.to_vec(), y.to_vec());
+        let correct = coords.iter().zip(xs.iter().zip(&ys)).all(|(&c, (&x, &y))| {
+            x.to_bits() == sub(mul(c, cos), mul(c, sin)).to_bits()
+                && y.to_bits() == add(mul(c, cos), mul(c, sin)).to_bits()
+        });
         let qpulib = if qpus == 1 {
             (Some(111), Some(420_063))
         } else {
@@ -387,6 +445,7 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
             k.ast(),
             &emu,
             qpulib,
+            correct,
         )?);
     }
 
@@ -421,6 +480,7 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
             k.ast(),
             &emu,
             qpulib,
+            dst.to_vec() == heat_step_reference(&initial, ncols, width, height),
         )?);
     }
     Ok(rows)
