@@ -4,7 +4,7 @@
 //! qpu asm hello.qasm -o hello.bin            # assemble (format from the extension, or --format)
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
 //! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
-//! qpu bench                                  # the examples' numbers beside QPULib's
+//! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};

@@ -295,5 +295,27 @@ fn bench_prints_every_example_within_qpulibs_counts() {
         if let Ok(qpulib) = issued[1].parse::<u64>() {
             assert!(ours <= qpulib, "{row}");
         }
+        assert_eq!(cells[7], "yes", "{row}");
     }
+}
+
+#[test]
+fn bench_json_has_every_row_with_its_numbers() {
+    let out = ok(qpu(&["bench", "--json"]));
+    let rows: serde_json::Value = serde_json::from_str(&out).expect("bench --json prints JSON");
+    let rows = rows.as_array().expect("an array");
+    assert_eq!(rows.len(), 7, "{out}");
+    for row in rows {
+        for key in ["name", "qpus", "issued", "cycles", "modelled_us", "correct"] {
+            assert!(row.get(key).is_some(), "{key} missing in {row}");
+        }
+        assert_eq!(row["correct"], true, "{row}");
+        let (cycles, us) = (
+            row["cycles"].as_u64().unwrap(),
+            row["modelled_us"].as_f64().unwrap(),
+        );
+        assert!((cycles as f64 / 250.0 - us).abs() < 1e-6, "{row}");
+    }
+    assert_eq!(rows[0]["name"], "gcd (16 pairs, 1 QPU)");
+    assert_eq!(rows[6]["qpus"], 12);
 }
