@@ -364,27 +364,18 @@ impl VpmMemory {
     }
 }
 
-/// Element width of a VPM access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Width {
-    /// 8-bit elements.
-    Bits8,
-    /// 16-bit elements.
-    Bits16,
-    /// 32-bit elements.
-    Bits32,
+/// Element width of a VPM access: the one type qpu-isa's setup-word builders also use.
+pub use qpu_isa::setup::Width;
+
+/// What this model needs of a width beyond its size.
+trait Lanes {
+    /// The bits of one element.
+    fn mask(self) -> u32;
+    /// Elements of this width per 32-bit word.
+    fn per_word(self) -> u32;
 }
 
-impl Width {
-    /// Bytes per element.
-    pub fn bytes(self) -> u32 {
-        match self {
-            Width::Bits8 => 1,
-            Width::Bits16 => 2,
-            Width::Bits32 => 4,
-        }
-    }
-
+impl Lanes for Width {
     fn mask(self) -> u32 {
         match self {
             Width::Bits8 => 0xff,
@@ -393,7 +384,6 @@ impl Width {
         }
     }
 
-    /// Elements of this width per 32-bit word.
     fn per_word(self) -> u32 {
         4 / self.bytes()
     }

@@ -18,6 +18,17 @@ pub enum Width {
     Bits32,
 }
 
+impl Width {
+    /// Bytes per element.
+    pub const fn bytes(self) -> u32 {
+        match self {
+            Width::Bits8 => 1,
+            Width::Bits16 => 2,
+            Width::Bits32 => 4,
+        }
+    }
+}
+
 /// A field value with "0 means `max`" (the guide's encoding of the largest count).
 const fn wrap(value: u32, max: u32) -> u32 {
     if value == max {
