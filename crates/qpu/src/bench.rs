@@ -331,8 +331,9 @@ fn glibc_pairs() -> (Vec<i32>, Vec<i32>) {
 
 /// One HeatMap step in scalar Rust, in the kernel's operation order and with the
 /// hardware's float arithmetic: rows 1..=height and columns 0..width of the output, zero
-/// elsewhere; neighbours outside the row read 0.
-fn heat_step_reference(src: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
+/// elsewhere; neighbours outside the row read 0. `src` has `ncols` floats per row and
+/// `height + 2` rows (a zero border above and below).
+pub fn heat_step_reference(src: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
     use crate::float::{add, mul, sub};
     let at = |r: usize, c: isize| {
         if c < 0 || c >= ncols as isize {

@@ -2,36 +2,14 @@
 
 use crate::heatmap;
 
-use qpu::float::{add, mul, sub};
-
 /// Plain scalar heat step on the zero-bordered grid, with the same operation order as the
-/// kernel and the hardware's float arithmetic (truncation, flush-to-zero; [`qpu::float`]).
+/// kernel and the hardware's float arithmetic (truncation, flush-to-zero; [`qpu::float`]):
+/// `qpu bench`'s reference, written into the grid's inner rows and columns of `dst`.
 pub fn scalar_heat_step(grid: heatmap::Grid, src: &[f32], dst: &mut [f32]) {
-    let ncols = grid.ncols() as isize;
-    let at = |r: usize, c: isize| {
-        if c < 0 || c >= ncols {
-            0.0
-        } else {
-            src[r * ncols as usize + c as usize]
-        }
-    };
+    let ncols = grid.ncols();
+    let step = qpu::bench::heat_step_reference(src, ncols, grid.width, grid.height);
     for r in 1..=grid.height {
-        for c in 0..grid.width as isize {
-            let terms = [
-                at(r - 1, c - 1),
-                at(r - 1, c),
-                at(r - 1, c + 1),
-                at(r, c - 1),
-                at(r, c + 1),
-                at(r + 1, c - 1),
-                at(r + 1, c),
-                at(r + 1, c + 1),
-            ];
-            let sum = terms[1..].iter().fold(terms[0], |s, &t| add(s, t));
-            let cur = at(r, c);
-            let scaled = mul(sum, 0.125);
-            let diff = sub(cur, scaled);
-            dst[r * ncols as usize + c as usize] = sub(cur, mul(heatmap::K, diff));
-        }
+        let row = r * ncols..r * ncols + grid.width;
+        dst[row.clone()].copy_from_slice(&step[row]);
     }
 }
