@@ -559,25 +559,23 @@ fn advance(address: u32, stride: u32, width: Width) -> u32 {
     (address + stride) & ((1 << bits) - 1)
 }
 
-/// VDW DMA store basic setup (guide table 34).
+/// VDW DMA store basic setup (guide table 34): the word as written and its fields, in the
+/// type qpu-isa builds such words from (fields read through `Deref`: `setup.units`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VdwSetup {
     /// The word as written.
     pub raw: u32,
-    /// UNITS: memory rows of the 2D block (1..=128).
-    pub units: u32,
-    /// DEPTH: elements per memory row (1..=128).
-    pub depth: u32,
-    /// Horizontal (a unit runs along a VPM row) or vertical (down a VPM column).
-    pub horizontal: bool,
-    /// VPM row of the first element (Y, 0..=127).
-    pub y: u32,
-    /// VPM column of the first element (X, 0..=15).
-    pub x: u32,
-    /// Element width.
-    pub width: Width,
-    /// Half-word (16-bit) or byte (8-bit) lane within each VPM word; 0 for 32-bit.
-    pub lane: u32,
+    /// UNITS (memory rows, 1..=128), DEPTH (elements per row, 1..=128), HORIZ, the VPM
+    /// start (Y 0..=127, X 0..=15), the element width and its lane within each word.
+    pub fields: qpu_isa::setup::VdwSetup,
+}
+
+impl std::ops::Deref for VdwSetup {
+    type Target = qpu_isa::setup::VdwSetup;
+
+    fn deref(&self) -> &Self::Target {
+        &self.fields
+    }
 }
 
 impl VdwSetup {
@@ -619,13 +617,15 @@ impl VdwSetup {
         })?;
         Ok(VdwSetup {
             raw: value,
-            units,
-            depth,
-            horizontal,
-            y,
-            x,
-            width,
-            lane,
+            fields: qpu_isa::setup::VdwSetup {
+                units,
+                depth,
+                horizontal,
+                y,
+                x,
+                width,
+                lane,
+            },
         })
     }
 }
@@ -1414,13 +1414,15 @@ mod tests {
             VdwSetup::decode(0x8801_0000).unwrap(),
             VdwSetup {
                 raw: 0x8801_0000,
-                units: 16,
-                depth: 1,
-                horizontal: false,
-                y: 0,
-                x: 0,
-                width: Width::Bits32,
-                lane: 0,
+                fields: qpu_isa::setup::VdwSetup {
+                    units: 16,
+                    depth: 1,
+                    horizontal: false,
+                    y: 0,
+                    x: 0,
+                    width: Width::Bits32,
+                    lane: 0,
+                },
             }
         );
         // 4 units of 16, horizontal: 0x8000_0000 | 4 << 23 | 16 << 16 | 1 << 14.
