@@ -196,3 +196,83 @@ fn kernel_run(
 ) {
     kernel.run(device, (out, n)).unwrap();
 }
+
+const AMOUNTS: [i32; 20] = [
+    0, 1, 2, 3, 6, 10, 11, 13, 15, 16, 17, 18, 19, 22, 25, 31, 32, 37, -1, -7,
+];
+
+#[test]
+fn literal_shift_and_rotate_amounts_use_their_low_five_bits_and_no_load_immediate() {
+    // SHA-256's rotates (by 2, 6, 11, 13, 17, 18, 19, 22, 25) and shifts by 3 and 10, plus
+    // amounts past 31 and below 0, which the language defines by their low five bits.
+    let amounts = AMOUNTS;
+    let kernel = compile(move |p: Ptr<Int>, out: Ptr<Int>| {
+        let x = Int::var(p.load());
+        for (k, n) in amounts.into_iter().enumerate() {
+            let base = out + (k as i32 * 64);
+            base.store(x.ror(n));
+            (base + 16).store(x << n);
+            (base + 32).store(x >> n);
+            (base + 48).store(x.lshr(n));
+        }
+    })
+    .unwrap();
+    let input: Vec<i32> = (0..16)
+        .map(|i: i32| i.wrapping_mul(0x9e37_79b9u32 as i32) ^ (i << 28))
+        .collect();
+    let mut want = Vec::new();
+    for n in amounts {
+        let s = (n & 31) as u32;
+        want.extend(input.iter().map(|&v| (v as u32).rotate_right(s) as i32));
+        want.extend(input.iter().map(|&v| v << s));
+        want.extend(input.iter().map(|&v| v >> s));
+        want.extend(input.iter().map(|&v| ((v as u32) >> s) as i32));
+    }
+    for device in devices() {
+        let p = device.alloc_from(&input).unwrap();
+        let mut out = device.alloc::<i32>(want.len()).unwrap();
+        kernel.run(&device, (&p, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), want, "{}", device.describe());
+    }
+    // Every amount is a small immediate: a kernel using all of them loads no more constants
+    // (the launch prologue's setup words) than one using only amount 1.
+    let shifts = |amounts: &'static [i32]| {
+        compile(move |p: Ptr<Int>| {
+            let x = Int::var(p.load());
+            let mut acc = Int::var(0);
+            for &n in amounts {
+                acc ^= x.ror(n) ^ (x << n) ^ (x >> n) ^ x.lshr(n);
+            }
+            p.store(acc);
+        })
+        .unwrap()
+    };
+    let ldis = |k: &qpu::Kernel<(Ptr<Int>,)>| {
+        let listing = k.disassemble().unwrap();
+        listing.lines().filter(|l| l.starts_with("ldi")).count()
+    };
+    let mixed = shifts(&AMOUNTS);
+    assert_eq!(
+        ldis(&mixed),
+        ldis(&shifts(&[1])),
+        "{}",
+        mixed.disassemble().unwrap()
+    );
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&v| {
+            amounts.iter().fold(0, |acc, &n| {
+                let s = (n & 31) as u32;
+                acc ^ (v as u32).rotate_right(s) as i32
+                    ^ (v << s)
+                    ^ (v >> s)
+                    ^ ((v as u32) >> s) as i32
+            })
+        })
+        .collect();
+    for device in devices() {
+        let mut p = device.alloc_from(&input).unwrap();
+        mixed.run(&device, &mut p).unwrap();
+        assert_eq!(p.to_vec(), want, "{}", device.describe());
+    }
+}

@@ -1546,12 +1546,24 @@ impl Lower<'_> {
         self.emit_io(op, io);
     }
 
+    /// The right operand of `op`. Shifts and rotates read only the low five bits of their
+    /// amount (the guide's table of add operations), so a literal amount is always a small
+    /// immediate: `x.ror(22)` reads -10, never a load immediate.
+    fn rhs(&mut self, op: BinaryOp, e: &Expr) -> Src<VReg> {
+        match (op, e) {
+            (BinaryOp::Shl | BinaryOp::Asr | BinaryOp::Lsr | BinaryOp::Ror, Expr::IntLit(n)) => {
+                shift_imm(*n as u32 & 31)
+            }
+            _ => self.expr(e),
+        }
+    }
+
     /// Evaluate everything `e` needs except its last operation: (operation, a, b).
     fn prepare_io(&mut self, e: &Expr) -> (AluOp, Src<VReg>, Src<VReg>) {
         if let Expr::Binary { op, lhs, rhs } = e {
             if let Some(alu) = simple_binary(*op) {
                 let a = self.expr(lhs);
-                let b = self.expr(rhs);
+                let b = self.rhs(*op, rhs);
                 return (alu, a, b);
             }
         }
@@ -1570,7 +1582,7 @@ impl Lower<'_> {
             Expr::Binary { op, lhs, rhs } => {
                 if let Some(alu) = simple_binary(*op) {
                     let a = self.expr(lhs);
-                    let b = self.expr(rhs);
+                    let b = self.rhs(*op, rhs);
                     self.emit(Op::Alu {
                         op: alu,
                         dst: d,
