@@ -276,3 +276,40 @@ fn literal_shift_and_rotate_amounts_use_their_low_five_bits_and_no_load_immediat
         assert_eq!(p.to_vec(), want, "{}", device.describe());
     }
 }
+
+#[test]
+fn constants_hoisted_past_the_registers_are_loaded_again_not_spilled() {
+    // A loop adding 90 distinct 32-bit constants: hoisting lifts all 90 load immediates out
+    // of the loop, more than the 64 registers hold. The allocator loads some of them again
+    // inside the loop instead of keeping them in memory: no spill area at all.
+    let constants: Vec<i32> = (0..90).map(|i: i32| 0x1234_5000 + i * 0x10_0001).collect();
+    let kernel = {
+        let constants = constants.clone();
+        compile(move |p: Ptr<Int>, n: Int| {
+            let acc = Int::var(p.load());
+            for_range(0, n, 1, |_| {
+                for &c in &constants {
+                    acc.set((acc ^ c) + 1);
+                }
+            });
+            p.store(acc);
+        })
+        .unwrap()
+    };
+    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    assert_eq!(compiled.spill_bytes_per_qpu, 0);
+    let input: Vec<i32> = (0..16).map(|i| i * 77 - 5).collect();
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&v| {
+            (0..3).fold(v, |acc, _| {
+                constants.iter().fold(acc, |a, &c| (a ^ c).wrapping_add(1))
+            })
+        })
+        .collect();
+    for device in devices() {
+        let mut p = device.alloc_from(&input).unwrap();
+        kernel.run(&device, (&mut p, 3)).unwrap();
+        assert_eq!(p.to_vec(), want, "{}", device.describe());
+    }
+}

@@ -11,7 +11,10 @@
 //!    accumulator), rotation sources must be in r0–r3.
 //! 4. Operands that still break a port rule get a copy into an accumulator temporary just
 //!    before the instruction, and allocation runs again.
-//! 5. Values that find no location are spilled: every definition is followed by a VPM write
+//! 5. Values that find no location are spilled. Constants (one unconditional load immediate)
+//!    are loaded again before each use and need no memory; when something must spill, the
+//!    colouring order weighs each value's uses by what its reloads would cost, so constants
+//!    give way first. Any other spilled value: every definition is followed by a VPM write
 //!    and VDW store to this QPU's spill area, every use preceded by a VDR load into a second
 //!    VPM row and a VPM read (DMA in both directions, so a reload always sees the last
 //!    store; TMU reads could hit stale cache lines, vc4-timing.md §4 "Coherency").
@@ -375,20 +378,57 @@ fn file_of(l: Loc) -> u8 {
     }
 }
 
+/// How many times dearer a reload from a spill slot is than a load immediate: the reload is
+/// a VDR DMA from memory and a VPM read (about 30 instruction times, vc4-timing.md §6's
+/// DMA round trips), the load immediate one instruction.
+const SPILL_RELOAD_COST: f64 = 32.0;
+
+/// Values defined once, by an unconditional load immediate: spilling them re-materialises
+/// the constant at each use instead of storing it.
+fn constants(code: &[Op<VReg>], n: usize) -> Vec<bool> {
+    let mut defs = vec![0u32; n];
+    let mut ldi = vec![false; n];
+    for op in code {
+        if let Some(d) = op.def() {
+            defs[d.0 as usize] += 1;
+            if matches!(
+                op,
+                Op::Ldi {
+                    cond: Cond::Always,
+                    ..
+                }
+            ) {
+                ldi[d.0 as usize] = true;
+            }
+        }
+    }
+    (0..n).map(|v| ldi[v] && defs[v] == 1).collect()
+}
+
 /// Colour the graph; returns locations (None = uncoloured).
 fn colour(
     g: &Graph,
     n: usize,
     acc_only: &[bool],
     unspillable: &[bool],
+    costs: &[bool],
     strict: &[bool],
     hot_density: f64,
 ) -> Vec<Option<Loc>> {
     let mut loc: Vec<Option<Loc>> = vec![None; n];
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
     // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
-    // uses come last, so they are the ones left without a location (and spilled).
-    let priority = |v: usize| g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64;
+    // uses come last, so they are the ones left without a location (and spilled). A use
+    // of a spilled constant costs one load immediate, of any other spilled value a DMA round
+    // trip through memory (tens of instructions' time), so constants yield first.
+    let priority = |v: usize| {
+        let cost = if !costs.is_empty() && !costs[v] {
+            SPILL_RELOAD_COST
+        } else {
+            1.0
+        };
+        cost * g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64
+    };
     order.sort_by(|&x, &y| {
         acc_only[y]
             .cmp(&acc_only[x])
@@ -558,10 +598,20 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         acc_only.resize(n, false);
         unspillable.resize(n, false);
         let g = build(&lowered.code, n);
+        let remat = constants(&lowered.code, n);
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu::bench`).
         let mut strict = vec![false; n];
-        let mut loc = colour(&g, n, &acc_only, &unspillable, &strict, 2.0);
+        // Spill costs enter the order only when something must spill, so that kernels that
+        // fit keep the order measured best for them.
+        let mut costs: &[bool] = &[];
+        let mut loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
+        let spills =
+            |loc: &[Option<Loc>]| (0..n).any(|v| g.touched[v] && loc[v].is_none() && !remat[v]);
+        if spills(&loc) {
+            costs = &remat;
+            loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
+        }
         // Operand pairs that ended up in one register file: colour again insisting on
         // different files for them, before falling back to copies.
         let mut clashes = false;
@@ -587,7 +637,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if clashes {
-            loc = colour(&g, n, &acc_only, &unspillable, &strict, 2.0);
+            loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
         }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
@@ -620,12 +670,15 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if !to_spill.is_empty() {
-            let Some(globals) = lowered.globals.filter(|g| g.spill_base.is_some()) else {
-                return Err(AllocError::NeedSpills);
-            };
             to_spill.sort_unstable();
             to_spill.dedup();
-            for &v in &to_spill {
+            // Constants are loaded again where they are used: only other values need the
+            // spill area (and a kernel lowered with spill support).
+            let globals = lowered.globals.filter(|g| g.spill_base.is_some());
+            if globals.is_none() && to_spill.iter().any(|&v| !remat[v]) {
+                return Err(AllocError::NeedSpills);
+            }
+            for &v in to_spill.iter().filter(|&&v| !remat[v]) {
                 slot_of.entry(v as u32).or_insert_with(|| {
                     spill_slots += 1;
                     spill_slots - 1
@@ -736,13 +789,22 @@ fn spill(
     lowered: &mut Lowered,
     spilled: &[usize],
     slot_of: &HashMap<u32, u32>,
-    g: super::lower::Globals,
+    g: Option<super::lower::Globals>,
     unspillable: &mut Vec<bool>,
 ) {
     let is_spilled = |r: VReg| spilled.binary_search(&(r.0 as usize)).is_ok();
-    let spill_base = g.spill_base.expect("spill support");
-    let vdr_row = g.vdr_row.expect("spill support");
-    let vpm_read = g.vpm_read.expect("spill support");
+    // The spill area's registers; `allocate` only spills values other than constants when
+    // the kernel was lowered with spill support.
+    let memory = || {
+        let g = g.expect("spill support for a value kept in memory");
+        let support = "spill support for a value kept in memory";
+        (
+            g,
+            g.spill_base.expect(support),
+            g.vdr_row.expect(support),
+            g.vpm_read.expect(support),
+        )
+    };
     let code = std::mem::take(&mut lowered.code);
     // Constants (a single unconditional load immediate) are re-materialised, not stored.
     let mut def_count: HashMap<u32, u32> = HashMap::default();
@@ -790,6 +852,7 @@ fn spill(
                 reloads.insert(r.0, t);
                 continue;
             }
+            let (_, spill_base, vdr_row, vpm_read) = memory();
             let offset = fresh(lowered);
             let slot = slot_of[&r.0];
             out.push(Op::Ldi {
@@ -830,6 +893,7 @@ fn spill(
         });
         out.push(rewritten);
         if let (Some(d), Some(t)) = (def, def_temp) {
+            let (g, spill_base, _, _) = memory();
             let slot = slot_of[&d.0];
             let offset = fresh(lowered);
             out.push(Op::Ldi {
