@@ -25,6 +25,11 @@
 //!   VPM rows user programs can address (erratum HW-2253), split between the streams; a
 //!   batch is one row where the gap does not fit the stride field or two streams' batches
 //!   could overlap in memory (their order would change).
+//! * Store runs: consecutive stores in straight-line code at `base + first + k·step` (bytes;
+//!   one base expression, a step of at least a row whose gap fits the stride field, values
+//!   that read no memory) write this QPU's VPM rows in turn and share one VDW DMA per 4 rows
+//!   (every QPU owns at least 4 rows on up to 12 QPUs). A DMA's errors name the last store
+//!   of its rows.
 //! * Prologue: read the uniforms (QPU id, QPU count, arguments). Epilogue: wait for the last
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
@@ -208,7 +213,9 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         l.unspillable.extend([vpm_write, vdw_row]);
         // This QPU's first VPM row: its number, or with batched stores the first of its
         // 64 >> ceil(log2 n) rows (1 << (clz(n - 1) - 26): 64 rows on 1 QPU, 4 on 9–12).
-        let rows = (!spill_support && has_batched_loop(&kernel.body, &l.uniform_vars)).then(|| {
+        let rows = (!spill_support
+            && (has_batched_loop(&kernel.body, &l.uniform_vars) || has_store_run(&kernel.body)))
+        .then(|| {
             let log2 = l.fresh();
             let op = |op| AluOp::Add(op);
             l.emit(Op::alu(
@@ -326,9 +333,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
     let body = l.label();
     l.emit(Op::Label(body));
 
-    for stmt in &kernel.body {
-        l.stmt(stmt);
-    }
+    l.stmts(&kernel.body);
 
     l.source(kernel.location);
     l.epilogue(has_store || spill_support);
@@ -544,6 +549,103 @@ fn has_batched_loop(stmts: &[Stmt], uniform: &[bool]) -> bool {
     })
 }
 
+/// Rows one DMA of a store run may cover: every QPU owns at least 4 of the 64 VPM rows
+/// (64 >> ceil(log2 12)), whatever the launch's QPU count.
+const RUN_ROWS: usize = 4;
+
+/// Consecutive stores the compiler writes with one multi-row DMA: `base + first`,
+/// `base + first + step`, … (bytes), all 16 lanes, contiguous, with values that read no
+/// memory (a load could not see the rows not yet written).
+struct StoreRun {
+    /// The common address expression, evaluated once.
+    base: Expr,
+    /// Byte offset of the first store from `base`.
+    first: i32,
+    /// Bytes between consecutive stores: at least a row (64), and the gap fits the VDW
+    /// stride setup's 16 bits.
+    step: i32,
+    /// Number of stores (at least 2).
+    len: usize,
+}
+
+/// `addr` as (base, byte offset): `base + literal` or `base` itself. Stores use lane 0's
+/// address, so a trailing `+ index()` (as `store(v, p + index())` has) is dropped first.
+fn split_offset(addr: &Expr) -> (&Expr, i32) {
+    let addr = match addr {
+        Expr::Binary {
+            op: BinaryOp::IntAdd,
+            lhs,
+            rhs,
+        } if matches!(&**rhs, Expr::Binary {
+            op: BinaryOp::Shl,
+            lhs: i,
+            rhs: two,
+        } if **i == Expr::Special(Special::Index) && **two == Expr::IntLit(2)) =>
+        {
+            &**lhs
+        }
+        _ => addr,
+    };
+    match addr {
+        Expr::Binary {
+            op: BinaryOp::IntAdd,
+            lhs,
+            rhs,
+        } => match &**rhs {
+            Expr::IntLit(c) => (lhs, *c),
+            _ => (addr, 0),
+        },
+        _ => (addr, 0),
+    }
+}
+
+/// The store run starting at `stmts[0]`, if at least two stores qualify.
+fn store_run(stmts: &[Stmt]) -> Option<StoreRun> {
+    fn store(s: &Stmt) -> Option<(&Expr, i32)> {
+        match &s.kind {
+            StmtKind::Store {
+                value,
+                addr,
+                stride: 1,
+                lanes: None,
+                ..
+            } if !value.has_load() && !addr.has_load() => Some(split_offset(addr)),
+            _ => None,
+        }
+    }
+    let (base, first) = store(stmts.first()?)?;
+    let (base2, second) = store(stmts.get(1)?)?;
+    let step = second.wrapping_sub(first);
+    if base2 != base || !(64..64 + 0x1_0000).contains(&step) {
+        return None;
+    }
+    let mut len = 2;
+    while let Some((b, c)) = stmts.get(len).and_then(store) {
+        if b != base || c != first.wrapping_add(step.wrapping_mul(len as i32)) {
+            break;
+        }
+        len += 1;
+    }
+    Some(StoreRun {
+        base: base.clone(),
+        first,
+        step,
+        len,
+    })
+}
+
+/// Whether `stmts` (at any depth) hold a store run.
+fn has_store_run(stmts: &[Stmt]) -> bool {
+    (0..stmts.len()).any(|i| store_run(&stmts[i..]).is_some())
+        || stmts.iter().any(|s| match &s.kind {
+            StmtKind::While { body, .. } => has_store_run(body),
+            StmtKind::If {
+                then, otherwise, ..
+            } => has_store_run(then) || has_store_run(otherwise),
+            _ => false,
+        })
+}
+
 /// Which variables hold the same value in every lane at every point: parameters and
 /// variables only ever assigned (unmasked) from lane-uniform expressions. Whole-vector loads
 /// use lane 0's address; when the address is uniform no broadcast is needed.
@@ -654,6 +756,82 @@ impl Lower<'_> {
     // -----------------------------------------------------------------------------------
     // Statements
 
+    /// A statement list: runs of stores (see [`StoreRun`]) become multi-row DMAs where this
+    /// QPU has VPM rows for them; everything else goes one statement at a time.
+    fn stmts(&mut self, list: &[Stmt]) {
+        let mut i = 0;
+        while i < list.len() {
+            let rows = self.globals.is_some_and(|g| g.rows.is_some());
+            if let Some(run) = rows
+                .then(|| self.batch.is_none())
+                .filter(|&free| free)
+                .and_then(|_| store_run(&list[i..]))
+            {
+                self.store_run(&list[i..i + run.len], &run);
+                i += run.len;
+                continue;
+            }
+            self.stmt(&list[i]);
+            i += 1;
+        }
+    }
+
+    /// A store run, `RUN_ROWS` rows per DMA: each store writes the next of this QPU's VPM
+    /// rows, then one VDW setup with that many units, the memory stride and the first row's
+    /// address start the DMA. Blocking stores wait for the last DMA.
+    fn store_run(&mut self, stores: &[Stmt], run: &StoreRun) {
+        let g = self.globals.expect("store runs get VPM globals");
+        self.source(stores[0].location);
+        let base = self.expr(&run.base);
+        let base = match base {
+            Src::Reg(r) => r,
+            other => {
+                let r = self.fresh();
+                self.emit(Op::mov(Dst::Reg(r), other));
+                r
+            }
+        };
+        let stride = self.constant(VDW_STRIDE | (run.step - 64) as u32);
+        let mut blocking = false;
+        for (chunk_index, chunk) in stores.chunks(RUN_ROWS).enumerate() {
+            // The previous DMA may still read these rows.
+            self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+            self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vpm_write)));
+            for stmt in chunk {
+                self.source(stmt.location);
+                let StmtKind::Store { value, kind, .. } = &stmt.kind else {
+                    unreachable!("store runs hold stores only")
+                };
+                blocking |= *kind == StoreKind::Blocking;
+                let v = self.prepare_io(value);
+                self.emit_io(v, IoWrite::Vpm);
+            }
+            let offset = run
+                .first
+                .wrapping_add(run.step.wrapping_mul((chunk_index * RUN_ROWS) as i32));
+            let offset = self.constant(offset as u32);
+            let units = self.constant((chunk.len() as u32 - 1) << 23);
+            let setup = self.fresh();
+            self.emit(Op::alu(
+                AluOp::Add(AddOp::Add),
+                Dst::Reg(setup),
+                Src::Reg(g.vdw_row),
+                units,
+            ));
+            self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(setup)));
+            self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), stride));
+            self.emit(Op::alu(
+                AluOp::Add(AddOp::Add),
+                Dst::Write(IoWrite::VwAddr),
+                Src::Reg(base),
+                offset,
+            ));
+        }
+        if blocking {
+            self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+        }
+    }
+
     fn stmt(&mut self, stmt: &Stmt) {
         self.source(stmt.location);
         match &stmt.kind {
@@ -673,9 +851,7 @@ impl Lower<'_> {
                     cond: branch_cond(negate(flag), !all),
                     target: else_label,
                 });
-                for s in then {
-                    self.stmt(s);
-                }
+                self.stmts(then);
                 if otherwise.is_empty() {
                     self.emit(Op::Label(else_label));
                 } else {
@@ -685,9 +861,7 @@ impl Lower<'_> {
                         target: end,
                     });
                     self.emit(Op::Label(else_label));
-                    for s in otherwise {
-                        self.stmt(s);
-                    }
+                    self.stmts(otherwise);
                     self.emit(Op::Label(end));
                 }
             }
@@ -711,9 +885,7 @@ impl Lower<'_> {
                     target: end_label,
                 });
                 self.emit(Op::Label(body_label));
-                for s in body {
-                    self.stmt(s);
-                }
+                self.stmts(body);
                 self.source(stmt.location);
                 let (flag, all) = self.cond(cond);
                 self.emit(Op::Branch {
