@@ -263,7 +263,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             emit(&out)
         }
         Command::Bench { json } => {
-            let rows = qpu::bench::run_all().map_err(|e| CliError::Usage(format!("bench: {e}")))?;
+            let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
+            let mut rows = qpu::bench::run_all().map_err(bench)?;
+            rows.extend(qpu_kernels::bench::run_all().map_err(bench)?);
             if json {
                 emit(&bench_json(&rows))
             } else {
@@ -517,7 +519,8 @@ fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
     let mut out = String::from(
         "| example | static (QPULib) | issued (QPULib) | cycles | time at 250 MHz | compile | correct |\n|---|---|---|---|---|---|---|\n",
     );
-    for row in rows {
+    let (library, examples): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r.metric.is_some());
+    for row in examples {
         out.push_str(&format!(
             "| {} | {} ({}) | {} ({}) | {} | {:.1} us | {:.3} ms | {} |\n",
             row.name,
@@ -525,6 +528,29 @@ fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
             or_dash(row.qpulib_static.map(|v| v as u64)),
             row.issued_instructions,
             or_dash(row.qpulib_issued),
+            row.cycles,
+            row.time_us,
+            row.compile_time.as_secs_f64() * 1e3,
+            if row.correct { "yes" } else { "NO" },
+        ));
+    }
+    if !library.is_empty() {
+        out.push_str(
+            "\n| library workload | figure | target | met | issued | cycles | time at 250 MHz | compile | correct |\n|---|---|---|---|---|---|---|---|---|\n",
+        );
+    }
+    for row in library {
+        let m = row.metric.as_ref().expect("library rows have a metric");
+        out.push_str(&format!(
+            "| {} | {:.3} {} | {} {} {} | {} | {} | {} | {:.1} us | {:.3} ms | {} |\n",
+            row.name,
+            m.value,
+            m.unit,
+            if m.higher_is_better { ">=" } else { "<=" },
+            m.target,
+            m.unit,
+            if m.met() { "yes" } else { "NO" },
+            row.issued_instructions,
             row.cycles,
             row.time_us,
             row.compile_time.as_secs_f64() * 1e3,
@@ -539,7 +565,7 @@ fn bench_json(rows: &[qpu::bench::ExampleNumbers]) -> String {
     let rows: Vec<serde_json::Value> = rows
         .iter()
         .map(|row| {
-            serde_json::json!({
+            let mut object = serde_json::json!({
                 "name": row.name,
                 "qpus": row.qpus,
                 "static": row.static_instructions,
@@ -550,7 +576,21 @@ fn bench_json(rows: &[qpu::bench::ExampleNumbers]) -> String {
                 "qpulib_static": row.qpulib_static,
                 "qpulib_issued": row.qpulib_issued,
                 "correct": row.correct,
-            })
+            });
+            let fields = object.as_object_mut().expect("an object");
+            if let Some(m) = &row.metric {
+                fields.insert("metric".into(), m.unit.into());
+                fields.insert("value".into(), m.value.into());
+                fields.insert("target".into(), m.target.into());
+                fields.insert("met".into(), m.met().into());
+            }
+            if let Some(v) = row.log2n {
+                fields.insert("log2n".into(), v.into());
+            }
+            if let Some(v) = row.batch {
+                fields.insert("batch".into(), v.into());
+            }
+            object
         })
         .collect();
     let mut out = serde_json::to_string_pretty(&rows).expect("JSON values always serialise");

@@ -279,11 +279,23 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
 #[test]
 fn bench_prints_every_example_within_qpulibs_counts() {
     let out = ok(qpu(&["bench"]));
-    let rows: Vec<&str> = out
+    let (examples, library) = out.split_once("| library workload").expect("two tables");
+    let rows: Vec<&str> = examples
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
         .collect();
     assert_eq!(rows.len(), 7, "{out}");
+    // Library rows: the figure, the target, whether it is met, and a checked output.
+    let library: Vec<Vec<&str>> = library
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert!(library.iter().any(|c| c[1].starts_with("sha256")), "{out}");
+    for cells in &library {
+        assert_eq!(cells[4], "yes", "target missed: {cells:?}");
+        assert_eq!(cells[9], "yes", "wrong output: {cells:?}");
+    }
     for row in rows {
         // "| name | static (qpulib) | issued (qpulib) | ..."
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
@@ -304,7 +316,39 @@ fn bench_json_has_every_row_with_its_numbers() {
     let out = ok(qpu(&["bench", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&out).expect("bench --json prints JSON");
     let rows = rows.as_array().expect("an array");
-    assert_eq!(rows.len(), 7, "{out}");
+    assert!(rows.len() > 7, "{out}");
+    for row in &rows[7..] {
+        // Library workloads: their figure and unit, and whether the target holds.
+        let metric = row["metric"]
+            .as_str()
+            .expect("library rows name their metric");
+        assert!(
+            ["ms/transform", "MH/s", "GFLOPS", "ppm"].contains(&metric),
+            "{row}"
+        );
+        assert!(row["value"].as_f64().is_some(), "{row}");
+        assert_eq!(row["met"], true, "{row}");
+        if row["name"].as_str().unwrap().starts_with("fft") {
+            assert!(row["log2n"].as_u64().is_some() && row["batch"].as_u64().is_some());
+        }
+    }
+    let sha = rows
+        .iter()
+        .find(|r| r["name"].as_str().unwrap().starts_with("sha256"))
+        .expect("a sha256 row");
+    assert_eq!(sha["metric"], "MH/s");
+    // The rate is the messages over the modelled time.
+    let messages: f64 = sha["name"].as_str().unwrap()[8..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rate = messages / sha["modelled_us"].as_f64().unwrap();
+    assert!(
+        (sha["value"].as_f64().unwrap() - rate).abs() < 1e-9,
+        "{sha}"
+    );
     for row in rows {
         for key in ["name", "qpus", "issued", "cycles", "modelled_us", "correct"] {
             assert!(row.get(key).is_some(), "{key} missing in {row}");

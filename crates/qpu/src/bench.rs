@@ -44,6 +44,69 @@ pub struct ExampleNumbers {
     /// Whether the run's output equals a scalar Rust reference (bit for bit, with the
     /// hardware's float arithmetic from [`crate::float`]).
     pub correct: bool,
+    /// For library workloads: the figure the workload is judged by, beside its target.
+    pub metric: Option<Metric>,
+    /// For FFT rows: log2 of the transform length.
+    pub log2n: Option<u32>,
+    /// For FFT rows: transforms per launch.
+    pub batch: Option<u32>,
+}
+
+/// A library workload's figure of merit (e.g. SHA-256 hashes per second), modelled at
+/// 250 MHz, and the published figure it is measured against.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metric {
+    /// The unit: "ms/transform", "MH/s", "GFLOPS" or "ppm".
+    pub unit: &'static str,
+    /// This run's figure.
+    pub value: f64,
+    /// The target (a hand-written program's published figure).
+    pub target: f64,
+    /// Whether larger values are better (rates) or smaller (times, errors).
+    pub higher_is_better: bool,
+}
+
+impl Metric {
+    /// Whether `value` reaches `target`.
+    pub fn met(&self) -> bool {
+        if self.higher_is_better {
+            self.value >= self.target
+        } else {
+            self.value <= self.target
+        }
+    }
+}
+
+impl ExampleNumbers {
+    /// The numbers of a kernel run on the emulator: its `report`, the kernel's size and
+    /// best-of-20 compile time, and whether its output was checked `correct`.
+    pub fn from_run(
+        name: &str,
+        ast: &crate::lang::ast::Kernel,
+        report: &crate::runtime::RunReport,
+        correct: bool,
+    ) -> crate::Result<ExampleNumbers> {
+        let (static_instructions, compile_time) = compile_time(ast)?;
+        let cycles = report.cycles.ok_or_else(|| crate::Error::Backend {
+            backend: report.backend.clone(),
+            message: "the backend does not model cycles".to_string(),
+        })?;
+        Ok(ExampleNumbers {
+            name: name.to_string(),
+            qpus: report.num_qpus,
+            static_instructions,
+            issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
+            cycles,
+            time_us: cycles as f64 / 250.0,
+            compile_time,
+            qpulib_static: None,
+            qpulib_issued: None,
+            correct,
+            metric: None,
+            log2n: None,
+            batch: None,
+        })
+    }
 }
 
 impl fmt::Display for ExampleNumbers {
@@ -287,6 +350,9 @@ fn numbers(
         qpulib_static: qpulib.0,
         qpulib_issued: qpulib.1,
         correct,
+        metric: None,
+        log2n: None,
+        batch: None,
     })
 }
 

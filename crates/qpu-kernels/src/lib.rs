@@ -1,0 +1,16 @@
+//! Kernels people came to the Raspberry Pi's QPUs for, written in qpu's kernel language (no
+//! assembly), each with a Rust API:
+//!
+//! - [`sha256`]: SHA-256 of many messages at once, one message per lane.
+//!
+//! Every kernel runs on any [`qpu::Device`]: the reference interpreter, the strict emulator or
+//! a Pi. The modelled figures in `qpu bench` come from the emulator.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "bench")]
+pub mod bench;
+pub mod sha256;
+
+pub use qpu::{Error, Result};
