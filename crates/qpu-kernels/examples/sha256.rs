@@ -37,9 +37,9 @@ fn main() -> qpu::Result<()> {
         println!("{hex}  {m:?}");
     }
     println!(
-        "{} messages on {} ({qpus} QPUs)",
+        "{} messages on the {} ({qpus} QPUs)",
         messages.len(),
-        device.describe()
+        device.backend().name()
     );
     if let Some(cycles) = report.cycles {
         let seconds = cycles as f64 / 250e6;
