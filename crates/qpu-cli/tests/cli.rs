@@ -284,7 +284,7 @@ fn bench_prints_every_example_within_qpulibs_counts() {
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
         .collect();
-    assert_eq!(rows.len(), 7, "{out}");
+    assert_eq!(rows.len(), 8, "{out}");
     // Library rows: the figure, the target, whether it is met, and a checked output.
     let library: Vec<Vec<&str>> = library
         .lines()
@@ -316,8 +316,9 @@ fn bench_json_has_every_row_with_its_numbers() {
     let out = ok(qpu(&["bench", "--json"]));
     let rows: serde_json::Value = serde_json::from_str(&out).expect("bench --json prints JSON");
     let rows = rows.as_array().expect("an array");
-    assert!(rows.len() > 7, "{out}");
-    for row in &rows[7..] {
+    assert!(rows.len() > 8, "{out}");
+    assert!(rows[7]["name"].as_str().unwrap().starts_with("mandelbrot"));
+    for row in &rows[8..] {
         // Library workloads: their figure and unit, and whether the target holds.
         let metric = row["metric"]
             .as_str()

@@ -5,6 +5,7 @@
 use qpu::bench::{ExampleNumbers, Metric};
 use qpu::Device;
 
+use crate::mandelbrot::View;
 use crate::sha256::Sha256;
 
 /// SHA-256 on 12 QPUs: hashes per second (single-block messages) at 250 MHz, against the
@@ -33,7 +34,25 @@ pub fn sha256() -> qpu::Result<ExampleNumbers> {
     Ok(row)
 }
 
+/// The Mandelbrot example's default view on 12 QPUs (no published figure to compare with:
+/// the row has no metric).
+pub fn mandelbrot() -> qpu::Result<ExampleNumbers> {
+    let view = View::default();
+    let mut m = crate::mandelbrot::Mandelbrot::new()?;
+    m.kernel().set_num_qpus(12)?;
+    let (counts, report) = m.render(&Device::emulator(), &view)?;
+    ExampleNumbers::from_run(
+        &format!(
+            "mandelbrot ({}x{}, {} iterations, 12 QPUs)",
+            view.width, view.height, view.max_iter
+        ),
+        m.kernel().ast(),
+        &report,
+        counts == view.reference(),
+    )
+}
+
 /// Every library workload's row.
 pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
-    Ok(vec![sha256()?])
+    Ok(vec![mandelbrot()?, sha256()?])
 }

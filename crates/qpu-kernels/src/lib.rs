@@ -1,7 +1,8 @@
 //! Kernels people came to the Raspberry Pi's QPUs for, written in qpu's kernel language (no
 //! assembly), each with a Rust API:
 //!
-//! - [`sha256`]: SHA-256 of many messages at once, one message per lane.
+//! - [`sha256`]: SHA-256 of many messages at once, one message per lane;
+//! - [`mandelbrot`]: escape-time counts of the Mandelbrot set, one pixel per lane.
 //!
 //! Every kernel runs on any [`qpu::Device`]: the reference interpreter, the strict emulator or
 //! a Pi. The modelled figures in `qpu bench` come from the emulator.
@@ -11,6 +12,7 @@
 
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod mandelbrot;
 pub mod sha256;
 
 pub use qpu::{Error, Result};

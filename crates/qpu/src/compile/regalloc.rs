@@ -351,6 +351,16 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             }
         }
     }
+    // A value read beside both a B-port operand (a small immediate) and an A-port one
+    // (`elem_num`) could only live in an accumulator; a long-lived one (a loop counter)
+    // would then spill. Let it take any register: the port fix-up copies it into an
+    // accumulator where an instruction needs that, one move instead of a spill.
+    for v in 0..n {
+        if g.not_a[v] && g.not_b[v] {
+            g.not_a[v] = false;
+            g.not_b[v] = false;
+        }
+    }
     // Drop repeated edges (a value defined several times while another is live) with a
     // stamp per value: linear, no sorting.
     let (offsets, targets) = group(n, &edges);
