@@ -106,6 +106,13 @@ pub enum BuildErrorKind {
     /// Static FIFO analysis: a receive that can never have a gather to pair with.
     #[error("`receive` with no outstanding `gather` to receive from")]
     ReceiveWithoutGather,
+    /// A uniform-stream read that may run before any `UniformStream::at` pointed the
+    /// stream at memory (it would read the launch's own uniforms).
+    #[error(
+        "this reads the uniform stream, but on some path no `UniformStream::at(p)` has pointed \
+         it at memory yet"
+    )]
+    UniformReadBeforeStream,
     /// Static FIFO analysis: the kernel ends with gathers that were never received.
     #[error(
         "the kernel can end with {outstanding} gather(s) never received; receive (and discard) \
@@ -167,7 +174,7 @@ pub enum RunErrorKind {
         )
     )]
     OutOfBounds {
-        /// "store", "load" or "gather".
+        /// "store", "load", "gather" or "uniform read".
         access: &'static str,
         /// The first lane whose address is outside.
         lane: u8,

@@ -9,7 +9,8 @@
 //! message.
 //! Programs use ints and floats, every operator, `where_`/`if_`/`while_` nesting with bounded
 //! loops, rotates and shifts by any amount, loads, gathers and (blocking and non-blocking)
-//! stores (also strided) to bounded buffers, semaphores, `me()`/`num_qpus()` on 1–12 QPUs,
+//! stores (also strided) to bounded buffers, uniform-stream reads from the inputs (pointed
+//! and re-pointed anywhere in them), semaphores, `me()`/`num_qpus()` on 1–12 QPUs,
 //! and variables read before being assigned (zero-initialised). A failing program is shrunk (statements removed while
 //! the disagreement persists) and printed as kernel text with its seed.
 //!
@@ -129,6 +130,9 @@ struct Gen {
     /// Also generate `select` and integer `/` and `%` (off for the regression seeds recorded
     /// before the generator knew them, so they still make the programs that failed).
     extended: bool,
+    /// Also read the uniform stream (`UniformsFrom` and uniform reads; off for every
+    /// regression seed recorded before the generator knew them).
+    streams: bool,
 }
 
 /// Seeds of programs that once disagreed (found before `select`, `/` and `%` existed).
@@ -144,6 +148,11 @@ const FIRST_PRESSURE: u32 = FIRST_COUNTER + MAX_DEPTH + 1;
 
 impl Gen {
     fn int_leaf(&mut self) -> Expr {
+        if self.streams && self.rng.chance(5) {
+            return Expr::Uniform {
+                elem: ElemType::Int,
+            };
+        }
         match self.rng.below(9) {
             0 => Expr::IntLit(self.rng.below(33) as i32 - 16),
             1 => Expr::IntLit(self.rng.next() as i32),
@@ -159,6 +168,15 @@ impl Gen {
     }
 
     fn float_leaf(&mut self) -> Expr {
+        if self.streams && self.rng.chance(5) {
+            // Any bits may arrive (the stream also reads the int input): clamp them.
+            return clamp(
+                Expr::Uniform {
+                    elem: ElemType::Float,
+                },
+                1e4,
+            );
+        }
         match self.rng.below(7) {
             0 => Expr::FloatLit((self.rng.below(64) as f32 - 32.0) / 4.0),
             1 => Expr::FloatLit(f32::from_bits(0x3f80_0000 + (self.rng.next() as u32 >> 9))),
@@ -427,6 +445,13 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: u32) -> Vec<Stmt> {
+        if self.streams && self.rng.chance(4) {
+            // Point the stream somewhere in one of the inputs.
+            let float = self.rng.chance(50);
+            return vec![stmt(StmtKind::UniformsFrom {
+                addr: self.in_pointer(float, 31, 1),
+            })];
+        }
         let choice = self.rng.below(if depth == 0 { 3 } else { 9 });
         match choice {
             0 | 1 => vec![self.assign()],
@@ -591,6 +616,10 @@ impl Gen {
             });
         }
         let mut body = Vec::new();
+        if self.streams {
+            // The stream reads the int input from its start until a statement moves it.
+            body.push(stmt(StmtKind::UniformsFrom { addr: var(P_INP) }));
+        }
         // Some variables start from values, others stay zero until assigned.
         for v in 0..INT_VARS {
             if self.rng.chance(60) {
@@ -663,6 +692,7 @@ fn case(seed: u64, pressure: u32) -> Case {
         rng: Rng(seed),
         pressure,
         extended: !FORMER_FAILURES.contains(&seed),
+        streams: !FORMER_FAILURES.contains(&seed) && !FORMER_EXTENDED_FAILURES.contains(&seed),
     };
     let kernel = g.kernel();
     let num_qpus = 1 + g.rng.below(12) as u32;

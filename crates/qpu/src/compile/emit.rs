@@ -41,6 +41,7 @@ pub fn dest(d: &Dst<Loc>) -> (Option<RegFile>, RegAddr) {
             IoWrite::Sfu(f) => WriteReg::Sfu(*f),
             IoWrite::HostInt => WriteReg::HostInterrupt,
             IoWrite::R5Rep => WriteReg::R5Replicate,
+            IoWrite::UniformsAddress => WriteReg::UniformsAddress,
         }),
     }
 }
@@ -106,6 +107,13 @@ impl Ports {
         };
         let fits_a = |p: &Ports| p.a.is_none() || p.a == Some(addr);
         let fits_b = |p: &Ports| p.imm.is_none() && (p.b.is_none() || p.b == Some(addr));
+        // An either-file read (uniform, VPM: the same address in both files) placed on one
+        // port may move to the other to make room for an operand that needs this one.
+        let either = |x: RegAddr| {
+            [IoRead::Uniform, IoRead::Vpm]
+                .iter()
+                .any(|r| source_port(&Src::Read(*r)).map(|(_, a)| a) == Some(x))
+        };
         match file {
             Some(RegFile::A) if fits_a(self) => {
                 self.a = Some(addr);
@@ -113,6 +121,16 @@ impl Ports {
             }
             Some(RegFile::B) if fits_b(self) => {
                 self.b = Some(addr);
+                true
+            }
+            Some(RegFile::A)
+                if self.a.is_some_and(either) && self.imm.is_none() && self.b.is_none() =>
+            {
+                self.b = self.a.replace(addr);
+                true
+            }
+            Some(RegFile::B) if self.b.is_some_and(either) && self.a.is_none() => {
+                self.a = self.b.replace(addr);
                 true
             }
             None => {

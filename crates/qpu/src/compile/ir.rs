@@ -65,6 +65,8 @@ pub enum IoWrite {
     HostInt,
     /// r5, element 0 replicated to all lanes (file B).
     R5Rep,
+    /// The uniforms address: later uniform reads come from there.
+    UniformsAddress,
 }
 
 /// An operand.
@@ -409,6 +411,7 @@ impl fmt::Display for IoWrite {
             IoWrite::Sfu(op) => write!(f, "sfu_{op:?}"),
             IoWrite::HostInt => f.write_str("host_int"),
             IoWrite::R5Rep => f.write_str("r5rep"),
+            IoWrite::UniformsAddress => f.write_str("unif_addr"),
         }
     }
 }

@@ -117,6 +117,9 @@ pub struct Lowered {
     pub first_temporary: u32,
     /// The kernel source locations [`Op::Source`] markers refer to.
     pub sources: Vec<SourceLocation>,
+    /// Registers written by `mov unif` for the kernel's uniform-stream reads (not the
+    /// prologue's), for `opt::fold_uniform_reads`.
+    pub stream_reads: Vec<VReg>,
 }
 
 struct Lower<'k> {
@@ -132,6 +135,7 @@ struct Lower<'k> {
     unspillable: Vec<VReg>,
     globals: Option<Globals>,
     sources: Vec<SourceLocation>,
+    stream_reads: Vec<VReg>,
     batch: Option<Batch>,
 }
 
@@ -182,6 +186,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         globals: None,
         sources: Vec::new(),
         batch: None,
+        stream_reads: Vec::new(),
     };
     l.var_regs = (0..kernel.vars.len()).map(|_| l.fresh()).collect();
     l.me = l.fresh();
@@ -347,6 +352,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         body,
         first_temporary,
         sources: l.sources,
+        stream_reads: l.stream_reads,
     }
 }
 
@@ -531,7 +537,7 @@ fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
         Expr::Unary { arg, .. } => invariant(arg, assigned),
         Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
         Expr::Rotate { value, amount } => invariant(value, assigned) && invariant(amount, assigned),
-        Expr::Load { .. } | Expr::Select { .. } => false,
+        Expr::Load { .. } | Expr::Select { .. } | Expr::Uniform { .. } => false,
     }
 }
 
@@ -706,6 +712,8 @@ fn expr_uniform(e: &Expr, vars: &[bool]) -> bool {
         Expr::Unary { arg, .. } => expr_uniform(arg, vars),
         Expr::Binary { lhs, rhs, .. } => expr_uniform(lhs, vars) && expr_uniform(rhs, vars),
         Expr::Rotate { value, amount } => expr_uniform(value, vars) && expr_uniform(amount, vars),
+        // A uniform-stream element is broadcast to every lane.
+        Expr::Uniform { .. } => true,
         Expr::Load { .. } | Expr::Select { .. } => false,
     }
 }
@@ -907,6 +915,7 @@ impl Lower<'_> {
                 lanes,
             } => self.store(value, addr, *stride, *kind, lanes.as_ref()),
             StmtKind::Gather { addr } => self.expr_to_io(addr, IoWrite::TmuS(0)),
+            StmtKind::UniformsFrom { addr } => self.expr_to_io(addr, IoWrite::UniformsAddress),
             StmtKind::Receive { var } => {
                 self.emit(Op::Signal(Signal::LoadTmu0));
                 let dst = self.var(*var);
@@ -1892,6 +1901,20 @@ impl Lower<'_> {
                     cond,
                     sf: false,
                     rotate: Some(rotation),
+                });
+            }
+            Expr::Uniform { .. } => {
+                // One read, in evaluation order; `opt::fold_uniform_reads` lets the next
+                // instruction read the uniform itself when it is the only use.
+                self.stream_reads.push(dst);
+                self.emit(Op::Alu {
+                    op: AluOp::Mov,
+                    dst: d,
+                    a: Src::Read(IoRead::Uniform),
+                    b: Src::Read(IoRead::Uniform),
+                    cond,
+                    sf: false,
+                    rotate: None,
                 });
             }
             Expr::Load { addr, stride, .. } => {

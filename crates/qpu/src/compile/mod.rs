@@ -246,6 +246,12 @@ fn lower_and_clean(
     dump("reuse_flags", || ir::listing(&lowered.code));
     opt::forward_r4(&mut lowered.code, lowered.vregs, &lowered.acc_only);
     dump("forward_r4", || ir::listing(&lowered.code));
+    opt::fold_uniform_reads(
+        &mut lowered.code,
+        lowered.first_temporary,
+        &lowered.stream_reads,
+    );
+    dump("fold_uniform_reads", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(
             &mut lowered.code,

@@ -245,6 +245,76 @@ pub fn forward_r4(code: &mut Vec<Op<VReg>>, vregs: u32, acc_only: &[VReg]) {
     *code = out;
 }
 
+/// Uniform-stream reads are lowered as `t = mov unif`, one per read, in evaluation order.
+/// Where the temporary `t` has exactly one use, later in the same block with nothing in
+/// between that reads a uniform or points the stream (so the reads keep their order), that
+/// instruction reads the uniform itself and the copy goes: `acc += s.next() * x` becomes
+/// `fmul t2, unif, x; fadd acc, acc, t2`. Not when the user already reads a uniform (one
+/// instruction reads at most one) or rotates.
+pub fn fold_uniform_reads(code: &mut Vec<Op<VReg>>, first_temporary: u32, reads: &[VReg]) {
+    let unif = Src::Read(IoRead::Uniform);
+    let reads: rustc_hash::FxHashSet<VReg> = reads.iter().copied().collect();
+    let mut uses: HashMap<VReg, u32> = HashMap::default();
+    for op in code.iter() {
+        op.uses(|r| *uses.entry(r).or_default() += 1);
+    }
+    let mut out: Vec<Op<VReg>> = Vec::with_capacity(code.len());
+    let mut pending: Option<(usize, VReg)> = None;
+    for op in code.drain(..) {
+        if matches!(op, Op::Source(_)) {
+            out.push(op);
+            continue;
+        }
+        let mut op = op;
+        if let Some((at, t)) = pending.take() {
+            let mut reads_t = false;
+            op.uses(|r| reads_t |= r == t);
+            let mut touches_stream = false;
+            if let Op::Alu { a, b, dst, .. } = &op {
+                touches_stream =
+                    *a == unif || *b == unif || *dst == Dst::Write(IoWrite::UniformsAddress);
+            }
+            let control = matches!(op, Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd);
+            if reads_t {
+                if let Op::Alu {
+                    a, b, rotate: None, ..
+                } = &mut op
+                {
+                    if *a != unif && *b != unif {
+                        for s in [a, b] {
+                            if *s == Src::Reg(t) {
+                                *s = unif;
+                            }
+                        }
+                        out[at] = Op::Source(u32::MAX);
+                    }
+                }
+            } else if !touches_stream && !control {
+                // Not yet used: keep looking.
+                pending = Some((at, t));
+            }
+        }
+        if let Op::Alu {
+            op: AluOp::Mov,
+            dst: Dst::Reg(t),
+            a,
+            cond: Cond::Always,
+            sf: false,
+            rotate: None,
+            ..
+        } = &op
+        {
+            if *a == unif && t.0 >= first_temporary && uses.get(t) == Some(&1) && reads.contains(t)
+            {
+                pending = Some((out.len(), *t));
+            }
+        }
+        out.push(op);
+    }
+    out.retain(|op| *op != Op::Source(u32::MAX));
+    *code = out;
+}
+
 /// `v` if `op` is `v = mov r4`.
 fn r4_copy(op: &Op<VReg>) -> Option<VReg> {
     match op {

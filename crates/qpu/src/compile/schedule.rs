@@ -98,6 +98,9 @@ pub(crate) fn effects<R: Copy + PartialEq>(op: &Op<R>) -> Effects<R> {
         Dst::Write(IoWrite::Sfu(_)) => e.writes.push((Res::R4, true)),
         Dst::Write(IoWrite::R5Rep) => e.writes.push((Res::R5, false)),
         Dst::Write(IoWrite::HostInt) => {}
+        // Orders it before the uniform reads that follow; flagged so that they keep their
+        // distance (`latency::UNIFORMS_ADDRESS`).
+        Dst::Write(IoWrite::UniformsAddress) => e.writes.push((Res::Unif, true)),
         Dst::Write(_) => e.writes.push((Res::Vpm, false)),
         Dst::None => {}
     };
@@ -182,8 +185,13 @@ pub(crate) fn dependencies<R: Copy + Eq + std::hash::Hash>(
             }
         }
         for &(w, _) in &e.writes {
-            if let Some(&(i, sfu)) = last_write.get(&w) {
-                add(i, if sfu { latency::SFU } else { 1 }, &mut preds);
+            if let Some(&(i, flagged)) = last_write.get(&w) {
+                let distance = match (flagged, w) {
+                    (false, _) => 1,
+                    (true, Res::Unif) => latency::UNIFORMS_ADDRESS,
+                    (true, _) => latency::SFU,
+                };
+                add(i, distance, &mut preds);
             }
             if let Some(rs) = readers.get(&w) {
                 for &i in rs {
@@ -1146,8 +1154,36 @@ fn compatible(prev: &Word, cur: &Word) -> bool {
     true
 }
 
+/// Whether `w` reads a uniform.
+fn reads_uniform(w: &Word) -> bool {
+    let Word::Bundle(Bundle::Alu { ops, .. }) = w else {
+        return false;
+    };
+    ops.iter().any(|(op, _)| {
+        matches!(op, Op::Alu { a, b, .. }
+            if *a == Src::Read(IoRead::Uniform) || *b == Src::Read(IoRead::Uniform))
+    })
+}
+
+/// Whether `w` writes the uniforms address.
+fn writes_uniforms_address(w: &Word) -> bool {
+    let Word::Bundle(Bundle::Alu { ops, .. }) = w else {
+        return false;
+    };
+    ops.iter().any(|(op, _)| {
+        matches!(
+            op,
+            Op::Alu {
+                dst: Dst::Write(IoWrite::UniformsAddress),
+                ..
+            }
+        )
+    })
+}
+
 /// Insert NOPs where a block's first word would read a register its predecessor's last
-/// executed word wrote. One pass: a NOP reads nothing, and inserting one before a word changes
+/// executed word wrote, or a uniform too soon after a uniforms-address write (the first two
+/// words of a block). One pass: a NOP reads nothing, and inserting one before a word changes
 /// no other word's predecessors, so every collision can be found on the original list.
 fn fix_boundaries(items: &mut Vec<Item>, facts: &Facts) {
     // Word indices and label positions.
@@ -1187,17 +1223,46 @@ fn fix_boundaries(items: &mut Vec<Item>, facts: &Facts) {
             preds[i].push((i - 1, false));
         }
     }
-    // Per word: None, or Some(whether only the fall-through predecessor collides). A branch
-    // whose last delay slot is the word just before its target arrives by the branch, not by
-    // falling through, even though it is the same word.
-    let fixes: Vec<Option<bool>> = (0..n)
+    // Per word: None, or Some(whether only the fall-through predecessor collides, NOPs
+    // needed). A branch whose last delay slot is the word just before its target arrives by
+    // the branch, not by falling through, even though it is the same word.
+    let fixes: Vec<Option<(bool, usize)>> = (0..n)
         .map(|i| {
             let bad: Vec<(usize, bool)> = preds[i]
                 .iter()
                 .copied()
                 .filter(|&(p, _)| p < n && !compatible(words[p], words[i]))
                 .collect();
-            (!bad.is_empty()).then(|| bad.iter().all(|&(_, by_branch)| !by_branch))
+            // A uniform read must be the third word after a uniforms-address write on every
+            // path (two words between): one or two NOPs, on every path into this word.
+            if reads_uniform(words[i]) {
+                let near: Vec<(usize, bool)> = preds[i]
+                    .iter()
+                    .filter(|&&(p, _)| p < n)
+                    .map(|&(p, by_branch)| {
+                        let needed = if writes_uniforms_address(words[p]) {
+                            2
+                        } else if preds[p]
+                            .iter()
+                            .any(|&(q, _)| q < n && writes_uniforms_address(words[q]))
+                        {
+                            1
+                        } else {
+                            0
+                        };
+                        (needed, by_branch)
+                    })
+                    .filter(|&(needed, _)| needed > 0)
+                    .collect();
+                if let Some(needed) = near.iter().map(|&(n, _)| n).max() {
+                    // Only the fall-through path needs them when no branch arrives too soon
+                    // (a loop entered right after pointing the stream: not every iteration).
+                    let fall_only = near.iter().all(|&(_, by_branch)| !by_branch)
+                        && bad.iter().all(|&(_, by_branch)| !by_branch);
+                    return Some((fall_only, needed.max(usize::from(!bad.is_empty()))));
+                }
+            }
+            (!bad.is_empty()).then(|| (bad.iter().all(|&(_, by_branch)| !by_branch), 1))
         })
         .collect();
     if fixes.iter().all(Option::is_none) {
@@ -1211,16 +1276,16 @@ fn fix_boundaries(items: &mut Vec<Item>, facts: &Facts) {
         match item {
             Item::Label(_) => labels.push(item),
             Item::Word(w, source) => {
-                let nop = Item::Word(Word::Bundle(Bundle::nop()), source);
+                let nop = || Item::Word(Word::Bundle(Bundle::nop()), source);
                 match fixes[word] {
                     // Pad the fall-through path only (before the labels), not every entry.
-                    Some(true) => {
-                        items.push(nop);
+                    Some((true, count)) => {
+                        items.extend(std::iter::repeat_with(nop).take(count));
                         items.append(&mut labels);
                     }
-                    Some(false) => {
+                    Some((false, count)) => {
                         items.append(&mut labels);
-                        items.push(nop);
+                        items.extend(std::iter::repeat_with(nop).take(count));
                     }
                     None => items.append(&mut labels),
                 }

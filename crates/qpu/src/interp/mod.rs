@@ -160,6 +160,8 @@ struct Machine {
     origins: Vec<Origin>,
     /// The statement being executed.
     here: SourceLocation,
+    /// Each QPU's uniform-stream address (`UniformsFrom`), advanced by every read.
+    uniform_ptr: Vec<u32>,
 }
 
 /// Run `kernel` on `num_qpus` QPUs with the given parameter words (in declaration order) over
@@ -176,6 +178,7 @@ pub fn run(
         semaphores: [0; 16],
         origins: Vec::new(),
         here: kernel.location,
+        uniform_ptr: vec![0; num_qpus as usize],
     };
     let pointer_params = kernel
         .params
@@ -403,8 +406,8 @@ impl Machine {
                 kind,
                 lanes,
             } => {
-                let value = self.eval(qpu, value, memory)?;
-                let base = self.eval(qpu, addr, memory)?;
+                // The language's order (it shows only in uniform-stream reads): the lane
+                // count, the value, then the address.
                 let count = match lanes {
                     Some(n) => {
                         let n = self.eval(qpu, n, memory)?;
@@ -413,6 +416,8 @@ impl Machine {
                     }
                     None => LANES,
                 };
+                let value = self.eval(qpu, value, memory)?;
+                let base = self.eval(qpu, addr, memory)?;
                 if count == 0 {
                     return Ok(true);
                 }
@@ -452,6 +457,18 @@ impl Machine {
                 qpu.stats.stray_gathers += stray;
                 qpu.fifo.push_back(value);
                 qpu.stats.gathers += 1;
+            }
+            StmtKind::UniformsFrom { addr } => {
+                let base = self.eval(qpu, addr, memory)?;
+                self.check_defined("the uniform stream's address", &base, 1)?;
+                let base = base.words[0];
+                if base % 4 != 0 {
+                    return Err(RunErrorKind::Unaligned {
+                        access: "uniform stream",
+                        address: base,
+                    });
+                }
+                self.uniform_ptr[qpu.id as usize] = base;
             }
             StmtKind::Receive { var } => {
                 let value = qpu.fifo.pop_front().ok_or(RunErrorKind::ReceiveEmpty)?;
@@ -643,8 +660,9 @@ impl Machine {
                 }
             }
             Expr::Select { cond, a, b } => {
-                let (lanes, unsure, cond_origin) = self.boolean(qpu, cond, memory)?;
+                // Both values, then the condition (the language's order).
                 let (a, b) = (self.eval(qpu, a, memory)?, self.eval(qpu, b, memory)?);
+                let (lanes, unsure, cond_origin) = self.boolean(qpu, cond, memory)?;
                 let chosen = mask_of(|i| lanes[i]);
                 let poison = (a.poison & chosen) | (b.poison & !chosen) | unsure;
                 let origin = if unsure != 0 {
@@ -658,6 +676,23 @@ impl Machine {
                     words: std::array::from_fn(|i| if lanes[i] { a.words[i] } else { b.words[i] }),
                     poison,
                     origin,
+                }
+            }
+            Expr::Uniform { .. } => {
+                // One word, broadcast. Outside every array it is an error at once, as on the
+                // emulator (the stream reads through the uniform cache, not the TMU).
+                let address = self.uniform_ptr[qpu.id as usize];
+                self.uniform_ptr[qpu.id as usize] = address.wrapping_add(4);
+                match memory.read(address) {
+                    Some(word) => Val::defined([word; LANES]),
+                    None => {
+                        return Err(RunErrorKind::OutOfBounds {
+                            access: "uniform read",
+                            lane: 0,
+                            address,
+                            place: ArrayPlace::find(&memory.places, address),
+                        })
+                    }
                 }
             }
             Expr::Load { addr, stride, .. } => {

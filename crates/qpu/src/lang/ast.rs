@@ -259,6 +259,15 @@ pub enum Expr {
         /// The value where it does not.
         b: Arc<Expr>,
     },
+    /// The next element of this QPU's uniform stream (see [`StmtKind::UniformsFrom`]), in
+    /// every lane; each evaluation reads one element and advances the stream by 4 bytes.
+    /// Evaluation order (which only these reads can observe): operands left to right before
+    /// their operation; a `Select`'s two values before its condition; a `Store`'s lane
+    /// count, value, then address.
+    Uniform {
+        /// The element type read.
+        elem: ElemType,
+    },
     /// Whole-vector load: lane `i` is the word at `addr[0] + 4 * stride * i`. Only lane 0 of
     /// `addr` is used; it must be a multiple of 4.
     Load {
@@ -384,6 +393,14 @@ pub enum StmtKind {
         /// Per-lane addresses.
         addr: Expr,
     },
+    /// Point this QPU's uniform stream at lane 0 of `addr` (a multiple of 4): the following
+    /// [`Expr::Uniform`] reads return the words from there on, one per read. Memory this
+    /// launch has stored to must not be read this way (the uniform cache does not see
+    /// stores).
+    UniformsFrom {
+        /// Where the stream starts (a pointer expression; lane 0 is used).
+        addr: Expr,
+    },
     /// Pop the oldest gathered vector into `var` (all lanes, never masked).
     Receive {
         /// The variable written.
@@ -412,7 +429,11 @@ impl Expr {
     pub fn walk(&self, visit: &mut dyn FnMut(&Expr)) {
         visit(self);
         match self {
-            Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Var(_) | Expr::Special(_) => {}
+            Expr::IntLit(_)
+            | Expr::FloatLit(_)
+            | Expr::Var(_)
+            | Expr::Special(_)
+            | Expr::Uniform { .. } => {}
             Expr::Unary { arg, .. } => arg.walk(visit),
             Expr::Binary { lhs, rhs, .. } => {
                 lhs.walk(visit);
@@ -448,10 +469,17 @@ impl Expr {
         found
     }
 
-    /// Whether evaluating this expression reads memory.
+    /// Whether evaluating this expression reads memory (a load or a uniform-stream read).
     pub fn has_load(&self) -> bool {
         let mut found = false;
-        self.walk(&mut |e| found |= matches!(e, Expr::Load { .. }));
+        self.walk(&mut |e| found |= matches!(e, Expr::Load { .. } | Expr::Uniform { .. }));
+        found
+    }
+
+    /// Whether evaluating this expression reads the uniform stream.
+    pub fn reads_uniform(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Uniform { .. }));
         found
     }
 }
@@ -500,6 +528,7 @@ impl fmt::Display for Expr {
             Expr::Load { addr, stride, .. } if *stride == 1 => write!(f, "*{addr}"),
             Expr::Load { addr, stride, .. } => write!(f, "load({addr}, stride {stride})"),
             Expr::Select { cond, a, b } => write!(f, "select({cond}, {a}, {b})"),
+            Expr::Uniform { .. } => f.write_str("next_uniform()"),
         }
     }
 }
@@ -627,6 +656,7 @@ fn write_block(f: &mut fmt::Formatter<'_>, stmts: &[Stmt], depth: usize) -> fmt:
             }
             StmtKind::Gather { addr } => writeln!(f, "{pad}gather({addr});")?,
             StmtKind::Receive { var } => writeln!(f, "{pad}receive(v{});", var.0)?,
+            StmtKind::UniformsFrom { addr } => writeln!(f, "{pad}uniforms_from({addr});")?,
             StmtKind::SemaInc(n) => writeln!(f, "{pad}sema_inc({n});")?,
             StmtKind::SemaDec(n) => writeln!(f, "{pad}sema_dec({n});")?,
             StmtKind::Debug { label, value, .. } => writeln!(f, "{pad}debug({label:?}, {value});")?,

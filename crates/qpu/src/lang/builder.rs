@@ -125,6 +125,7 @@ impl BuildGuard {
             location: builder.location,
         };
         super::check::check_gather_fifo(&kernel, &mut builder.errors);
+        super::check::check_uniform_stream(&kernel, &mut builder.errors);
         if builder.errors.is_empty() {
             Ok(kernel)
         } else {

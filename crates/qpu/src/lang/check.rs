@@ -121,6 +121,7 @@ impl Analysis<'_> {
             StmtKind::Assign { .. }
             | StmtKind::Where { .. }
             | StmtKind::Store { .. }
+            | StmtKind::UniformsFrom { .. }
             | StmtKind::SemaInc(_)
             | StmtKind::SemaDec(_)
             | StmtKind::Debug { .. } => state,
@@ -143,4 +144,73 @@ pub(crate) fn check_gather_fifo(kernel: &Kernel, errors: &mut Vec<BuildError>) {
             location: kernel.location,
         });
     }
+}
+
+/// Append an error for each statement that may read the uniform stream before any
+/// `UniformsFrom` has pointed it at memory (on some path through the kernel).
+pub(crate) fn check_uniform_stream(kernel: &Kernel, errors: &mut Vec<BuildError>) {
+    fn reads(stmt: &Stmt) -> bool {
+        let mut found = false;
+        let mut visit = |e: &crate::lang::ast::Expr| found |= e.reads_uniform();
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } => visit(value),
+            StmtKind::Store {
+                value, addr, lanes, ..
+            } => {
+                visit(value);
+                visit(addr);
+                if let Some(n) = lanes {
+                    visit(n);
+                }
+            }
+            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => visit(addr),
+            StmtKind::Debug { value, .. } => visit(value),
+            StmtKind::Where { cond, .. } => cond.walk(&mut visit),
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => match cond {
+                crate::lang::ast::Cond::Any(b) | crate::lang::ast::Cond::All(b) => {
+                    b.walk(&mut visit)
+                }
+            },
+            StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
+        }
+        found
+    }
+    /// Whether the stream is set after `stmts`, given `set` before them.
+    fn block(stmts: &[Stmt], mut set: bool, errors: &mut Vec<BuildError>) -> bool {
+        for stmt in stmts {
+            if !set && reads(stmt) {
+                let error = BuildError {
+                    kind: BuildErrorKind::UniformReadBeforeStream,
+                    location: stmt.location,
+                };
+                if !errors.contains(&error) {
+                    errors.push(error);
+                }
+            }
+            set = match &stmt.kind {
+                StmtKind::UniformsFrom { .. } => true,
+                StmtKind::If {
+                    then, otherwise, ..
+                } => {
+                    let a = block(then, set, errors);
+                    let b = block(otherwise, set, errors);
+                    a && b
+                }
+                StmtKind::While { body, .. } => {
+                    block(body, set, errors);
+                    set
+                }
+                StmtKind::Where {
+                    then, otherwise, ..
+                } => {
+                    block(then, set, errors);
+                    block(otherwise, set, errors);
+                    set
+                }
+                _ => set,
+            };
+        }
+        set
+    }
+    block(&kernel.body, false, errors);
 }

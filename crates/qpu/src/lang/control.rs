@@ -481,3 +481,87 @@ pub fn sema_inc(n: u32) {
 pub fn sema_dec(n: u32) {
     semaphore(n, false);
 }
+
+/// The QPU's uniform stream pointed at memory: scalars read one after another, each
+/// broadcast to all 16 lanes, with no ALU operation and no TMU or DMA request — the cheapest
+/// way to bring a matrix's elements, a table of constants or a schedule into a kernel.
+///
+/// ```
+/// # use qpu::lang::*;
+/// // out = Σ_k a[k] · x[k·16 .. k·16+16]: a[k] arrives broadcast, x's rows as vectors.
+/// let kernel = qpu::compile(|a: Ptr<Float>, x: Ptr<Float>, out: Ptr<Float>| {
+///     let stream = UniformStream::at(a);
+///     let sum = Float::var(0.0);
+///     for k in 0..4 {
+///         sum.set(sum + stream.next() * (x + k * 16).load());
+///     }
+///     out.store(sum);
+/// })?;
+/// # let device = qpu::Device::emulator();
+/// # let a = device.alloc_from(&[1.0f32, 2.0, 3.0, 4.0])?;
+/// # let x = device.alloc_from(&[1.0f32; 64])?;
+/// # let mut out = device.alloc::<f32>(16)?;
+/// # kernel.run(&device, (&a, &x, &mut out))?;
+/// # assert_eq!(out[0], 10.0);
+/// # Ok::<(), qpu::Error>(())
+/// ```
+///
+/// Each QPU has one stream: [`UniformStream::at`] points it at lane 0's address of `p`;
+/// every evaluation of [`UniformStream::next`] reads the next element (expressions are
+/// evaluated left to right, so `s.next() - s.next()` is the first element minus the second).
+/// The stream reads memory through the uniform cache, which does not see the kernel's own
+/// stores: read only memory this launch does not write. A read that may happen before any
+/// `at` is a build error. Not allowed inside `where_`.
+#[derive(Debug, Clone, Copy)]
+pub struct UniformStream<T> {
+    _elem: std::marker::PhantomData<T>,
+}
+
+impl<T: Scalar> UniformStream<T> {
+    /// Point this QPU's stream at lane 0's address of `p` (QPU: a write to `unif_addr`).
+    #[track_caller]
+    pub fn at(p: Ptr<T>) -> UniformStream<T> {
+        let location = SourceLocation::caller();
+        with_builder(|b| {
+            if b.in_where() {
+                b.error(
+                    BuildErrorKind::MemoryInWhere {
+                        what: "`UniformStream::at`",
+                    },
+                    location,
+                );
+                return;
+            }
+            if let Some(addr) = b.value(p.handle(), location) {
+                b.record(
+                    StmtKind::UniformsFrom {
+                        addr: (*addr).clone(),
+                    },
+                    location,
+                );
+            }
+        });
+        UniformStream {
+            _elem: std::marker::PhantomData,
+        }
+    }
+
+    /// The next element, in every lane (an expression: each evaluation reads one element).
+    #[track_caller]
+    pub fn next(self) -> T {
+        let location = SourceLocation::caller();
+        let handle = super::builder::build_value(|b| {
+            if b.in_where() {
+                b.error(
+                    BuildErrorKind::MemoryInWhere {
+                        what: "a uniform-stream read",
+                    },
+                    location,
+                );
+                return None;
+            }
+            Some(super::ast::Expr::Uniform { elem: T::ELEM })
+        });
+        T::from_handle(handle)
+    }
+}

@@ -20,6 +20,7 @@
 //! | `gather(p); receive(x);`         | `gather(p); receive(x);`                         |
 //! | `store(x, p);`                   | `store(x, p);`                                   |
 //! | `x >> n`, `shr(x, n)`            | `x >> n` (arithmetic), `x.lshr(n)` (logical)     |
+//! | (assembly: `unif_addr`, `unif`)  | `let s = UniformStream::at(p); s.next()`         |
 //!
 //! Rust's `==` is not available on kernel values (it would have to produce a host `bool`);
 //! the comparison methods return a per-lane [`Bool`]. Literals mix with values on either side:
@@ -97,6 +98,7 @@ pub(crate) mod values;
 pub use check::GATHER_FIFO_DEPTH;
 pub use control::{
     debug, for_, for_range, gather, if_, receive, sema_dec, sema_inc, store, where_, while_, Else,
+    UniformStream,
 };
 pub use values::{
     all, any, index, max, me, min, num_qpus, rotate, select, Bool, Cond, Float, Int, MinMax, Param,

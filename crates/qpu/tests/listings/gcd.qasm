@@ -1,8 +1,8 @@
 mov ra0, unif
 mov ra1, unif
 ldi r0, 0x00001a00
-mov ra2, unif
-add rb2, ra0, r0; mov ra3, unif
+add rb2, ra0, r0; mov ra2, unif
+mov ra3, unif
 shl r1, ra0, 7
 ldi r0, 0x80904000
 mov rb0, unif

@@ -2,7 +2,7 @@ mov rb0, unif
 mov ra1, unif
 mov rb2, unif
 sub ra5, ra1, 1
-mov rb3, unif; mov ra15, rb2
+mov rb3, unif; mov ra25, ra1
 clz ra5, ra5; mov rb1, unif
 mov ra3, unif; mov rb21, rb0
 add ra5, ra5, -16
@@ -12,9 +12,8 @@ mov ra2, unif; mov rb19, rb3
 shl ra4, rb0, ra5
 ldi r1, 0x80904000
 shl ra0, ra4, 7
-add r0, ra4, r0; mov ra16, rb1
-mov ra25, ra1
-add r0, ra0, r1
+add r0, ra4, r0; mov ra15, rb2
+add r0, ra0, r1; mov ra16, rb1
 mov ra13, ra3
 mov ra27, ra2
 mov rb13, rb21; mov ra10, ra15
@@ -32,7 +31,7 @@ add r0, r0, elem_num; v8min ra6, 0, 0
 shl rb0, r0, 2
 shl ra0, ra16, 2
 or rb6, 0, 0; v8min ra3, 0, 0
-brr.allnc -, r:L178
+brr.allnc -, r:L177
 or rb2, 0, 0; v8min ra1, 0, 0
 add ra15, ra15, rb0
 add rb19, rb19, ra0
@@ -64,7 +63,7 @@ add rb11, rb4, ra0
 nop; mul24 ra17, 2, ra24
 nop; mul24 ra26, ra24, r2
 nop; mul24 rb17, ra16, rb0
-:L66
+:L65
 add r0, ra20, rb16
 shl r0, r0, ra14; v8min ra2, 0, 0
 add rb2, rb15, ra18
@@ -110,18 +109,18 @@ add ra9, r0, rb5; ldtmu0
 add ra0, ra15, rb0; mov rb6, r4
 add ra4, rb19, r3; mov tmu0_s, ra9
 add ra8, ra0, rb5; ldtmu0
-brr.allnc -, r:L170
+brr.allnc -, r:L169
 mov ra1, r4; mov rb9, ra4
 mov tmu0_s, ra8
 shl rb8, 1, ra2
 mov r0, ra2
 shl ra12, ra11, r0
 nop
-:L118
+:L117
 add ra7, rb4, ra12
 mov r0, ra13; mov ra2, rb8
 min ra7, ra7, r0; mov vw_setup, rb12
-:L121
+:L120
 mov r1, ra6; mov ra6, rb7
 mov r2, rb3; mov rb2, ra3
 mov r0, ra6; mov rb3, rb6
@@ -158,7 +157,7 @@ fadd r0, r0, r2
 nop; fmul r0, r0, 0.125
 fsub r0, rb3, r0
 nop; fmul r0, 0.25, r0
-brr.anyc -, r:L121
+brr.anyc -, r:L120
 add ra4, ra4, rb5
 fsub vpm, rb3, r0
 sub ra2, ra2, 1
@@ -167,43 +166,43 @@ sub r0, rb8, ra2
 shl r0, r0, 23
 min.setf -, ra13, rb4
 add vw_setup, rb11, r0
-brr.anyc -, r:L118
+brr.anyc -, r:L117
 mov vw_setup, rb10
 mov vw_addr, rb9
 mov rb9, ra4; mov -, vw_wait
-:L170
+:L169
 add rb13, rb13, ra25; ldtmu0
 add r0, ra26, rb17; mov rb7, r4; ldtmu0
 min.setf -, ra27, rb13; mov rb6, r4; ldtmu0
 shl r0, r0, ra14; mov ra1, r4
-brr.anyc -, r:L66
+brr.anyc -, r:L65
 add r0, rb20, r0
 shl r0, r0, 2
 add ra15, ra15, r0
-:L178
+:L177
 mov.setf -, rb21
-brr.allnz -, r:L198
+brr.allnz -, r:L197
 mov -, vw_wait
 nop
 nop
 sub.setf r0, ra25, 1
-brr.allz -, r:L194
+brr.allz -, r:L193
 nop
 nop
 nop
-:L188
+:L187
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L188
+brr.allnz -, r:L187
 nop
 nop
 nop
-:L194
+:L193
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L198
+:L197
 srel -, 15
 nop; thrend
 nop

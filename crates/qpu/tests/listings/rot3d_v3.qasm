@@ -6,9 +6,9 @@ mov ra3, unif
 clz ra0, ra0; mov rb1, unif
 ldi r0, 0x00001a00
 add ra0, ra0, -16
-mov rb2, unif; mov ra10, rb0
+mov rb2, unif; mov ra9, ra2
 add ra0, ra0, -10
-mov ra9, ra2; mov rb3, unif
+mov rb3, unif; mov ra10, rb0
 shl ra4, rb0, ra0
 mov ra11, ra1
 add r0, ra4, r0; mov ra2, rb1

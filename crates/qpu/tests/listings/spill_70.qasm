@@ -11,11 +11,11 @@ shl r0, r0, 4; mov ra2, unif
 ldi r1, 0x81011000
 add rb0, r0, r1; mov r0, ra0
 mov vpm, r0; mov r0, ra1
-mov ra3, unif
+mov ra3, unif; mov vw_setup, ra4
 ldi rb2, 0x00000340
-mov vw_setup, ra4
+mov ra7, ra2
 add vw_addr, ra3, rb2
-mov -, vw_wait; mov ra7, ra2
+mov -, vw_wait
 mov vw_setup, ra5
 mov vpm, r0
 ldi rb2, 0x00000380
