@@ -5,6 +5,25 @@
 //! - [`mandelbrot`]: escape-time counts of the Mandelbrot set, one pixel per lane;
 //! - [`sgemm`]: C ← α·op(A)·op(B) + β·C for row-major f32 matrices of any size.
 //!
+//! This is the README's "Use the library" example:
+//!
+//! ```
+//! use qpu::Device;
+//! use qpu_kernels::sgemm::{Sgemm, Transpose};
+//! use qpu_kernels::sha256::Sha256;
+//!
+//! let device = Device::auto()?;
+//! // SHA-256 of many messages: one per lane, 16 per QPU, any lengths.
+//! let digests: Vec<[u8; 32]> = Sha256::with_qpus(12)?.digest_all(&device, &["abc", "hello"])?;
+//! assert_eq!(digests[0][0], 0xba);
+//! // C ← α·op(A)·op(B) + β·C, row-major (BLAS's sgemm arguments).
+//! let (a, b, mut c) = (vec![1.0f32; 64 * 32], vec![2.0f32; 32 * 48], vec![0.0f32; 64 * 48]);
+//! Sgemm::new(12)?.run(&device, Transpose::No, Transpose::No, 64, 48, 32,
+//!                     1.0, &a, 32, &b, 48, 0.0, &mut c, 48)?;
+//! assert!(c.iter().all(|&x| x == 64.0));
+//! # Ok::<(), qpu::Error>(())
+//! ```
+//!
 //! Every kernel runs on any [`qpu::Device`]: the reference interpreter, the strict emulator or
 //! a Pi. The modelled figures in `qpu bench` come from the emulator.
 
