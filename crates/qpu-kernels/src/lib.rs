@@ -32,6 +32,7 @@
 
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod fft;
 pub mod mandelbrot;
 pub mod sgemm;
 pub mod sha256;

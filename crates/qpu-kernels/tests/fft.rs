@@ -1,0 +1,123 @@
+//! The FFT kernel against rustfft in f64: every length 2^8 … 2^16, forward and inverse,
+//! batches, 1–12 QPUs, on the strict emulator (and the interpreter for the small ones).
+//! Accuracy is the relative RMS error against the f64 transform, bounded by GPU_FFT's
+//! published figures plus a margin stated below.
+
+use num_complex::{Complex, Complex32};
+use qpu::Device;
+use qpu_kernels::fft::{FftDirection, FftPlanner};
+use rustfft::FftPlanner as RustFftPlanner;
+
+fn input(len: usize, seed: usize) -> Vec<Complex32> {
+    (0..len)
+        .map(|i| {
+            let x = ((i + seed) as f64 * 0.618_033_988_749_895).fract();
+            let y = ((i + 3 * seed) as f64 * 0.414_213_562_373_095).fract();
+            Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
+        })
+        .collect()
+}
+
+/// Relative RMS error (ppm) of `got` against rustfft's f64 transform of `x`.
+fn error_ppm(x: &[Complex32], got: &[Complex32], len: usize, direction: FftDirection) -> f64 {
+    let mut planner = RustFftPlanner::<f64>::new();
+    let fft = match direction {
+        FftDirection::Forward => planner.plan_fft_forward(len),
+        FftDirection::Inverse => planner.plan_fft_inverse(len),
+    };
+    let mut exact: Vec<Complex<f64>> = x
+        .iter()
+        .map(|c| Complex::new(f64::from(c.re), f64::from(c.im)))
+        .collect();
+    fft.process(&mut exact);
+    let (mut err, mut norm) = (0.0, 0.0);
+    for (e, g) in exact.iter().zip(got) {
+        let d = Complex::new(f64::from(g.re), f64::from(g.im)) - e;
+        err += d.norm_sqr();
+        norm += e.norm_sqr();
+    }
+    (err / norm).sqrt() * 1e6
+}
+
+/// GPU_FFT's published accuracy (ppm) for 2^8 … 2^16.
+const GPU_FFT_PPM: [f64; 9] = [0.33, 0.46, 0.52, 0.59, 0.78, 0.83, 0.92, 0.98, 1.0];
+
+#[test]
+fn every_length_matches_rustfft_forward_and_inverse() {
+    let device = Device::emulator();
+    for log2n in 8..=16 {
+        let len = 1usize << log2n;
+        for direction in [FftDirection::Forward, FftDirection::Inverse] {
+            let fft = FftPlanner::new(2).plan_fft(len, direction).unwrap();
+            let batch = if log2n <= 12 { 3 } else { 1 };
+            let x: Vec<Complex32> = (0..batch).flat_map(|b| input(len, b)).collect();
+            let mut got = x.clone();
+            fft.process(&device, &mut got).unwrap();
+            for (b, (xs, gs)) in x.chunks(len).zip(got.chunks(len)).enumerate() {
+                let ppm = error_ppm(xs, gs, len, direction);
+                let bound = GPU_FFT_PPM[log2n - 8] * 1.5;
+                assert!(
+                    ppm <= bound,
+                    "2^{log2n} {direction:?} sequence {b}: {ppm:.3} ppm (bound {bound:.3})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn batches_on_1_to_12_qpus_and_the_interpreter_agree() {
+    let len = 256;
+    let x: Vec<Complex32> = (0..13).flat_map(|b| input(len, 10 + b)).collect();
+    let mut first: Option<Vec<Complex32>> = None;
+    for qpus in [1, 5, 12] {
+        let fft = FftPlanner::new(qpus).plan_fft_forward(len).unwrap();
+        let mut got = x.clone();
+        fft.process(&Device::emulator(), &mut got).unwrap();
+        // Every sequence is transformed alike whatever QPU takes it: bit for bit.
+        match &first {
+            None => first = Some(got),
+            Some(f) => assert!(*f == got, "{qpus} QPUs differ"),
+        }
+    }
+    let fft = FftPlanner::new(3).plan_fft_forward(len).unwrap();
+    let mut got = x[..2 * len].to_vec();
+    fft.process(&Device::interpreter(), &mut got).unwrap();
+    assert!(
+        got[..] == first.unwrap()[..2 * len],
+        "the interpreter differs"
+    );
+}
+
+#[test]
+fn round_trip_scales_by_the_length() {
+    let len = 1024;
+    let x = input(len, 7);
+    let mut y = x.clone();
+    let planner = FftPlanner::new(4);
+    planner
+        .plan_fft_forward(len)
+        .unwrap()
+        .process(&Device::emulator(), &mut y)
+        .unwrap();
+    planner
+        .plan_fft_inverse(len)
+        .unwrap()
+        .process(&Device::emulator(), &mut y)
+        .unwrap();
+    for (a, b) in x.iter().zip(&y) {
+        assert!((a * len as f32 - b).norm() < 1e-3, "{a} · {len} vs {b}");
+    }
+}
+
+#[test]
+fn bad_lengths_and_buffers_are_errors() {
+    let planner = FftPlanner::new(1);
+    for len in [0, 100, 128, 1 << 17] {
+        assert!(planner.plan_fft_forward(len).is_err(), "{len}");
+    }
+    let fft = planner.plan_fft_forward(256).unwrap();
+    let mut short = vec![Complex32::new(0.0, 0.0); 300];
+    let err = fft.process(&Device::emulator(), &mut short).unwrap_err();
+    assert!(err.to_string().contains("300"), "{err}");
+}
