@@ -218,8 +218,10 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
         l.unspillable.extend([vpm_write, vdw_row]);
         // This QPU's first VPM row: its number, or with batched stores the first of its
         // 64 >> ceil(log2 n) rows (1 << (clz(n - 1) - 26): 64 rows on 1 QPU, 4 on 9–12).
-        let rows = (!spill_support
-            && (has_batched_loop(&kernel.body, &l.uniform_vars) || has_store_run(&kernel.body)))
+        // With spill support, only store runs use them (the last row of each QPU's share
+        // takes spill reloads); batched loops need every row.
+        let rows = (has_store_run(&kernel.body)
+            || (!spill_support && has_batched_loop(&kernel.body, &l.uniform_vars)))
         .then(|| {
             let log2 = l.fresh();
             let op = |op| AluOp::Add(op);
@@ -291,15 +293,38 @@ pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
             l.unspillable.extend([vdr_row, vpm_read, spill_base]);
             l.emit(Op::mov(Dst::Reg(spill_base), Src::Read(IoRead::Uniform)));
             uniforms += 1;
-            // Reloads use a second row per QPU, 12 further on, so that a reload between
-            // a store's VPM write and its DMA start cannot clobber the stored row.
+            // Reloads use a second row per QPU, so that a reload between a store's VPM
+            // write and its DMA start cannot clobber the stored row: 12 further on, or with
+            // store runs the last of this QPU's rows (runs then use one row fewer).
             let row = l.fresh();
-            l.emit(Op::alu(
-                AluOp::Add(AddOp::Add),
-                Dst::Reg(row),
-                Src::Reg(me_raw),
-                imm(12),
-            ));
+            match rows {
+                None => l.emit(Op::alu(
+                    AluOp::Add(AddOp::Add),
+                    Dst::Reg(row),
+                    Src::Reg(me_raw),
+                    imm(12),
+                )),
+                Some((log2, first)) => {
+                    l.emit(Op::alu(
+                        AluOp::Add(AddOp::Shl),
+                        Dst::Reg(row),
+                        imm(1),
+                        Src::Reg(log2),
+                    ));
+                    l.emit(Op::alu(
+                        AluOp::Add(AddOp::Add),
+                        Dst::Reg(row),
+                        Src::Reg(row),
+                        Src::Reg(first),
+                    ));
+                    l.emit(Op::alu(
+                        AluOp::Add(AddOp::Sub),
+                        Dst::Reg(row),
+                        Src::Reg(row),
+                        imm(1),
+                    ));
+                }
+            }
             let c = l.constant(VPM_READ_ROW);
             l.emit(Op::alu(
                 AluOp::Add(AddOp::Add),
@@ -558,6 +583,8 @@ fn has_batched_loop(stmts: &[Stmt], uniform: &[bool]) -> bool {
 /// Rows one DMA of a store run may cover: every QPU owns at least 4 of the 64 VPM rows
 /// (64 >> ceil(log2 12)), whatever the launch's QPU count.
 const RUN_ROWS: usize = 4;
+/// With spill support one of those rows takes spill reloads.
+const RUN_ROWS_WITH_SPILLS: usize = 3;
 
 /// Consecutive stores the compiler writes with one multi-row DMA: `base + first`,
 /// `base + first + step`, … (bytes), all 16 lanes, contiguous, with values that read no
@@ -801,22 +828,43 @@ impl Lower<'_> {
         };
         let stride = self.constant(VDW_STRIDE | (run.step - 64) as u32);
         let mut blocking = false;
-        for (chunk_index, chunk) in stores.chunks(RUN_ROWS).enumerate() {
+        let spilling = g.spill_base.is_some();
+        let run_rows = if spilling {
+            RUN_ROWS_WITH_SPILLS
+        } else {
+            RUN_ROWS
+        };
+        for (chunk_index, chunk) in stores.chunks(run_rows).enumerate() {
+            // With spill support every value is computed before the VPM writes: a spilled
+            // value's store to memory goes through this QPU's first row, which would clobber
+            // the chunk (reloads use their own row, so they may come between).
+            let early: Vec<Option<Src<VReg>>> = chunk
+                .iter()
+                .map(|stmt| {
+                    let StmtKind::Store { value, .. } = &stmt.kind else {
+                        unreachable!("store runs hold stores only")
+                    };
+                    spilling.then(|| self.expr(value))
+                })
+                .collect();
             // The previous DMA may still read these rows.
             self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
             self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vpm_write)));
-            for stmt in chunk {
+            for (stmt, early) in chunk.iter().zip(early) {
                 self.source(stmt.location);
                 let StmtKind::Store { value, kind, .. } = &stmt.kind else {
                     unreachable!("store runs hold stores only")
                 };
                 blocking |= *kind == StoreKind::Blocking;
-                let v = self.prepare_io(value);
+                let v = match early {
+                    Some(v) => (AluOp::Mov, v, v),
+                    None => self.prepare_io(value),
+                };
                 self.emit_io(v, IoWrite::Vpm);
             }
             let offset = run
                 .first
-                .wrapping_add(run.step.wrapping_mul((chunk_index * RUN_ROWS) as i32));
+                .wrapping_add(run.step.wrapping_mul((chunk_index * run_rows) as i32));
             let offset = self.constant(offset as u32);
             let units = self.constant((chunk.len() as u32 - 1) << 23);
             let setup = self.fresh();
@@ -877,7 +925,10 @@ impl Lower<'_> {
                 // Test once on entry, then at the bottom of the body: the bottom test shares
                 // a basic block with the body, so scheduling can overlap them and fill the
                 // back branch's delay slots with the body's last instructions.
-                if self.batch.is_none() && self.globals.and_then(|g| g.rows).is_some() {
+                if self.batch.is_none()
+                    && self.globals.and_then(|g| g.rows).is_some()
+                    && self.globals.is_some_and(|g| g.spill_base.is_none())
+                {
                     if let (Some(streams), Some(count)) = (
                         batched_stores(body),
                         counted(cond, body, &self.uniform_vars),

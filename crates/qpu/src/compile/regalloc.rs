@@ -415,23 +415,26 @@ fn constants(code: &[Op<VReg>], n: usize) -> Vec<bool> {
     (0..n).map(|v| ldi[v] && defs[v] == 1).collect()
 }
 
-/// Colour the graph; returns locations (None = uncoloured).
-fn colour(
+/// The order in which `colour` gives values their locations. By priority: the values that
+/// must have one first, then dense values (many loop-weighted uses over a short range) before
+/// sparse ones, so the sparse ones are left without (and spilled). With `simplify`, Chaitin
+/// and Briggs's order instead: repeatedly set aside a value with fewer neighbours than there
+/// are registers (or, when none is left, the sparsest), and colour in the reverse order, so
+/// that every value set aside with few neighbours is sure of a location.
+fn colouring_order(
     g: &Graph,
     n: usize,
     acc_only: &[bool],
     unspillable: &[bool],
     costs: &[bool],
-    strict: &[bool],
-    hot_density: f64,
-) -> Vec<Option<Loc>> {
-    let mut loc: Vec<Option<Loc>> = vec![None; n];
+    simplify: bool,
+) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
     // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
     // uses come last, so they are the ones left without a location (and spilled). A use
     // of a spilled constant costs one load immediate, of any other spilled value a DMA round
     // trip through memory (tens of instructions' time), so constants yield first.
-    let priority = |v: usize| {
+    let priority = |v: usize| -> f64 {
         let cost = if !costs.is_empty() && !costs[v] {
             SPILL_RELOAD_COST
         } else {
@@ -451,6 +454,74 @@ fn colour(
             )
             .then(x.cmp(&y))
     });
+    if !simplify {
+        return order;
+    }
+    // Registers a value may take: 64 (files A and B), 4 for accumulator-only ones.
+    const REGISTERS: usize = 64;
+    let mut degree: Vec<usize> = (0..n).map(|v| g.neighbours(v).len()).collect();
+    let mut removed = vec![false; n];
+    let mut stack = Vec::with_capacity(order.len());
+    // `order` is by priority, highest first: the last not yet removed is the sparsest.
+    let mut low: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&v| degree[v] < REGISTERS)
+        .collect();
+    let mut next_sparse = order.len();
+    while stack.len() < order.len() {
+        let v = match low.pop() {
+            Some(v) if !removed[v] => v,
+            Some(_) => continue,
+            None => loop {
+                next_sparse -= 1;
+                let v = order[next_sparse];
+                if !removed[v] {
+                    break v;
+                }
+            },
+        };
+        removed[v] = true;
+        stack.push(v);
+        for &u in g.neighbours(v) {
+            let u = u as usize;
+            if removed[u] || !g.touched[u] {
+                continue;
+            }
+            degree[u] -= 1;
+            if degree[u] == REGISTERS - 1 {
+                low.push(u);
+            }
+        }
+    }
+    stack.reverse();
+    // Values that must have a location still go first.
+    stack.sort_by_key(|&v| (!acc_only[v], !unspillable[v]));
+    stack
+}
+
+/// How `colour` orders values: see [`colouring_order`].
+#[derive(Clone, Copy)]
+struct Order<'a> {
+    /// Empty, or per value whether it is a constant (spill costs then weigh the priority).
+    costs: &'a [bool],
+    /// Chaitin and Briggs's simplification order instead of priority order.
+    simplify: bool,
+}
+
+/// Colour the graph; returns locations (None = uncoloured).
+fn colour(
+    g: &Graph,
+    n: usize,
+    acc_only: &[bool],
+    unspillable: &[bool],
+    order: Order<'_>,
+    strict: &[bool],
+    hot_density: f64,
+) -> Vec<Option<Loc>> {
+    let Order { costs, simplify } = order;
+    let mut loc: Vec<Option<Loc>> = vec![None; n];
+    let order = colouring_order(g, n, acc_only, unspillable, costs, simplify);
     let mut file_load = [0usize; 3];
     // Accumulators are handed out round-robin, so that short-lived temporaries (rotation
     // sources above all) do not all share r0 and serialise the schedule.
@@ -615,12 +686,54 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         // Spill costs enter the order only when something must spill, so that kernels that
         // fit keep the order measured best for them.
         let mut costs: &[bool] = &[];
-        let mut loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
+        let mut simplify = false;
+        let mut loc = colour(
+            &g,
+            n,
+            &acc_only,
+            &unspillable,
+            Order { costs, simplify },
+            &strict,
+            2.0,
+        );
         let spills =
             |loc: &[Option<Loc>]| (0..n).any(|v| g.touched[v] && loc[v].is_none() && !remat[v]);
         if spills(&loc) {
             costs = &remat;
-            loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
+            loc = colour(
+                &g,
+                n,
+                &acc_only,
+                &unspillable,
+                Order { costs, simplify },
+                &strict,
+                2.0,
+            );
+        }
+        // Still spilling: try the simplification order, and keep it if it spills fewer
+        // values that are not constants.
+        let spilled = |loc: &[Option<Loc>]| {
+            (0..n)
+                .filter(|&v| g.touched[v] && loc[v].is_none() && !remat[v])
+                .count()
+        };
+        if !simplify && spills(&loc) {
+            let other = colour(
+                &g,
+                n,
+                &acc_only,
+                &unspillable,
+                Order {
+                    costs,
+                    simplify: true,
+                },
+                &strict,
+                2.0,
+            );
+            if spilled(&other) < spilled(&loc) {
+                simplify = true;
+                loc = other;
+            }
         }
         // Operand pairs that ended up in one register file: colour again insisting on
         // different files for them, before falling back to copies.
@@ -647,7 +760,15 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if clashes {
-            loc = colour(&g, n, &acc_only, &unspillable, costs, &strict, 2.0);
+            loc = colour(
+                &g,
+                n,
+                &acc_only,
+                &unspillable,
+                Order { costs, simplify },
+                &strict,
+                2.0,
+            );
         }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
