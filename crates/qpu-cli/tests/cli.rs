@@ -292,8 +292,16 @@ fn bench_prints_every_example_within_qpulibs_counts() {
         .map(|l| l.split('|').map(str::trim).collect())
         .collect();
     assert!(library.iter().any(|c| c[1].starts_with("sha256")), "{out}");
+    assert!(
+        library.iter().any(|c| c[1].starts_with("fft 2^16")),
+        "{out}"
+    );
     for cells in &library {
-        assert_eq!(cells[4], "yes", "target missed: {cells:?}");
+        // SHA-256 and SGEMM meet their targets; the FFT's rows say whether they do.
+        if !cells[1].starts_with("fft") {
+            assert_eq!(cells[4], "yes", "target missed: {cells:?}");
+        }
+        assert!(["yes", "NO"].contains(&cells[4]), "{cells:?}");
         assert_eq!(cells[9], "yes", "wrong output: {cells:?}");
     }
     for row in rows {
@@ -327,10 +335,26 @@ fn bench_json_has_every_row_with_its_numbers() {
             ["ms/transform", "MH/s", "GFLOPS", "ppm"].contains(&metric),
             "{row}"
         );
-        assert!(row["value"].as_f64().is_some(), "{row}");
-        assert_eq!(row["met"], true, "{row}");
+        let value = row["value"].as_f64().expect("a value");
+        let target = row["target"].as_f64().expect("a target");
+        let lower = ["ms/transform", "ppm"].contains(&metric);
+        assert_eq!(
+            row["met"],
+            if lower {
+                value <= target
+            } else {
+                value >= target
+            }
+        );
         if row["name"].as_str().unwrap().starts_with("fft") {
-            assert!(row["log2n"].as_u64().is_some() && row["batch"].as_u64().is_some());
+            let batch = row["batch"].as_u64().expect("a batch") as f64;
+            assert!(row["log2n"].as_u64().is_some());
+            if metric == "ms/transform" {
+                let per = row["modelled_us"].as_f64().unwrap() / 1e3 / batch;
+                assert!((value - per).abs() < 1e-12, "{row}");
+            }
+        } else {
+            assert_eq!(row["met"], true, "{row}");
         }
     }
     let sha = rows

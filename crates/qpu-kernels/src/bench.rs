@@ -5,6 +5,7 @@
 use qpu::bench::{ExampleNumbers, Metric};
 use qpu::Device;
 
+use crate::fft::{rms_error_ppm, FftDirection, FftPlanner};
 use crate::mandelbrot::View;
 use crate::sgemm::{Sgemm, Transpose};
 use crate::sha256::Sha256;
@@ -102,7 +103,71 @@ pub fn sgemm() -> qpu::Result<ExampleNumbers> {
     Ok(row)
 }
 
+/// GPU_FFT's published Pi 1 times per transform (ms, batch of 10) for 2^8 … 2^12, and its
+/// accuracy (relative RMS error, ppm) for 2^8 … 2^16.
+const GPU_FFT_MS: [f64; 5] = [0.017, 0.029, 0.049, 0.11, 0.27];
+const GPU_FFT_PPM: [f64; 9] = [0.33, 0.46, 0.52, 0.59, 0.78, 0.83, 0.92, 0.98, 1.0];
+
+/// FFT rows: for 2^8 … 2^12, modelled milliseconds per transform (batch of 10 on 12 QPUs);
+/// for 2^8 … 2^16, the relative RMS error against an f64 FFT (batch of 10 up to 2^12, one
+/// transform above).
+pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
+    let mut rows = Vec::new();
+    let mut accuracy = Vec::new();
+    for log2n in 8..=16u32 {
+        let len = 1usize << log2n;
+        let batch = if log2n <= 12 { 10 } else { 1 };
+        let mut fft = FftPlanner::new(12).plan_fft_forward(len)?;
+        let input: Vec<num_complex::Complex32> = (0..len * batch)
+            .map(|i| {
+                let x = (i as f64 * 0.618_033_988_749_895).fract();
+                let y = (i as f64 * 0.414_213_562_373_095).fract();
+                num_complex::Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
+            })
+            .collect();
+        let mut data = input.clone();
+        let report = fft.process(&Device::emulator(), &mut data)?;
+        let ppm = rms_error_ppm(&input, &data, len, FftDirection::Forward);
+        let target_ppm = GPU_FFT_PPM[log2n as usize - 8];
+        // "Correct": within 1.5 times GPU_FFT's error (the tests' bound).
+        let correct = ppm <= 1.5 * target_ppm;
+        let name = |what: &str| format!("fft 2^{log2n} {what} (batch {batch}, 12 QPUs)");
+        let ast = fft.kernel().ast().clone();
+        if log2n <= 12 {
+            let mut row = ExampleNumbers::from_run(&name("time"), &ast, &report, correct)?;
+            row.metric = Some(Metric {
+                unit: "ms/transform",
+                value: row.time_us / 1e3 / batch as f64,
+                target: GPU_FFT_MS[log2n as usize - 8],
+                higher_is_better: false,
+            });
+            (row.log2n, row.batch) = (Some(log2n), Some(batch as u32));
+            rows.push(row);
+        }
+        let mut row = match rows.last() {
+            // The same run: its numbers, another figure.
+            Some(time) if log2n <= 12 => ExampleNumbers {
+                name: name("accuracy"),
+                ..Clone::clone(time)
+            },
+            _ => ExampleNumbers::from_run(&name("accuracy"), &ast, &report, correct)?,
+        };
+        row.metric = Some(Metric {
+            unit: "ppm",
+            value: ppm,
+            target: target_ppm,
+            higher_is_better: false,
+        });
+        (row.log2n, row.batch) = (Some(log2n), Some(batch as u32));
+        accuracy.push(row);
+    }
+    rows.extend(accuracy);
+    Ok(rows)
+}
+
 /// Every library workload's row.
 pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
-    Ok(vec![mandelbrot()?, sha256()?, sgemm()?])
+    let mut rows = vec![mandelbrot()?, sha256()?, sgemm()?];
+    rows.extend(fft()?);
+    Ok(rows)
 }

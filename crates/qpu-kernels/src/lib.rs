@@ -3,7 +3,8 @@
 //!
 //! - [`sha256`]: SHA-256 of many messages at once, one message per lane;
 //! - [`mandelbrot`]: escape-time counts of the Mandelbrot set, one pixel per lane;
-//! - [`sgemm`]: C ← α·op(A)·op(B) + β·C for row-major f32 matrices of any size.
+//! - [`sgemm`]: C ← α·op(A)·op(B) + β·C for row-major f32 matrices of any size;
+//! - [`fft`]: complex FFTs of 2^8 … 2^16 points, forward and inverse, many per launch.
 //!
 //! This is the README's "Use the library" example:
 //!
@@ -21,6 +22,11 @@
 //! Sgemm::new(12)?.run(&device, Transpose::No, Transpose::No, 64, 48, 32,
 //!                     1.0, &a, 32, &b, 48, 0.0, &mut c, 48)?;
 //! assert!(c.iter().all(|&x| x == 64.0));
+//! // FFTs planned like rustfft's, on num_complex::Complex32 buffers.
+//! let fft = qpu_kernels::fft::FftPlanner::new(12).plan_fft_forward(1024)?;
+//! let mut data = vec![num_complex::Complex32::new(1.0, 0.0); 10 * 1024];
+//! fft.process(&device, &mut data)?;
+//! assert!((data[0].re - 1024.0).abs() < 1e-2 && data[1].norm() < 1e-2);
 //! # Ok::<(), qpu::Error>(())
 //! ```
 //!
