@@ -1599,16 +1599,33 @@ impl Lower<'_> {
         let other = self.label();
         let irq = self.label();
         let wait = self.label();
-        // me == 0 sets Z; the id is the same in every lane.
-        self.emit(Op::Alu {
-            op: AluOp::Mov,
-            dst: Dst::None,
-            a: Src::Reg(self.me),
-            b: Src::Reg(self.me),
-            cond: Cond::Always,
-            sf: true,
-            rotate: None,
-        });
+        // me == 0 sets Z; the id is the same in every lane. With VPM globals the test reads
+        // this QPU's write setup instead (its row is 0 exactly on QPU 0): that register lives
+        // for the whole kernel anyway, so `me` need not (a kernel short of registers would
+        // otherwise spill it).
+        match self.globals {
+            Some(g) => {
+                let c = self.constant(VPM_WRITE_ROW);
+                self.emit(Op::Alu {
+                    op: AluOp::Add(AddOp::Sub),
+                    dst: Dst::None,
+                    a: Src::Reg(g.vpm_write),
+                    b: c,
+                    cond: Cond::Always,
+                    sf: true,
+                    rotate: None,
+                });
+            }
+            None => self.emit(Op::Alu {
+                op: AluOp::Mov,
+                dst: Dst::None,
+                a: Src::Reg(self.me),
+                b: Src::Reg(self.me),
+                cond: Cond::Always,
+                sf: true,
+                rotate: None,
+            }),
+        }
         self.emit(Op::Branch {
             cond: BranchCond::AllZeroClear,
             target: other,

@@ -1,12 +1,12 @@
 mov ra0, unif
 mov ra1, unif
 ldi r0, 0x00001a00
-add rb2, ra0, r0; mov ra2, unif
+add rb1, ra0, r0; mov ra2, unif
 mov ra3, unif
 shl r1, ra0, 7
 ldi r0, 0x80904000
 mov rb0, unif
-add rb1, r1, r0
+add rb2, r1, r0
 shl r0, elem_num, 2
 add tmu1_s, ra2, r0
 nop; ldtmu1
@@ -30,32 +30,33 @@ min.setf -, r1, r0
 sub.ifc r1, r1, r0
 min.setf -, r0, r1
 :L30
-mov.setf -, ra0; mov -, vw_wait
-mov vw_setup, rb2
+mov -, vw_wait
+ldi r0, 0x00001a00
+sub.setf -, rb1, r0; mov vw_setup, rb1
 mov vpm, r1
-mov vw_setup, rb1
-brr.allnz -, r:L53
+mov vw_setup, rb2
+brr.allnz -, r:L54
 mov vw_addr, rb0
 mov -, vw_wait
 mov -, vw_wait
 sub.setf r0, ra1, 1
-brr.allz -, r:L49
+brr.allz -, r:L50
 nop
 nop
 nop
-:L43
+:L44
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L43
+brr.allnz -, r:L44
 nop
 nop
 nop
-:L49
+:L50
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L53
+:L54
 srel -, 15
 nop; thrend
 nop

@@ -1,10 +1,10 @@
 mov ra0, unif
 ldi r0, 0x00001a00
-add rb0, ra0, r0; mov ra1, unif
-shl r1, ra0, 7; mov rb4, ra0
+add ra3, ra0, r0
+mov ra1, unif
+shl r1, ra0, 7
 ldi r0, 0x80904000
-mov ra2, unif
-add ra3, r1, r0
+add rb0, r1, r0; mov ra2, unif
 mov ra4, ra1
 shl r0, elem_num, 3
 add tmu1_s, ra2, r0; v8min ra0, 0, 0
@@ -35,45 +35,47 @@ nop
 nop
 nop
 :L35
-mov -, vw_wait
 ldi r0, 0x0770c000
-mov vw_setup, rb0
-add rb2, ra3, r0; mov vpm, rb1
+add rb2, rb0, r0
+ldi r0, 0x0770c000
+add ra0, rb0, r0
+mov -, vw_wait
+mov vw_setup, ra3
+ldi r0, 0x00001a00
+sub.setf -, ra3, r0; mov vpm, rb1
 ldi rb3, 0xc0000004
 mov vw_setup, rb2
-mov.setf -, rb4
 mov vw_setup, rb3
 mov vw_addr, ra2
 mov -, vw_wait
 mov -, vw_wait
-ldi r0, 0x0770c000
-add ra0, ra3, r0; mov vw_setup, rb0
+mov vw_setup, ra3
 mov vpm, r3
 ldi ra1, 0xc0000004
 mov vw_setup, ra0
 mov vw_setup, ra1
-brr.allnz -, r:L71
+brr.allnz -, r:L73
 add vw_addr, ra2, 4
 mov -, vw_wait
 mov -, vw_wait
 sub.setf r0, ra4, 1
-brr.allz -, r:L67
+brr.allz -, r:L69
 nop
 nop
 nop
-:L61
+:L63
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L61
+brr.allnz -, r:L63
 nop
 nop
 nop
-:L67
+:L69
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L71
+:L73
 srel -, 15
 nop; thrend
 nop

@@ -1,159 +1,138 @@
 mov ra4, unif; mov -, vw_wait
 ldi r0, 0x00001a00
-add rb0, ra4, r0
+add ra3, ra4, r0; mov rb1, unif
 shl r0, ra4, 7
 ldi r1, 0x80904000
-add ra3, r0, r1; mov rb1, unif
+add rb0, r0, r1
 add r0, ra4, 12
 ldi r1, 0x00101a00
-add ra1, r0, r1; mov vw_setup, rb0
+add ra1, r0, r1; mov vw_setup, ra3
 shl r0, r0, 4; mov rb2, unif
 ldi r1, 0x81011000
-add ra0, r0, r1; mov r0, ra4
-mov vpm, r0; mov r0, rb1
-mov ra2, unif; mov vw_setup, ra3
-ldi rb3, 0x00000300
-ldi rb1, 0x00000340
-add vw_addr, ra2, rb3
-mov -, vw_wait
+add ra0, r0, r1; mov r0, rb1
+mov vpm, r0; mov ra2, unif
+ldi rb1, 0x00000300
 mov vw_setup, rb0
-mov vpm, r0
-mov vw_setup, ra3
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 0; v8min r2, 0, 0
-mov vw_setup, rb0
-mov vpm, r0
+add r0, r4, 0; mov vw_setup, ra3
+mov vpm, r0; v8min r2, 0, 0
 ldi rb1, 0
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 1
-mov vw_setup, rb0
+add r0, r4, 1; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 64
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 2
-mov vw_setup, rb0
+add r0, r4, 2; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 128
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 3
-mov vw_setup, rb0
+add r0, r4, 3; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 192
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 4
-mov vw_setup, rb0
+add r0, r4, 4; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 256
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 5
-mov vw_setup, rb0
+add r0, r4, 5; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000140
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 6
-mov vw_setup, rb0
+add r0, r4, 6; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000180
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 7
-mov vw_setup, rb0
+add r0, r4, 7; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000001c0
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 8
-mov vw_setup, rb0
+add r0, r4, 8; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000200
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 9
-mov vw_setup, rb0
+add r0, r4, 9; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000240
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 10
-mov vw_setup, rb0
+add r0, r4, 10; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000280
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 11
-mov vw_setup, rb0
+add r0, r4, 11; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000002c0
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 12
+add r0, r4, 12; mov vw_setup, ra3
+mov vpm, r0
+ldi rb1, 0x00000340
 mov vw_setup, rb0
+add vw_addr, ra2, rb1
+shl r0, elem_num, 2
+add tmu1_s, rb2, r0
+mov -, vw_wait; ldtmu1
+add r0, r4, 13; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000380
-mov vw_setup, ra3
+mov vw_setup, rb0
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
-add r0, r4, 13
-mov vw_setup, rb0
+add r0, r4, 14; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000003c0
-mov vw_setup, ra3
-add vw_addr, ra2, rb1
-shl r0, elem_num, 2
-add tmu1_s, rb2, r0
-mov -, vw_wait; ldtmu1
-add r0, r4, 14
 mov vw_setup, rb0
-mov vpm, r0
-ldi rb1, 0x00000400
-mov vw_setup, ra3
 add vw_addr, ra2, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
@@ -238,12 +217,12 @@ shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
 ldi r0, 31
-add rb13, r4, r0
+add ra31, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
 ldi r0, 32
-add ra31, r4, r0
+add rb13, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
@@ -263,27 +242,27 @@ shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
 ldi r0, 36
-add rb9, r4, r0
-shl r0, elem_num, 2
-add tmu1_s, rb2, r0
-nop; ldtmu1
-ldi r0, 37
 add ra30, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 38
+ldi r0, 37
 add ra29, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 39
+ldi r0, 38
 add ra28, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 40
+ldi r0, 39
 add ra27, r4, r0
+shl r0, elem_num, 2
+add tmu1_s, rb2, r0
+nop; ldtmu1
+ldi r0, 40
+add rb9, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
@@ -303,27 +282,27 @@ shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
 ldi r0, 44
-add rb5, r4, r0
-shl r0, elem_num, 2
-add tmu1_s, rb2, r0
-nop; ldtmu1
-ldi r0, 45
 add ra26, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 46
+ldi r0, 45
 add ra25, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 47
+ldi r0, 46
 add ra24, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
-ldi r0, 48
+ldi r0, 47
 add ra23, r4, r0
+shl r0, elem_num, 2
+add tmu1_s, rb2, r0
+nop; ldtmu1
+ldi r0, 48
+add rb5, r4, r0
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
@@ -910,6 +889,46 @@ add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
 add r2, r2, r0; mov vr_setup, ra0
+ldi r0, 0x00000340
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+ldi r1, 24
+mov r0, vpm
+shr rb28, r0, r1; mov -, vw_wait
+ldi r0, 0x00000340
+mov vr_setup, ra0
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+mov r0, vpm
+shr rb29, r0, r1; mov -, vw_wait
+ldi r0, 0x00000340
+mov vr_setup, ra0
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+mov r0, vpm
+mov -, vw_wait; mul24 ra4, r0, r0
+ldi r0, 0x00000340
+mov vr_setup, ra0
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+mov r0, vpm
+nop; mul24 rb28, rb28, r0
+mov -, vw_wait
+ldi r0, 0x00000340
+mov vr_setup, ra0
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+mov r0, vpm
+nop; mul24 r0, r0, rb29
+add r0, rb28, r0
+shl r0, r0, r1; mov -, vw_wait
+add r0, ra4, r0
+add r2, r2, r0; mov vr_setup, ra0
 ldi r0, 0x00000380
 add vr_addr, ra2, r0
 mov -, vr_wait
@@ -980,46 +999,6 @@ mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
-nop; mul24 r0, r0, rb29
-add r0, rb28, r0
-shl r0, r0, r1; mov -, vw_wait
-add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
-ldi r0, 0x00000400
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-ldi r1, 24
-mov r0, vpm
-shr rb28, r0, r1; mov -, vw_wait
-ldi r0, 0x00000400
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
-shr rb29, r0, r1; mov -, vw_wait
-ldi r0, 0x00000400
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
-mov -, vw_wait; mul24 ra4, r0, r0
-ldi r0, 0x00000400
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
-nop; mul24 rb28, rb28, r0
-mov -, vw_wait
-ldi r0, 0x00000400
 mov vr_setup, ra0
 add vr_addr, ra2, r0
 mov -, vr_wait
@@ -1086,24 +1065,24 @@ nop; mul24 r0, rb23, r0
 add r0, r1, r0
 shl r0, r0, ra4; mul24 ra4, rb22, rb22
 add r0, rb28, r0
-add r2, r2, r0; mul24 rb28, rb20, rb20
+add r2, r2, r0; mul24 rb28, rb21, rb21
 ldi r3, 24
 shr r1, rb22, r3
 shr r0, rb22, r3; mul24 r1, r1, rb22
 nop; mul24 r0, rb22, r0
 add r0, r1, r0
 shl r0, r0, r3
-add r0, ra4, r0; mul24 ra4, rb21, rb21
-add r2, r2, r0
-ldi r3, 24
-shr r1, rb21, r3
-shr r0, rb21, r3; mul24 r1, r1, rb21
-nop; mul24 r0, rb21, r0
-add r0, r1, r0
-shl r0, r0, r3
 add r0, ra4, r0
 ldi ra4, 24
 add r2, r2, r0
+shr r1, rb21, ra4
+shr r0, rb21, ra4; mul24 r1, r1, rb21
+nop; mul24 r0, rb21, r0
+add r0, r1, r0
+shl r0, r0, ra4
+add r0, rb28, r0
+ldi ra4, 24
+add r2, r2, r0; mul24 rb28, rb20, rb20
 shr r1, rb20, ra4
 shr r0, rb20, ra4; mul24 r1, r1, rb20
 nop; mul24 r0, rb20, r0
@@ -1157,14 +1136,6 @@ shr r0, rb14, r3; mul24 r1, r1, rb14
 nop; mul24 r0, rb14, r0
 add r0, r1, r0
 shl r0, r0, r3
-add r0, ra4, r0; mul24 ra4, rb13, rb13
-add r2, r2, r0
-ldi r3, 24
-shr r1, rb13, r3
-shr r0, rb13, r3; mul24 r1, r1, rb13
-nop; mul24 r0, rb13, r0
-add r0, r1, r0
-shl r0, r0, r3
 add r0, ra4, r0
 ldi rb28, 24
 add r2, r2, r0; mul24 ra4, ra31, ra31
@@ -1173,6 +1144,14 @@ shr r0, ra31, rb28; mul24 r1, r1, ra31
 nop; mul24 r0, ra31, r0
 add r0, r1, r0
 shl r0, r0, rb28
+add r0, ra4, r0; mul24 ra4, rb13, rb13
+add r2, r2, r0
+ldi r3, 24
+shr r1, rb13, r3
+shr r0, rb13, r3; mul24 r1, r1, rb13
+nop; mul24 r0, rb13, r0
+add r0, r1, r0
+shl r0, r0, r3
 add r0, ra4, r0; mul24 ra4, rb12, rb12
 add r2, r2, r0
 ldi r3, 24
@@ -1195,14 +1174,6 @@ ldi r3, 24
 shr r1, rb10, r3
 shr r0, rb10, r3; mul24 r1, r1, rb10
 nop; mul24 r0, rb10, r0
-add r0, r1, r0
-shl r0, r0, r3
-add r0, ra4, r0; mul24 ra4, rb9, rb9
-add r2, r2, r0
-ldi r3, 24
-shr r1, rb9, r3
-shr r0, rb9, r3; mul24 r1, r1, rb9
-nop; mul24 r0, rb9, r0
 add r0, r1, r0
 shl r0, r0, r3
 add r0, ra4, r0
@@ -1237,6 +1208,14 @@ shr r0, ra27, rb28; mul24 r1, r1, ra27
 nop; mul24 r0, ra27, r0
 add r0, r1, r0
 shl r0, r0, rb28
+add r0, ra4, r0; mul24 ra4, rb9, rb9
+add r2, r2, r0
+ldi r3, 24
+shr r1, rb9, r3
+shr r0, rb9, r3; mul24 r1, r1, rb9
+nop; mul24 r0, rb9, r0
+add r0, r1, r0
+shl r0, r0, r3
 add r0, ra4, r0; mul24 ra4, rb8, rb8
 add r2, r2, r0
 ldi r3, 24
@@ -1259,14 +1238,6 @@ ldi r3, 24
 shr r1, rb6, r3
 shr r0, rb6, r3; mul24 r1, r1, rb6
 nop; mul24 r0, rb6, r0
-add r0, r1, r0
-shl r0, r0, r3
-add r0, ra4, r0; mul24 ra4, rb5, rb5
-add r2, r2, r0
-ldi r3, 24
-shr r1, rb5, r3
-shr r0, rb5, r3; mul24 r1, r1, rb5
-nop; mul24 r0, rb5, r0
 add r0, r1, r0
 shl r0, r0, r3
 add r0, ra4, r0
@@ -1301,6 +1272,14 @@ shr r0, ra23, rb28; mul24 r1, r1, ra23
 nop; mul24 r0, ra23, r0
 add r0, r1, r0
 shl r0, r0, rb28
+add r0, ra4, r0; mul24 ra4, rb5, rb5
+add r2, r2, r0
+ldi r3, 24
+shr r1, rb5, r3
+shr r0, rb5, r3; mul24 r1, r1, rb5
+nop; mul24 r0, rb5, r0
+add r0, r1, r0
+shl r0, r0, r3
 add r0, ra4, r0; mul24 ra4, rb4, rb4
 add r2, r2, r0
 ldi r3, 24
@@ -1554,6 +1533,13 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
+ldi r0, 0x00000340
+mov vr_setup, ra0
+add vr_addr, ra2, r0
+mov -, vr_wait
+mov vr_setup, ra1
+mov r0, vpm
+add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000380
 mov vr_setup, ra0
 add vr_addr, ra2, r0
@@ -1568,13 +1554,8 @@ mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
-ldi r0, 0x00000400
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
-add r2, r2, r0; mov -, vw_wait
+ldi r0, 0x00001a00
+sub.setf -, ra3, r0; mov vw_setup, ra3
 add r2, r2, rb31
 add r2, r2, rb30
 add r2, r2, rb27
@@ -1591,24 +1572,24 @@ add r2, r2, rb17
 add r2, r2, rb16
 add r2, r2, rb15
 add r2, r2, rb14
+add r2, r2, ra31
 add r2, r2, rb13
-add r2, r2, ra31; mov vw_setup, rb0
 add r2, r2, rb12
 add r2, r2, rb11
 add r2, r2, rb10
-add r2, r2, rb9
 add r2, r2, ra30
 add r2, r2, ra29
 add r2, r2, ra28
 add r2, r2, ra27
+add r2, r2, rb9
 add r2, r2, rb8
 add r2, r2, rb7
 add r2, r2, rb6
-add r2, r2, rb5
 add r2, r2, ra26
 add r2, r2, ra25
 add r2, r2, ra24
 add r2, r2, ra23
+add r2, r2, rb5
 add r2, r2, rb4
 add r2, r2, rb3
 add r2, r2, rb1
@@ -1631,7 +1612,8 @@ add r2, r2, ra7
 add r2, r2, ra6
 add r2, r2, ra5
 mov vpm, r2
-mov vw_setup, ra3
+mov vw_setup, rb0
+brr.allnz -, r:L1641
 mov vw_addr, rb2
 mov -, vw_wait
 mov -, vw_wait
@@ -1642,36 +1624,24 @@ add vr_addr, ra2, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
-mov.setf -, r0
-brr.allnz -, r:L1671
-nop
-nop
-nop
-mov -, vw_wait
-ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
-mov -, vr_wait
-mov vr_setup, ra1
-mov r0, vpm
 sub.setf r0, r0, 1
-brr.allz -, r:L1667
+brr.allz -, r:L1637
 nop
 nop
 nop
-:L1661
+:L1631
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L1661
+brr.allnz -, r:L1631
 nop
 nop
 nop
-:L1667
+:L1637
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L1671
+:L1641
 srel -, 15
 nop; thrend
 nop

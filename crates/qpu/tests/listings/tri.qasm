@@ -1,10 +1,10 @@
 mov ra0, unif
 ldi r0, 0x00001a00
-add rb0, ra0, r0; mov ra1, unif
+add ra3, ra0, r0
+mov ra1, unif
 shl r1, ra0, 7
 ldi r0, 0x80904000
-mov ra2, unif
-add ra3, r1, r0
+add rb0, r1, r0; mov ra2, unif
 shl r0, elem_num, 2
 add tmu1_s, ra2, r0; v8min rb1, 0, 0
 nop; ldtmu1
@@ -24,32 +24,33 @@ min.setf -, r0, 0
 nop
 nop
 :L24
-mov.setf -, ra0; mov -, vw_wait
-mov vw_setup, rb0
+mov -, vw_wait
+ldi r0, 0x00001a00
+sub.setf -, ra3, r0; mov vw_setup, ra3
 mov vpm, rb1
-mov vw_setup, ra3
-brr.allnz -, r:L47
+mov vw_setup, rb0
+brr.allnz -, r:L48
 mov vw_addr, ra2
 mov -, vw_wait
 mov -, vw_wait
 sub.setf r0, ra1, 1
-brr.allz -, r:L43
+brr.allz -, r:L44
 nop
 nop
 nop
-:L37
+:L38
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L37
+brr.allnz -, r:L38
 nop
 nop
 nop
-:L43
+:L44
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L47
+:L48
 srel -, 15
 nop; thrend
 nop
