@@ -687,48 +687,28 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         // fit keep the order measured best for them.
         let mut costs: &[bool] = &[];
         let mut simplify = false;
-        let mut loc = colour(
-            &g,
-            n,
-            &acc_only,
-            &unspillable,
-            Order { costs, simplify },
-            &strict,
-            2.0,
-        );
-        let spills =
-            |loc: &[Option<Loc>]| (0..n).any(|v| g.touched[v] && loc[v].is_none() && !remat[v]);
-        if spills(&loc) {
-            costs = &remat;
-            loc = colour(
-                &g,
-                n,
-                &acc_only,
-                &unspillable,
-                Order { costs, simplify },
-                &strict,
-                2.0,
-            );
-        }
-        // Still spilling: try the simplification order, and keep it if it spills fewer
-        // values that are not constants.
+        let colour_with = |order: Order<'_>, strict: &[bool]| {
+            colour(&g, n, &acc_only, &unspillable, order, strict, 2.0)
+        };
+        // Values without a location that would need memory (constants are loaded again).
         let spilled = |loc: &[Option<Loc>]| {
             (0..n)
                 .filter(|&v| g.touched[v] && loc[v].is_none() && !remat[v])
                 .count()
         };
-        if !simplify && spills(&loc) {
-            let other = colour(
-                &g,
-                n,
-                &acc_only,
-                &unspillable,
+        let mut loc = colour_with(Order { costs, simplify }, &strict);
+        if spilled(&loc) > 0 {
+            costs = &remat;
+            loc = colour_with(Order { costs, simplify }, &strict);
+        }
+        // Still spilling: try the simplification order, and keep it if it spills fewer.
+        if spilled(&loc) > 0 {
+            let other = colour_with(
                 Order {
                     costs,
                     simplify: true,
                 },
                 &strict,
-                2.0,
             );
             if spilled(&other) < spilled(&loc) {
                 simplify = true;
@@ -760,15 +740,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if clashes {
-            loc = colour(
-                &g,
-                n,
-                &acc_only,
-                &unspillable,
-                Order { costs, simplify },
-                &strict,
-                2.0,
-            );
+            loc = colour_with(Order { costs, simplify }, &strict);
         }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
