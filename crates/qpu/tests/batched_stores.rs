@@ -420,3 +420,39 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
         }
     }
 }
+
+#[test]
+fn store_runs_use_every_row_the_qpu_count_leaves() {
+    // Sixteen rows: one DMA on 1–4 QPUs (16 rows each), two on 5–8, four on 9–12.
+    let kernel = compile(|out: Ptr<Int>| {
+        for k in 0..16i32 {
+            (out + k * 16).store(index() + k);
+        }
+    })
+    .unwrap();
+    let dmas = |max_qpus: u32| {
+        let options = qpu::compile::Options {
+            max_qpus,
+            ..qpu::compile::Options::default()
+        };
+        let compiled = qpu::compile::compile_with(kernel.ast(), options).unwrap();
+        assert_eq!(compiled.max_qpus, max_qpus);
+        compiled
+            .disassemble()
+            .lines()
+            .filter(|l| l.contains("vw_addr"))
+            .count()
+    };
+    assert_eq!((dmas(1), dmas(4), dmas(8), dmas(12)), (1, 1, 2, 4));
+    // And the runtime compiles each launch for its own count: the rows land alike (every
+    // QPU stores the same rows).
+    let want: Vec<i32> = (0..16).flat_map(|k| (0..16).map(move |l| l + k)).collect();
+    let mut kernel = kernel;
+    for qpus in [1, 3, 7, 12] {
+        kernel.set_num_qpus(qpus).unwrap();
+        let device = Device::emulator();
+        let mut out = device.alloc::<i32>(256).unwrap();
+        kernel.run(&device, &mut out).unwrap();
+        assert_eq!(out.to_vec(), want, "{qpus} QPUs");
+    }
+}

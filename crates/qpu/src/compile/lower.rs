@@ -123,6 +123,7 @@ pub struct Lowered {
 }
 
 struct Lower<'k> {
+    max_qpus: u32,
     _kernel: &'k Kernel,
     code: Vec<Op<VReg>>,
     vregs: u32,
@@ -171,8 +172,9 @@ struct StreamRegs {
 }
 
 /// Lower `kernel`. With `spill_support` the prologue also prepares what spill code needs.
-pub fn lower(kernel: &Kernel, spill_support: bool) -> Lowered {
+pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
     let mut l = Lower {
+        max_qpus,
         _kernel: kernel,
         code: Vec::new(),
         vregs: 0,
@@ -580,11 +582,12 @@ fn has_batched_loop(stmts: &[Stmt], uniform: &[bool]) -> bool {
     })
 }
 
-/// Rows one DMA of a store run may cover: every QPU owns at least 4 of the 64 VPM rows
-/// (64 >> ceil(log2 12)), whatever the launch's QPU count.
-const RUN_ROWS: usize = 4;
-/// With spill support one of those rows takes spill reloads.
-const RUN_ROWS_WITH_SPILLS: usize = 3;
+/// VPM rows each QPU owns on `max_qpus` QPUs: 64 >> ceil(log2 n) (4 on 9–12, 64 on one).
+/// One DMA of a store run covers at most that many (one fewer with spill support, whose
+/// reloads take the last row).
+fn rows_per_qpu(max_qpus: u32) -> usize {
+    64 >> max_qpus.clamp(1, 12).next_power_of_two().trailing_zeros()
+}
 
 /// Consecutive stores the compiler writes with one multi-row DMA: `base + first`,
 /// `base + first + step`, … (bytes), all 16 lanes, contiguous, with values that read no
@@ -811,7 +814,7 @@ impl Lower<'_> {
         }
     }
 
-    /// A store run, `RUN_ROWS` rows per DMA: each store writes the next of this QPU's VPM
+    /// A store run, [`rows_per_qpu`] rows per DMA: each store writes the next of this QPU's VPM
     /// rows, then one VDW setup with that many units, the memory stride and the first row's
     /// address start the DMA. Blocking stores wait for the last DMA.
     fn store_run(&mut self, stores: &[Stmt], run: &StoreRun) {
@@ -829,11 +832,7 @@ impl Lower<'_> {
         let stride = self.constant(VDW_STRIDE | (run.step - 64) as u32);
         let mut blocking = false;
         let spilling = g.spill_base.is_some();
-        let run_rows = if spilling {
-            RUN_ROWS_WITH_SPILLS
-        } else {
-            RUN_ROWS
-        };
+        let run_rows = rows_per_qpu(self.max_qpus) - usize::from(spilling);
         for (chunk_index, chunk) in stores.chunks(run_rows).enumerate() {
             // With spill support every value is computed before the VPM writes: a spilled
             // value's store to memory goes through this QPU's first row, which would clobber

@@ -123,11 +123,16 @@ pub struct Options {
     /// [`CompileError::SelfCheck`] if it breaks one. On by default in debug builds (so in
     /// every test) and when the environment variable `QPU_SELF_CHECK` is set.
     pub self_check: bool,
+    /// The most QPUs the compiled code will run on (1..=12): each QPU then owns
+    /// 64 >> ceil(log2 n) VPM rows, and store runs move that many rows per DMA (4 on 9–12
+    /// QPUs, 64 on one). The runtime compiles each launch for its QPU count.
+    pub max_qpus: u32,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
+            max_qpus: 12,
             dual_issue: true,
             self_check: cfg!(debug_assertions) || std::env::var_os("QPU_SELF_CHECK").is_some(),
         }
@@ -145,6 +150,8 @@ pub struct Compiled {
     pub uniforms: u32,
     /// Bytes of spill memory each QPU needs (0 when nothing spills).
     pub spill_bytes_per_qpu: u32,
+    /// The most QPUs this code may run on ([`Options::max_qpus`]).
+    pub max_qpus: u32,
     /// How long compilation took.
     pub compile_time: Duration,
     /// For each instruction, the kernel statement it comes from (`None` for the launch
@@ -233,8 +240,9 @@ fn lower_and_clean(
     kernel: &ast::Kernel,
     spill_support: bool,
     prepass: bool,
+    max_qpus: u32,
 ) -> lower::Lowered {
-    let mut lowered = target.lower(kernel, spill_support);
+    let mut lowered = target.lower(kernel, spill_support, max_qpus);
     dump("lower", || ir::listing(&lowered.code));
     opt::hoist_invariants(
         &mut lowered.code,
@@ -457,7 +465,7 @@ fn build(
     prepass: bool,
     fifo_order: bool,
 ) -> Result<(Compiled, (u64, usize)), CompileError> {
-    let mut lowered = lower_and_clean(target, kernel, false, prepass);
+    let mut lowered = lower_and_clean(target, kernel, false, prepass, options.max_qpus);
     let longest = longest_loop_body(&lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
@@ -465,7 +473,7 @@ fn build(
             dump("regalloc", || {
                 "needs spilling: lowering again with spill support".into()
             });
-            lowered = lower_and_clean(target, kernel, true, false);
+            lowered = lower_and_clean(target, kernel, true, false, options.max_qpus);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
@@ -525,6 +533,7 @@ fn build(
             0
         },
         compile_time: Duration::ZERO,
+        max_qpus: options.max_qpus,
         locations,
         cycles,
     };

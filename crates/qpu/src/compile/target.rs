@@ -44,7 +44,8 @@ pub(crate) trait Target {
     /// The facts its schedulers obey.
     fn facts(&self) -> &'static Facts;
     /// The kernel as IR over virtual registers, with spill support or without.
-    fn lower(&self, kernel: &ast::Kernel, spill_support: bool) -> Lowered;
+    /// Lower `kernel` for at most `max_qpus` QPUs (with spill support or without).
+    fn lower(&self, kernel: &ast::Kernel, spill_support: bool, max_qpus: u32) -> Lowered;
     /// One instruction word doing `ops` together, if they fit.
     fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle>;
     /// The machine instruction of a scheduled word (`index` for error messages).
@@ -82,8 +83,8 @@ impl Target for Vc4 {
         &Facts::VC4
     }
 
-    fn lower(&self, kernel: &ast::Kernel, spill_support: bool) -> Lowered {
-        super::lower::lower(kernel, spill_support)
+    fn lower(&self, kernel: &ast::Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
+        super::lower::lower(kernel, spill_support, max_qpus)
     }
 
     fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {

@@ -46,22 +46,28 @@ pub(super) trait ArrayMemory: DeviceMemory {
     fn place(&mut self, address: u32, words: &[u32]) -> Result<()>;
 }
 
-/// Compiled kernels by kernel id.
+/// Compiled kernels by kernel id and QPU count (store runs move as many VPM rows per DMA as
+/// each QPU owns, which the count decides).
 #[derive(Default)]
 pub(super) struct CompileCache {
-    compiled: Mutex<HashMap<u64, Arc<Compiled>>>,
+    compiled: Mutex<HashMap<(u64, u32), Arc<Compiled>>>,
 }
 
 impl CompileCache {
     /// The compiled form of a launched kernel (compiled on first use).
     pub(super) fn get(&self, launch: &Launch<'_>) -> Result<Arc<Compiled>> {
-        if let Some(compiled) = lock(&self.compiled).get(&launch.kernel_id) {
+        let key = (launch.kernel_id, launch.num_qpus);
+        if let Some(compiled) = lock(&self.compiled).get(&key) {
             return Ok(compiled.clone());
         }
         // Compiled outside the lock: two threads racing on a new kernel both compile it, and
         // the results are identical.
-        let compiled = Arc::new(compile::compile(launch.kernel)?);
-        lock(&self.compiled).insert(launch.kernel_id, compiled.clone());
+        let options = compile::Options {
+            max_qpus: launch.num_qpus,
+            ..compile::Options::default()
+        };
+        let compiled = Arc::new(compile::compile_with(launch.kernel, options)?);
+        lock(&self.compiled).insert(key, compiled.clone());
         Ok(compiled)
     }
 }
@@ -322,6 +328,7 @@ mod tests {
             words: vec![0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00],
             uniforms: 7,
             spill_bytes_per_qpu: 128,
+            max_qpus: 12,
             compile_time: Default::default(),
             locations: Vec::new(),
             cycles: Vec::new(),
