@@ -672,14 +672,18 @@ fn store_run(stmts: &[Stmt]) -> Option<StoreRun> {
 
 /// Whether `stmts` (at any depth) hold a store run.
 fn has_store_run(stmts: &[Stmt]) -> bool {
-    (0..stmts.len()).any(|i| store_run(&stmts[i..]).is_some())
-        || stmts.iter().any(|s| match &s.kind {
-            StmtKind::While { body, .. } => has_store_run(body),
-            StmtKind::If {
-                then, otherwise, ..
-            } => has_store_run(then) || has_store_run(otherwise),
-            _ => false,
-        })
+    // A run can only start at a store whose successor is a store too (linear in the list).
+    stmts.windows(2).any(|w| {
+        matches!(w[0].kind, StmtKind::Store { .. })
+            && matches!(w[1].kind, StmtKind::Store { .. })
+            && store_run(w).is_some()
+    }) || stmts.iter().any(|s| match &s.kind {
+        StmtKind::While { body, .. } => has_store_run(body),
+        StmtKind::If {
+            then, otherwise, ..
+        } => has_store_run(then) || has_store_run(otherwise),
+        _ => false,
+    })
 }
 
 /// Which variables hold the same value in every lane at every point: parameters and
