@@ -219,7 +219,8 @@ impl Sgemm {
                     "{name}'s leading dimension {ld} is below its {cols} columns"
                 ));
             }
-            if (rows - 1) * ld + cols > len {
+            let end = (rows - 1).checked_mul(ld).and_then(|x| x.checked_add(cols));
+            if end.is_none_or(|end| end > len) {
                 return bad(format!(
                     "{name} holds {len} floats, fewer than {rows} rows of {ld}"
                 ));

@@ -226,6 +226,26 @@ fn leading_dimensions_and_sizes_are_checked() {
         )
         .unwrap_err();
     assert!(err.to_string().contains("C holds 4 floats"), "{err}");
+    // Sizes whose extent overflows are an error, not a panic.
+    let err = sgemm
+        .run(
+            &device,
+            Transpose::No,
+            Transpose::No,
+            usize::MAX / 2,
+            2,
+            3,
+            1.0,
+            &a,
+            usize::MAX / 2,
+            &b,
+            3,
+            0.0,
+            &mut c,
+            2,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("A holds 6 floats"), "{err}");
     // Empty products do nothing.
     assert!(sgemm
         .run(
