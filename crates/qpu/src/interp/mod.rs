@@ -459,15 +459,13 @@ impl Machine {
                 qpu.stats.gathers += 1;
             }
             StmtKind::UniformsFrom { addr } => {
-                let base = self.eval(qpu, addr, memory)?;
-                self.check_defined("the uniform stream's address", &base, 1)?;
-                let base = base.words[0];
-                if base % 4 != 0 {
-                    return Err(RunErrorKind::Unaligned {
-                        access: "uniform stream",
-                        address: base,
-                    });
-                }
+                let base = self.lane0_address(
+                    qpu,
+                    addr,
+                    memory,
+                    "the uniform stream's address",
+                    "uniform stream",
+                )?;
                 self.uniform_ptr[qpu.id as usize] = base;
             }
             StmtKind::Receive { var } => {
@@ -619,6 +617,28 @@ impl Machine {
         })
     }
 
+    /// Lane 0 of the address `addr`: defined (`what` names it otherwise) and a multiple of 4
+    /// (an `access` error otherwise).
+    fn lane0_address(
+        &mut self,
+        qpu: &Qpu,
+        addr: &Expr,
+        memory: &Memory,
+        what: &'static str,
+        access: &'static str,
+    ) -> Result<u32, RunErrorKind> {
+        let base = self.eval(qpu, addr, memory)?;
+        self.check_defined(what, &base, 1)?;
+        let base = base.words[0];
+        if base % 4 != 0 {
+            return Err(RunErrorKind::Unaligned {
+                access,
+                address: base,
+            });
+        }
+        Ok(base)
+    }
+
     fn eval(&mut self, qpu: &Qpu, expr: &Expr, memory: &Memory) -> Result<Val, RunErrorKind> {
         Ok(match expr {
             Expr::IntLit(v) => Val::defined([*v as u32; LANES]),
@@ -696,15 +716,8 @@ impl Machine {
                 }
             }
             Expr::Load { addr, stride, .. } => {
-                let base = self.eval(qpu, addr, memory)?;
-                self.check_defined("the load or gather address", &base, 1)?;
-                let base = base.words[0];
-                if base % 4 != 0 {
-                    return Err(RunErrorKind::Unaligned {
-                        access: "load",
-                        address: base,
-                    });
-                }
+                let base =
+                    self.lane0_address(qpu, addr, memory, "the load or gather address", "load")?;
                 let addresses =
                     std::array::from_fn(|lane| base.wrapping_add(4 * stride * lane as u32));
                 self.read_lanes(memory, "load", &addresses).0
