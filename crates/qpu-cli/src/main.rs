@@ -5,6 +5,7 @@
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
 //! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
+//! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -90,6 +91,13 @@ enum Command {
         /// Print the rows as one JSON array of objects instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print instead the compiled listing of one example kernel (gcd, tri, oet_sort,
+        /// rot3d, heatmap) with each instruction's static cycle note.
+        #[arg(long, value_name = "KERNEL")]
+        listing: Option<String>,
+        /// With --listing: compile for launches of up to this many QPUs (1-12).
+        #[arg(long, default_value_t = 1, requires = "listing")]
+        qpus: u32,
     },
 }
 
@@ -262,7 +270,19 @@ fn run(cli: Cli) -> Result<(), CliError> {
             })?;
             emit(&out)
         }
-        Command::Bench { json } => {
+        Command::Bench {
+            listing: Some(name),
+            qpus,
+            ..
+        } => match qpu::bench::listing(&name, qpus) {
+            Ok(Some(text)) => emit(&text),
+            Ok(None) => Err(CliError::Usage(format!(
+                "bench --listing: no example kernel named {name:?} (one of: {})",
+                qpu::bench::KERNELS.join(", ")
+            ))),
+            Err(e) => Err(CliError::Usage(format!("bench --listing {name}: {e}"))),
+        },
+        Command::Bench { json, .. } => {
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
             let mut rows = qpu::bench::run_all().map_err(bench)?;
             rows.extend(qpu_kernels::bench::run_all().map_err(bench)?);

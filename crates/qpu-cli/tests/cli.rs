@@ -388,3 +388,36 @@ fn bench_json_has_every_row_with_its_numbers() {
     assert_eq!(rows[0]["name"], "gcd (16 pairs, 1 QPU)");
     assert_eq!(rows[6]["qpus"], 12);
 }
+
+#[test]
+fn bench_listing_prints_an_annotated_kernel_that_assembles() {
+    let out = ok(qpu(&["bench", "--listing", "rot3d", "--qpus", "12"]));
+    // Every back branch names its loop's length; the text (cycle notes are comments)
+    // assembles back.
+    assert!(out.contains("instructions per iteration"), "{out}");
+    assert!(out.contains("thrend"), "{out}");
+    let listing = scratch("rot3d.qasm");
+    std::fs::write(&listing, &out).unwrap();
+    ok(qpu(&[
+        "asm",
+        listing.to_str().unwrap(),
+        "-o",
+        scratch("rot3d.bin").to_str().unwrap(),
+    ]));
+    for (args, says) in [
+        (
+            &["bench", "--listing", "fft"][..],
+            "no example kernel named \"fft\"",
+        ),
+        (
+            &["bench", "--listing", "gcd", "--qpus", "13"],
+            "invalid number of QPUs 13",
+        ),
+        (&["bench", "--qpus", "2"], "--listing"),
+    ] {
+        let out = qpu(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -436,6 +436,32 @@ pub fn heat_step_reference(src: &[f32], ncols: usize, width: usize, height: usiz
     dst
 }
 
+/// The example kernels `qpu bench --listing` prints, by name.
+pub const KERNELS: [&str; 5] = ["gcd", "tri", "oet_sort", "rot3d", "heatmap"];
+
+/// The compiled listing of the example kernel `name` (one of [`KERNELS`]; `None` for any
+/// other name) for launches of up to `max_qpus` QPUs, each instruction annotated with its
+/// static cycle note ([`crate::compile::Compiled::disassemble_with_cycles`]).
+pub fn listing(name: &str, max_qpus: u32) -> crate::Result<Option<String>> {
+    let ast = match name {
+        "gcd" => compile(gcd)?.ast().clone(),
+        "tri" => compile(tri)?.ast().clone(),
+        "oet_sort" => compile(oet)?.ast().clone(),
+        "rot3d" => compile(rot3d_3)?.ast().clone(),
+        "heatmap" => compile(heatmap_step)?.ast().clone(),
+        _ => return Ok(None),
+    };
+    if !(1..=12).contains(&max_qpus) {
+        return Err(crate::Error::NumQpus(max_qpus));
+    }
+    let options = crate::compile::Options {
+        max_qpus,
+        ..Default::default()
+    };
+    let compiled = crate::compile::compile_with(&ast, options)?;
+    Ok(Some(compiled.disassemble_with_cycles()))
+}
+
 /// Run every measured example on the emulator (QPULib's setups where it has numbers).
 pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
     let mut rows = Vec::new();
