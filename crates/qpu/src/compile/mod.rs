@@ -260,6 +260,8 @@ fn lower_and_clean(
         &lowered.stream_reads,
     );
     dump("fold_uniform_reads", || ir::listing(&lowered.code));
+    opt::share_io_increments(&mut lowered.code);
+    dump("share_io_increments", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(
             &mut lowered.code,

@@ -315,6 +315,106 @@ pub fn fold_uniform_reads(code: &mut Vec<Op<VReg>>, first_temporary: u32, reads:
     *code = out;
 }
 
+/// An I/O write of a value that a later op of the same block stores back into one of its
+/// operands: `tmu0_s = add p, inc … p = add p, inc` (a prefetching loop's `gather(p + inc)`
+/// before its `p += inc`). When nothing in between writes either operand or reads `p`, the
+/// increment moves up and the I/O write copies its result: `p = add p, inc; tmu0_s = mov p`.
+/// One add instead of two, and the copy may go to either ALU (Rot3D's loop does two
+/// pointer adds on the add ALU instead of four).
+pub fn share_io_increments(code: &mut Vec<Op<VReg>>) {
+    // A pure two-operand computation's parts: (opcode, a, b), operands registers or small
+    // immediates only (an I/O read such as a uniform could not be read twice).
+    fn parts(op: &Op<VReg>) -> Option<(AluOp, Src<VReg>, Src<VReg>)> {
+        match op {
+            Op::Alu {
+                op: alu @ AluOp::Add(_),
+                a,
+                b,
+                cond: Cond::Always,
+                sf: false,
+                rotate: None,
+                ..
+            } if [a, b]
+                .iter()
+                .all(|s| matches!(s, Src::Reg(_) | Src::Imm(_))) =>
+            {
+                Some((*alu, *a, *b))
+            }
+            _ => None,
+        }
+    }
+    // The same opcode on the same operands, in either order where the opcode commutes
+    // (the integer ones whose result does not depend on the order).
+    fn same_value(
+        (op, a, b): (AluOp, Src<VReg>, Src<VReg>),
+        (op2, a2, b2): (AluOp, Src<VReg>, Src<VReg>),
+    ) -> bool {
+        use qpu_isa::AddOp::*;
+        let commutes = matches!(op, AluOp::Add(Add | Min | Max | And | Or | Xor));
+        op == op2 && ((a, b) == (a2, b2) || (commutes && (a, b) == (b2, a2)))
+    }
+    let mut i = 0;
+    while i < code.len() {
+        let (
+            Op::Alu {
+                dst: Dst::Write(io),
+                ..
+            },
+            Some(computed),
+        ) = (&code[i], parts(&code[i]))
+        else {
+            i += 1;
+            continue;
+        };
+        let io = *io;
+        let (_, a, b) = computed;
+        let operands: Vec<VReg> = [a, b]
+            .iter()
+            .filter_map(|s| match s {
+                Src::Reg(r) => Some(*r),
+                _ => None,
+            })
+            .collect();
+        // The later op recomputing the value into one of its own operands, if nothing in
+        // between disturbs it; `None` once something does (or the block ends).
+        let mut found = None;
+        for (j, op) in code.iter().enumerate().skip(i + 1) {
+            if matches!(
+                op,
+                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
+            ) {
+                break;
+            }
+            if parts(op).is_some_and(|other| same_value(other, computed)) {
+                if let Some(p) = op.def().filter(|p| operands.contains(p)) {
+                    found = Some((j, p));
+                    break;
+                }
+            }
+            if op.def().is_some_and(|d| operands.contains(&d)) {
+                break;
+            }
+        }
+        let Some((j, p)) = found else {
+            i += 1;
+            continue;
+        };
+        // `p` keeps its old value up to `j`: nothing in between may read it.
+        let mut read = false;
+        for op in &code[i + 1..j] {
+            op.uses(|r| read |= r == p);
+        }
+        if read {
+            i += 1;
+            continue;
+        }
+        let increment = code.remove(j);
+        code[i] = Op::mov(Dst::Write(io), Src::Reg(p));
+        code.insert(i, increment);
+        i += 2;
+    }
+}
+
 /// `v` if `op` is `v = mov r4`.
 fn r4_copy(op: &Op<VReg>) -> Option<VReg> {
     match op {
@@ -488,6 +588,58 @@ mod tests {
             cond: Cond::ZeroSet,
             sf: false,
             rotate: None,
+        }
+    }
+
+    fn add(d: Dst<VReg>, a: Src<VReg>, b: Src<VReg>) -> Op<VReg> {
+        Op::alu(AluOp::Add(AddOp::Add), d, a, b)
+    }
+
+    #[test]
+    fn a_gather_of_the_next_pointer_shares_the_increment() {
+        // gather(p + inc); x = receive; p += inc   (p = v0, inc = v1)
+        let tmu = Dst::Write(IoWrite::TmuS(0));
+        let mut code = vec![
+            add(tmu, v(0), v(1)),
+            Op::Signal(qpu_isa::Signal::LoadTmu0),
+            Op::mov(Dst::Reg(VReg(2)), Src::R4),
+            add(Dst::Reg(VReg(0)), v(1), v(0)),
+        ];
+        share_io_increments(&mut code);
+        assert_eq!(
+            listing(&code),
+            "    v0 = add v1, v0\n    tmu0_s = mov v0\n    signal ldtmu0\n    v2 = mov r4\n"
+        );
+    }
+
+    #[test]
+    fn the_increment_stays_where_the_old_pointer_is_read_or_an_operand_changes() {
+        let tmu = Dst::Write(IoWrite::TmuS(0));
+        // p read in between (a store of the old pointer's data would move): unchanged.
+        let read_between = vec![
+            add(tmu, v(0), v(1)),
+            Op::mov(Dst::Write(IoWrite::VwAddr), v(0)),
+            add(Dst::Reg(VReg(0)), v(0), v(1)),
+        ];
+        // inc written in between: the later add computes another value.
+        let written_between = vec![
+            add(tmu, v(0), v(1)),
+            add(Dst::Reg(VReg(1)), v(1), v(1)),
+            add(Dst::Reg(VReg(0)), v(0), v(1)),
+        ];
+        // A label in between: another block.
+        let other_block = vec![
+            add(tmu, v(0), v(1)),
+            Op::Label(Label(3)),
+            add(Dst::Reg(VReg(0)), v(0), v(1)),
+        ];
+        // A uniform read twice would read two uniforms.
+        let unif = Src::Read(IoRead::Uniform);
+        let uniform = vec![add(tmu, v(0), unif), add(Dst::Reg(VReg(0)), v(0), unif)];
+        for original in [read_between, written_between, other_block, uniform] {
+            let mut code = original.clone();
+            share_io_increments(&mut code);
+            assert_eq!(code, original);
         }
     }
 

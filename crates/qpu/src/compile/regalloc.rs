@@ -193,6 +193,9 @@ struct Graph {
     adj: (Vec<u32>, Vec<u32>),
     /// Operand pairs read by one instruction.
     pairs: Vec<Vec<usize>>,
+    /// Values read by two one-operand ops of one loop block that could share a word (one on
+    /// each ALU): in different files they may (see [`word_partners`]).
+    soft_pairs: Vec<Vec<usize>>,
     /// Copy partners.
     copies: Vec<Vec<usize>>,
     not_a: Vec<bool>,
@@ -285,6 +288,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     let mut g = Graph {
         adj: (Vec::new(), Vec::new()),
         pairs: vec![Vec::new(); n],
+        soft_pairs: vec![Vec::new(); n],
         copies: vec![Vec::new(); n],
         not_a: vec![false; n],
         not_b: vec![false; n],
@@ -351,6 +355,11 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             }
         }
     }
+    for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
+        if depth[s] > 0 && loop_block(code, &cfg, b) {
+            word_partners(&code[s..e], &mut g.soft_pairs);
+        }
+    }
     // A value read beside both a B-port operand (a small immediate) and an A-port one
     // (`elem_num`) could only live in an accumulator; a long-lived one (a loop counter)
     // would then spill. Let it take any register: the port fix-up copies it into an
@@ -378,6 +387,56 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     starts.push(kept.len() as u32);
     g.adj = (starts, kept);
     g
+}
+
+/// Whether block `b` branches back to its own start (an innermost loop's body).
+fn loop_block(code: &[Op<VReg>], cfg: &Cfg, b: usize) -> bool {
+    cfg.succs[b].contains(&b) && matches!(code[cfg.blocks[b].0], Op::Label(_))
+}
+
+/// The most ops of a loop block [`word_partners`] looks at (its pairs grow as the square).
+const PARTNER_BLOCK_OPS: usize = 96;
+
+/// For a loop body: pairs of values `(u, v)` each read alone by an op, one op for each ALU
+/// (an add-ALU op and a mul-ALU op, or a copy, which either ALU does), so the scheduler
+/// may pack them into one word, which reads one register of each file. Values so paired
+/// prefer different files (a weak preference, below the one for two operands of one op).
+fn word_partners(block: &[Op<VReg>], soft: &mut [Vec<usize>]) {
+    if block.len() > PARTNER_BLOCK_OPS {
+        return;
+    }
+    // (the value read, may it go on the add ALU, on the mul ALU)
+    let single: Vec<(usize, bool, bool)> = block
+        .iter()
+        .filter_map(|op| {
+            let Op::Alu { op: alu, a, b, .. } = op else {
+                return None;
+            };
+            let reg = |s: &Src<VReg>| match s {
+                Src::Reg(r) => Some(r.0 as usize),
+                _ => None,
+            };
+            let v = match (reg(a), reg(b)) {
+                (Some(x), None) | (None, Some(x)) => x,
+                (Some(x), Some(y)) if x == y => x,
+                _ => return None,
+            };
+            let (add, mul) = match alu {
+                AluOp::Add(_) => (true, false),
+                AluOp::Mul(_) => (false, true),
+                AluOp::Mov => (true, true),
+            };
+            Some((v, add, mul))
+        })
+        .collect();
+    for (i, &(u, add_u, mul_u)) in single.iter().enumerate() {
+        for &(v, add_v, mul_v) in &single[i + 1..] {
+            if u != v && ((add_u && mul_v) || (mul_u && add_v)) && !soft[u].contains(&v) {
+                soft[u].push(v);
+                soft[v].push(u);
+            }
+        }
+    }
 }
 
 fn file_of(l: Loc) -> u8 {
@@ -509,6 +568,9 @@ struct Order<'a> {
     simplify: bool,
 }
 
+/// A register file's penalty for each [`word_partners`] partner already in it.
+const SOFT_PAIR_PENALTY: i64 = 40;
+
 /// Colour the graph; returns locations (None = uncoloured).
 fn colour(
     g: &Graph,
@@ -561,6 +623,11 @@ fn colour(
                     }
                 }
                 _ => {}
+            }
+        }
+        for &p in &g.soft_pairs[v] {
+            if let Some(f @ (1 | 2)) = loc[p].map(file_of) {
+                file_penalty[f as usize] += SOFT_PAIR_PENALTY;
             }
         }
         let short = g.span[v].1.saturating_sub(g.span[v].0) <= 4;
@@ -1026,6 +1093,41 @@ mod tests {
 
     fn v(n: u32) -> Src<VReg> {
         Src::Reg(VReg(n))
+    }
+
+    #[test]
+    fn one_operand_ops_for_different_alus_in_a_loop_prefer_different_files() {
+        // Loop body: v0 += v1 (two operands), tmu0_s = mov v2, v3 = fmul v4, v4 (one value
+        // each, mul ALU), v5 = sub v6, 1 (add ALU, one value beside an immediate).
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let body = vec![
+            Op::Label(Label(0)),
+            Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(0)), v(0), v(1)),
+            Op::mov(Dst::Write(IoWrite::TmuS(0)), v(2)),
+            Op::alu(
+                AluOp::Mul(qpu_isa::MulOp::Fmul),
+                Dst::Reg(VReg(3)),
+                v(4),
+                v(4),
+            ),
+            Op::alu(AluOp::Add(AddOp::Sub), Dst::Reg(VReg(5)), v(6), one),
+        ];
+        let mut soft = vec![Vec::new(); 7];
+        word_partners(&body, &mut soft);
+        // The copy may pair with either; the multiply only with add-ALU ops and copies.
+        assert_eq!(soft[2], vec![4, 6]);
+        assert_eq!(soft[4], vec![2, 6]);
+        assert_eq!(soft[6], vec![2, 4]);
+        // Two-operand ops take no part (they fill both read ports themselves).
+        assert!(soft[0].is_empty() && soft[1].is_empty());
+        // Two add-ALU ops never share a word: no preference between their values.
+        let adds = vec![
+            Op::alu(AluOp::Add(AddOp::Sub), Dst::Reg(VReg(5)), v(6), one),
+            Op::alu(AluOp::Add(AddOp::Sub), Dst::Reg(VReg(3)), v(2), one),
+        ];
+        let mut soft = vec![Vec::new(); 7];
+        word_partners(&adds, &mut soft);
+        assert!(soft.iter().all(Vec::is_empty));
     }
 
     #[test]
