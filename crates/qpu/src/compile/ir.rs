@@ -331,6 +331,27 @@ pub fn negate(cond: Cond) -> Cond {
     }
 }
 
+/// The branch taken exactly when `cond`'s is not (`None` for an unconditional branch): "all
+/// lanes pass" against "some lane fails".
+pub fn negate_branch(cond: BranchCond) -> Option<BranchCond> {
+    use BranchCond::*;
+    Some(match cond {
+        AllZeroSet => AnyZeroClear,
+        AnyZeroClear => AllZeroSet,
+        AllZeroClear => AnyZeroSet,
+        AnyZeroSet => AllZeroClear,
+        AllNegativeSet => AnyNegativeClear,
+        AnyNegativeClear => AllNegativeSet,
+        AllNegativeClear => AnyNegativeSet,
+        AnyNegativeSet => AllNegativeClear,
+        AllCarrySet => AnyCarryClear,
+        AnyCarryClear => AllCarrySet,
+        AllCarryClear => AnyCarrySet,
+        AnyCarrySet => AllCarryClear,
+        Always => return None,
+    })
+}
+
 /// The branch condition for "any lane passes `cond`" or "all lanes pass `cond`".
 pub fn branch_cond(cond: Cond, all: bool) -> BranchCond {
     match (cond, all) {

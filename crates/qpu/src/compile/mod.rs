@@ -8,7 +8,10 @@
 //!    spill-area address), structured control flow turned into labels and branches, `Where`
 //!    into flags and conditional writes, memory into TMU/VPM/DMA I/O (with batched stores in
 //!    counted loops), and the end-of-kernel protocol.
-//! 2. `opt`: loop-invariant code motion and flag reuse.
+//! 2. `opt`: loop-invariant code motion, flag reuse, TMU results read from r4, uniform
+//!    reads folded into their use, and a gather of the next pointer sharing its increment.
+//!    Then `pipeline`: a loop whose body ends in a long chain feeding a VPM write runs that
+//!    chain one iteration late, beside the next iteration's work.
 //! 3. `prepass`: list scheduling of each block before allocation (kernels with a long loop
 //!    body are compiled with and without it; the smaller loop-weighted code wins).
 //! 4. `regalloc`: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
@@ -71,6 +74,7 @@ pub(crate) mod emit;
 pub(crate) mod ir;
 pub(crate) mod lower;
 pub(crate) mod opt;
+pub(crate) mod pipeline;
 pub(crate) mod prepass;
 pub(crate) mod regalloc;
 pub(crate) mod schedule;
@@ -262,6 +266,8 @@ fn lower_and_clean(
     dump("fold_uniform_reads", || ir::listing(&lowered.code));
     opt::share_io_increments(&mut lowered.code);
     dump("share_io_increments", || ir::listing(&lowered.code));
+    pipeline::pipeline_chains(&mut lowered.code, &mut lowered.vregs);
+    dump("pipeline_chains", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(
             &mut lowered.code,
