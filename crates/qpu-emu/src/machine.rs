@@ -51,6 +51,10 @@ const ALL_LANES: u16 = 0xffff;
 pub(crate) struct CodeCache {
     index: HashMap<u32, usize>,
     pages: Vec<Page>,
+    /// Tests: decode every instruction for the general path, to compare the fast paths
+    /// against it.
+    #[cfg(test)]
+    pub(crate) force_general: bool,
 }
 
 impl CodeCache {
@@ -86,7 +90,17 @@ impl CodeCache {
         let mut word = [0u8; 8];
         word.copy_from_slice(bytes);
         let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
-        self.pages[page][slot_of(pc)] = Decoded::new(instr);
+        let decoded = Decoded::new(instr);
+        #[cfg(test)]
+        let decoded = if self.force_general {
+            Decoded {
+                path: Path::General,
+                ..decoded
+            }
+        } else {
+            decoded
+        };
+        self.pages[page][slot_of(pc)] = decoded;
         Ok(())
     }
 }
@@ -115,7 +129,7 @@ enum StallCause {
 
 /// The destination rows and lanes of an instruction's conditional writes (add, mul; the
 /// sink row for an unconditional or absent side), and which instruction made them.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct CondWrites {
     icount: u64,
     rows: [u8; 2],
@@ -330,6 +344,35 @@ pub(crate) fn run(
         .map(|(id, &(uniforms, code))| Qpu::new(id, uniforms, code, timing.program_start_latency))
         .collect();
     code.clear();
+    let result = run_qpus(config, mem, vpm, code, &mut qpus, &mut units);
+    #[cfg(test)]
+    path_tests::record(&qpus);
+    result?;
+    let mut end = 0;
+    for q in &qpus {
+        end = end.max(q.time).max(q.vdr_done_at).max(q.vdw_done_at);
+    }
+    let reports = qpus
+        .into_iter()
+        .map(|q| {
+            let mut r = q.report;
+            r.instructions = q.icount;
+            r.cycles = q.time;
+            r
+        })
+        .collect();
+    Ok(RunReport::new(reports, end, config.clock_mhz))
+}
+
+/// Runs the QPUs until every one has ended (or an error).
+fn run_qpus(
+    config: &EmulatorConfig,
+    mem: &mut Memory,
+    vpm: &mut VpmMemory,
+    code: &mut CodeCache,
+    qpus: &mut [Qpu],
+    units: &mut Units,
+) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
     loop {
         let mut best: Option<(u64, usize)> = None;
@@ -348,14 +391,14 @@ pub(crate) fn run(
         }
         let Some((_, qi)) = best else {
             if qpus.iter().all(|q| q.state == State::Done) {
-                break;
+                return Ok(());
             }
-            return Err(deadlock(&qpus, &units));
+            return Err(deadlock(qpus, units));
         };
         let mut ctx = Ctx {
             mem: &mut *mem,
             vpm: &mut *vpm,
-            units: &mut units,
+            units: &mut *units,
             config,
         };
         run_qpu(&mut qpus[qi], second, code, &mut ctx, &mut executed)?;
@@ -370,20 +413,6 @@ pub(crate) fn run(
             }
         }
     }
-    let mut end = 0;
-    for q in &qpus {
-        end = end.max(q.time).max(q.vdr_done_at).max(q.vdw_done_at);
-    }
-    let reports = qpus
-        .into_iter()
-        .map(|q| {
-            let mut r = q.report;
-            r.instructions = q.icount;
-            r.cycles = q.time;
-            r
-        })
-        .collect();
-    Ok(RunReport::new(reports, end, config.clock_mhz))
 }
 
 fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
@@ -2089,6 +2118,10 @@ fn check_branch_poison(q: &Qpu, branch: &BranchInfo, config: &EmulatorConfig) ->
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "path_tests.rs"]
+mod path_tests;
 
 #[cfg(test)]
 mod tests {
