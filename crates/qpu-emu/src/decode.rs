@@ -265,6 +265,10 @@ pub(crate) enum Path {
     /// registers, accumulators r0–r3 or nothing; no static fault. It touches only its own
     /// QPU and never stalls.
     Fast,
+    /// [`Path::Fast`] with a rotation of the mul result. A rotation of an accumulator the
+    /// previous instruction wrote makes undefined lanes: the executor then takes the
+    /// general path.
+    Rotate,
     /// A load immediate (any mode) to registers, accumulators r0–r3 or nothing, without
     /// pack and without static fault.
     LoadImm,
@@ -379,6 +383,9 @@ pub(crate) struct Decoded {
     pub dst_rows: [u8; 2],
     /// ... and the conditions of those writes (never becomes always, to the sink).
     pub store_conds: [Cond; 2],
+    /// Writes r0–r3 under a flag condition: the lanes it reaches are recorded (a rotation
+    /// right after it reads the old value in those lanes).
+    pub cond_acc_write: bool,
     /// Reads an I/O register with a side effect or a changing value (into a scratch row).
     pub io_read: bool,
     /// How the executor runs the instruction.
@@ -479,6 +486,7 @@ impl Decoded {
             src: [rows::ZERO as u8; 4],
             dst_rows: [rows::SINK as u8; 2],
             store_conds: [Cond::Always; 2],
+            cond_acc_write: false,
             io_read: false,
             path: Path::General,
             needs_history_checks: false,
@@ -907,7 +915,6 @@ impl Decoded {
             || (live_mul && matches!(self.dst_mul, Dest::VdrAddress | Dest::VdwAddress));
         self.needs_history_checks = self.reads_r4
             || self.writes_r4
-            || self.rotate_sources != 0
             || self.reads_uniform
             || ldtmu
             || self.is_branch
@@ -936,6 +943,11 @@ impl Decoded {
         let (mul_row, mul_cond) = never_to_sink(self.dst_mul, self.cond_mul);
         self.dst_rows = [add_row, mul_row];
         self.store_conds = [add_cond, mul_cond];
+        self.cond_acc_write = [(self.dst_add, self.cond_add), (self.dst_mul, self.cond_mul)]
+            .iter()
+            .any(|&(dest, cond)| {
+                matches!(dest, Dest::Acc(_)) && !matches!(cond, Cond::Always | Cond::Never)
+            });
         let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
         (self.add_fn, self.mul_fn) = if self.set_flags {
             (add.with_carry, mul.with_carry)
@@ -957,7 +969,10 @@ impl Decoded {
         let both = self.op_add != AddOp::Nop && self.op_mul != MulOp::Nop;
         let clobbers =
             |row: u8, reader: [u8; 2]| both && row != rows::SINK as u8 && reader.contains(&row);
-        self.direct = if self.set_flags || self.store_conds != [Cond::Always; 2] {
+        self.direct = if self.set_flags
+            || self.store_conds != [Cond::Always; 2]
+            || self.rotate != Rotate::None
+        {
             Direct::No
         } else if !clobbers(add_row, [self.src[2], self.src[3]]) {
             Direct::AddFirst
@@ -971,7 +986,6 @@ impl Decoded {
             && !self.io_read
             && self.unpack == Unpack::None
             && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
-            && self.rotate == Rotate::None
             && plain(self.dst_add)
             && plain(self.dst_mul)
             && self.fault.is_none()
@@ -986,7 +1000,9 @@ impl Decoded {
             && plain(self.dst_mul)
             && self.fault.is_none()
             && !self.may_poison;
-        self.path = if fast {
+        self.path = if fast && self.rotate != Rotate::None {
+            Path::Rotate
+        } else if fast {
             Path::Fast
         } else if plain_load_imm {
             Path::LoadImm

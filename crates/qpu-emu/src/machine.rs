@@ -491,10 +491,15 @@ fn run_qpu_until(
             q.page_key = pc & PAGE_KEY_MASK;
         }
         let d = &code.pages[q.page][slot_of(pc)];
-        // While a register or flag holds an undefined value, only the general path tracks it.
-        let path = if q.poisoned { Path::General } else { d.path };
+        // While a register or flag holds an undefined value, only the general path tracks it;
+        // so it does when a rotation reads an accumulator the previous instruction wrote
+        // (that makes undefined lanes).
+        let mut path = if q.poisoned { Path::General } else { d.path };
+        if path == Path::Rotate && d.rotate_sources & q.prev_acc_writes != 0 {
+            path = Path::General;
+        }
         match path {
-            Path::Fast | Path::LoadImm => {
+            Path::Fast | Path::Rotate | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
                 if check
                     && ((d.phys_reads & q.prev_phys_writes) != 0
@@ -505,10 +510,10 @@ fn run_qpu_until(
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
                 latch_reads(q, d);
-                if d.path == Path::Fast {
-                    execute_fast(q, d, flags_rule);
-                } else {
-                    load_immediate_fast(q, d, flags_rule);
+                match path {
+                    Path::Fast => execute_fast::<false>(q, d, flags_rule),
+                    Path::Rotate => execute_fast::<true>(q, d, flags_rule),
+                    _ => load_immediate_fast(q, d, flags_rule),
                 }
                 q.prev_phys_writes = d.phys_writes;
                 q.prev_acc_writes = d.acc_writes;
@@ -874,8 +879,9 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 
 /// A plain ALU instruction ([`Decoded::fast`]): operands by row, results to rows (the sink
 /// row when a side writes nowhere), flags from lane masks.
+/// `ROTATE`: the instruction rotates the mul result ([`Path::Rotate`]).
 #[inline(always)]
-fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     let add = d.op_add != AddOp::Nop;
     let mul = d.op_mul != MulOp::Nop;
     match d.direct {
@@ -915,6 +921,9 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     }
     if mul {
         (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
+        if ROTATE {
+            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+        }
     }
     if add {
         store_if(
@@ -932,7 +941,7 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
             flags,
         );
     }
-    if d.store_conds != [Cond::Always; 2] {
+    if d.cond_acc_write {
         *cond_writes = cond_writes_of(d, flags, *icount);
     }
     if d.set_flags {
@@ -984,7 +993,7 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         d.store_conds[1],
         flags,
     );
-    if d.store_conds != [Cond::Always; 2] {
+    if d.cond_acc_write {
         *cond_writes = cond_writes_of(d, flags, *icount);
     }
     if d.set_flags {
@@ -1307,12 +1316,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
         if d.rotate != Rotate::None {
-            let by = match d.rotate {
-                Rotate::ByR5 => (file[rows::R5][0] & 15) as usize,
-                Rotate::By(n) => usize::from(n),
-                Rotate::None => 0,
-            };
-            *mul_out = rotate(mul_out, by, d.rotate_full);
+            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     write_back(
@@ -1354,17 +1358,32 @@ fn exact_sum_slow(op: AddOp, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
     }
 }
 
+/// The rotation amount: a small immediate's, or r5's element 0 (low 4 bits).
+#[inline(always)]
+fn rotation(rotate: Rotate, file: &alu::Table) -> usize {
+    match rotate {
+        Rotate::ByR5 => (file[rows::R5][0] & 15) as usize,
+        Rotate::By(n) => usize::from(n),
+        Rotate::None => 0,
+    }
+}
+
 /// Rotates "upwards" by `by` lanes (lane 0 moves to lane `by`): across all 16 lanes, or
 /// within each quad by the low 2 bits [measured: vc4asm].
 fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
-    std::array::from_fn(|i| {
-        if full {
-            values[(i + 16 - by) % 16]
-        } else {
-            let quad = i & !3;
-            values[quad + ((i & 3) + 4 - (by & 3)) % 4]
+    let mut out = [0; 16];
+    if full {
+        // Lane i takes lane (i - by) mod 16: two block copies.
+        let by = by & 15;
+        out[by..].copy_from_slice(&values[..16 - by]);
+        out[..by].copy_from_slice(&values[16 - by..]);
+    } else {
+        let by = by & 3;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
         }
-    })
+    }
+    out
 }
 
 fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
@@ -1404,7 +1423,7 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Re
     // Both sides see the flags from before the instruction (they change last).
     let mask_add = cond_mask(d.cond_add, &q.flags);
     let mask_mul = cond_mask(d.cond_mul, &q.flags);
-    if d.store_conds != [Cond::Always; 2] {
+    if d.cond_acc_write {
         q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
     }
     if let Some(poison) = out.poison {
@@ -1852,7 +1871,8 @@ fn mask_lanes(mask: &WriteMask) -> u16 {
     match mask {
         WriteMask::Never => 0,
         WriteMask::Always => ALL_LANES,
-        WriteMask::Lanes(m) => (0..16).fold(0, |bits, i| bits | (u16::from(m[i] != 0) << i)),
+        // Each lane of a mask is 0 or all ones: its top bit says which.
+        WriteMask::Lanes(m) => (0..16).fold(0, |bits, i| bits | (((m[i] >> 31) as u16) << i)),
     }
 }
 

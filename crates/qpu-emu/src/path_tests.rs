@@ -125,7 +125,8 @@ fn alu_word() -> impl Strategy<Value = u64> {
         (
             raddr(),
             raddr(),
-            0u64..64,
+            // Small immediates: values, and (48–63) rotations of the mul result.
+            prop_oneof![0u64..48, 48u64..64],
             [0u64..8, 0u64..8, 0u64..8, 0u64..8],
         ),
     )
@@ -293,7 +294,7 @@ fn random_programs_reach_the_fast_paths() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let mut seen = [0usize; 4];
+    let mut seen = [0usize; 5];
     let mut completed = 0;
     for _ in 0..64 {
         let words = program().new_tree(&mut runner).unwrap().current();
@@ -304,7 +305,7 @@ fn random_programs_reach_the_fast_paths() {
         }
         completed += usize::from(!run(&words, &configs()[0], false).0.starts_with("error"));
     }
-    assert!(seen.iter().all(|&n| n > 50), "paths seen: {seen:?}");
+    assert!(seen.iter().all(|&n| n > 30), "paths seen: {seen:?}");
     eprintln!("{completed} of 64 completed, paths {seen:?}");
     assert!(completed > 8, "{completed} of 64 programs ran to the end");
 }
