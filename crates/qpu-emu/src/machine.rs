@@ -1836,11 +1836,33 @@ fn cond_writes_of(d: &Decoded, flags: &Flags, icount: u64) -> CondWrites {
         if !matches!(cond, Cond::Always | Cond::Never) {
             if let Some(row) = dest_row(dest) {
                 out.rows[side] = row as u8;
-                out.lanes[side] = mask_lanes(&cond_mask(cond, flags));
+                out.lanes[side] = cond_bits(cond, flags);
             }
         }
     }
     out
+}
+
+/// The lanes where `cond` (a flag condition) passes, as a bit mask.
+#[inline(always)]
+fn cond_bits(cond: Cond, flags: &Flags) -> u16 {
+    let (flag, invert) = match cond {
+        Cond::ZeroSet => (&flags.z, 0),
+        Cond::ZeroClear => (&flags.z, ALL_LANES),
+        Cond::NegativeSet => (&flags.n, 0),
+        Cond::NegativeClear => (&flags.n, ALL_LANES),
+        Cond::CarrySet => (&flags.c, 0),
+        Cond::CarryClear => (&flags.c, ALL_LANES),
+        Cond::Always => return ALL_LANES,
+        Cond::Never => return 0,
+    };
+    lane_bits(flag) ^ invert
+}
+
+/// A lane mask (each lane 0 or all ones) as bits, lane i in bit i.
+#[inline(always)]
+fn lane_bits(mask: &Lanes) -> u16 {
+    (0..16).fold(0, |bits, i| bits | (((mask[i] >> 31) as u16) << i))
 }
 
 /// The lanes of `row` the previous instruction wrote: those its conditional write reached,
@@ -1871,8 +1893,7 @@ fn mask_lanes(mask: &WriteMask) -> u16 {
     match mask {
         WriteMask::Never => 0,
         WriteMask::Always => ALL_LANES,
-        // Each lane of a mask is 0 or all ones: its top bit says which.
-        WriteMask::Lanes(m) => (0..16).fold(0, |bits, i| bits | (((m[i] >> 31) as u16) << i)),
+        WriteMask::Lanes(m) => lane_bits(m),
     }
 }
 
