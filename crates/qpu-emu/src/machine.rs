@@ -158,6 +158,8 @@ pub(crate) struct Qpu {
     carries: [Lanes; 2],
     pc: u32,
     uniform_ptr: u32,
+    /// The memory allocation the last uniform came from (a hint: tried first).
+    uniform_allocation: usize,
     /// Uniforms read since the stream started (or its address was last written).
     uniforms_since_reset: u64,
     /// Clock at which the next instruction may issue.
@@ -238,6 +240,7 @@ impl Qpu {
             carries: [[0; 16]; 2],
             pc: code,
             uniform_ptr: uniforms,
+            uniform_allocation: 0,
             uniforms_since_reset: 0,
             time: start,
             state: State::Running,
@@ -498,6 +501,18 @@ fn run_qpu_until(
         if path == Path::Rotate && d.rotate_sources & q.prev_acc_writes != 0 {
             path = Path::General;
         }
+        if path != Path::General && !q.ending {
+            let limits = Limits {
+                check,
+                flags_rule,
+                clocks_per_instruction,
+                icount_limit,
+                max_cycles,
+            };
+            if run_plain(q, &code.pages[q.page], &limits, config)? {
+                continue;
+            }
+        }
         match path {
             Path::Fast | Path::Rotate | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
@@ -510,10 +525,11 @@ fn run_qpu_until(
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
                 latch_reads(q, d);
+                let icount = q.icount;
                 match path {
-                    Path::Fast => execute_fast::<false>(q, d, flags_rule),
-                    Path::Rotate => execute_fast::<true>(q, d, flags_rule),
-                    _ => load_immediate_fast(q, d, flags_rule),
+                    Path::Fast => execute_fast::<false>(q, d, flags_rule, icount),
+                    Path::Rotate => execute_fast::<true>(q, d, flags_rule, icount),
+                    _ => load_immediate_fast(q, d, flags_rule, icount),
                 }
                 q.prev_phys_writes = d.phys_writes;
                 q.prev_acc_writes = d.acc_writes;
@@ -582,6 +598,114 @@ fn run_qpu_until(
         }
     }
     Ok(())
+}
+
+/// What [`run_plain`] needs from the configuration and the run.
+struct Limits {
+    check: bool,
+    flags_rule: FlagsRule,
+    clocks_per_instruction: u64,
+    icount_limit: u64,
+    max_cycles: u64,
+}
+
+/// Runs QPU `q` through consecutive instructions of its current code page that take the
+/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]),
+/// branch delay slots included, thread-end slots not (the caller starts it only outside
+/// those, on a plain instruction). The clock, instruction count, PC and hazard history stay
+/// in locals meanwhile, written back before a hazard check and at the end. Returns whether
+/// it ran any instruction; it stops (leaving the QPU exactly as the one-instruction loop of
+/// [`run_qpu_until`] would) before the first instruction it does not take, or when the PC
+/// leaves the page. None of these instructions touches shared state, stalls, ends the
+/// thread or makes an undefined value, so the QPU stays running and unpoisoned.
+#[inline(never)]
+fn run_plain(
+    q: &mut Qpu,
+    page: &[Decoded; PAGE_SLOTS],
+    limits: &Limits,
+    config: &EmulatorConfig,
+) -> Result<bool, EmuError> {
+    let page_key = q.page_key;
+    let mut pc = q.pc;
+    let mut icount = q.icount;
+    let mut time = q.time;
+    let mut prev_phys_writes = q.prev_phys_writes;
+    let mut prev_acc_writes = q.prev_acc_writes;
+    let start = icount;
+    loop {
+        let d = &page[slot_of(pc)];
+        let (runs, history) = match d.path {
+            Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
+            Path::Rotate => (
+                d.rotate_sources & prev_acc_writes == 0,
+                d.needs_history_checks,
+            ),
+            // Of the history rules only "branch in a delay slot" can apply besides the
+            // register-file distance (see the branch path of `run_qpu_until`).
+            Path::Branch => (true, q.branch_slots > 0),
+            Path::General => (false, false),
+        };
+        if !runs {
+            break;
+        }
+        if limits.check && ((d.phys_reads & prev_phys_writes) != 0 || history) {
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            check_history(q, d, config)
+                .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+        }
+        latch_reads(q, d);
+        match d.path {
+            Path::Fast => execute_fast::<false>(q, d, limits.flags_rule, icount),
+            Path::Rotate => execute_fast::<true>(q, d, limits.flags_rule, icount),
+            Path::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
+            _ => {
+                if let Kind::Branch(branch) = &d.kind {
+                    q.pc = pc;
+                    execute_branch(q, d, branch, config);
+                }
+            }
+        }
+        prev_phys_writes = d.phys_writes;
+        prev_acc_writes = d.acc_writes;
+        icount += 1;
+        time += limits.clocks_per_instruction;
+        // As `advance` (no thread end is pending or starting here).
+        let next = pc.wrapping_add(8);
+        if d.is_branch {
+            q.branch_slots = latency::BRANCH_DELAY_SLOTS as u8;
+            pc = next;
+        } else if q.branch_slots > 0 {
+            q.branch_slots -= 1;
+            pc = if q.branch_slots == 0 {
+                q.branch_target.take().unwrap_or(next)
+            } else {
+                next
+            };
+        } else {
+            pc = next;
+        }
+        if icount > limits.icount_limit || time > limits.max_cycles {
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            return Err(budget_error(q, config, limits.icount_limit));
+        }
+        if pc & PAGE_KEY_MASK != page_key {
+            break;
+        }
+    }
+    q.pc = pc;
+    q.icount = icount;
+    q.time = time;
+    q.prev_phys_writes = prev_phys_writes;
+    q.prev_acc_writes = prev_acc_writes;
+    Ok(icount != start)
 }
 
 #[cold]
@@ -881,7 +1005,7 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 /// row when a side writes nowhere), flags from lane masks.
 /// `ROTATE`: the instruction rotates the mul result ([`Path::Rotate`]).
 #[inline(always)]
-fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
     let add = d.op_add != AddOp::Nop;
     let mul = d.op_mul != MulOp::Nop;
     match d.direct {
@@ -907,7 +1031,6 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
         carries,
         flags,
         cond_writes,
-        icount,
         ..
     } = &mut *q;
     let [add_out, mul_out] = results;
@@ -942,7 +1065,7 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
         );
     }
     if d.cond_acc_write {
-        *cond_writes = cond_writes_of(d, flags, *icount);
+        *cond_writes = cond_writes_of(d, flags, icount);
     }
     if d.set_flags {
         update_flags(
@@ -969,7 +1092,7 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
 /// A load immediate to registers ([`Path::LoadImm`]): both sides write the same value;
 /// flags, if set, come from it with C clear.
 #[inline(always)]
-fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
     let values = match &d.ldi_lanes {
         Some(lanes) => **lanes,
         None => [d.imm; 16],
@@ -978,7 +1101,6 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         file,
         flags,
         cond_writes,
-        icount,
         ..
     } = &mut *q;
     store_if(
@@ -994,7 +1116,7 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         flags,
     );
     if d.cond_acc_write {
-        *cond_writes = cond_writes_of(d, flags, *icount);
+        *cond_writes = cond_writes_of(d, flags, icount);
     }
     if d.set_flags {
         update_flags(
@@ -1204,13 +1326,16 @@ fn cond_mask(cond: Cond, flags: &Flags) -> WriteMask {
 fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), Fault> {
     let value = match read {
         Read::Uniform => {
-            let value = x.mem.read_u32(q.uniform_ptr).map_err(|e| match e {
-                MemoryError::Unaligned { .. } => Fault::Memory(e),
-                _ => Fault::UniformsExhausted {
-                    read: q.uniforms_since_reset,
-                    addr: q.uniform_ptr,
-                },
-            })?;
+            let value = x
+                .mem
+                .read_u32_near(q.uniform_ptr, &mut q.uniform_allocation)
+                .map_err(|e| match e {
+                    MemoryError::Unaligned { .. } => Fault::Memory(e),
+                    _ => Fault::UniformsExhausted {
+                        read: q.uniforms_since_reset,
+                        addr: q.uniform_ptr,
+                    },
+                })?;
             q.uniform_ptr = q.uniform_ptr.wrapping_add(4);
             q.uniforms_since_reset += 1;
             q.report.uniforms += 1;
