@@ -1849,6 +1849,21 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
 fn gather(mem: &Memory, addresses: &[u32; 16]) -> (Lanes, u16) {
+    // The common case first: 16 consecutive words (a compare per lane, no min/max search).
+    let first = addresses[0];
+    let consecutive = first <= u32::MAX - 60
+        && (0u32..)
+            .zip(addresses)
+            .fold(true, |all, (i, &addr)| all & (addr == first + 4 * i));
+    if consecutive {
+        if let Ok(bytes) = mem.read_bytes(first, 64) {
+            let mut data = [0u32; 16];
+            for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
+                *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            }
+            return (data, 0);
+        }
+    }
     let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
     let high = addresses.iter().fold(0, |m, &a| m.max(a));
     if let Some(span) = (high - low).checked_add(4) {
