@@ -346,6 +346,10 @@ pub(crate) struct Decoded {
     pub dst_add: Dest,
     pub dst_mul: Dest,
     pub set_flags: bool,
+    /// Whether the add and mul results are floats (for Z and the 16-bit pack).
+    pub writes_float: [bool; 2],
+    /// The regfile-A pack is the 32-bit saturation (needs the unwrapped add/sub result).
+    pub saturate32: bool,
     pub rotate: Rotate,
     /// Whether the rotation is full (both mul inputs from r0–r3) or per quad [measured].
     pub rotate_full: bool,
@@ -464,6 +468,8 @@ impl Decoded {
             dst_add: Dest::Nop,
             dst_mul: Dest::Nop,
             set_flags: false,
+            writes_float: [false; 2],
+            saturate32: false,
             rotate: Rotate::None,
             rotate_full: false,
             shared: false,
@@ -948,6 +954,11 @@ impl Decoded {
             .any(|&(dest, cond)| {
                 matches!(dest, Dest::Acc(_)) && !matches!(cond, Cond::Always | Cond::Never)
             });
+        self.writes_float = [
+            alu::add_writes_float(self.op_add),
+            alu::mul_writes_float(self.op_mul),
+        ];
+        self.saturate32 = self.pack == Pack::RegfileA(qpu_isa::PackA::Saturate32);
         let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
         (self.add_fn, self.mul_fn) = if self.set_flags {
             (add.with_carry, mul.with_carry)

@@ -1075,12 +1075,12 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
                 add: (d.op_add != AddOp::Nop).then_some((
                     &*add_out,
                     &*add_carry,
-                    alu::add_writes_float(d.op_add),
+                    d.writes_float[0],
                 )),
                 mul: (d.op_mul != MulOp::Nop).then_some((
                     &*mul_out,
                     &*mul_carry,
-                    alu::mul_writes_float(d.op_mul),
+                    d.writes_float[1],
                 )),
                 cond_add: d.cond_add,
                 cond_mul: d.cond_mul,
@@ -1449,10 +1449,10 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
         x,
         d,
         Results {
-            add_float: alu::add_writes_float(d.op_add),
+            add_float: d.writes_float[0],
             add_exact: exact.as_deref(),
             add_active: d.op_add != AddOp::Nop,
-            mul_float: alu::mul_writes_float(d.op_mul),
+            mul_float: d.writes_float[1],
             mul_active: d.op_mul != MulOp::Nop,
             poison: track.then_some(poison),
         },
@@ -1463,7 +1463,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
 /// Boxed because it is rare: moving 128 bytes per instruction showed up in profiles.
 #[inline(always)]
 fn exact_sum(d: &Decoded, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
-    if d.pack != Pack::RegfileA(PackA::Saturate32) {
+    if !d.saturate32 {
         return None;
     }
     exact_sum_slow(d.op_add, a, b)
@@ -1514,7 +1514,10 @@ fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
 fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
     let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
     q.results = [values; 2];
-    q.carries = [[0; 16]; 2];
+    if d.set_flags {
+        // A load immediate's C flag is clear.
+        q.carries = [[0; 16]; 2];
+    }
     write_back(
         q,
         x,
