@@ -394,6 +394,10 @@ pub(crate) struct Decoded {
     pub io_read: bool,
     /// How the executor runs the instruction.
     pub path: Path,
+    /// A hint for the executor, never for results: whether a run of plain instructions
+    /// starting here was longer than this one instruction the last time (so is worth the
+    /// plain loop's set-up).
+    pub plain_run: std::cell::Cell<bool>,
     /// The rows whose lanes 12–15 become files A's and B's read latches (what a later read
     /// of address 39 returns), or [`rows::KEEP`].
     pub latch_rows: [u8; 2],
@@ -495,6 +499,7 @@ impl Decoded {
             cond_acc_write: false,
             io_read: false,
             path: Path::General,
+            plain_run: std::cell::Cell::new(true),
             needs_history_checks: false,
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,

@@ -501,7 +501,9 @@ fn run_qpu_until(
         if path == Path::Rotate && d.rotate_sources & q.prev_acc_writes != 0 {
             path = Path::General;
         }
-        if path != Path::General && !q.ending {
+        // A run of plain instructions goes to `run_plain`; where that ran one instruction only
+        // last time, the one-instruction paths below are cheaper.
+        if path != Path::General && !q.ending && d.plain_run.get() {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -509,7 +511,12 @@ fn run_qpu_until(
                 icount_limit,
                 max_cycles,
             };
-            if run_plain(q, &code.pages[q.page], &limits, config)? {
+            let ran = run_plain(q, &code.pages[q.page], &limits, config)?;
+            if ran > 1 {
+                continue;
+            }
+            d.plain_run.set(false);
+            if ran == 1 {
                 continue;
             }
         }
@@ -613,8 +620,8 @@ struct Limits {
 /// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]),
 /// branch delay slots included, thread-end slots not (the caller starts it only outside
 /// those, on a plain instruction). The clock, instruction count, PC and hazard history stay
-/// in locals meanwhile, written back before a hazard check and at the end. Returns whether
-/// it ran any instruction; it stops (leaving the QPU exactly as the one-instruction loop of
+/// in locals meanwhile, written back before a hazard check and at the end. Returns how many
+/// instructions it ran; it stops (leaving the QPU exactly as the one-instruction loop of
 /// [`run_qpu_until`] would) before the first instruction it does not take, or when the PC
 /// leaves the page. None of these instructions touches shared state, stalls, ends the
 /// thread or makes an undefined value, so the QPU stays running and unpoisoned.
@@ -624,7 +631,7 @@ fn run_plain(
     page: &[Decoded; PAGE_SLOTS],
     limits: &Limits,
     config: &EmulatorConfig,
-) -> Result<bool, EmuError> {
+) -> Result<u64, EmuError> {
     let page_key = q.page_key;
     let mut pc = q.pc;
     let mut icount = q.icount;
@@ -705,7 +712,7 @@ fn run_plain(
     q.time = time;
     q.prev_phys_writes = prev_phys_writes;
     q.prev_acc_writes = prev_acc_writes;
-    Ok(icount != start)
+    Ok(icount - start)
 }
 
 #[cold]
@@ -1498,10 +1505,13 @@ fn rotation(rotate: Rotate, file: &alu::Table) -> usize {
 fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
     let mut out = [0; 16];
     if full {
-        // Lane i takes lane (i - by) mod 16: two block copies.
-        let by = by & 15;
-        out[by..].copy_from_slice(&values[..16 - by]);
-        out[..by].copy_from_slice(&values[16 - by..]);
+        // Lane i takes lane (i - by) mod 16: a 16-lane window of the vector repeated twice
+        // (fixed-size copies, no call to memcpy).
+        let mut doubled = [0; 32];
+        doubled[..16].copy_from_slice(values);
+        doubled[16..].copy_from_slice(values);
+        let start = 16 - (by & 15);
+        out.copy_from_slice(&doubled[start..start + 16]);
     } else {
         let by = by & 3;
         for (i, o) in out.iter_mut().enumerate() {
@@ -2005,7 +2015,9 @@ fn cond_bits(cond: Cond, flags: &Flags) -> u16 {
 /// A lane mask (each lane 0 or all ones) as bits, lane i in bit i.
 #[inline(always)]
 fn lane_bits(mask: &Lanes) -> u16 {
-    (0..16).fold(0, |bits, i| bits | (((mask[i] >> 31) as u16) << i))
+    // Each lane is 0 or all ones, so masking lane i with bit i and or-ing the lanes gives
+    // the bits (an and and an or-reduction: vectorizes).
+    (0..16).fold(0, |bits, i| bits | (mask[i] & (1 << i))) as u16
 }
 
 /// The lanes of `row` the previous instruction wrote: those its conditional write reached,
