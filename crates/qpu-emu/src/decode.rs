@@ -8,6 +8,7 @@ use qpu_isa::{
 };
 
 use crate::alu::{self, DirectOp, LaneOp};
+use crate::config::FlagsRule;
 use crate::error::Rule;
 
 /// The one place that turns an instruction into text for error messages.
@@ -348,6 +349,9 @@ pub(crate) struct Decoded {
     pub set_flags: bool,
     /// Whether the add and mul results are floats (for Z and the 16-bit pack).
     pub writes_float: [bool; 2],
+    /// Fast path, with `setf`: the side (0 add, 1 mul) the flags come from and the
+    /// condition of their update, under `FlagsRule::Measured` and `FlagsRule::Guide`.
+    pub flag_sides: [Option<(u8, Cond)>; 2],
     /// The regfile-A pack is the 32-bit saturation (needs the unwrapped add/sub result).
     pub saturate32: bool,
     pub rotate: Rotate,
@@ -473,6 +477,7 @@ impl Decoded {
             dst_mul: Dest::Nop,
             set_flags: false,
             writes_float: [false; 2],
+            flag_sides: [None; 2],
             saturate32: false,
             rotate: Rotate::None,
             rotate_full: false,
@@ -964,6 +969,15 @@ impl Decoded {
             alu::mul_writes_float(self.op_mul),
         ];
         self.saturate32 = self.pack == Pack::RegfileA(qpu_isa::PackA::Saturate32);
+        let alu_kind = matches!(self.kind, Kind::Alu);
+        let (add_active, mul_active) = (
+            !alu_kind || self.op_add != AddOp::Nop,
+            !alu_kind || self.op_mul != MulOp::Nop,
+        );
+        self.flag_sides = [FlagsRule::Measured, FlagsRule::Guide].map(|rule| {
+            crate::machine::flag_side(rule, add_active, mul_active, self.cond_add, self.cond_mul)
+                .map(|(side, cond)| (side as u8, cond))
+        });
         let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
         (self.add_fn, self.mul_fn) = if self.set_flags {
             (add.with_carry, mul.with_carry)

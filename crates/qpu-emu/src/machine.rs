@@ -1075,24 +1075,25 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
         *cond_writes = cond_writes_of(d, flags, icount);
     }
     if d.set_flags {
-        update_flags(
-            flags,
-            flags_rule,
-            FlagSources {
-                add: (d.op_add != AddOp::Nop).then_some((
-                    &*add_out,
-                    &*add_carry,
-                    d.writes_float[0],
-                )),
-                mul: (d.op_mul != MulOp::Nop).then_some((
-                    &*mul_out,
-                    &*mul_carry,
-                    d.writes_float[1],
-                )),
-                cond_add: d.cond_add,
-                cond_mul: d.cond_mul,
-            },
-        );
+        // The flag-setting side and its condition, chosen at decode time (`flag_side`).
+        let rule = match flags_rule {
+            FlagsRule::Measured => 0,
+            FlagsRule::Guide => 1,
+        };
+        if let Some((side, cond)) = d.flag_sides[rule] {
+            let (values, carry) = if side == 0 {
+                (&*add_out, &*add_carry)
+            } else {
+                (&*mul_out, &*mul_carry)
+            };
+            set_flags_from(
+                flags,
+                cond,
+                values,
+                carry,
+                d.writes_float[usize::from(side & 1)],
+            );
+        }
     }
 }
 
@@ -1205,6 +1206,13 @@ fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
         return;
     };
     let (values, carry, float) = source;
+    set_flags_from(flags, cond, values, carry, float);
+}
+
+/// Sets the flags from one result, its carries and whether it is a float, in the lanes
+/// where `cond` passes on the old flags.
+#[inline(always)]
+fn set_flags_from(flags: &mut Flags, cond: Cond, values: &Lanes, carry: &Lanes, float: bool) {
     let (z, n) = alu::zn(values, float);
     if cond == Cond::Always {
         *flags = Flags { z, n, c: *carry };
@@ -1220,7 +1228,7 @@ fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
 /// Which result `setf` takes the flags from (0 add, 1 mul) and under which condition, by
 /// [`FlagsRule`]; `None` when neither ALU computes anything.
 #[inline(always)]
-fn flag_side(
+pub(crate) fn flag_side(
     rule: FlagsRule,
     add_active: bool,
     mul_active: bool,
