@@ -8,6 +8,7 @@ use qpu_isa::{
 };
 
 use crate::alu::{self, DirectOp, LaneOp};
+use crate::config::FlagsRule;
 use crate::error::Rule;
 
 /// The one place that turns an instruction into text for error messages.
@@ -265,6 +266,10 @@ pub(crate) enum Path {
     /// registers, accumulators r0–r3 or nothing; no static fault. It touches only its own
     /// QPU and never stalls.
     Fast,
+    /// [`Path::Fast`] with a rotation of the mul result. A rotation of an accumulator the
+    /// previous instruction wrote makes undefined lanes: the executor then takes the
+    /// general path.
+    Rotate,
     /// A load immediate (any mode) to registers, accumulators r0–r3 or nothing, without
     /// pack and without static fault.
     LoadImm,
@@ -342,6 +347,13 @@ pub(crate) struct Decoded {
     pub dst_add: Dest,
     pub dst_mul: Dest,
     pub set_flags: bool,
+    /// Whether the add and mul results are floats (for Z and the 16-bit pack).
+    pub writes_float: [bool; 2],
+    /// Fast path, with `setf`: the side (0 add, 1 mul) the flags come from and the
+    /// condition of their update, under `FlagsRule::Measured` and `FlagsRule::Guide`.
+    pub flag_sides: [Option<(u8, Cond)>; 2],
+    /// The regfile-A pack is the 32-bit saturation (needs the unwrapped add/sub result).
+    pub saturate32: bool,
     pub rotate: Rotate,
     /// Whether the rotation is full (both mul inputs from r0–r3) or per quad [measured].
     pub rotate_full: bool,
@@ -379,10 +391,17 @@ pub(crate) struct Decoded {
     pub dst_rows: [u8; 2],
     /// ... and the conditions of those writes (never becomes always, to the sink).
     pub store_conds: [Cond; 2],
+    /// Writes r0–r3 under a flag condition: the lanes it reaches are recorded (a rotation
+    /// right after it reads the old value in those lanes).
+    pub cond_acc_write: bool,
     /// Reads an I/O register with a side effect or a changing value (into a scratch row).
     pub io_read: bool,
     /// How the executor runs the instruction.
     pub path: Path,
+    /// A hint for the executor, never for results: whether a run of plain instructions
+    /// starting here was longer than this one instruction the last time (so is worth the
+    /// plain loop's set-up).
+    pub plain_run: std::cell::Cell<bool>,
     /// The rows whose lanes 12–15 become files A's and B's read latches (what a later read
     /// of address 39 returns), or [`rows::KEEP`].
     pub latch_rows: [u8; 2],
@@ -457,6 +476,9 @@ impl Decoded {
             dst_add: Dest::Nop,
             dst_mul: Dest::Nop,
             set_flags: false,
+            writes_float: [false; 2],
+            flag_sides: [None; 2],
+            saturate32: false,
             rotate: Rotate::None,
             rotate_full: false,
             shared: false,
@@ -479,8 +501,10 @@ impl Decoded {
             src: [rows::ZERO as u8; 4],
             dst_rows: [rows::SINK as u8; 2],
             store_conds: [Cond::Always; 2],
+            cond_acc_write: false,
             io_read: false,
             path: Path::General,
+            plain_run: std::cell::Cell::new(true),
             needs_history_checks: false,
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,
@@ -907,7 +931,6 @@ impl Decoded {
             || (live_mul && matches!(self.dst_mul, Dest::VdrAddress | Dest::VdwAddress));
         self.needs_history_checks = self.reads_r4
             || self.writes_r4
-            || self.rotate_sources != 0
             || self.reads_uniform
             || ldtmu
             || self.is_branch
@@ -936,6 +959,25 @@ impl Decoded {
         let (mul_row, mul_cond) = never_to_sink(self.dst_mul, self.cond_mul);
         self.dst_rows = [add_row, mul_row];
         self.store_conds = [add_cond, mul_cond];
+        self.cond_acc_write = [(self.dst_add, self.cond_add), (self.dst_mul, self.cond_mul)]
+            .iter()
+            .any(|&(dest, cond)| {
+                matches!(dest, Dest::Acc(_)) && !matches!(cond, Cond::Always | Cond::Never)
+            });
+        self.writes_float = [
+            alu::add_writes_float(self.op_add),
+            alu::mul_writes_float(self.op_mul),
+        ];
+        self.saturate32 = self.pack == Pack::RegfileA(qpu_isa::PackA::Saturate32);
+        let alu_kind = matches!(self.kind, Kind::Alu);
+        let (add_active, mul_active) = (
+            !alu_kind || self.op_add != AddOp::Nop,
+            !alu_kind || self.op_mul != MulOp::Nop,
+        );
+        self.flag_sides = [FlagsRule::Measured, FlagsRule::Guide].map(|rule| {
+            crate::machine::flag_side(rule, add_active, mul_active, self.cond_add, self.cond_mul)
+                .map(|(side, cond)| (side as u8, cond))
+        });
         let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
         (self.add_fn, self.mul_fn) = if self.set_flags {
             (add.with_carry, mul.with_carry)
@@ -957,7 +999,10 @@ impl Decoded {
         let both = self.op_add != AddOp::Nop && self.op_mul != MulOp::Nop;
         let clobbers =
             |row: u8, reader: [u8; 2]| both && row != rows::SINK as u8 && reader.contains(&row);
-        self.direct = if self.set_flags || self.store_conds != [Cond::Always; 2] {
+        self.direct = if self.set_flags
+            || self.store_conds != [Cond::Always; 2]
+            || self.rotate != Rotate::None
+        {
             Direct::No
         } else if !clobbers(add_row, [self.src[2], self.src[3]]) {
             Direct::AddFirst
@@ -971,7 +1016,6 @@ impl Decoded {
             && !self.io_read
             && self.unpack == Unpack::None
             && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
-            && self.rotate == Rotate::None
             && plain(self.dst_add)
             && plain(self.dst_mul)
             && self.fault.is_none()
@@ -986,7 +1030,9 @@ impl Decoded {
             && plain(self.dst_mul)
             && self.fault.is_none()
             && !self.may_poison;
-        self.path = if fast {
+        self.path = if fast && self.rotate != Rotate::None {
+            Path::Rotate
+        } else if fast {
             Path::Fast
         } else if plain_load_imm {
             Path::LoadImm

@@ -51,6 +51,10 @@ const ALL_LANES: u16 = 0xffff;
 pub(crate) struct CodeCache {
     index: HashMap<u32, usize>,
     pages: Vec<Page>,
+    /// Tests: decode every instruction for the general path, to compare the fast paths
+    /// against it.
+    #[cfg(test)]
+    pub(crate) force_general: bool,
 }
 
 impl CodeCache {
@@ -86,7 +90,17 @@ impl CodeCache {
         let mut word = [0u8; 8];
         word.copy_from_slice(bytes);
         let instr = Instruction::decode(u64::from_le_bytes(word)).map_err(Fault::Decode)?;
-        self.pages[page][slot_of(pc)] = Decoded::new(instr);
+        let decoded = Decoded::new(instr);
+        #[cfg(test)]
+        let decoded = if self.force_general {
+            Decoded {
+                path: Path::General,
+                ..decoded
+            }
+        } else {
+            decoded
+        };
+        self.pages[page][slot_of(pc)] = decoded;
         Ok(())
     }
 }
@@ -115,7 +129,7 @@ enum StallCause {
 
 /// The destination rows and lanes of an instruction's conditional writes (add, mul; the
 /// sink row for an unconditional or absent side), and which instruction made them.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct CondWrites {
     icount: u64,
     rows: [u8; 2],
@@ -144,6 +158,8 @@ pub(crate) struct Qpu {
     carries: [Lanes; 2],
     pc: u32,
     uniform_ptr: u32,
+    /// The memory allocation the last uniform came from (a hint: tried first).
+    uniform_allocation: usize,
     /// Uniforms read since the stream started (or its address was last written).
     uniforms_since_reset: u64,
     /// Clock at which the next instruction may issue.
@@ -224,6 +240,7 @@ impl Qpu {
             carries: [[0; 16]; 2],
             pc: code,
             uniform_ptr: uniforms,
+            uniform_allocation: 0,
             uniforms_since_reset: 0,
             time: start,
             state: State::Running,
@@ -330,6 +347,35 @@ pub(crate) fn run(
         .map(|(id, &(uniforms, code))| Qpu::new(id, uniforms, code, timing.program_start_latency))
         .collect();
     code.clear();
+    let result = run_qpus(config, mem, vpm, code, &mut qpus, &mut units);
+    #[cfg(test)]
+    path_tests::record(&qpus);
+    result?;
+    let mut end = 0;
+    for q in &qpus {
+        end = end.max(q.time).max(q.vdr_done_at).max(q.vdw_done_at);
+    }
+    let reports = qpus
+        .into_iter()
+        .map(|q| {
+            let mut r = q.report;
+            r.instructions = q.icount;
+            r.cycles = q.time;
+            r
+        })
+        .collect();
+    Ok(RunReport::new(reports, end, config.clock_mhz))
+}
+
+/// Runs the QPUs until every one has ended (or an error).
+fn run_qpus(
+    config: &EmulatorConfig,
+    mem: &mut Memory,
+    vpm: &mut VpmMemory,
+    code: &mut CodeCache,
+    qpus: &mut [Qpu],
+    units: &mut Units,
+) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
     loop {
         let mut best: Option<(u64, usize)> = None;
@@ -348,14 +394,14 @@ pub(crate) fn run(
         }
         let Some((_, qi)) = best else {
             if qpus.iter().all(|q| q.state == State::Done) {
-                break;
+                return Ok(());
             }
-            return Err(deadlock(&qpus, &units));
+            return Err(deadlock(qpus, units));
         };
         let mut ctx = Ctx {
             mem: &mut *mem,
             vpm: &mut *vpm,
-            units: &mut units,
+            units: &mut *units,
             config,
         };
         run_qpu(&mut qpus[qi], second, code, &mut ctx, &mut executed)?;
@@ -370,20 +416,6 @@ pub(crate) fn run(
             }
         }
     }
-    let mut end = 0;
-    for q in &qpus {
-        end = end.max(q.time).max(q.vdr_done_at).max(q.vdw_done_at);
-    }
-    let reports = qpus
-        .into_iter()
-        .map(|q| {
-            let mut r = q.report;
-            r.instructions = q.icount;
-            r.cycles = q.time;
-            r
-        })
-        .collect();
-    Ok(RunReport::new(reports, end, config.clock_mhz))
 }
 
 fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
@@ -462,10 +494,34 @@ fn run_qpu_until(
             q.page_key = pc & PAGE_KEY_MASK;
         }
         let d = &code.pages[q.page][slot_of(pc)];
-        // While a register or flag holds an undefined value, only the general path tracks it.
-        let path = if q.poisoned { Path::General } else { d.path };
+        // While a register or flag holds an undefined value, only the general path tracks it;
+        // so it does when a rotation reads an accumulator the previous instruction wrote
+        // (that makes undefined lanes).
+        let mut path = if q.poisoned { Path::General } else { d.path };
+        if path == Path::Rotate && d.rotate_sources & q.prev_acc_writes != 0 {
+            path = Path::General;
+        }
+        // A run of plain instructions goes to `run_plain`; where that ran one instruction only
+        // last time, the one-instruction paths below are cheaper.
+        if path != Path::General && !q.ending && d.plain_run.get() {
+            let limits = Limits {
+                check,
+                flags_rule,
+                clocks_per_instruction,
+                icount_limit,
+                max_cycles,
+            };
+            let ran = run_plain(q, &code.pages[q.page], &limits, config)?;
+            if ran > 1 {
+                continue;
+            }
+            d.plain_run.set(false);
+            if ran == 1 {
+                continue;
+            }
+        }
         match path {
-            Path::Fast | Path::LoadImm => {
+            Path::Fast | Path::Rotate | Path::LoadImm => {
                 // Touches only this QPU and never stalls.
                 if check
                     && ((d.phys_reads & q.prev_phys_writes) != 0
@@ -476,10 +532,11 @@ fn run_qpu_until(
                         .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
                 }
                 latch_reads(q, d);
-                if d.path == Path::Fast {
-                    execute_fast(q, d, flags_rule);
-                } else {
-                    load_immediate_fast(q, d, flags_rule);
+                let icount = q.icount;
+                match path {
+                    Path::Fast => execute_fast::<false>(q, d, flags_rule, icount),
+                    Path::Rotate => execute_fast::<true>(q, d, flags_rule, icount),
+                    _ => load_immediate_fast(q, d, flags_rule, icount),
                 }
                 q.prev_phys_writes = d.phys_writes;
                 q.prev_acc_writes = d.acc_writes;
@@ -548,6 +605,114 @@ fn run_qpu_until(
         }
     }
     Ok(())
+}
+
+/// What [`run_plain`] needs from the configuration and the run.
+struct Limits {
+    check: bool,
+    flags_rule: FlagsRule,
+    clocks_per_instruction: u64,
+    icount_limit: u64,
+    max_cycles: u64,
+}
+
+/// Runs QPU `q` through consecutive instructions of its current code page that take the
+/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]),
+/// branch delay slots included, thread-end slots not (the caller starts it only outside
+/// those, on a plain instruction). The clock, instruction count, PC and hazard history stay
+/// in locals meanwhile, written back before a hazard check and at the end. Returns how many
+/// instructions it ran; it stops (leaving the QPU exactly as the one-instruction loop of
+/// [`run_qpu_until`] would) before the first instruction it does not take, or when the PC
+/// leaves the page. None of these instructions touches shared state, stalls, ends the
+/// thread or makes an undefined value, so the QPU stays running and unpoisoned.
+#[inline(never)]
+fn run_plain(
+    q: &mut Qpu,
+    page: &[Decoded; PAGE_SLOTS],
+    limits: &Limits,
+    config: &EmulatorConfig,
+) -> Result<u64, EmuError> {
+    let page_key = q.page_key;
+    let mut pc = q.pc;
+    let mut icount = q.icount;
+    let mut time = q.time;
+    let mut prev_phys_writes = q.prev_phys_writes;
+    let mut prev_acc_writes = q.prev_acc_writes;
+    let start = icount;
+    loop {
+        let d = &page[slot_of(pc)];
+        let (runs, history) = match d.path {
+            Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
+            Path::Rotate => (
+                d.rotate_sources & prev_acc_writes == 0,
+                d.needs_history_checks,
+            ),
+            // Of the history rules only "branch in a delay slot" can apply besides the
+            // register-file distance (see the branch path of `run_qpu_until`).
+            Path::Branch => (true, q.branch_slots > 0),
+            Path::General => (false, false),
+        };
+        if !runs {
+            break;
+        }
+        if limits.check && ((d.phys_reads & prev_phys_writes) != 0 || history) {
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            check_history(q, d, config)
+                .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
+        }
+        latch_reads(q, d);
+        match d.path {
+            Path::Fast => execute_fast::<false>(q, d, limits.flags_rule, icount),
+            Path::Rotate => execute_fast::<true>(q, d, limits.flags_rule, icount),
+            Path::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
+            _ => {
+                if let Kind::Branch(branch) = &d.kind {
+                    q.pc = pc;
+                    execute_branch(q, d, branch, config);
+                }
+            }
+        }
+        prev_phys_writes = d.phys_writes;
+        prev_acc_writes = d.acc_writes;
+        icount += 1;
+        time += limits.clocks_per_instruction;
+        // As `advance` (no thread end is pending or starting here).
+        let next = pc.wrapping_add(8);
+        if d.is_branch {
+            q.branch_slots = latency::BRANCH_DELAY_SLOTS as u8;
+            pc = next;
+        } else if q.branch_slots > 0 {
+            q.branch_slots -= 1;
+            pc = if q.branch_slots == 0 {
+                q.branch_target.take().unwrap_or(next)
+            } else {
+                next
+            };
+        } else {
+            pc = next;
+        }
+        if icount > limits.icount_limit || time > limits.max_cycles {
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            return Err(budget_error(q, config, limits.icount_limit));
+        }
+        if pc & PAGE_KEY_MASK != page_key {
+            break;
+        }
+    }
+    q.pc = pc;
+    q.icount = icount;
+    q.time = time;
+    q.prev_phys_writes = prev_phys_writes;
+    q.prev_acc_writes = prev_acc_writes;
+    Ok(icount - start)
 }
 
 #[cold]
@@ -845,8 +1010,9 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 
 /// A plain ALU instruction ([`Decoded::fast`]): operands by row, results to rows (the sink
 /// row when a side writes nowhere), flags from lane masks.
+/// `ROTATE`: the instruction rotates the mul result ([`Path::Rotate`]).
 #[inline(always)]
-fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
     let add = d.op_add != AddOp::Nop;
     let mul = d.op_mul != MulOp::Nop;
     match d.direct {
@@ -872,7 +1038,6 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         carries,
         flags,
         cond_writes,
-        icount,
         ..
     } = &mut *q;
     let [add_out, mul_out] = results;
@@ -886,6 +1051,9 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
     }
     if mul {
         (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
+        if ROTATE {
+            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+        }
     }
     if add {
         store_if(
@@ -903,35 +1071,36 @@ fn execute_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
             flags,
         );
     }
-    if d.store_conds != [Cond::Always; 2] {
-        *cond_writes = cond_writes_of(d, flags, *icount);
+    if d.cond_acc_write {
+        *cond_writes = cond_writes_of(d, flags, icount);
     }
     if d.set_flags {
-        update_flags(
-            flags,
-            flags_rule,
-            FlagSources {
-                add: (d.op_add != AddOp::Nop).then_some((
-                    &*add_out,
-                    &*add_carry,
-                    alu::add_writes_float(d.op_add),
-                )),
-                mul: (d.op_mul != MulOp::Nop).then_some((
-                    &*mul_out,
-                    &*mul_carry,
-                    alu::mul_writes_float(d.op_mul),
-                )),
-                cond_add: d.cond_add,
-                cond_mul: d.cond_mul,
-            },
-        );
+        // The flag-setting side and its condition, chosen at decode time (`flag_side`).
+        let rule = match flags_rule {
+            FlagsRule::Measured => 0,
+            FlagsRule::Guide => 1,
+        };
+        if let Some((side, cond)) = d.flag_sides[rule] {
+            let (values, carry) = if side == 0 {
+                (&*add_out, &*add_carry)
+            } else {
+                (&*mul_out, &*mul_carry)
+            };
+            set_flags_from(
+                flags,
+                cond,
+                values,
+                carry,
+                d.writes_float[usize::from(side & 1)],
+            );
+        }
     }
 }
 
 /// A load immediate to registers ([`Path::LoadImm`]): both sides write the same value;
 /// flags, if set, come from it with C clear.
 #[inline(always)]
-fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
+fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
     let values = match &d.ldi_lanes {
         Some(lanes) => **lanes,
         None => [d.imm; 16],
@@ -940,7 +1109,6 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         file,
         flags,
         cond_writes,
-        icount,
         ..
     } = &mut *q;
     store_if(
@@ -955,8 +1123,8 @@ fn load_immediate_fast(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule) {
         d.store_conds[1],
         flags,
     );
-    if d.store_conds != [Cond::Always; 2] {
-        *cond_writes = cond_writes_of(d, flags, *icount);
+    if d.cond_acc_write {
+        *cond_writes = cond_writes_of(d, flags, icount);
     }
     if d.set_flags {
         update_flags(
@@ -1038,6 +1206,13 @@ fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
         return;
     };
     let (values, carry, float) = source;
+    set_flags_from(flags, cond, values, carry, float);
+}
+
+/// Sets the flags from one result, its carries and whether it is a float, in the lanes
+/// where `cond` passes on the old flags.
+#[inline(always)]
+fn set_flags_from(flags: &mut Flags, cond: Cond, values: &Lanes, carry: &Lanes, float: bool) {
     let (z, n) = alu::zn(values, float);
     if cond == Cond::Always {
         *flags = Flags { z, n, c: *carry };
@@ -1053,7 +1228,7 @@ fn update_flags(flags: &mut Flags, rule: FlagsRule, from: FlagSources<'_>) {
 /// Which result `setf` takes the flags from (0 add, 1 mul) and under which condition, by
 /// [`FlagsRule`]; `None` when neither ALU computes anything.
 #[inline(always)]
-fn flag_side(
+pub(crate) fn flag_side(
     rule: FlagsRule,
     add_active: bool,
     mul_active: bool,
@@ -1166,13 +1341,16 @@ fn cond_mask(cond: Cond, flags: &Flags) -> WriteMask {
 fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), Fault> {
     let value = match read {
         Read::Uniform => {
-            let value = x.mem.read_u32(q.uniform_ptr).map_err(|e| match e {
-                MemoryError::Unaligned { .. } => Fault::Memory(e),
-                _ => Fault::UniformsExhausted {
-                    read: q.uniforms_since_reset,
-                    addr: q.uniform_ptr,
-                },
-            })?;
+            let value = x
+                .mem
+                .read_u32_near(q.uniform_ptr, &mut q.uniform_allocation)
+                .map_err(|e| match e {
+                    MemoryError::Unaligned { .. } => Fault::Memory(e),
+                    _ => Fault::UniformsExhausted {
+                        read: q.uniforms_since_reset,
+                        addr: q.uniform_ptr,
+                    },
+                })?;
             q.uniform_ptr = q.uniform_ptr.wrapping_add(4);
             q.uniforms_since_reset += 1;
             q.report.uniforms += 1;
@@ -1278,12 +1456,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
         if d.rotate != Rotate::None {
-            let by = match d.rotate {
-                Rotate::ByR5 => (file[rows::R5][0] & 15) as usize,
-                Rotate::By(n) => usize::from(n),
-                Rotate::None => 0,
-            };
-            *mul_out = rotate(mul_out, by, d.rotate_full);
+            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     write_back(
@@ -1291,10 +1464,10 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
         x,
         d,
         Results {
-            add_float: alu::add_writes_float(d.op_add),
+            add_float: d.writes_float[0],
             add_exact: exact.as_deref(),
             add_active: d.op_add != AddOp::Nop,
-            mul_float: alu::mul_writes_float(d.op_mul),
+            mul_float: d.writes_float[1],
             mul_active: d.op_mul != MulOp::Nop,
             poison: track.then_some(poison),
         },
@@ -1305,7 +1478,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result
 /// Boxed because it is rare: moving 128 bytes per instruction showed up in profiles.
 #[inline(always)]
 fn exact_sum(d: &Decoded, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
-    if d.pack != Pack::RegfileA(PackA::Saturate32) {
+    if !d.saturate32 {
         return None;
     }
     exact_sum_slow(d.op_add, a, b)
@@ -1325,23 +1498,44 @@ fn exact_sum_slow(op: AddOp, a: &Lanes, b: &Lanes) -> Option<Box<[i64; 16]>> {
     }
 }
 
+/// The rotation amount: a small immediate's, or r5's element 0 (low 4 bits).
+#[inline(always)]
+fn rotation(rotate: Rotate, file: &alu::Table) -> usize {
+    match rotate {
+        Rotate::ByR5 => (file[rows::R5][0] & 15) as usize,
+        Rotate::By(n) => usize::from(n),
+        Rotate::None => 0,
+    }
+}
+
 /// Rotates "upwards" by `by` lanes (lane 0 moves to lane `by`): across all 16 lanes, or
 /// within each quad by the low 2 bits [measured: vc4asm].
 fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
-    std::array::from_fn(|i| {
-        if full {
-            values[(i + 16 - by) % 16]
-        } else {
-            let quad = i & !3;
-            values[quad + ((i & 3) + 4 - (by & 3)) % 4]
+    let mut out = [0; 16];
+    if full {
+        // Lane i takes lane (i - by) mod 16: a 16-lane window of the vector repeated twice
+        // (fixed-size copies, no call to memcpy).
+        let mut doubled = [0; 32];
+        doubled[..16].copy_from_slice(values);
+        doubled[16..].copy_from_slice(values);
+        let start = 16 - (by & 15);
+        out.copy_from_slice(&doubled[start..start + 16]);
+    } else {
+        let by = by & 3;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
         }
-    })
+    }
+    out
 }
 
 fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
     let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
     q.results = [values; 2];
-    q.carries = [[0; 16]; 2];
+    if d.set_flags {
+        // A load immediate's C flag is clear.
+        q.carries = [[0; 16]; 2];
+    }
     write_back(
         q,
         x,
@@ -1375,7 +1569,7 @@ fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Re
     // Both sides see the flags from before the instruction (they change last).
     let mask_add = cond_mask(d.cond_add, &q.flags);
     let mask_mul = cond_mask(d.cond_mul, &q.flags);
-    if d.store_conds != [Cond::Always; 2] {
+    if d.cond_acc_write {
         q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
     }
     if let Some(poison) = out.poison {
@@ -1676,6 +1870,21 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
 fn gather(mem: &Memory, addresses: &[u32; 16]) -> (Lanes, u16) {
+    // The common case first: 16 consecutive words (a compare per lane, no min/max search).
+    let first = addresses[0];
+    let consecutive = first <= u32::MAX - 60
+        && (0u32..)
+            .zip(addresses)
+            .fold(true, |all, (i, &addr)| all & (addr == first + 4 * i));
+    if consecutive {
+        if let Ok(bytes) = mem.read_bytes(first, 64) {
+            let mut data = [0u32; 16];
+            for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
+                *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            }
+            return (data, 0);
+        }
+    }
     let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
     let high = addresses.iter().fold(0, |m, &a| m.max(a));
     if let Some(span) = (high - low).checked_add(4) {
@@ -1788,11 +1997,35 @@ fn cond_writes_of(d: &Decoded, flags: &Flags, icount: u64) -> CondWrites {
         if !matches!(cond, Cond::Always | Cond::Never) {
             if let Some(row) = dest_row(dest) {
                 out.rows[side] = row as u8;
-                out.lanes[side] = mask_lanes(&cond_mask(cond, flags));
+                out.lanes[side] = cond_bits(cond, flags);
             }
         }
     }
     out
+}
+
+/// The lanes where `cond` (a flag condition) passes, as a bit mask.
+#[inline(always)]
+fn cond_bits(cond: Cond, flags: &Flags) -> u16 {
+    let (flag, invert) = match cond {
+        Cond::ZeroSet => (&flags.z, 0),
+        Cond::ZeroClear => (&flags.z, ALL_LANES),
+        Cond::NegativeSet => (&flags.n, 0),
+        Cond::NegativeClear => (&flags.n, ALL_LANES),
+        Cond::CarrySet => (&flags.c, 0),
+        Cond::CarryClear => (&flags.c, ALL_LANES),
+        Cond::Always => return ALL_LANES,
+        Cond::Never => return 0,
+    };
+    lane_bits(flag) ^ invert
+}
+
+/// A lane mask (each lane 0 or all ones) as bits, lane i in bit i.
+#[inline(always)]
+fn lane_bits(mask: &Lanes) -> u16 {
+    // Each lane is 0 or all ones, so masking lane i with bit i and or-ing the lanes gives
+    // the bits (an and and an or-reduction: vectorizes).
+    (0..16).fold(0, |bits, i| bits | (mask[i] & (1 << i))) as u16
 }
 
 /// The lanes of `row` the previous instruction wrote: those its conditional write reached,
@@ -1823,7 +2056,7 @@ fn mask_lanes(mask: &WriteMask) -> u16 {
     match mask {
         WriteMask::Never => 0,
         WriteMask::Always => ALL_LANES,
-        WriteMask::Lanes(m) => (0..16).fold(0, |bits, i| bits | (u16::from(m[i] != 0) << i)),
+        WriteMask::Lanes(m) => lane_bits(m),
     }
 }
 
@@ -2089,6 +2322,10 @@ fn check_branch_poison(q: &Qpu, branch: &BranchInfo, config: &EmulatorConfig) ->
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "path_tests.rs"]
+mod path_tests;
 
 #[cfg(test)]
 mod tests {

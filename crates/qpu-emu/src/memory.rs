@@ -293,6 +293,26 @@ impl Memory {
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
+    /// [`Memory::read_u32`] for a stream of reads that mostly stay in one allocation (the
+    /// uniforms): `hint` is the index of the allocation the last read found, tried first;
+    /// otherwise (and for every error) the search of `read_u32` runs and updates it.
+    #[inline]
+    pub(crate) fn read_u32_near(&self, addr: u32, hint: &mut usize) -> Result<u32, MemoryError> {
+        if let Some(a) = self.allocations.get(*hint) {
+            let offset = addr.wrapping_sub(a.base) as usize;
+            if addr.is_multiple_of(4) && addr >= a.base {
+                if let Some(&[b0, b1, b2, b3]) = a.bytes.get(offset..offset.wrapping_add(4)) {
+                    return Ok(u32::from_le_bytes([b0, b1, b2, b3]));
+                }
+            }
+        }
+        let value = self.read_u32(addr)?;
+        if let Some(index) = self.find(addr) {
+            *hint = index;
+        }
+        Ok(value)
+    }
+
     /// Writes `value` little-endian at the 4-byte aligned address `addr`.
     pub fn write_u32(&mut self, addr: u32, value: u32) -> Result<(), MemoryError> {
         if !addr.is_multiple_of(4) {

@@ -1,0 +1,311 @@
+//! Property test: every executor path chosen at decode time (plain ALU, load immediate,
+//! branch) must leave exactly the machine state the general path leaves. Random
+//! instruction shapes run twice, once as decoded and once with every instruction forced
+//! onto the general path; the run results (report or error text) and the full state of
+//! every QPU must be identical.
+
+use std::cell::RefCell;
+
+use proptest::prelude::*;
+
+use super::{Qpu, State};
+use crate::config::{Ambiguities, BranchRegisterLane, EmulatorConfig, FlagsRule};
+use crate::decode::{rows, Decoded};
+use crate::Emulator;
+
+thread_local! {
+    /// The final state of every QPU of the last run on this thread.
+    static LAST: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Called at the end of every run (tests only).
+pub(super) fn record(qpus: &[Qpu]) {
+    LAST.with(|last| *last.borrow_mut() = qpus.iter().map(state).collect());
+}
+
+/// Everything a QPU carries from one instruction to the next. Left out: the sink row (the
+/// fast path writes results meant for nowhere there; nothing reads it) and the scratch
+/// result/carry arrays (per-instruction temporaries).
+fn state(q: &Qpu) -> String {
+    let rows_but_sink: Vec<_> = (0..rows::COUNT)
+        .filter(|&r| r != rows::SINK)
+        .map(|r| (q.file[r], q.poison[r]))
+        .collect();
+    format!(
+        "qpu {} rows {:?} flags {:?} flag_poison {} poisoned {} pc {:#x} unif {:#x}/{} \
+         time {} state {:?} slots {}/{:?}/{}/{} icount {} prev {:#x}/{:#x} sfu {:?} \
+         unif_addr {:?} noswap {:?}/{} r4 {} origin {:?}/{:?}/{:?} vpm_undef {} latch {:#x} \
+         cond_writes {:?} tmu {} report {:?}",
+        q.id,
+        rows_but_sink,
+        q.flags,
+        q.flag_poison,
+        q.poisoned,
+        q.pc,
+        q.uniform_ptr,
+        q.uniforms_since_reset,
+        q.time,
+        q.state == State::Done,
+        q.branch_slots,
+        q.branch_target,
+        q.end_slots,
+        q.ending,
+        q.icount,
+        q.prev_phys_writes,
+        q.prev_acc_writes,
+        q.last_sfu,
+        q.last_uniforms_address,
+        q.last_noswap,
+        q.noswap,
+        q.r4_loaded,
+        q.poison_origin,
+        q.poison_origin_pc,
+        q.poison_origin_address,
+        q.vpm_write_undefined,
+        q.latch,
+        q.cond_writes,
+        q.tmu_fifo[0].len() + q.tmu_fifo[1].len(),
+        q.report,
+    )
+}
+
+/// Runs `words` on one QPU (uniforms: 64 words counting up) with or without the fast
+/// paths; returns the result text and the final QPU state.
+fn run(words: &[u64], config: &EmulatorConfig, force_general: bool) -> (String, Vec<String>) {
+    let mut emu = Emulator::new(config.clone()).unwrap();
+    emu.code.force_general = force_general;
+    let code = emu.load_program(words).unwrap();
+    let uniforms: Vec<u32> = (0..64).map(|i| 0x0101_0101u32.wrapping_mul(i)).collect();
+    let uniforms = emu.load_uniforms(&uniforms).unwrap();
+    LAST.with(|last| last.borrow_mut().clear());
+    let result = match emu.run(&[(uniforms, code)]) {
+        Ok(report) => format!("{report:?}"),
+        Err(e) => format!("error: {e}"),
+    };
+    (result, LAST.with(|last| last.borrow().clone()))
+}
+
+/// Write addresses: physical registers 0–7, r0–r3, r5 (37), nop (39); rarely an SFU.
+fn waddr() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        6 => 0u64..8,
+        6 => 32u64..36,
+        1 => Just(37u64),
+        3 => Just(39u64),
+        1 => 52u64..56,
+    ]
+}
+
+/// Read addresses: physical registers 0–7, the uniform (32), element number (38), nop (39).
+fn raddr() -> impl Strategy<Value = u64> {
+    prop_oneof![8 => 0u64..8, 1 => Just(32u64), 1 => Just(38u64), 1 => Just(39u64)]
+}
+
+/// Conditions, mostly always.
+fn cond() -> impl Strategy<Value = u64> {
+    prop_oneof![3 => Just(1u64), 4 => 0u64..8]
+}
+
+/// One ALU instruction word: plain, with small immediates (rotations included), packs,
+/// unpacks, conditions and `setf` in every combination.
+fn alu_word() -> impl Strategy<Value = u64> {
+    (
+        (
+            any::<bool>(),
+            prop_oneof![3 => Just(0u64), 1 => 0u64..8],
+            any::<bool>(),
+        ),
+        (
+            prop_oneof![3 => Just(0u64), 1 => 0u64..16],
+            cond(),
+            cond(),
+            any::<bool>(),
+        ),
+        (any::<bool>(), waddr(), waddr(), 0u64..8, 0u64..32),
+        (
+            raddr(),
+            raddr(),
+            // Small immediates: values, and (48–63) rotations of the mul result.
+            prop_oneof![0u64..48, 48u64..64],
+            [0u64..8, 0u64..8, 0u64..8, 0u64..8],
+        ),
+    )
+        .prop_map(
+            |((small, unpack, pm), (pack, ca, cm, sf), (ws, wa, wm, om, oa), (ra, rb, si, mux))| {
+                let sig = if small { 13 } else { 1 };
+                let rb = if small { si } else { rb };
+                (sig << 60)
+                    | (unpack << 57)
+                    | (u64::from(pm) << 56)
+                    | (pack << 52)
+                    | (ca << 49)
+                    | (cm << 46)
+                    | (u64::from(sf) << 45)
+                    | (u64::from(ws) << 44)
+                    | (wa << 38)
+                    | (wm << 32)
+                    | (om << 29)
+                    | (oa << 24)
+                    | (ra << 18)
+                    | (rb << 12)
+                    | (mux[0] << 9)
+                    | (mux[1] << 6)
+                    | (mux[2] << 3)
+                    | mux[3]
+            },
+        )
+}
+
+/// A load immediate (32-bit or per-element modes).
+fn load_imm_word() -> impl Strategy<Value = u64> {
+    (
+        prop_oneof![Just(0u64), Just(1u64), Just(3u64)],
+        cond(),
+        cond(),
+        any::<bool>(),
+        any::<bool>(),
+        waddr(),
+        waddr(),
+        any::<u32>(),
+    )
+        .prop_map(|(mode, ca, cm, sf, ws, wa, wm, imm)| {
+            (14 << 60)
+                | (mode << 57)
+                | (ca << 49)
+                | (cm << 46)
+                | (u64::from(sf) << 45)
+                | (u64::from(ws) << 44)
+                | (wa << 38)
+                | (wm << 32)
+                | u64::from(imm)
+        })
+}
+
+/// A forward relative branch over 0–3 instructions after its delay slots, perhaps linking
+/// and (odd `raddr_a`) setting flags.
+fn branch_word() -> impl Strategy<Value = u64> {
+    (
+        0u64..16,
+        0u64..8,
+        prop::bool::weighted(0.1),
+        any::<bool>(),
+        waddr(),
+        0u64..4,
+    )
+        .prop_map(|(cond, ra, reg, ws, wa, skip)| {
+            (15 << 60)
+                | (cond << 52)
+                | (1 << 51)
+                | (u64::from(reg) << 50)
+                | (ra << 45)
+                | (u64::from(ws) << 44)
+                | (wa << 38)
+                | (39 << 32)
+                | (skip * 8)
+        })
+}
+
+/// A program: loads of every register used, a random body, and an ending. Words that do
+/// not decode become nops.
+fn program() -> impl Strategy<Value = Vec<u64>> {
+    let init = prop::collection::vec(any::<u32>(), 20);
+    let body = prop::collection::vec(
+        prop_oneof![12 => alu_word(), 3 => load_imm_word(), 1 => branch_word()],
+        1..48,
+    );
+    (init, body).prop_map(|(init, body)| {
+        const NOP: u64 = 0x1000_09e7_009e_7000;
+        let mut words = Vec::new();
+        for (reg, pair) in init.chunks(2).take(8).enumerate() {
+            let reg = reg as u64;
+            words.push(0xe002_0000_0000_0000 | (reg << 38) | (39 << 32) | u64::from(pair[0]));
+            words.push(0xe000_4000_0000_0000 | (39 << 38) | (reg << 32) | u64::from(pair[1]));
+        }
+        for (acc, &value) in (32u64..36).zip(&init[16..]) {
+            words.push(0xe002_0000_0000_0000 | (acc << 38) | (39 << 32) | u64::from(value));
+        }
+        // ldi sfu_exp2, <value>: r4 holds a result before the body reads it.
+        words.push(0xe002_0000_0000_0000 | (54 << 38) | (39 << 32) | u64::from(init[0]));
+        words.extend([NOP; 3]);
+        let mut prev_writes = 0u64;
+        for word in body {
+            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+                words.push(NOP);
+                prev_writes = 0;
+                continue;
+            };
+            // Mostly avoid reading a physical register right after writing it (an error
+            // that would end the run early): read the element number instead.
+            let mut word = word;
+            let clash = Decoded::new(instr).phys_reads & prev_writes;
+            if clash != 0 && !matches!(word >> 60, 14 | 15) {
+                if clash as u32 != 0 {
+                    word = (word & !(63 << 18)) | (38 << 18);
+                }
+                if (clash >> 32) != 0 && word >> 60 != 13 {
+                    word = (word & !(63 << 12)) | (38 << 12);
+                }
+            }
+            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+                unreachable!("only read addresses changed");
+            };
+            prev_writes = Decoded::new(instr).phys_writes;
+            words.push(word);
+        }
+        words.extend([NOP; 4]);
+        words.extend([0x3000_09e7_009e_7000, NOP, NOP]);
+        words
+    })
+}
+
+fn configs() -> [EmulatorConfig; 3] {
+    let guide = EmulatorConfig {
+        ambiguities: Ambiguities {
+            flags: FlagsRule::Guide,
+            branch_register_lane: BranchRegisterLane::Element0,
+            branch_odd_raddr_sets_flags: false,
+            ..Ambiguities::default()
+        },
+        ..EmulatorConfig::with_qpus(1)
+    };
+    let unchecked = EmulatorConfig {
+        check_hazards: false,
+        ..EmulatorConfig::with_qpus(1)
+    };
+    [EmulatorConfig::with_qpus(1), guide, unchecked]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn fast_paths_match_the_general_path(words in program(), config in 0usize..3) {
+        let config = &configs()[config];
+        let fast = run(&words, config, false);
+        let general = run(&words, config, true);
+        prop_assert_eq!(fast, general);
+    }
+}
+
+/// The generator reaches every path: a sanity check that the property test is not
+/// vacuous (most random programs run some instructions on each fast path).
+#[test]
+fn random_programs_reach_the_fast_paths() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut seen = [0usize; 5];
+    let mut completed = 0;
+    for _ in 0..64 {
+        let words = program().new_tree(&mut runner).unwrap().current();
+        for &w in &words {
+            if let Ok(instr) = qpu_isa::Instruction::decode(w) {
+                seen[Decoded::new(instr).path as usize] += 1;
+            }
+        }
+        completed += usize::from(!run(&words, &configs()[0], false).0.starts_with("error"));
+    }
+    assert!(seen.iter().all(|&n| n > 30), "paths seen: {seen:?}");
+    eprintln!("{completed} of 64 completed, paths {seen:?}");
+    assert!(completed > 8, "{completed} of 64 programs ran to the end");
+}
