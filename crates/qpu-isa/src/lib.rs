@@ -23,6 +23,7 @@ pub mod fields;
 mod instr;
 pub mod regs;
 pub mod setup;
+pub mod v3d;
 pub mod words;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
