@@ -35,6 +35,7 @@ enum Tok {
 struct Spanned {
     tok: Tok,
     col: usize,
+    len: usize,
 }
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> AsmError {
@@ -75,12 +76,13 @@ fn tokenize(text: &str, line: usize) -> Result<Vec<Spanned>, AsmError> {
                 out.push(Spanned {
                     tok: Tok::Word(chars[start..i].iter().collect()),
                     col,
+                    len: i - start,
                 });
                 continue;
             }
             other => return Err(err(line, col, format!("unexpected character `{other}`"))),
         };
-        out.push(Spanned { tok, col });
+        out.push(Spanned { tok, col, len: 1 });
         i += 1;
     }
     Ok(out)
@@ -173,7 +175,7 @@ impl Parser<'_> {
     }
 
     fn end_col(&self) -> usize {
-        self.toks.last().map_or(1, |t| t.col + 1)
+        self.toks.last().map_or(1, |t| t.col + t.len)
     }
 
     fn instruction(mut self) -> Result<Instruction, AsmError> {
@@ -217,6 +219,7 @@ impl Parser<'_> {
         let Some(Spanned {
             tok: Tok::Word(hex),
             col,
+            ..
         }) = self.toks.get(1)
         else {
             return Err(self.err_at(self.end_col(), "`.inst` needs a 64-bit hex word"));

@@ -720,3 +720,31 @@ pub(crate) fn float_mods(opcode: u8, pack_offset: u8, has_pack: bool) -> FloatMo
         b: FloatUnpack::from_code(opcode),
     }
 }
+
+fn table_kind(op: AddOp) -> AddOp {
+    match op {
+        AddOp::Faddnf => AddOp::Fadd,
+        AddOp::Fmax => AddOp::Fmin,
+        op => op,
+    }
+}
+
+/// How many encodings the add op has on `version` (0: the op does not exist there).
+pub fn add_variants(version: V3dVersion, op: AddOp) -> usize {
+    variants(add_rows(version), table_kind(op))
+}
+
+/// How many inputs encoding `variant` of the add op reads, if that encoding exists.
+pub fn add_arity(version: V3dVersion, op: AddOp, variant: u8) -> Option<u8> {
+    encoding(add_rows(version), table_kind(op), variant).map(|e| e.1)
+}
+
+/// How many encodings the mul op has on `version` (0: the op does not exist there).
+pub fn mul_variants(version: V3dVersion, op: MulOp) -> usize {
+    variants(mul_rows(version), op)
+}
+
+/// How many inputs encoding `variant` of the mul op reads, if that encoding exists.
+pub fn mul_arity(version: V3dVersion, op: MulOp, variant: u8) -> Option<u8> {
+    encoding(mul_rows(version), op, variant).map(|e| e.1)
+}
