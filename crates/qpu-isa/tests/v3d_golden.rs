@@ -152,12 +152,37 @@ fn v71_mul_and_both_conditions() {
     );
 }
 
-/// nop ; mov.v0 rf4, rf7 — 7.1 mul mov is op_mul 14 with raddr_d ∈ {3, 7, 11, 15, 19}
-/// (the int unpack in raddr_d bits 4:2); v0 is raddr_d = 3, no unpack.
+/// nop ; mov rf4, rf7 — 7.1 mul mov is op_mul 14 with raddr_d ∈ {3, 7, 11, 15, 19}
+/// (the int unpack in raddr_d bits 4:2: none, ul, uh, il, ih); no unpack is raddr_d = 3.
 /// high 0x3800_0000 | 0x1000 | 4<<6 | 6 = 0x3800_1106; low 0xbb00_0000 | 7<<18 | 3<<12.
+/// mov rf4, rf7.uh: raddr_d = 2<<2 | 3 = 11 → low 0xbb1c_b000.
+/// On the add ALU (op_add 249, unpack in raddr_b), `mov rf1, rf2.il`:
+/// ma 0, waddr_a 1, raddr_a 2, raddr_b = 3<<2 | 3 = 15; mul nop keeps raddr_d 63.
+/// high 0x3800_2181; low 249<<24 = 0xf900_0000 | 0x3_f000 | 2<<6 | 15 = 0xf903_f08f.
 #[test]
 fn v71_mov() {
-    check(V71, "nop ; mov.v0 rf4, rf7", 0x3800_1106_bb1c_3000);
+    check(V71, "nop ; mov rf4, rf7", 0x3800_1106_bb1c_3000);
+    check(V71, "nop ; mov rf4, rf7.uh", 0x3800_1106_bb1c_b000);
+    check(V71, "mov rf1, rf2.il ; nop", 0x3800_2181_f903_f08f);
+}
+
+/// 4.2 rounding and conversions: ffloor with pack l is op_add 246, mux_b = 1 (the pack),
+/// add_a = r3; input unpack h moves the op to the third copy, 254 (mux_b still the pack).
+/// ffloor.l rf30, r3: high 0x3c00_2180 | 30 = 0x3c00_219e; low 246<<24 = 0xf600_0000 |
+/// mul_b 4<<21 | add_b 1<<15 = 0x8000 | add_a 3<<12 = 0x3000 → 0xf680_b000.
+/// ffloor rf30, r3.h: op 254 = 0xfe, mux_b 0 → low 0xfe80_3000.
+/// vfmin with f16 unpack `hh` (code 3) on input a: op_add 176 + 3 = 179 = 0xb3;
+/// vfmin rf1, r0.hh, r1: low 0xb380_8000.
+#[test]
+fn v42_named_modifiers() {
+    check(V42, "ffloor.l rf30, r3 ; nop", 0x3c00_219e_f680_b000);
+    check(V42, "ffloor rf30, r3.h ; nop", 0x3c00_219e_fe80_3000);
+    check(V42, "vfmin rf1, r0.hh, r1 ; nop", 0x3c00_2181_b380_8000);
+    // mul fmov.h: opcode 15 with mux_b = unpack code (none = 1), mux_a = r2:
+    // high 15<<26 | ma 0x1000 | waddr_m 3<<6 | 6 = 0x3c00_10c6;
+    // low 0xbb00_0000 | mul_b 1<<21 = 0x20_0000 | mul_a 2<<18 = 0x8_0000 = 0xbb28_0000.
+    // (op 15 with mux_b 0–3 is fmov with pack h; Mesa v3d42_mul_ops.)
+    check(V42, "nop ; fmov.h rf3, r2", 0x3c00_10c6_bb28_0000);
 }
 
 /// 7.1 signals: thrsw (sig 1), ldtmu.rf5 (sig 4, cond 5), and ldtmu + wrtmuc = sig 26,

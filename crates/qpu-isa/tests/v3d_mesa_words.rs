@@ -3,8 +3,8 @@
 //! them (op names, packs/unpacks, flags, signals, destinations). The expected strings are
 //! that meaning restated in our syntax (see `qpu_isa::v3d::disasm`); the translations were
 //! checked by hand against Mesa's expected text, e.g. Mesa `fmul rf23.l, r3, r3.abs` is our
-//! `fmul.l rf23, r3, r3.abs` (pack written on the op), Mesa `vfmul … r0.ll` is our
-//! `vfmul.v2 … r0` (f16 unpack code 2 = third encoding), Mesa `b.anyap` is `b.anya.msfp`,
+//! `fmul.l rf23, r3, r3.abs` (pack written on the op, also for `ffloor`/`fdx`), Mesa
+//! `b.anyap` is `b.anya.msfp`,
 //! Mesa `bu.anynaq lri, r:unif` is `b.anyna.msfq lri, ub, bdu 1` and Mesa
 //! `stvpmv 1, rf8` is `stvpm rf0, 1, rf8` (waddr 0 selects the "v" form).
 //!
@@ -19,7 +19,7 @@ fn mesa_disasm_test_words_decode_to_the_same_meaning() {
     let cases: &[(u64, &str)] = &[
         (
             0x1f010520cf60a000,
-            "fcmp.andz rf32, r2.h, r1.h ; vfmul.v3 rf20, r0, r3 ; ldunifa",
+            "fcmp.andz rf32, r2.h, r1.h ; vfmul rf20, r0.hh, r3 ; ldunifa",
         ),
         (
             0x932045e6c16ea000,
@@ -39,7 +39,7 @@ fn mesa_disasm_test_words_decode_to_the_same_meaning() {
         ),
         (
             0x9c094adef634b000,
-            "ffloor.v1.ifb rf30, r3 ; fmul.l.pushz rf43, r5, r1.h",
+            "ffloor.l.ifb rf30, r3 ; fmul.l.pushz rf43, r5, r1.h",
         ),
         (0x3de020c7bdfd200d, "ldvpmg rf7, r2, r2 ; mov r3, 13"),
         (0x3de02040f8ff7201, "stvpm rf0, 1, rf8 ; mov r1, 1"),
@@ -80,19 +80,19 @@ fn mesa_disasm_test_words_decode_to_the_same_meaning() {
         (0x3c002380b6edb000, "or rf0, r3, r3 ; mov vpm, r3"),
         (
             0x101e8b6e8aad4000,
-            "fmax.nornn rf46, r4.l, r2.l ; vfmul.v0.ifnb rf45, r3, r5",
+            "fmax.nornn rf46, r4.l, r2.l ; vfmul.ifnb rf45, r3, r5",
         ),
         (
             0x1857d3c219825000,
-            "faddnf.l.norc r2, r5.l, r4 ; vfmul.v2.ifb rf15, r0, r4 ; ldunif",
+            "faddnf.l.norc r2, r5.l, r4 ; vfmul.ifb rf15, r0.ll, r4 ; ldunif",
         ),
         (
             0x1c0a0dfde2294000,
-            "fcmp.h.ifna rf61, r4.abs, r2.l ; vfmul.v3 rf55, r2, r1",
+            "fcmp.h.ifna rf61, r4.abs, r2.l ; vfmul rf55, r2.hh, r1",
         ),
         (
             0x2011c89b402cc000,
-            "fsub.norz rf27, r4.abs, r1.abs ; vfmul.v4.ifa rf34, r3, r1",
+            "fsub.norz rf27, r4.abs, r1.abs ; vfmul.ifa rf34, r3.swp, r1",
         ),
         (
             0xe01b42ab3bb063c0,
@@ -100,12 +100,12 @@ fn mesa_disasm_test_words_decode_to_the_same_meaning() {
         ),
         (
             0x600b8b87fb4d1000,
-            "fdx.v5.ifnb rf7, r1 ; fmul.pushn rf46, r3.l, r2.abs",
+            "fdx.h.ifnb rf7, r1.l ; fmul.pushn rf46, r3.l, r2.abs",
         ),
         (0x5de24398bbdc6218, "vflb.andnn rf24 ; fmul rf14, -8, rf8.h"),
         (
             0x25ef83d8b166f00f,
-            "vfmin.v1.pushn rf24, 15, r5 ; smul24.ifnb rf15, r1, r3",
+            "vfmin.pushn rf24, 15.ff, r5 ; smul24.ifnb rf15, r1, r3",
         ),
         (
             0xadedcdf70839f990,
@@ -126,7 +126,7 @@ fn mesa_disasm_test_words_decode_to_the_same_meaning() {
         ),
         (
             0x481edcd6b3184500,
-            "vfmin.v3.norn log, r4, r0 ; fmul.ifnb rf51, rf20.abs, r0.l",
+            "vfmin.norn log, r4.hh, r0 ; fmul.ifnb rf51, rf20.abs, r0.l",
         ),
         (
             0x041618d57c453000,

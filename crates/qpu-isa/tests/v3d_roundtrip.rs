@@ -157,7 +157,13 @@ const UPDATES: [&str; 12] = [
 ];
 
 /// Name, number of encodings, float layout, and arity per encoding of a generated op.
-type OpInfo = (&'static str, usize, bool, Box<dyn Fn(u8) -> u8>);
+type OpInfo = (
+    &'static str,
+    usize,
+    bool,
+    Option<(u8, &'static [&'static str])>,
+    Box<dyn Fn(u8) -> u8>,
+);
 
 /// One canonical instruction's text.
 fn generate(v: V3dVersion, p: &mut Pick) -> String {
@@ -246,12 +252,13 @@ fn generate(v: V3dVersion, p: &mut Pick) -> String {
 
     let mut parts = Vec::new();
     for mul in [false, true] {
-        let (name, variants, float, arity_of): OpInfo = if mul {
+        let (name, variants, float, named, arity_of): OpInfo = if mul {
             let op = mul_ops[p.next(mul_ops.len())];
             (
                 disasm::mul_op_name(op),
                 ops::mul_variants(v, op),
                 op == v3d::MulOp::Fmul,
+                ops::mul_modifier_names(v, op),
                 Box::new(move |var| ops::mul_arity(v, op, var).unwrap_or(0)),
             )
         } else {
@@ -269,13 +276,18 @@ fn generate(v: V3dVersion, p: &mut Pick) -> String {
                         | v3d::AddOp::Fcmp
                         | v3d::AddOp::Vfpack
                 ),
+                ops::add_modifier_names(v, op),
                 Box::new(move |var| ops::add_arity(v, op, var).unwrap_or(0)),
             )
         };
         let mut text = name.to_string();
         let mut variant = 0u8;
+        let mut a_unpack = "";
         if float {
             text.push_str(["", "", ".l", ".h"][p.next(4)]);
+        } else if let Some((packs, unpacks)) = named {
+            text.push_str(["", ".l", ".h"][p.next(usize::from(packs))]);
+            a_unpack = unpacks[p.next(unpacks.len())];
         } else if variants > 1 {
             variant = p.next(variants) as u8;
             text.push_str(&format!(".v{variant}"));
@@ -292,6 +304,9 @@ fn generate(v: V3dVersion, p: &mut Pick) -> String {
             let mut s = source(p, usize::from(mul) * 2 + i);
             if float {
                 s.push_str(["", "", ".abs", ".l", ".h"][p.next(5)]);
+            } else if i == 0 && !a_unpack.is_empty() {
+                s.push('.');
+                s.push_str(a_unpack);
             }
             operands.push(s);
         }

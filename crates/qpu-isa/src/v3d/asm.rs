@@ -7,7 +7,7 @@
 use super::disasm::{add_op_name, mul_op_name};
 use super::fields::*;
 use super::instr::*;
-use super::ops::{self, AddOp, FloatPack, FloatUnpack, MulOp};
+use super::ops::{self, AddOp, FloatPack, FloatUnpack, MulOp, Scheme};
 use super::{EncodeError, V3dVersion};
 use std::collections::HashMap;
 
@@ -278,12 +278,16 @@ impl Parser<'_> {
     }
 
     /// Parses a source operand: register or small immediate, with an optional unpack suffix.
-    fn source(&self, text: &str, col: usize) -> Result<(Src, FloatUnpack), AsmError> {
+    fn source(&self, text: &str, col: usize) -> Result<(Src, &'static str), AsmError> {
+        const UNPACKS: [&str; 14] = [
+            "abs", "l", "h", "ff", "ll", "hh", "swp", "ul", "uh", "il", "ih", "sat", "nsat", "max0",
+        ];
         let (body, unpack) = match text.rsplit_once('.') {
-            Some((b, "abs")) => (b, FloatUnpack::Abs),
-            Some((b, "l")) => (b, FloatUnpack::L),
-            Some((b, "h")) => (b, FloatUnpack::H),
-            _ => (text, FloatUnpack::None),
+            Some((b, u)) => match UNPACKS.iter().find(|&&n| n == u) {
+                Some(&n) => (b, n),
+                None => (text, ""),
+            },
+            None => (text, ""),
         };
         if let Some(n) = body.strip_prefix("rf") {
             let i = parse_index(n)
@@ -586,13 +590,15 @@ impl Parser<'_> {
                 if slot.replace(u).is_some() {
                     return Err(self.err_at(col, "two flag updates on one op"));
                 }
-            } else if (s == "l" || s == "h") && op.float_layout() {
+            } else if (s == "l" || s == "h")
+                && (op.float_layout() || op.scheme(v).is_some_and(|sc| sc.packs > 1))
+            {
                 if pack != FloatPack::None {
                     return Err(self.err_at(col, "two output packs"));
                 }
                 pack = if s == "l" { FloatPack::L } else { FloatPack::H };
             } else if let Some(n) = s.strip_prefix('v').and_then(parse_index) {
-                if op.float_layout() || op.variants(v) < 2 {
+                if op.float_layout() || op.scheme(v).is_some() || op.variants(v) < 2 {
                     return Err(
                         self.err_at(col, format!("`{}` has no numbered encodings", part.name))
                     );
@@ -629,18 +635,63 @@ impl Parser<'_> {
         };
         let mut srcs = Vec::new();
         let mut unpacks = Vec::new();
-        for (t, c) in srcs_text {
+        let scheme = op.scheme(v);
+        let mut named_unpack = "";
+        for (i, (t, c)) in srcs_text.iter().enumerate() {
             let (s, u) = self.source(t, *c)?;
-            if u != FloatUnpack::None && !op.float_layout() {
-                return Err(self.err_at(*c, format!("`{}` takes no input unpack", part.name)));
+            if op.float_layout() {
+                let f = match u {
+                    "" => FloatUnpack::None,
+                    "abs" => FloatUnpack::Abs,
+                    "l" => FloatUnpack::L,
+                    "h" => FloatUnpack::H,
+                    other => {
+                        return Err(self.err_at(
+                            *c,
+                            format!("`{}` inputs take .abs, .l or .h, not .{other}", part.name),
+                        ))
+                    }
+                };
+                unpacks.push(f);
+            } else if !u.is_empty() {
+                match scheme {
+                    Some(sc) if i == 0 && sc.unpacks.contains(&u) => named_unpack = u,
+                    Some(sc) if i == 0 => {
+                        let names: Vec<String> = sc
+                            .unpacks
+                            .iter()
+                            .filter(|n| !n.is_empty())
+                            .map(|n| format!(".{n}"))
+                            .collect();
+                        return Err(self.err_at(
+                            *c,
+                            format!("`{}` input takes {}, not .{u}", part.name, names.join(", ")),
+                        ));
+                    }
+                    _ => {
+                        return Err(self.err_at(
+                            *c,
+                            format!("this input of `{}` takes no unpack (.{u})", part.name),
+                        ))
+                    }
+                }
             }
             srcs.push((s, *c));
-            unpacks.push(u);
         }
         let variant = if op.float_layout() {
             let a = unpacks.first().copied().unwrap_or(FloatUnpack::None);
             let b = unpacks.get(1).copied().unwrap_or(FloatUnpack::None);
             op.float_variant(v, pack, a, b).ok_or_else(|| {
+                self.err_at(
+                    part.name_col,
+                    format!(
+                        "`{}` has no encoding with these pack/unpack modifiers",
+                        part.name
+                    ),
+                )
+            })?
+        } else if let Some(sc) = scheme {
+            sc.join(pack as u8, named_unpack).ok_or_else(|| {
                 self.err_at(
                     part.name_col,
                     format!(
@@ -786,6 +837,7 @@ trait OpKind: Copy + PartialEq {
     fn variants(self, v: V3dVersion) -> usize;
     fn arity(self, v: V3dVersion, variant: u8) -> u8;
     fn float_layout(self) -> bool;
+    fn scheme(self, v: V3dVersion) -> Option<Scheme>;
     fn float_variant(
         self,
         v: V3dVersion,
@@ -876,6 +928,9 @@ impl OpKind for AddOp {
     fn float_layout(self) -> bool {
         ops::add_float_layout(self)
     }
+    fn scheme(self, v: V3dVersion) -> Option<Scheme> {
+        ops::add_scheme(v, self)
+    }
     fn float_variant(
         self,
         v: V3dVersion,
@@ -914,6 +969,9 @@ impl OpKind for MulOp {
     }
     fn float_layout(self) -> bool {
         self == MulOp::Fmul
+    }
+    fn scheme(self, v: V3dVersion) -> Option<Scheme> {
+        ops::mul_scheme(v, self)
     }
     fn float_variant(
         self,

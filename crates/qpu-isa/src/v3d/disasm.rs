@@ -10,8 +10,10 @@
 //! instr    := alu | branch | ".inst" HEX64
 //! alu      := part ";" part [ ";" signal { "," signal } ]      (add part, then mul part)
 //! part     := op { "." suffix } [ operand { "," operand } ]
-//! suffix   := "v" N        which encoding of an op with several (see `ops`), when not a float op
-//!           | "l" | "h"    output pack of fadd/faddnf/fsub/fmin/fmax/fcmp/fmul
+//! suffix   := "v" N        which encoding of an op with several whose extra bits have no
+//!                          name here (see `ops`)
+//!           | "l" | "h"    output pack (fadd/faddnf/fsub/fmin/fmax/fcmp/fmul, the 4.2 mul
+//!                          fmov and rounding ops, the 7.1 add fmov)
 //!           | cond | push | update
 //! cond     := "ifa" | "ifb" | "ifna" | "ifnb"
 //! push     := "pushz" | "pushn" | "pushc"
@@ -21,7 +23,11 @@
 //! dest     := "rf"N | magic name (r0..r5, nop, tlb, tlbu, unifa, tmul, tmud, tmua, tmuau,
 //!             vpm, vpmu, sync, syncu, syncb, recip..rsqrt2, tmuc..tmuhslod, r5rep; on 7.1
 //!             quad and rep instead of r5/r5rep) | "magic"N (an unnamed magic address)
-//! source   := ("r"0-5 | "rf"N | small-imm) [ "." ("abs" | "l" | "h") ]
+//! source   := ("r"0-5 | "rf"N | small-imm) [ "." unpack ]
+//! unpack   := "abs" | "l" | "h"            float inputs (both inputs of the float ops)
+//!           | "ff" | "ll" | "hh" | "swp"   f16 input a of vfmul/vfmin/vfmax
+//!           | "ul" | "uh" | "il" | "ih"    input of the 7.1 mov
+//!           | "sat" | "nsat" | "max0"      input of the 7.1 add fmov
 //! small-imm:= integer -16..15 | float 2^-8 .. 2^7 written with a "." (e.g. 0.5, 1.0)
 //! signal   := "thrsw" | "ldunif" | "ldunifa" | "ldvary" | "wrtmuc" | "ucb" | "rot" | ...
 //!           | ("ldtmu" | "ldunifrf" | "ldunifarf" | "ldvary" | "ldtlb" | "ldtlbu") "." dest
@@ -329,6 +335,7 @@ fn part(
     variants: usize,
     variant: u8,
     mods: Option<FloatMods>,
+    scheme: Option<ops::Scheme>,
     waddr: Waddr,
     arity: u8,
     cond: Option<Cond>,
@@ -336,12 +343,14 @@ fn part(
     update: Option<UpdateFlag>,
 ) {
     out.push_str(name);
-    match mods {
-        Some(m) => out.push_str(pack_suffix(&m)),
-        None if variants > 1 => {
+    let named = scheme.and_then(|s| s.split(variant));
+    match (mods, named) {
+        (Some(m), _) => out.push_str(pack_suffix(&m)),
+        (None, Some((pack, _))) => out.push_str(["", ".l", ".h"][usize::from(pack.min(2))]),
+        (None, None) if variants > 1 => {
             let _ = write!(out, ".v{variant}");
         }
-        None => {}
+        (None, None) => {}
     }
     if let Some(c) = cond {
         let _ = write!(out, ".{}", c.name());
@@ -363,6 +372,12 @@ fn part(
             if !u.suffix().is_empty() {
                 s.push('.');
                 s.push_str(u.suffix());
+            }
+        }
+        if let (0, Some((_, unpack))) = (i, named) {
+            if !unpack.is_empty() {
+                s.push('.');
+                s.push_str(unpack);
             }
         }
         operands.push(s);
@@ -393,6 +408,7 @@ fn alu_text(version: V3dVersion, alu: &AluInstruction) -> String {
         add_variants,
         alu.add.variant,
         alu.add_float_mods(),
+        ops::add_scheme(version, alu.add.op),
         alu.add.waddr,
         alu.add_arity(),
         f.ac,
@@ -409,6 +425,7 @@ fn alu_text(version: V3dVersion, alu: &AluInstruction) -> String {
         ops::variants(ops::mul_rows(version), alu.mul.op),
         alu.mul.variant,
         alu.mul_float_mods(),
+        ops::mul_scheme(version, alu.mul.op),
         alu.mul.waddr,
         alu.mul_arity(),
         f.mc,

@@ -748,3 +748,160 @@ pub fn mul_variants(version: V3dVersion, op: MulOp) -> usize {
 pub fn mul_arity(version: V3dVersion, op: MulOp, variant: u8) -> Option<u8> {
     encoding(mul_rows(version), op, variant).map(|e| e.1)
 }
+
+/// Named modifiers for ops whose several encodings carry an output pack and/or an input-a
+/// unpack in a layout other than the regular float one. Each scheme maps the op's variant
+/// to (pack, unpack name) and back; `pack_major` says which of the two counts faster.
+///
+/// Meanings (Mesa `qpu_pack.c` unpack functions, names from Mesa's `qpu_disasm.c` test):
+/// - f16 unpack of input a (vfmul, vfmin, vfmax): opcode low bits 0–4 = none, `ff`
+///   (f32 → f16 replicated), `ll`, `hh` (replicate a half), `swp` (swap halves).
+/// - 4.2 mul fmov: pack = (opcode bit 0)·2 + mux_b bit 2, unpack = mux_b bits 1:0 (float32
+///   codes abs/none/l/h) → variant = pack·4 + unpack.
+/// - 4.2 fround/ftrunc/ffloor/fceil/fdx/fdy: pack = mux_b bits 1:0; unpack from the opcode
+///   copy (245–247 none, 249–251 l, 253–255 h) → variant = unpack·3 + pack.
+/// - 4.2 ftoin/ftoiz/ftouz/ftoc: unpack from the opcode copy, no pack.
+/// - 7.1 mov (both ALUs): integer unpack in raddr bits 4:2 (none, ul, uh, il, ih).
+/// - 7.1 add fmov: pack = raddr_b bits 1:0, float32 unpack in bits 4:2 (abs, none, l, h,
+///   sat, nsat, max0).
+///
+/// Not covered (their encodings print as `.vN`): 4.2 itof/utof (Mesa gives their three
+/// encodings no distinct meaning), the 7.1 rounding and conversion ops and the 7.1 mul
+/// fmov (Mesa's 7.1 unpack code reads their unpack from fields that disagree with the
+/// layout of the neighbouring ops, so we do not guess).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scheme {
+    pub packs: u8,
+    pub unpacks: &'static [&'static str],
+    pub pack_major: bool,
+}
+
+const F16A: Scheme = Scheme {
+    packs: 1,
+    unpacks: &["", "ff", "ll", "hh", "swp"],
+    pack_major: false,
+};
+const FMOV42: Scheme = Scheme {
+    packs: 3,
+    unpacks: &["abs", "", "l", "h"],
+    pack_major: true,
+};
+const ROUND42: Scheme = Scheme {
+    packs: 3,
+    unpacks: &["", "l", "h"],
+    pack_major: false,
+};
+const CVT42: Scheme = Scheme {
+    packs: 1,
+    unpacks: &["", "l", "h"],
+    pack_major: false,
+};
+const MOV71: Scheme = Scheme {
+    packs: 1,
+    unpacks: &["", "ul", "uh", "il", "ih"],
+    pack_major: false,
+};
+const FMOV71: Scheme = Scheme {
+    packs: 3,
+    unpacks: &["abs", "", "l", "h", "sat", "nsat", "max0"],
+    pack_major: false,
+};
+
+impl Scheme {
+    /// Number of variants the scheme names.
+    pub fn len(self) -> usize {
+        usize::from(self.packs) * self.unpacks.len()
+    }
+
+    /// (pack 0 none / 1 l / 2 h, unpack name) of a variant.
+    pub fn split(self, variant: u8) -> Option<(u8, &'static str)> {
+        let v = usize::from(variant);
+        if v >= self.len() {
+            return None;
+        }
+        let n = self.unpacks.len();
+        let p = usize::from(self.packs);
+        let (pack, unpack) = if self.pack_major {
+            (v / n, v % n)
+        } else {
+            (v % p, v / p)
+        };
+        Some((pack as u8, self.unpacks[unpack]))
+    }
+
+    /// The variant with this pack and unpack name.
+    pub fn join(self, pack: u8, unpack: &str) -> Option<u8> {
+        if pack >= self.packs {
+            return None;
+        }
+        let u = self.unpacks.iter().position(|&s| s == unpack)?;
+        let v = if self.pack_major {
+            usize::from(pack) * self.unpacks.len() + u
+        } else {
+            u * usize::from(self.packs) + usize::from(pack)
+        };
+        u8::try_from(v).ok()
+    }
+}
+
+/// For an add op with named modifiers on `version`: how many output packs it has (1: none;
+/// 3: none, `l`, `h`) and the names of its input-a unpacks ("" = none).
+pub fn add_modifier_names(version: V3dVersion, op: AddOp) -> Option<(u8, &'static [&'static str])> {
+    add_scheme(version, op).map(|s| (s.packs, s.unpacks))
+}
+
+/// The same for a mul op.
+pub fn mul_modifier_names(version: V3dVersion, op: MulOp) -> Option<(u8, &'static [&'static str])> {
+    mul_scheme(version, op).map(|s| (s.packs, s.unpacks))
+}
+
+/// The modifier scheme of an add op on `version`, if it has one.
+pub(crate) fn add_scheme(version: V3dVersion, op: AddOp) -> Option<Scheme> {
+    use AddOp::*;
+    match (version, op) {
+        (_, Vfmin) | (V3dVersion::V42, Vfmax) => Some(F16A),
+        (V3dVersion::V42, Fround | Ftrunc | Ffloor | Fceil | Fdx | Fdy) => Some(ROUND42),
+        (V3dVersion::V42, Ftoin | Ftoiz | Ftouz | Ftoc) => Some(CVT42),
+        (V3dVersion::V71, Mov) => Some(MOV71),
+        (V3dVersion::V71, Fmov) => Some(FMOV71),
+        _ => None,
+    }
+}
+
+/// The modifier scheme of a mul op on `version`, if it has one.
+pub(crate) fn mul_scheme(version: V3dVersion, op: MulOp) -> Option<Scheme> {
+    match (version, op) {
+        (_, MulOp::Vfmul) => Some(F16A),
+        (V3dVersion::V42, MulOp::Fmov) => Some(FMOV42),
+        (V3dVersion::V71, MulOp::Mov) => Some(MOV71),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scheme names exactly the encodings the tables give its ops.
+    #[test]
+    fn schemes_cover_every_variant() {
+        for v in [V3dVersion::V42, V3dVersion::V71] {
+            for &op in crate::v3d::asm::all_add_ops() {
+                if let Some(s) = add_scheme(v, op) {
+                    assert_eq!(s.len(), add_variants(v, op), "{v:?} {op:?}");
+                }
+            }
+            for &op in crate::v3d::asm::all_mul_ops() {
+                if let Some(s) = mul_scheme(v, op) {
+                    assert_eq!(s.len(), mul_variants(v, op), "{v:?} {op:?}");
+                }
+            }
+        }
+        for s in [F16A, FMOV42, ROUND42, CVT42, MOV71, FMOV71] {
+            for v in 0..s.len() as u8 {
+                let (p, u) = s.split(v).unwrap();
+                assert_eq!(s.join(p, u), Some(v));
+            }
+        }
+    }
+}
