@@ -290,6 +290,12 @@ impl Signals {
 /// The signal tables (Mesa `v3d42_sig_map` / `v3d71_sig_map`; py-videocore6 `Signals.pack`
 /// gives the same 4.2 table). Entries 14, 23, 26, 27, 30 and 31 differ between versions;
 /// 26–30 (4.2) and 23, 28, 29 (7.1) are reserved.
+///
+/// Disagreement on 7.1: py-videocore7's `Signals.pack` still maps 23 to `rot` and has no
+/// entry for 26/27 (ldtmu + wrtmuc), while Mesa's 7.1 table reserves 23 and defines 26/27.
+/// py-videocore7 exposes no `rot` signal to its users (rotation is the `rotate` /
+/// `quad_rotate` add ops on 7.1, in both sources), so its 23 looks like a leftover from the
+/// 4.2 table; we follow Mesa.
 fn table(version: V3dVersion) -> &'static [Option<Signals>; 32] {
     use Signal::*;
     const fn s(sigs: &[Signal]) -> Option<Signals> {
