@@ -75,6 +75,16 @@ fn v42_small_immediate() {
 fn v42_float_modifiers_and_fadd_order() {
     check(V42, "fadd.l rf1, r0.abs, r1 ; nop", 0x3c00_2181_1180_8000);
     check(V42, "faddnf rf1, r1, r0 ; nop", 0x3c00_2181_0580_1000);
+    // Written in the other order, the assembler swaps the (commutative) inputs and their
+    // unpacks: `fadd rf1, r1, r0` is encoded as `fadd rf1, r0, r1`, `faddnf rf1, r0, r1` as
+    // the word above.
+    let word = |t: &str| v3d::encode(V42, &v3d::assemble(V42, t).unwrap()[0]).unwrap();
+    assert_eq!(
+        word("fadd rf1, r1, r0 ; nop"),
+        word("fadd rf1, r0, r1 ; nop")
+    );
+    assert_eq!(word("faddnf rf1, r0, r1 ; nop"), 0x3c00_2181_0580_1000);
+    assert_eq!(word("fadd.l rf1, r1, r0.abs ; nop"), 0x3c00_2181_1180_8000);
 }
 
 /// Signals on a nop: thrsw = sig 1 (1<<21 in the high half = 0x20_0000), ldunif = sig 2
@@ -232,7 +242,8 @@ fn assembler_errors_name_line_and_column() {
         (V71, "add rf1, r0, rf2 ; nop", (1, 10), "no accumulators"),
         (V42, "nop ; nop ; ldtmu", (1, 13), "writes a register"),
         (V42, "nop ; nop ; frobnicate", (1, 13), "unknown signal"),
-        (V42, "fadd rf1, r1, r0 ; nop", (1, 1), "swap"),
+        (V42, "faddnf rf1, r0, r0 ; nop", (1, 1), "either order"),
+        (V42, "rf3: nop ; nop", (1, 1), "not a label"),
         (
             V42,
             "add rf1, rf2, rf3 ; add rf4, rf5, r0",

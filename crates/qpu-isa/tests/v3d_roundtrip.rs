@@ -60,12 +60,23 @@ proptest! {
     fn canonical_text_round_trips(v in version(), seed in proptest::collection::vec(any::<u32>(), 48)) {
         let text = generate(v, &mut Pick(seed, 0));
         let parsed = v3d::assemble(v, &text);
-        // A few generated combinations are not encodable (fadd with operands in faddnf
-        // order, stvpm with a destination above 2, a pack an op lacks): skip those.
+        // A few generated combinations are not encodable (faddnf with equal inputs, stvpm
+        // with a destination above 2, a pack an op lacks): skip those.
         prop_assume!(parsed.is_ok());
         let instrs = parsed.unwrap_or_default();
         prop_assert_eq!(instrs.len(), 1);
-        prop_assert_eq!(disasm::instruction(v, &instrs[0]), text);
+        let back = disasm::instruction(v, &instrs[0]);
+        if back != text {
+            // The assembler swaps the inputs of fadd/faddnf/fmin/fmax when their order
+            // selects the partner op; the text then comes back swapped, same word.
+            let swappable = ["fadd ", "fadd.", "faddnf", "fmin", "fmax"]
+                .iter()
+                .any(|p| text.starts_with(p));
+            prop_assert!(swappable, "`{}` came back as `{}`", text, back);
+            prop_assert!(!back.starts_with(".inst"), "`{}`", back);
+            let again = v3d::assemble(v, &back).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(again, instrs);
+        }
     }
 
     /// The assembler never panics: arbitrary text gives instructions or a positioned error.

@@ -138,6 +138,11 @@ pub fn assemble(version: V3dVersion, text: &str) -> Result<Vec<Instruction>, Asm
 }
 
 fn is_label(name: &str) -> bool {
+    if matches!(name, "rel" | "abs" | "lri" | "b")
+        || name.strip_prefix("rf").and_then(parse_index).is_some()
+    {
+        return false;
+    }
     let mut cs = name.chars();
     cs.next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -384,11 +389,88 @@ impl Parser<'_> {
         // Ops and their encodings.
         let (add_op, add_variant, add_unp, add_waddr, add_srcs) =
             self.alu_part(&add, false, &mut flags)?;
-        let (mul_op, mul_variant, mul_unp, mul_waddr, mul_srcs) =
+        let (mul_op, mul_variant, _, mul_waddr, mul_srcs) =
             self.alu_part(&mul, true, &mut flags)?;
-        let _ = (add_unp, mul_unp);
 
         // Operands into input fields.
+        let (mut inputs, mut signals_placed) = self.place(&add_srcs, &mul_srcs, signals)?;
+        let cond = match sig_addr {
+            Some(w) => {
+                if !flags.is_empty() {
+                    return Err(self.err_at(
+                        add.col,
+                        "a signal that writes a register leaves no room for flags or conditions",
+                    ));
+                }
+                CondField::SigAddr(w)
+            }
+            None => CondField::Flags(flags),
+        };
+        let alu = AluInstruction {
+            signals: signals_placed,
+            cond,
+            add: Alu {
+                op: add_op,
+                variant: add_variant,
+                waddr: add_waddr,
+            },
+            mul: Alu {
+                op: mul_op,
+                variant: mul_variant,
+                waddr: mul_waddr,
+            },
+            inputs,
+        };
+        let mut instr = Instruction::Alu(alu);
+        let mut encoded = instr.encode(v);
+        if let Err(EncodeError::OperandOrder(_)) = encoded {
+            // fadd/faddnf and fmin/fmax are told apart by the order of their (commutative)
+            // inputs: swap the inputs and their unpacks, as Mesa's packer and
+            // py-videocore7's assembler do, and place the operands again.
+            let (pack, ua, ub) = add_unp;
+            if let (Some(variant), [a, b]) =
+                (add_op.float_variant(v, pack, ub, ua), add_srcs.as_slice())
+            {
+                let swapped_srcs = [*b, *a];
+                (inputs, signals_placed) = self.place(&swapped_srcs, &mul_srcs, signals)?;
+                let mut swapped = alu;
+                swapped.add.variant = variant;
+                swapped.inputs = inputs;
+                swapped.signals = signals_placed;
+                instr = Instruction::Alu(swapped);
+                encoded = instr.encode(v);
+            }
+        }
+        let word = match encoded {
+            Ok(w) => w,
+            Err(EncodeError::OperandOrder(op)) => {
+                return Err(self.err_at(
+                    add.name_col,
+                    format!(
+                        "`{}` cannot be encoded with these inputs in either order (equal inputs select `{}`)",
+                        add_op_name(op),
+                        add_op_name(match op {
+                            AddOp::Faddnf => AddOp::Fadd,
+                            AddOp::Fmax => AddOp::Fmin,
+                            other => other,
+                        })
+                    ),
+                ))
+            }
+            Err(e) => return Err(self.err_at(add.col, e.to_string())),
+        };
+        super::decode(v, word).map_err(|e| self.err_at(add.col, e.to_string()))
+    }
+
+    /// Puts the sources into the input fields (4.2: muxes and the two ports; 7.1: read
+    /// addresses), adding the small-immediate signal a literal needs.
+    fn place(
+        &self,
+        add_srcs: &[(Src, usize)],
+        mul_srcs: &[(Src, usize)],
+        mut signals: Signals,
+    ) -> Result<(Inputs, Signals), AsmError> {
+        let v = self.version;
         let mut inputs = match v {
             V3dVersion::V42 => Inputs::V42 {
                 add_a: Mux::Acc(0),
@@ -505,48 +587,7 @@ impl Parser<'_> {
             }
         }
 
-        let cond = match sig_addr {
-            Some(w) => {
-                if !flags.is_empty() {
-                    return Err(self.err_at(
-                        add.col,
-                        "a signal that writes a register leaves no room for flags or conditions",
-                    ));
-                }
-                CondField::SigAddr(w)
-            }
-            None => CondField::Flags(flags),
-        };
-        let alu = AluInstruction {
-            signals,
-            cond,
-            add: Alu {
-                op: add_op,
-                variant: add_variant,
-                waddr: add_waddr,
-            },
-            mul: Alu {
-                op: mul_op,
-                variant: mul_variant,
-                waddr: mul_waddr,
-            },
-            inputs,
-        };
-        let instr = Instruction::Alu(alu);
-        let word = match instr.encode(v) {
-            Ok(w) => w,
-            Err(EncodeError::OperandOrder(op)) => {
-                return Err(self.err_at(
-                    add.name_col,
-                    format!(
-                        "`{}` with these operands encodes as its partner op: swap the two inputs",
-                        add_op_name(op)
-                    ),
-                ))
-            }
-            Err(e) => return Err(self.err_at(add.col, e.to_string())),
-        };
-        super::decode(v, word).map_err(|e| self.err_at(add.col, e.to_string()))
+        Ok((inputs, signals))
     }
 
     /// One ALU part: op, variant, unpacks, destination and sources (with columns).
@@ -556,7 +597,7 @@ impl Parser<'_> {
         part: &Part,
         mul: bool,
         flags: &mut Flags,
-    ) -> Result<(K, u8, (), Waddr, Vec<(Src, usize)>), AsmError>
+    ) -> Result<(K, u8, FloatMods3, Waddr, Vec<(Src, usize)>), AsmError>
     where
         K: OpKind,
     {
@@ -703,7 +744,12 @@ impl Parser<'_> {
         } else {
             provisional
         };
-        Ok((op, variant, (), waddr, srcs))
+        let mods = (
+            pack,
+            unpacks.first().copied().unwrap_or(FloatUnpack::None),
+            unpacks.get(1).copied().unwrap_or(FloatUnpack::None),
+        );
+        Ok((op, variant, mods, waddr, srcs))
     }
 
     fn branch(&self) -> Result<Instruction, AsmError> {
@@ -830,6 +876,9 @@ impl Parser<'_> {
         super::decode(self.version, word).map_err(|e| self.err_at(t0.col, e.to_string()))
     }
 }
+
+/// Output pack and the two input unpacks of a float op (all "none" for other ops).
+type FloatMods3 = (FloatPack, FloatUnpack, FloatUnpack);
 
 /// What the assembler needs from an op enum.
 trait OpKind: Copy + PartialEq {

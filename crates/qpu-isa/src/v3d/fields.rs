@@ -263,6 +263,11 @@ impl Signals {
         Signals(self.0 | (1 << sig as u8))
     }
 
+    /// The set with `sig` removed.
+    pub fn without(self, sig: Signal) -> Signals {
+        Signals(self.0 & !(1 << sig as u8))
+    }
+
     /// The members, in [`Signal::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Signal> {
         Signal::ALL.into_iter().filter(move |&s| self.contains(s))
