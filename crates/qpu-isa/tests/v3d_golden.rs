@@ -116,6 +116,10 @@ fn branches_both_versions() {
         check(v, "b.anya rel -32", 0x02ff_ffe6_ff00_1000);
         // b always, absolute 0x100: offset bits 23:3 = 0x20 → high 0x20<<3 = 0x100; bdi 0.
         check(v, "b abs 0x100", 0x0200_0100_0000_0000);
+        // Set-link is bit 23 (py-videocore7 `Branch.pack`): low half + 0x80_0000.
+        check(v, "b.anya rel -32, link", 0x02ff_ffe6_ff80_1000);
+        // py-videocore7 writes bdu = 1 even without ub: bits 17:15 = 1 → low + 0x8000.
+        check(v, "b.anya rel -32, bdu 1", 0x02ff_ffe6_ff00_9000);
     }
 }
 

@@ -41,7 +41,7 @@ proptest! {
         branch in any::<bool>(),
     ) {
         let word = if branch {
-            (0b10 << 56) | (low & 0x00ff_ffff_ff7f_ffc0 & !(0b111 << 18))
+            (0b10 << 56) | (low & 0x00ff_ffff_ffff_ffc0 & !(0b111 << 18))
         } else {
             (op_mul << 58) | (sig << 53) | (low & ((1 << 53) - 1))
         };
@@ -469,8 +469,9 @@ mod model {
             0u8..9,
             0u8..66,
             prop_oneof![any::<u32>().prop_map(|o| o & !7), any::<u32>()],
+            any::<bool>(),
         )
-            .prop_map(|(cond, msfign, bdi, ub, bdu, raddr_a, offset)| {
+            .prop_map(|(cond, msfign, bdi, ub, bdu, raddr_a, offset, link)| {
                 Instruction::Branch(Branch {
                     cond,
                     msfign,
@@ -479,6 +480,7 @@ mod model {
                     bdu,
                     raddr_a,
                     offset,
+                    link,
                 })
             })
     }

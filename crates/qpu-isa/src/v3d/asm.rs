@@ -138,8 +138,10 @@ pub fn assemble(version: V3dVersion, text: &str) -> Result<Vec<Instruction>, Asm
 }
 
 fn is_label(name: &str) -> bool {
-    if matches!(name, "rel" | "abs" | "lri" | "b")
-        || name.strip_prefix("rf").and_then(parse_index).is_some()
+    if matches!(
+        name,
+        "rel" | "abs" | "lri" | "b" | "link" | "ub" | "bdu" | "raddr_a" | "offset"
+    ) || name.strip_prefix("rf").and_then(parse_index).is_some()
     {
         return false;
     }
@@ -765,6 +767,7 @@ impl Parser<'_> {
             bdu: 0,
             raddr_a: 0,
             offset: 0,
+            link: false,
         };
         let mut col = t0.col + 1;
         for s in head.split('.').skip(1) {
@@ -849,6 +852,7 @@ impl Parser<'_> {
         for g in &groups[1..] {
             match g.as_slice() {
                 [(k, _)] if k == "ub" => b.ub = true,
+                [(k, _)] if k == "link" => b.link = true,
                 [(k, _), (n, c)] if k == "bdu" => {
                     b.bdu = u8::try_from(num(n, *c)?)
                         .ok()

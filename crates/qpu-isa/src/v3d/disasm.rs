@@ -34,7 +34,7 @@
 //! branch   := "b" [ "." bcond ] [ ".msfp" | ".msfq" ] target { "," option }
 //! bcond    := "a0" | "na0" | "alla" | "anyna" | "anya" | "allna"
 //! target   := "rel" INT | "abs" INT | "lri" | "rf"N | label
-//! option   := "ub" | "bdu" N | "raddr_a" N
+//! option   := "link" | "ub" | "bdu" N | "raddr_a" N | "offset" N
 //! ```
 //!
 //! The destination is written unless it is the magic `nop` address; the assembler tells the
@@ -122,6 +122,9 @@ fn branch(b: &Branch) -> String {
         BranchDest::Regfile => {
             let _ = write!(s, " rf{}", b.raddr_a);
         }
+    }
+    if b.link {
+        s.push_str(", link");
     }
     if b.ub {
         s.push_str(", ub");

@@ -15,9 +15,10 @@
 //! | 23:0 | 7.1: `raddr_c` 23:18 (mul a), `raddr_d` 17:12 (mul b), `raddr_a` 11:6 (add a), `raddr_b` 5:0 (add b) |
 //!
 //! Branch word (`op_mul` = 0 and bits 57:56 = `10`): offset bits 23:3 in 55:35, condition
-//! 34:32, offset bits 31:24 in 31:24, `msfign` 22:21, `bdu` 17:15, `ub` 14, `bdi` 13:12,
-//! `raddr_a` 11:6. Bits 23, 20:18 and 5:0 have no documented meaning; we require them to be
-//! zero (a word with them set is an error naming them) rather than carry unknown bits.
+//! 34:32, offset bits 31:24 in 31:24, set-link 23 (py-videocore7 `Branch.pack`; Mesa leaves
+//! the bit unnamed and zero), `msfign` 22:21, `bdu` 17:15, `ub` 14, `bdi` 13:12, `raddr_a`
+//! 11:6. Bits 20:18 and 5:0 have no documented meaning; we require them to be zero (a word
+//! with them set is an error naming them) rather than carry unknown bits.
 
 use super::fields::*;
 use super::ops::{self, AddOp, FloatMods, MulOp};
@@ -189,6 +190,9 @@ pub struct Branch {
     /// Byte offset or address (bits 2:0 zero). Relative offsets count from the instruction
     /// four after the branch.
     pub offset: u32,
+    /// Bit 23: also write the return address to the link register (py-videocore7's
+    /// `set_link`; read back by a `lri` branch or the `lr` op).
+    pub link: bool,
 }
 
 /// A V3D instruction.
@@ -564,11 +568,7 @@ fn encode_alu(version: V3dVersion, alu: &AluInstruction) -> Result<u64, EncodeEr
 }
 
 fn decode_branch(w: u64) -> Result<Branch, DecodeError> {
-    for (field, shift, width) in [
-        ("branch bit 23", 23, 1),
-        ("branch bits 20:18", 18, 3),
-        ("branch bits 5:0", 0, 6),
-    ] {
+    for (field, shift, width) in [("branch bits 20:18", 18, 3), ("branch bits 5:0", 0, 6)] {
         let v = bits(w, shift, width);
         if v != 0 {
             return Err(DecodeError::Reserved {
@@ -594,6 +594,7 @@ fn decode_branch(w: u64) -> Result<Branch, DecodeError> {
         bdu: bits(w, 15, 3),
         raddr_a: bits(w, 6, 6),
         offset: (high << 24) | (low << 3),
+        link: bits(w, 23, 1) == 1,
     })
 }
 
@@ -617,6 +618,7 @@ fn encode_branch(b: &Branch) -> Result<u64, EncodeError> {
         | low << 35
         | u64::from(b.cond.code()) << 32
         | high << 24
+        | u64::from(b.link) << 23
         | range("branch msfign", u32::from(b.msfign), 3)? << 21
         | range("branch bdu", u32::from(b.bdu), 8)? << 15
         | u64::from(b.ub) << 14
