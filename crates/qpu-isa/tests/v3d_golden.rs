@@ -199,6 +199,16 @@ fn v42_named_modifiers() {
     check(V42, "nop ; fmov.h rf3, r2", 0x3c00_10c6_bb28_0000);
 }
 
+/// 7.1 rounding and conversion ops (py-videocore7 layout: raddr_b = op group | unpack<<2 |
+/// pack): ffloor.l rf1, rf2.h → op_add 245, raddr_b = 32 + 3·4 + 1 = 45, raddr_a 2;
+/// high 0x3800_2181; low 0xf500_0000 | 0x3_f000 | 2<<6 | 45 = 0xf503_f0ad.
+/// ftoiz rf1, rf2 → raddr_b = 19 + 1·4 (unpack none) = 23 → low 0xf503_f097.
+#[test]
+fn v71_rounding_and_conversion() {
+    check(V71, "ffloor.l rf1, rf2.h ; nop", 0x3800_2181_f503_f0ad);
+    check(V71, "ftoiz rf1, rf2 ; nop", 0x3800_2181_f503_f097);
+}
+
 /// 7.1 signals: thrsw (sig 1), ldtmu.rf5 (sig 4, cond 5), and ldtmu + wrtmuc = sig 26,
 /// which only the 7.1 table has (26<<21 = 0x0340_0000 in the high half).
 #[test]

@@ -764,11 +764,16 @@ pub fn mul_arity(version: V3dVersion, op: MulOp, variant: u8) -> Option<u8> {
 /// - 7.1 mov (both ALUs): integer unpack in raddr bits 4:2 (none, ul, uh, il, ih).
 /// - 7.1 add fmov: pack = raddr_b bits 1:0, float32 unpack in bits 4:2 (abs, none, l, h,
 ///   sat, nsat, max0).
+/// - 7.1 fround/ftrunc/ffloor/fceil/fdx/fdy: pack = raddr_b bits 1:0, float32 unpack in bits
+///   3:2 (bits 5:4 pick the op); ftoin/ftoiz/ftouz/ftoc: unpack in bits 3:2 (bits 1:0 = 3).
+///   Sources disagree here: py-videocore7's `AddALUOp.pack` writes the unpack into raddr_b
+///   bits 3:2 for all of these, and Mesa reads it there for the conversions, but Mesa's 7.1
+///   unpack code takes the rounding ops' unpack from the opcode (the same for all their
+///   encodings). We follow py-videocore7, which emits these words for real hardware.
 ///
-/// Not covered (their encodings print as `.vN`): 4.2 itof/utof (Mesa gives their three
-/// encodings no distinct meaning), the 7.1 rounding and conversion ops and the 7.1 mul
-/// fmov (Mesa's 7.1 unpack code reads their unpack from fields that disagree with the
-/// layout of the neighbouring ops, so we do not guess).
+/// Not covered (their encodings print as `.vN`): 4.2 itof/utof and 7.1 itof/utof (neither
+/// source gives their encodings distinct meanings) and the 7.1 mul fmov (its last group,
+/// raddr_d 28–30, has no float32 unpack code in Mesa's add-side table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Scheme {
     pub packs: u8,
@@ -799,6 +804,16 @@ const CVT42: Scheme = Scheme {
 const MOV71: Scheme = Scheme {
     packs: 1,
     unpacks: &["", "ul", "uh", "il", "ih"],
+    pack_major: false,
+};
+const ROUND71: Scheme = Scheme {
+    packs: 3,
+    unpacks: &["abs", "", "l", "h"],
+    pack_major: false,
+};
+const CVT71: Scheme = Scheme {
+    packs: 1,
+    unpacks: &["abs", "", "l", "h"],
     pack_major: false,
 };
 const FMOV71: Scheme = Scheme {
@@ -862,6 +877,8 @@ pub(crate) fn add_scheme(version: V3dVersion, op: AddOp) -> Option<Scheme> {
         (_, Vfmin) | (V3dVersion::V42, Vfmax) => Some(F16A),
         (V3dVersion::V42, Fround | Ftrunc | Ffloor | Fceil | Fdx | Fdy) => Some(ROUND42),
         (V3dVersion::V42, Ftoin | Ftoiz | Ftouz | Ftoc) => Some(CVT42),
+        (V3dVersion::V71, Fround | Ftrunc | Ffloor | Fceil | Fdx | Fdy) => Some(ROUND71),
+        (V3dVersion::V71, Ftoin | Ftoiz | Ftouz | Ftoc) => Some(CVT71),
         (V3dVersion::V71, Mov) => Some(MOV71),
         (V3dVersion::V71, Fmov) => Some(FMOV71),
         _ => None,
@@ -897,7 +914,7 @@ mod tests {
                 }
             }
         }
-        for s in [F16A, FMOV42, ROUND42, CVT42, MOV71, FMOV71] {
+        for s in [F16A, FMOV42, ROUND42, CVT42, MOV71, FMOV71, ROUND71, CVT71] {
             for v in 0..s.len() as u8 {
                 let (p, u) = s.split(v).unwrap();
                 assert_eq!(s.join(p, u), Some(v));
