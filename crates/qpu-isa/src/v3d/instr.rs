@@ -306,7 +306,10 @@ fn arity_mul(version: V3dVersion, alu: Alu<MulOp>) -> u8 {
 
 /// Whether fadd/fmin must be read as faddnf/fmax: input a's (unpack, source) encoding
 /// compares greater than b's (Mesa `v3d42_qpu_add_unpack` / `v3d71_qpu_add_unpack`; the
-/// 7.1 comparison also weighs the small-immediate signals).
+/// 7.1 comparison also weighs the small-immediate signals). py-videocore6 and -7 compare the
+/// same way when no small immediate is involved; py-videocore7 leaves the small-immediate
+/// signals out of the 7.1 comparison, so for an fadd/fmin with one literal input the two
+/// sources can pick different orders. No hardware result settles it; we follow Mesa.
 fn operands_swapped(opcode: u8, signals: Signals, inputs: &Inputs) -> bool {
     let ua = u32::from((opcode >> 2) & 3);
     let ub = u32::from(opcode & 3);
