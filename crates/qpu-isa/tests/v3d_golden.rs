@@ -132,6 +132,22 @@ fn branch_to_label() {
     assert_eq!(prog[1], rel[0]);
 }
 
+/// `disasm::program` writes relative branch targets inside the program as labels, and the
+/// listing assembles back to the same words.
+#[test]
+fn program_listing_uses_labels() {
+    for v in [V42, V71] {
+        let src = "nop ; nop\ntop: nop ; nop ; thrsw\nb.anya top\nb.na0 end\nnop ; nop\nend:\n";
+        let instrs = v3d::assemble(v, src).unwrap();
+        let text = disasm::program(v, &instrs);
+        assert_eq!(
+            text,
+            "nop ; nop\nL1:\nnop ; nop ; thrsw\nb.anya L1\nb.na0 L5\nnop ; nop\nL5:\n"
+        );
+        assert_eq!(v3d::assemble(v, &text).unwrap(), instrs);
+    }
+}
+
 // ---- V3D 7.1 ----
 
 /// nop ; nop on 7.1: op_mul 14 (mul nop needs raddr_d = 63), op_add 187 (raddr_b = 0).

@@ -79,6 +79,33 @@ proptest! {
         }
     }
 
+    /// Whole programs (with relative branches landing inside, written as labels) list and
+    /// assemble back to the same words.
+    #[test]
+    fn programs_round_trip(
+        v in version(),
+        picks in proptest::collection::vec((any::<bool>(), any::<u64>(), -6i32..6, 0u64..8), 1..12),
+    ) {
+        let words: Vec<u64> = picks
+            .iter()
+            .map(|&(branch, low, delta, cond)| {
+                if branch {
+                    let offset = (delta * 8) as u32 as u64;
+                    let c = if cond == 1 { 0 } else { cond };
+                    (0b10 << 56) | ((offset & 0xff_fff8) >> 3) << 35 | (offset >> 24) << 24
+                        | c << 32 | 1 << 12
+                } else {
+                    (15 << 58) | (low & ((1 << 58) - 1))
+                }
+            })
+            .collect();
+        let instrs: Vec<_> = words.iter().filter_map(|&w| v3d::decode(v, w).ok()).collect();
+        let text = disasm::program(v, &instrs);
+        let back = v3d::assemble(v, &text)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(back, instrs, "{}", text);
+    }
+
     /// The assembler never panics: arbitrary text gives instructions or a positioned error.
     #[test]
     fn assembler_never_panics(v in version(), text in "[a-z0-9 .,;:#_\\-\\n]{0,60}") {

@@ -68,13 +68,60 @@ pub fn instruction(version: V3dVersion, instr: &Instruction) -> String {
     }
 }
 
-/// One line per instruction.
+/// One line per instruction, with `L<n>:` labels at the targets of relative branches that
+/// land inside the program (or just past its end) and those branches written with the label.
+/// The text assembles back to the same words; if the labelled form would not (it always
+/// should), the plain per-instruction form is returned instead.
 pub fn program(version: V3dVersion, instrs: &[Instruction]) -> String {
-    let mut out = String::new();
-    for i in instrs {
-        let _ = writeln!(out, "{}", instruction(version, i));
+    let plain = || {
+        let mut out = String::new();
+        for i in instrs {
+            let _ = writeln!(out, "{}", instruction(version, i));
+        }
+        out
+    };
+    let target = |index: usize, i: &Instruction| match i {
+        Instruction::Branch(b) if b.bdi == BranchDest::Rel => {
+            let t = index as i64 + 4 + i64::from(b.offset as i32) / 8;
+            usize::try_from(t).ok().filter(|&t| t <= instrs.len())
+        }
+        _ => None,
+    };
+    let targets: Vec<Option<usize>> = instrs
+        .iter()
+        .enumerate()
+        .map(|(n, i)| target(n, i))
+        .collect();
+    if targets.iter().all(Option::is_none) {
+        return plain();
     }
-    out
+    let mut out = String::new();
+    for (n, i) in instrs.iter().enumerate() {
+        if targets.contains(&Some(n)) {
+            let _ = writeln!(out, "L{n}:");
+        }
+        let mut line = instruction(version, i);
+        if let (Some(t), Instruction::Branch(b)) = (targets[n], i) {
+            let rel = format!(" rel {}", b.offset as i32);
+            line = line.replacen(&rel, &format!(" L{t}"), 1);
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    if targets.contains(&Some(instrs.len())) {
+        let _ = writeln!(out, "L{}:", instrs.len());
+    }
+    let same = super::asm::assemble(version, &out).is_ok_and(|back| {
+        back.len() == instrs.len()
+            && back
+                .iter()
+                .zip(instrs)
+                .all(|(a, b)| a.encode(version).ok() == b.encode(version).ok())
+    });
+    if same {
+        out
+    } else {
+        plain()
+    }
 }
 
 /// Disassembles words; undecodable words print as `.inst` with the error as a comment.
