@@ -148,6 +148,28 @@ fn program_listing_uses_labels() {
     }
 }
 
+/// 4.2 rot (sig 23 = 23<<21 = 0x02e0_0000 in the high half) takes its amount in raddr_b
+/// as a small-immediate index, 0 meaning "by r5" (py-videocore6 `ALURaddrs.pack`).
+/// nop ; mov rf1, r0 ; rot.3 — mul mov is op 15 with mux_b 7, mux_a = r0; raddr_b = 3.
+/// high 0x3c00_0000 | 0x02e0_0000 | ma 0x1000 | waddr_m 1<<6 | 6 = 0x3ee0_1046;
+/// low 0xbb00_0000 | 7<<21 = 0xe0_0000 | 3 = 0xbbe0_0003. rot.-1: index 31 → low …1f.
+#[test]
+fn v42_rotate() {
+    check(V42, "nop ; mov rf1, r0 ; rot.3", 0x3ee0_1046_bbe0_0003);
+    check(V42, "nop ; mov rf1, r0 ; rot.-1", 0x3ee0_1046_bbe0_001f);
+    check(V42, "nop ; mov rf1, r0 ; rot.r5", 0x3ee0_1046_bbe0_0000);
+    for (text, col, needle) in [
+        ("nop ; mov rf1, r0 ; rot", 21, "needs an amount"),
+        ("nop ; mov rf1, r0 ; rot.0", 25, "rot.r5"),
+        ("nop ; mov rf1, 2 ; rot.3", 16, "port B"),
+    ] {
+        let e = v3d::assemble(V42, text).unwrap_err();
+        assert_eq!(e.column, col, "`{text}`: {e}");
+        assert!(e.message.contains(needle), "`{text}`: {e}");
+    }
+    assert!(v3d::assemble(V71, "nop ; nop ; rot.3").is_err());
+}
+
 // ---- V3D 7.1 ----
 
 /// nop ; nop on 7.1: op_mul 14 (mul nop needs raddr_d = 63), op_add 187 (raddr_b = 0).

@@ -166,6 +166,8 @@ enum Src {
     Acc(u8),
     Rf(u8),
     Imm(u8),
+    /// 4.2 `rot` amount: a small-immediate index in raddr_b (0 = by r5), no signal.
+    Rot(u8),
 }
 
 struct Part {
@@ -328,6 +330,24 @@ impl Parser<'_> {
         Ok((Src::Imm(idx), unpack))
     }
 
+    /// The raddr_b value of a 4.2 `rot.N` / `rot.r5` (py-videocore6: the amount as a
+    /// small-immediate index, 0 meaning "by r5").
+    fn rot_amount(&self, text: &str, col: usize) -> Result<u8, AsmError> {
+        if text == "r5" {
+            return Ok(0);
+        }
+        match self.source(text, col)? {
+            (Src::Imm(0), _) => {
+                Err(self.err_at(col, "rot.0 encodes as rot.r5 (raddr_b = 0): write rot.r5"))
+            }
+            (Src::Imm(i), "") => Ok(i),
+            _ => Err(self.err_at(
+                col,
+                format!("`{text}`: a rot amount is a small immediate or r5"),
+            )),
+        }
+    }
+
     fn dest(&self, text: &str, col: usize) -> Result<Waddr, AsmError> {
         Waddr::parse(self.version, text).ok_or_else(|| {
             self.err_at(
@@ -342,6 +362,7 @@ impl Parser<'_> {
         let mut flags = Flags::default();
         let mut signals = Signals::NONE;
         let mut sig_addr: Option<Waddr> = None;
+        let mut rot: Option<u8> = None;
 
         // Signals.
         let mut expect = true;
@@ -373,6 +394,15 @@ impl Parser<'_> {
                                 format!("`{name}` writes a register: write `{name}.rf0` or another destination"),
                             ))
                         }
+                        (false, Some(amount)) if sig == Signal::Rot => {
+                            rot = Some(self.rot_amount(amount, t.col + name.len() + 1)?);
+                        }
+                        (false, None) if sig == Signal::Rot && v == V3dVersion::V42 => {
+                            return Err(self.err_at(
+                                t.col,
+                                "`rot` needs an amount: rot.N (N = 1..15 or -16..-1) or rot.r5",
+                            ))
+                        }
                         (false, Some(_)) => {
                             return Err(self.err_at(t.col, format!("`{name}` takes no destination")))
                         }
@@ -395,7 +425,7 @@ impl Parser<'_> {
             self.alu_part(&mul, true, &mut flags)?;
 
         // Operands into input fields.
-        let (mut inputs, mut signals_placed) = self.place(&add_srcs, &mul_srcs, signals)?;
+        let (mut inputs, mut signals_placed) = self.place(&add_srcs, &mul_srcs, signals, rot)?;
         let cond = match sig_addr {
             Some(w) => {
                 if !flags.is_empty() {
@@ -434,7 +464,7 @@ impl Parser<'_> {
                 (add_op.float_variant(v, pack, ub, ua), add_srcs.as_slice())
             {
                 let swapped_srcs = [*b, *a];
-                (inputs, signals_placed) = self.place(&swapped_srcs, &mul_srcs, signals)?;
+                (inputs, signals_placed) = self.place(&swapped_srcs, &mul_srcs, signals, rot)?;
                 let mut swapped = alu;
                 swapped.add.variant = variant;
                 swapped.inputs = inputs;
@@ -471,6 +501,7 @@ impl Parser<'_> {
         add_srcs: &[(Src, usize)],
         mul_srcs: &[(Src, usize)],
         mut signals: Signals,
+        rot: Option<u8>,
     ) -> Result<(Inputs, Signals), AsmError> {
         let v = self.version;
         let mut inputs = match v {
@@ -499,7 +530,7 @@ impl Parser<'_> {
                 raddr_b,
             } => {
                 let mut port_a: Option<u8> = None;
-                let mut port_b: Option<Src> = None;
+                let mut port_b: Option<Src> = rot.map(Src::Rot);
                 let mut muxes = [Mux::Acc(0); 4];
                 let all = add_srcs
                     .iter()
@@ -509,6 +540,7 @@ impl Parser<'_> {
                 for (slot, (src, col)) in all {
                     muxes[slot] = match src {
                         Src::Acc(n) => Mux::Acc(n),
+                        Src::Rot(_) => return Err(self.err_at(col, "a rot amount is not an operand")),
                         Src::Rf(r) if port_a.is_none() || port_a == Some(r) => {
                             port_a = Some(r);
                             Mux::A
@@ -522,7 +554,7 @@ impl Parser<'_> {
                             _ => {
                                 return Err(self.err_at(
                                     col,
-                                    "V3D 4.2 reads at most two register-file registers (or one and a small immediate)",
+                                    "V3D 4.2 reads at most two register-file registers (or one and a small immediate or a rot amount)",
                                 ))
                             }
                         },
@@ -535,7 +567,7 @@ impl Parser<'_> {
                             _ => {
                                 return Err(self.err_at(
                                     col,
-                                    "one small immediate per instruction, and it takes register port B",
+                                    "one small immediate per instruction, and it takes register port B (as does a rot amount)",
                                 ))
                             }
                         },
@@ -544,7 +576,7 @@ impl Parser<'_> {
                 [*add_a, *add_b, *mul_a, *mul_b] = muxes;
                 *raddr_a = port_a.unwrap_or(0);
                 match port_b {
-                    Some(Src::Rf(r)) => *raddr_b = r,
+                    Some(Src::Rf(r) | Src::Rot(r)) => *raddr_b = r,
                     Some(Src::Imm(i)) => {
                         *raddr_b = i;
                         signals = signals.with(Signal::SmallImmB);
@@ -584,6 +616,7 @@ impl Parser<'_> {
                             signals = signals.with(*sig);
                         }
                         Src::Acc(_) => return Err(self.err_at(col, "V3D 7.1 has no accumulators")),
+                        Src::Rot(_) => return Err(self.err_at(col, "V3D 7.1 has no rot signal")),
                     }
                 }
             }

@@ -29,7 +29,9 @@
 //!           | "ul" | "uh" | "il" | "ih"    input of the 7.1 mov
 //!           | "sat" | "nsat" | "max0"      input of the 7.1 add fmov
 //! small-imm:= integer -16..15 | float 2^-8 .. 2^7 written with a "." (e.g. 0.5, 1.0)
-//! signal   := "thrsw" | "ldunif" | "ldunifa" | "ldvary" | "wrtmuc" | "ucb" | "rot" | ...
+//! signal   := "thrsw" | "ldunif" | "ldunifa" | "wrtmuc" | "ucb"
+//!           | "rot." (small-imm | "r5")    4.2: rotate the mul inputs; the amount is
+//!                                          raddr_b (py-videocore6), so port B is taken
 //!           | ("ldtmu" | "ldunifrf" | "ldunifarf" | "ldvary" | "ldtlb" | "ldtlbu") "." dest
 //! branch   := "b" [ "." bcond ] [ ".msfp" | ".msfq" ] target { "," option }
 //! bcond    := "a0" | "na0" | "alla" | "anyna" | "anya" | "allna"
@@ -491,9 +493,18 @@ fn alu_text(version: V3dVersion, alu: &AluInstruction) -> String {
                 Signal::SmallImmA | Signal::SmallImmB | Signal::SmallImmC | Signal::SmallImmD
             )
         })
-        .map(|sig| match alu.cond {
-            CondField::SigAddr(w) if sig.writes_address() => {
+        .map(|sig| match (alu.cond, alu.inputs) {
+            (CondField::SigAddr(w), _) if sig.writes_address() => {
                 format!("{}.{}", sig.name(), w.name(version))
+            }
+            // 4.2 rot: the amount is raddr_b as a small-immediate index, 0 = by r5
+            // (py-videocore6 `ALURaddrs.pack`).
+            (_, Inputs::V42 { raddr_b, .. }) if sig == Signal::Rot => {
+                if raddr_b == 0 {
+                    "rot.r5".to_string()
+                } else {
+                    format!("rot.{}", small_imm_text(raddr_b))
+                }
             }
             _ => sig.name().to_string(),
         })
