@@ -393,23 +393,37 @@ fn v3d_asm(
     })
 }
 
-/// A V3D listing: each instruction's text with its byte address and word as a comment.
+/// A V3D listing: the program's text (relative branch targets as `L<n>:` labels), each
+/// instruction with its byte address and word as a comment.
 fn v3d_listing(
     version: v3d::V3dVersion,
     input: &Path,
     program: &[u64],
 ) -> Result<String, CliError> {
+    let instrs = program
+        .iter()
+        .enumerate()
+        .map(|(index, &word)| {
+            v3d::decode(version, word).map_err(|source| CliError::V3dDecode {
+                path: display(input),
+                index,
+                offset: index * 8,
+                word,
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut out = String::new();
-    for (index, &word) in program.iter().enumerate() {
-        let instr = v3d::decode(version, word).map_err(|source| CliError::V3dDecode {
-            path: display(input),
-            index,
-            offset: index * 8,
-            word,
-            source,
-        })?;
-        let line = v3d::disasm::instruction(version, &instr);
-        out.push_str(&format!("{line:<48} # {:#06x}: {word:#018x}\n", index * 8));
+    let mut index = 0;
+    for line in v3d::disasm::program(version, &instrs).lines() {
+        match program.get(index) {
+            Some(word) if !line.ends_with(':') => {
+                out.push_str(&format!("{line:<48} # {:#06x}: {word:#018x}", index * 8));
+                index += 1;
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
     }
     Ok(out)
 }

@@ -359,6 +359,15 @@ fn generate(v: V3dVersion, p: &mut Pick) -> String {
         .map(|s| {
             if s.writes_address() {
                 format!("{}.{}", s.name(), dest(v, p))
+            } else if s == Signal::Rot {
+                // The 4.2 rot amount takes port B (so some generated texts are rejected).
+                match p.next(16) {
+                    0 => "rot.r5".to_string(),
+                    n => format!(
+                        "rot.{}",
+                        imm_text(if n < 8 { n as u8 } else { 16 + n as u8 })
+                    ),
+                }
             } else {
                 s.name().to_string()
             }
