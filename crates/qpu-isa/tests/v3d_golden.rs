@@ -10,7 +10,7 @@
 //! The derivations work in the high and low 32-bit halves: a field at bit n ≥ 32 of the word
 //! is at bit n − 32 of the high half.
 
-use qpu_isa::v3d::{self, disasm, V3dVersion, V3dVersion::*};
+use qpu_isa::v3d::{self, disasm, FloatPack, Instruction, V3dVersion, V3dVersion::*};
 
 fn check(version: V3dVersion, text: &str, word: u64) {
     let instrs = v3d::assemble(version, text)
@@ -235,6 +235,16 @@ fn v42_named_modifiers() {
     // low 0xbb00_0000 | mul_b 1<<21 = 0x20_0000 | mul_a 2<<18 = 0x8_0000 = 0xbb28_0000.
     // (op 15 with mux_b 0–3 is fmov with pack h; Mesa v3d42_mul_ops.)
     check(V42, "nop ; fmov.h rf3, r2", 0x3c00_10c6_bb28_0000);
+    // The model reports the named modifiers.
+    let Instruction::Alu(alu) = v3d::decode(V42, 0x3c00_219e_fe80_3000).unwrap() else {
+        panic!("not an ALU word")
+    };
+    assert_eq!(alu.add_named_modifiers(), Some((FloatPack::None, "h")));
+    let Instruction::Alu(alu) = v3d::decode(V42, 0x3c00_10c6_bb28_0000).unwrap() else {
+        panic!("not an ALU word")
+    };
+    assert_eq!(alu.mul_named_modifiers(), Some((FloatPack::H, "")));
+    assert_eq!(alu.add_named_modifiers(), None);
 }
 
 /// 7.1 rounding and conversion ops (py-videocore7 layout: raddr_b = op group | unpack<<2 |

@@ -21,7 +21,7 @@
 //! with them set is an error naming them) rather than carry unknown bits.
 
 use super::fields::*;
-use super::ops::{self, AddOp, FloatMods, MulOp};
+use super::ops::{self, AddOp, FloatMods, FloatPack, MulOp};
 use super::{DecodeError, EncodeError, V3dVersion};
 
 fn bits(word: u64, shift: u32, width: u32) -> u8 {
@@ -269,6 +269,21 @@ impl AluInstruction {
         Some(ops::float_mods(opcode, 0, op != AddOp::Vfpack))
     }
 
+    /// The output pack and input-a unpack name ("" = none) of an add op with named
+    /// modifiers (vfmin/vfmax, the rounding and conversion ops, 7.1 mov/fmov; see `ops`).
+    pub fn add_named_modifiers(&self) -> Option<(FloatPack, &'static str)> {
+        let version = self.inputs.version();
+        let (pack, unpack) = ops::add_scheme(version, self.add.op)?.split(self.add.variant)?;
+        Some((pack_of(pack), unpack))
+    }
+
+    /// The same for the mul op (vfmul, the 4.2 fmov, the 7.1 mov).
+    pub fn mul_named_modifiers(&self) -> Option<(FloatPack, &'static str)> {
+        let version = self.inputs.version();
+        let (pack, unpack) = ops::mul_scheme(version, self.mul.op)?.split(self.mul.variant)?;
+        Some((pack_of(pack), unpack))
+    }
+
     /// The float pack/unpacks of the mul op (`fmul` only).
     pub fn mul_float_mods(&self) -> Option<FloatMods> {
         if self.mul.op != MulOp::Fmul {
@@ -280,6 +295,14 @@ impl AluInstruction {
             self.mul.variant,
         )?;
         Some(ops::float_mods(opcode, 1, true))
+    }
+}
+
+fn pack_of(code: u8) -> FloatPack {
+    match code {
+        1 => FloatPack::L,
+        2 => FloatPack::H,
+        _ => FloatPack::None,
     }
 }
 
