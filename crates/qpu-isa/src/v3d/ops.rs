@@ -5,8 +5,12 @@
 //! field (and `mux_a` too for operations without inputs), on 7.1 the read address of the
 //! second input (`raddr_b` add, `raddr_d` mul). Several operations have more than one
 //! encoding, the extra bits carrying an output pack or input unpack: each encoding of an
-//! operation is numbered (its *variant*, counted in table order), and the float operations
-//! with the regular layout (see [`FloatMods`]) get typed accessors.
+//! operation is numbered (its *variant*, counted in table order). The float operations with
+//! the regular layout (see [`FloatMods`]) and the ones listed at `Scheme` below have typed
+//! or named modifiers (`AluInstruction::add_float_mods`, `add_named_modifiers`, and the
+//! `.l`/`.h`/`.abs`… suffixes of the text syntax); the remaining multi-encoding ops (4.2
+//! and 7.1 itof/utof, the 7.1 mul fmov, vpmsetup, fxcd/fycd) print their variant as `.vN`.
+//! py-videocore7's `_add_ops`/`_mul_ops` agree with Mesa's 7.1 tables for the ops it has.
 //!
 //! The tables restate Mesa `src/broadcom/qpu/qpu_pack.c` (`v3d42_add_ops`, `v3d42_mul_ops`,
 //! `v3d71_add_ops`, `v3d71_mul_ops`, and the 4.2 trick that opcodes 249–251 and 253–255
