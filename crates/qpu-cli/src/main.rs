@@ -3,6 +3,7 @@
 //! ```text
 //! qpu asm hello.qasm -o hello.bin            # assemble (format from the extension, or --format)
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
+//! qpu asm --gpu vc6 kernel.qasm -o kernel.bin # V3D 4.2 (Pi 4); vc7 = V3D 7.1 (Pi 5)
 //! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
@@ -10,7 +11,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use qpu_emu::{Emulator, EmulatorConfig};
-use qpu_isa::{disasm, words, Instruction};
+use qpu_isa::{disasm, v3d, words, Instruction};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,11 +21,33 @@ use std::process::ExitCode;
 #[command(
     name = "qpu",
     version,
-    about = "Assemble, disassemble and emulate VideoCore IV QPU programs"
+    about = "Assemble, disassemble and emulate VideoCore IV QPU programs; assemble and disassemble VideoCore VI/VII (V3D 4.2/7.1) programs"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Which GPU's instruction set a program is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Gpu {
+    /// VideoCore IV (Pi 0-3).
+    Vc4,
+    /// VideoCore VI, V3D 4.2 (Pi 4).
+    Vc6,
+    /// VideoCore VII, V3D 7.1 (Pi 5).
+    Vc7,
+}
+
+impl Gpu {
+    /// The V3D version, or `None` for VideoCore IV.
+    fn v3d(self) -> Option<v3d::V3dVersion> {
+        match self {
+            Gpu::Vc4 => None,
+            Gpu::Vc6 => Some(v3d::V3dVersion::V42),
+            Gpu::Vc7 => Some(v3d::V3dVersion::V71),
+        }
+    }
 }
 
 /// How a program file stores its words.
@@ -48,6 +71,9 @@ enum Command {
         /// Output format (default: hex for a .hex file, else bin).
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// Instruction set: vc4 (Pi 0-3), vc6 (V3D 4.2, Pi 4) or vc7 (V3D 7.1, Pi 5).
+        #[arg(long, value_enum, default_value = "vc4")]
+        gpu: Gpu,
     },
     /// Disassemble machine words into assembly text that `qpu asm` accepts back.
     Disasm {
@@ -56,6 +82,9 @@ enum Command {
         /// Input format (default: hex for a .hex file, else bin).
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// Instruction set: vc4 (Pi 0-3), vc6 (V3D 4.2, Pi 4) or vc7 (V3D 7.1, Pi 5).
+        #[arg(long, value_enum, default_value = "vc4")]
+        gpu: Gpu,
     },
     /// Run a program on the emulator and print its run report.
     Emu {
@@ -126,6 +155,16 @@ enum CliError {
         offset: usize,
         word: u64,
         source: qpu_isa::DecodeError,
+    },
+    #[error("{path}: {source}")]
+    V3dAsm { path: String, source: v3d::AsmError },
+    #[error("{path}: instruction {index} (byte offset {offset:#x}), word {word:#018x}: {source}")]
+    V3dDecode {
+        path: String,
+        index: usize,
+        offset: usize,
+        word: u64,
+        source: v3d::DecodeError,
     },
     #[error("{0}")]
     Usage(String),
@@ -222,10 +261,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
             input,
             output,
             format,
+            gpu,
         } => {
             refuse_same_file(&input, &output)?;
             let bytes = read(&input)?;
             let text = String::from_utf8_lossy(&bytes);
+            if let Some(version) = gpu.v3d() {
+                let data = v3d_asm(version, &input, &text, format_of(&output, format))?;
+                return std::fs::write(&output, data).map_err(|source| CliError::Io {
+                    path: display(&output),
+                    source,
+                });
+            }
             let program = qpu_isa::assemble(&text).map_err(|source| CliError::Asm {
                 path: display(&input),
                 source,
@@ -243,8 +290,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 source,
             })
         }
-        Command::Disasm { input, format } => {
+        Command::Disasm { input, format, gpu } => {
             let program = read_words(&input, format)?;
+            if let Some(version) = gpu.v3d() {
+                return emit(&v3d_listing(version, &input, &program)?);
+            }
             let instrs = decode_all(&input, &program)?;
             emit(&listing(&instrs))
         }
@@ -312,6 +362,70 @@ fn listing(instrs: &[Instruction]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Assembles V3D text into the output file's bytes.
+fn v3d_asm(
+    version: v3d::V3dVersion,
+    input: &Path,
+    text: &str,
+    format: Format,
+) -> Result<Vec<u8>, CliError> {
+    let program = v3d::assemble(version, text).map_err(|source| CliError::V3dAsm {
+        path: display(input),
+        source,
+    })?;
+    // The assembler returns decoded instructions, which always encode.
+    let encoded: Vec<u64> = program
+        .iter()
+        .map(|i| v3d::encode(version, i))
+        .collect::<Result<_, _>>()
+        .map_err(|e| CliError::Usage(format!("{}: {e}", display(input))))?;
+    Ok(match format {
+        Format::Bin => words::to_binary(&encoded),
+        Format::Hex => {
+            let comments: Vec<String> = program
+                .iter()
+                .map(|i| v3d::disasm::instruction(version, i))
+                .collect();
+            words::to_hex(&encoded, Some(&comments)).into_bytes()
+        }
+    })
+}
+
+/// A V3D listing: the program's text (relative branch targets as `L<n>:` labels), each
+/// instruction with its byte address and word as a comment.
+fn v3d_listing(
+    version: v3d::V3dVersion,
+    input: &Path,
+    program: &[u64],
+) -> Result<String, CliError> {
+    let instrs = program
+        .iter()
+        .enumerate()
+        .map(|(index, &word)| {
+            v3d::decode(version, word).map_err(|source| CliError::V3dDecode {
+                path: display(input),
+                index,
+                offset: index * 8,
+                word,
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = String::new();
+    let mut index = 0;
+    for line in v3d::disasm::program(version, &instrs).lines() {
+        match program.get(index) {
+            Some(word) if !line.ends_with(':') => {
+                out.push_str(&format!("{line:<48} # {:#06x}: {word:#018x}", index * 8));
+                index += 1;
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {

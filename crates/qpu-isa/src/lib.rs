@@ -6,6 +6,10 @@
 //! decodes, including bits the hardware ignores. The text assembler and disassembler live in
 //! [`asm`] and [`disasm`].
 //!
+//! The instruction set of the later GPUs, V3D 4.2 (VideoCore VI, Pi 4) and V3D 7.1
+//! (VideoCore VII, Pi 5), is in [`v3d`], with its own model, encoder, assembler and
+//! disassembler.
+//!
 //! ```
 //! use qpu_isa::{Instruction, AddOp};
 //!
@@ -23,6 +27,7 @@ pub mod fields;
 mod instr;
 pub mod regs;
 pub mod setup;
+pub mod v3d;
 pub mod words;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
