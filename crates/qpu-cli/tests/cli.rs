@@ -23,6 +23,15 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The words of a program file `qpu asm` wrote in `format` (bin or hex).
+fn words_in(path: &Path, format: &str) -> Vec<u64> {
+    if format == "bin" {
+        qpu_isa::words::from_binary(&std::fs::read(path).unwrap()).unwrap()
+    } else {
+        qpu_isa::words::from_hex(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+}
+
 fn ok(output: Output) -> String {
     assert!(
         output.status.success(),
@@ -48,11 +57,7 @@ fn asm_then_disasm_round_trips_golden_programs() {
                 "-o",
                 first.to_str().unwrap(),
             ]));
-            let words = if format == "bin" {
-                qpu_isa::words::from_binary(&std::fs::read(&first).unwrap()).unwrap()
-            } else {
-                qpu_isa::words::from_hex(&std::fs::read_to_string(&first).unwrap()).unwrap()
-            };
+            let words = words_in(&first, format);
             assert_eq!(words, expected, "{program} as {format}");
             let listing = scratch(&format!("{program}-{format}.qasm"));
             std::fs::write(&listing, ok(qpu(&["disasm", first.to_str().unwrap()]))).unwrap();
@@ -462,11 +467,7 @@ fn v3d_asm_and_disasm_round_trip() {
                 "-o",
                 first.to_str().unwrap(),
             ]));
-            let words = if format == "bin" {
-                qpu_isa::words::from_binary(&std::fs::read(&first).unwrap()).unwrap()
-            } else {
-                qpu_isa::words::from_hex(&std::fs::read_to_string(&first).unwrap()).unwrap()
-            };
+            let words = words_in(&first, format);
             assert_eq!(words, expected, "{gpu} as {format}");
             let listing = scratch(&format!("{gpu}-{format}.qasm"));
             let text = ok(qpu(&["disasm", "--gpu", gpu, first.to_str().unwrap()]));

@@ -949,58 +949,19 @@ fn pack_code(p: FloatPack) -> u8 {
     p as u8
 }
 
-const ALL_ADD: &[AddOp] = {
-    use AddOp::*;
-    &[
-        Fadd, Faddnf, Vfpack, Add, Sub, Fsub, Min, Max, Umin, Umax, Shl, Shr, Asr, Ror, Fmin, Fmax,
-        Vfmin, And, Or, Xor, Vadd, Vsub, Not, Neg, Flapush, Flbpush, Flpop, Recip, Setmsf, Setrevf,
-        Nop, Tidx, Eidx, Lr, Vfla, Vflna, Vflb, Vflnb, Fxcd, Xcd, Fycd, Ycd, Msf, Revf, Iid,
-        Sampid, Barrierid, Tmuwt, Vpmsetup, Vpmwt, Flafirst, Flnafirst, Ldvpmv, Ldvpmd, Ldvpmp,
-        Rsqrt, Exp, Log, Sin, Rsqrt2, Ballot, Bcastf, Alleq, Allfeq, Ldvpmg, Stvpm, Fcmp, Vfmax,
-        Fround, Ftoin, Ftrunc, Ftoiz, Ffloor, Ftouz, Fceil, Ftoc, Fdx, Fdy, Itof, Clz, Utof, Fmov,
-        Mov, Vpack, V8pack, V10pack, V11fpack, Rotq, Rot, Shuffle,
-    ]
-};
-
 /// Every add op (for tests and tools).
 pub fn all_add_ops() -> &'static [AddOp] {
-    ALL_ADD
+    AddOp::ALL
 }
-
-const ALL_MUL: &[MulOp] = {
-    use MulOp::*;
-    &[
-        Add,
-        Sub,
-        Umul24,
-        Vfmul,
-        Smul24,
-        Multop,
-        Fmov,
-        Mov,
-        Nop,
-        Fmul,
-        Ftounorm16,
-        Ftosnorm16,
-        Vftounorm8,
-        Vftosnorm8,
-        Funpackunormlo,
-        Funpackunormhi,
-        Funpacksnormlo,
-        Funpacksnormhi,
-        Vftounorm10lo,
-        Vftounorm10hi,
-    ]
-};
 
 /// Every mul op (for tests and tools).
 pub fn all_mul_ops() -> &'static [MulOp] {
-    ALL_MUL
+    MulOp::ALL
 }
 
 impl OpKind for AddOp {
     fn parse(v: V3dVersion, name: &str) -> Option<AddOp> {
-        ALL_ADD
+        AddOp::ALL
             .iter()
             .copied()
             .find(|&op| add_op_name(op) == name && op.variants(v) > 0)
@@ -1042,7 +1003,7 @@ impl OpKind for AddOp {
 
 impl OpKind for MulOp {
     fn parse(v: V3dVersion, name: &str) -> Option<MulOp> {
-        ALL_MUL
+        MulOp::ALL
             .iter()
             .copied()
             .find(|&op| mul_op_name(op) == name && op.variants(v) > 0)
