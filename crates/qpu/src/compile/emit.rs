@@ -324,3 +324,136 @@ fn encode_alu(ops: &[(Op<Loc>, Unit)], signal: Signal) -> Result<Instruction, En
     };
     Ok(Instruction::Alu(alu))
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each bundle's encoding against the word the assembler (a separate route from the
+    //! guide's tables to bits) makes of the same instruction written as text.
+    use super::*;
+
+    fn word_of(text: &str) -> u64 {
+        let words = qpu_isa::assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(words.len(), 1, "{text}");
+        words[0].encode()
+    }
+
+    fn alu(op: AluOp, dst: Dst<Loc>, a: Src<Loc>, b: Src<Loc>) -> Op<Loc> {
+        Op::alu(op, dst, a, b)
+    }
+
+    #[test]
+    fn an_add_and_a_mul_share_one_word() {
+        let bundle = Bundle::Alu {
+            ops: vec![
+                (
+                    alu(
+                        AluOp::Add(AddOp::Add),
+                        Dst::Reg(Loc::A(1)),
+                        Src::Reg(Loc::Acc(0)),
+                        Src::Reg(Loc::B(2)),
+                    ),
+                    Unit::Add,
+                ),
+                (
+                    alu(
+                        AluOp::Mul(MulOp::Fmul),
+                        Dst::Reg(Loc::Acc(1)),
+                        Src::Reg(Loc::Acc(2)),
+                        Src::Reg(Loc::Acc(3)),
+                    ),
+                    Unit::Mul,
+                ),
+            ],
+            signal: Signal::LoadTmu0,
+        };
+        let instr = encode(&bundle, 0).expect("encodes");
+        assert_eq!(
+            instr.encode(),
+            word_of("add ra1, r0, rb2; fmul r1, r2, r3; ldtmu0")
+        );
+    }
+
+    #[test]
+    fn io_writes_and_reads_take_their_mapped_addresses() {
+        // A TMU request from a file-A value, a VPM write of the uniform, on the two ALUs.
+        let bundle = Bundle::Alu {
+            ops: vec![
+                (
+                    Op::mov(Dst::Write(IoWrite::TmuS(0)), Src::Reg(Loc::A(5))),
+                    Unit::Add,
+                ),
+                (
+                    Op::mov(Dst::Write(IoWrite::Vpm), Src::Read(IoRead::Uniform)),
+                    Unit::Mul,
+                ),
+            ],
+            signal: Signal::None,
+        };
+        let instr = encode(&bundle, 0).expect("encodes");
+        let text = qpu_isa::disasm::program(&[instr]);
+        assert_eq!(instr.encode(), word_of(&text), "{text}");
+        assert!(text.contains("tmu0_s") && text.contains("vpm"), "{text}");
+        assert!(text.contains("ra5") && text.contains("unif"), "{text}");
+    }
+
+    #[test]
+    fn a_load_immediate_a_semaphore_and_a_thread_end() {
+        let ldi = Bundle::Single(Op::Ldi {
+            dst: Dst::Reg(Loc::B(7)),
+            imm: 0x1234_5678,
+            cond: Cond::Always,
+        });
+        assert_eq!(
+            encode(&ldi, 0).expect("encodes").encode(),
+            word_of("ldi rb7, 0x12345678")
+        );
+        let sema = Bundle::Single(Op::Sema {
+            acquire: true,
+            id: 15,
+        });
+        assert_eq!(
+            encode(&sema, 0).expect("encodes").encode(),
+            word_of("sacq -, 15")
+        );
+        let end = Bundle::Single(Op::ThreadEnd);
+        assert_eq!(
+            encode(&end, 0).expect("encodes").encode(),
+            word_of("nop; thrend")
+        );
+    }
+
+    #[test]
+    fn a_branch_counts_from_the_word_after_its_delay_slots() {
+        // At index 10, to index 2: (2 - (10 + 4)) * 8 bytes.
+        let b = Bundle::Branch {
+            cond: BranchCond::AnyCarrySet,
+            target: 2,
+        };
+        match encode(&b, 10).expect("encodes") {
+            Instruction::Branch(br) => {
+                assert_eq!(br.imm, -96);
+                assert!(br.relative);
+                assert_eq!(br.cond, BranchCond::AnyCarrySet);
+            }
+            other => panic!("not a branch: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_reads_of_one_register_file_do_not_encode() {
+        // ra1 and ra2 both need the single file-A read port.
+        let bundle = Bundle::Alu {
+            ops: vec![(
+                alu(
+                    AluOp::Add(AddOp::Add),
+                    Dst::Reg(Loc::Acc(0)),
+                    Src::Reg(Loc::A(1)),
+                    Src::Reg(Loc::A(2)),
+                ),
+                Unit::Add,
+            )],
+            signal: Signal::None,
+        };
+        assert!(encode(&bundle, 0).is_err());
+    }
+}

@@ -2221,3 +2221,115 @@ fn simple_binary(op: BinaryOp) -> Option<AluOp> {
         BinaryOp::IntMul | BinaryOp::FloatDiv | BinaryOp::IntDiv | BinaryOp::IntRem => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::ir;
+    use crate::lang::{any, where_, while_, Int, Ptr};
+
+    fn lowered<P, R, F: crate::runtime::KernelFn<P, R>>(f: F) -> Lowered {
+        let kernel = crate::compile(f).expect("records");
+        lower(kernel.ast(), false, 12)
+    }
+
+    fn count(code: &[Op<VReg>], pred: impl Fn(&Op<VReg>) -> bool) -> usize {
+        code.iter().filter(|op| pred(op)).count()
+    }
+
+    #[test]
+    fn a_load_and_a_store_become_tmu_and_vpm_dma_io() {
+        let l = lowered(|p: Ptr<Int>| p.store(p.load() + 1));
+        // QPU number, QPU count, then the one argument.
+        assert_eq!(l.uniforms, 3);
+        let text = ir::listing(&l.code);
+        // The whole-vector load is a TMU1 lookup received through r4.
+        assert!(text.contains("tmu1_s = "), "{text}");
+        assert!(text.contains("signal ldtmu1"), "{text}");
+        // The store: the VPM write setup, the value into the VPM, the DMA setup and address.
+        for io in ["vw_setup = ", "vpm = ", "vw_addr = "] {
+            assert!(text.contains(io), "{io} in\n{text}");
+        }
+        // Every QPU waits for its last DMA; then one interrupt, and the program ends (QPU 0
+        // and the others on their own paths).
+        assert!(text.contains("vw_wait"), "{text}");
+        assert_eq!(
+            count(&l.code, |op| matches!(
+                op,
+                Op::Alu {
+                    dst: Dst::Write(IoWrite::HostInt),
+                    ..
+                }
+            ) || matches!(
+                op,
+                Op::Ldi {
+                    dst: Dst::Write(IoWrite::HostInt),
+                    ..
+                }
+            )),
+            1,
+            "{text}"
+        );
+        assert!(count(&l.code, |op| matches!(op, Op::ThreadEnd)) >= 1);
+        assert!(matches!(l.code.last(), Some(Op::ThreadEnd)));
+    }
+
+    #[test]
+    fn where_sets_flags_and_writes_lanes_conditionally() {
+        let l = lowered(|p: Ptr<Int>| {
+            let x = Int::var(p.load());
+            where_(x.gt(0), || x.set(x * 2));
+            p.store(x);
+        });
+        let flag_setters = count(&l.code, |op| matches!(op, Op::Alu { sf: true, .. }));
+        let conditional = count(
+            &l.code,
+            |op| matches!(op, Op::Alu { cond, dst: Dst::Reg(_), .. } if *cond != Cond::Always),
+        );
+        assert!(
+            flag_setters >= 1 && conditional >= 1,
+            "{}",
+            ir::listing(&l.code)
+        );
+        // No branch decides a where_ (it is per lane): as many conditional branches as the
+        // same kernel without it (those of the end-of-kernel protocol).
+        let plain = lowered(|p: Ptr<Int>| {
+            let x = Int::var(p.load());
+            x.set(x * 2);
+            p.store(x);
+        });
+        let branches = |code: &[Op<VReg>]| {
+            count(
+                code,
+                |op| matches!(op, Op::Branch { cond, .. } if *cond != BranchCond::Always),
+            )
+        };
+        assert_eq!(branches(&l.code), branches(&plain.code));
+    }
+
+    #[test]
+    fn while_becomes_a_label_and_a_conditional_branch_back_to_it() {
+        let l = lowered(|p: Ptr<Int>| {
+            let x = Int::var(p.load());
+            while_(any(x.gt(0)), || x.set(x - 1));
+            p.store(x);
+        });
+        let labels: Vec<Label> = l
+            .code
+            .iter()
+            .enumerate()
+            .filter_map(|(i, op)| match op {
+                Op::Label(label) => Some((i, *label)),
+                _ => None,
+            })
+            .filter(|&(i, label)| {
+                l.code[i..].iter().any(|later| {
+                    matches!(later, Op::Branch { cond, target } if *target == label
+                        && *cond != BranchCond::Always)
+                })
+            })
+            .map(|(_, label)| label)
+            .collect();
+        assert!(!labels.is_empty(), "{}", ir::listing(&l.code));
+    }
+}
