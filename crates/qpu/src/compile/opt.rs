@@ -321,7 +321,10 @@ pub fn fold_uniform_reads(code: &mut Vec<Op<VReg>>, first_temporary: u32, reads:
 /// increment moves up and the I/O write copies its result: `p = add p, inc; tmu0_s = mov p`.
 /// One add instead of two, and the copy may go to either ALU (Rot3D's loop does two
 /// pointer adds on the add ALU instead of four).
-pub fn share_io_increments(code: &mut Vec<Op<VReg>>) {
+pub fn share_io_increments(code: &mut [Op<VReg>]) {
+    // How far ahead the increment is looked for (a gather and its pointer's increment sit
+    // close together; a bound keeps long straight-line code linear).
+    const SHARE_WINDOW: usize = 64;
     // A pure two-operand computation's parts: (opcode, a, b), operands registers or small
     // immediates only (an I/O read such as a uniform could not be read twice).
     fn parts(op: &Op<VReg>) -> Option<(AluOp, Src<VReg>, Src<VReg>)> {
@@ -378,7 +381,7 @@ pub fn share_io_increments(code: &mut Vec<Op<VReg>>) {
         // The later op recomputing the value into one of its own operands, if nothing in
         // between disturbs it; `None` once something does (or the block ends).
         let mut found = None;
-        for (j, op) in code.iter().enumerate().skip(i + 1) {
+        for (j, op) in code.iter().enumerate().skip(i + 1).take(SHARE_WINDOW) {
             if matches!(
                 op,
                 Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
@@ -408,9 +411,10 @@ pub fn share_io_increments(code: &mut Vec<Op<VReg>>) {
             i += 1;
             continue;
         }
-        let increment = code.remove(j);
-        code[i] = Op::mov(Dst::Write(io), Src::Reg(p));
-        code.insert(i, increment);
+        // The increment moves up to `i` (a rotation within the window, not a shift of the
+        // whole program), the I/O write after it copies its result.
+        code[i..=j].rotate_right(1);
+        code[i + 1] = Op::mov(Dst::Write(io), Src::Reg(p));
         i += 2;
     }
 }

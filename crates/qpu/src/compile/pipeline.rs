@@ -34,6 +34,8 @@ use super::ir::*;
 const MAX_CROSSING: usize = 4;
 /// Shorter chains are not worth the copies and the code.
 const MIN_CHAIN: usize = 3;
+/// Longer loop bodies are left as they are (choosing the chain is quadratic in the body).
+const MAX_BODY_OPS: usize = 400;
 
 /// A plain computation the chain may contain: no flags, conditions, rotations or I/O reads;
 /// the result in a register or the VPM.
@@ -66,6 +68,14 @@ fn io(op: &Op<VReg>) -> bool {
         Op::Ldi { dst, .. } => matches!(dst, Dst::Write(_)),
         Op::Signal(_) | Op::Sema { .. } => true,
         _ => false,
+    }
+}
+
+/// Every register an op reads or writes, once per mention.
+fn mention(op: &Op<VReg>, mut visit: impl FnMut(VReg)) {
+    op.uses(&mut visit);
+    if let Some(d) = op.def() {
+        visit(d);
     }
 }
 
@@ -169,6 +179,11 @@ pub(crate) fn pipeline_chains(code: &mut Vec<Op<VReg>>, vregs: &mut u32) {
         })
         .max()
         .unwrap_or(0);
+    // How often the program mentions each register (reads and writes), counted once.
+    let mut mentions: HashMap<VReg, u32> = HashMap::default();
+    for op in code.iter() {
+        mention(op, |r| *mentions.entry(r).or_default() += 1);
+    }
     let mut out: Vec<Op<VReg>> = Vec::with_capacity(code.len() + 64);
     let mut i = 0;
     let mut here = u32::MAX;
@@ -208,18 +223,21 @@ pub(crate) fn pipeline_chains(code: &mut Vec<Op<VReg>>, vregs: &mut u32) {
             }
         }
         let body: Vec<Op<VReg>> = ops.iter().map(|(op, _)| op.clone()).collect();
-        let mut elsewhere: HashSet<VReg> = HashSet::default();
-        for (j, op) in code.iter().enumerate() {
-            if j <= i || j >= e {
-                op.uses(|r| {
-                    elsewhere.insert(r);
-                });
-                if let Some(d) = op.def() {
-                    elsewhere.insert(d);
-                }
-            }
+        // Registers the program mentions outside this body: more mentions in all than in it.
+        let mut inside: HashMap<VReg, u32> = HashMap::default();
+        for op in &body {
+            mention(op, |r| *inside.entry(r).or_default() += 1);
         }
-        let members = chain(&body, &elsewhere);
+        let elsewhere: HashSet<VReg> = inside
+            .iter()
+            .filter(|&(r, n)| mentions.get(r).is_some_and(|all| all > n))
+            .map(|(r, _)| *r)
+            .collect();
+        let members = if body.len() > MAX_BODY_OPS {
+            Vec::new()
+        } else {
+            chain(&body, &elsewhere)
+        };
         if members.is_empty() {
             out.extend_from_slice(&code[i..=e]);
             here = src;
