@@ -258,6 +258,8 @@ fn lower_and_clean(
     dump("reuse_flags", || ir::listing(&lowered.code));
     opt::forward_r4(&mut lowered.code, lowered.vregs, &lowered.acc_only);
     dump("forward_r4", || ir::listing(&lowered.code));
+    opt::fuse_masked_rotations(&mut lowered.code);
+    dump("fuse_masked_rotations", || ir::listing(&lowered.code));
     opt::fold_uniform_reads(
         &mut lowered.code,
         lowered.first_temporary,

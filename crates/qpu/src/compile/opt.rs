@@ -419,6 +419,98 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
     }
 }
 
+/// A rotation that only feeds one conditional copy becomes that copy: `t = rot(s, n) …
+/// d.ifz = mov t` turns into `d.ifz = rot(s, n)`. The guide (section "Vector rotation"
+/// and the condition codes of the write) has the mul ALU rotate its result before the
+/// per-lane write condition applies, so the masked rotation writes exactly the lanes the
+/// copy wrote, with the values the copy would have written. HeatMap's window edges
+/// (`where_(index().eq(0), || left.set(rotate(prev, 1)))`) are this shape.
+///
+/// It applies when `t` is defined once and read once, by a rotation by a constant whose
+/// operands are registers or small immediates that nothing in between redefines, in the
+/// same block as the copy.
+pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>) {
+    let mut mentions: HashMap<VReg, u32> = HashMap::default();
+    for op in code.iter() {
+        op.uses(|r| *mentions.entry(r).or_default() += 1);
+        if let Some(d) = op.def() {
+            *mentions.entry(d).or_default() += 1;
+        }
+    }
+    let plain = |s: &Src<VReg>| matches!(s, Src::Reg(_) | Src::Imm(_));
+    let mut removed = vec![false; code.len()];
+    for j in 0..code.len() {
+        let Op::Alu {
+            op: AluOp::Mov,
+            dst: dst @ Dst::Reg(_),
+            a: Src::Reg(t),
+            cond,
+            sf: false,
+            rotate: None,
+            ..
+        } = code[j]
+        else {
+            continue;
+        };
+        // A definition and this read: nothing else may see `t`.
+        if cond == Cond::Always || mentions.get(&t) != Some(&2) {
+            continue;
+        }
+        let mut found = None;
+        for i in (0..j).rev() {
+            let op = &code[i];
+            if matches!(
+                op,
+                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
+            ) {
+                break;
+            }
+            if op.def() == Some(t) {
+                found = Some(i);
+                break;
+            }
+        }
+        let Some(i) = found else { continue };
+        let Op::Alu {
+            op: rot_op @ AluOp::Mul(_),
+            a,
+            b,
+            cond: Cond::Always,
+            sf: false,
+            rotate: rotate @ Some(Rotation::By(_)),
+            ..
+        } = code[i]
+        else {
+            continue;
+        };
+        if !plain(&a) || !plain(&b) {
+            continue;
+        }
+        let operand = |r: VReg| Src::Reg(r) == a || Src::Reg(r) == b;
+        if code[i + 1..j]
+            .iter()
+            .any(|op| op.def().is_some_and(operand))
+        {
+            continue;
+        }
+        code[j] = Op::Alu {
+            op: rot_op,
+            dst,
+            a,
+            b,
+            cond,
+            sf: false,
+            rotate,
+        };
+        removed[i] = true;
+    }
+    let mut index = 0;
+    code.retain(|_| {
+        index += 1;
+        !removed[index - 1]
+    });
+}
+
 /// `v` if `op` is `v = mov r4`.
 fn r4_copy(op: &Op<VReg>) -> Option<VReg> {
     match op {
@@ -755,5 +847,74 @@ mod tests {
         let before = listing(&code);
         forward_r4(&mut code, 30, &[]);
         assert_eq!(listing(&code), before);
+    }
+
+    fn rotation_where(d: u32, s: u32, by: u8, cond: Cond) -> Op<VReg> {
+        Op::Alu {
+            op: AluOp::Mul(qpu_isa::MulOp::V8min),
+            dst: Dst::Reg(VReg(d)),
+            a: v(s),
+            b: v(s),
+            cond,
+            sf: false,
+            rotate: Some(Rotation::By(by)),
+        }
+    }
+
+    fn rotation(d: u32, s: u32, by: u8) -> Op<VReg> {
+        rotation_where(d, s, by, Cond::Always)
+    }
+
+    fn masked_copy(d: u32, s: u32) -> Op<VReg> {
+        Op::Alu {
+            op: AluOp::Mov,
+            dst: Dst::Reg(VReg(d)),
+            a: v(s),
+            b: v(s),
+            cond: Cond::ZeroSet,
+            sf: false,
+            rotate: None,
+        }
+    }
+
+    #[test]
+    fn a_rotation_feeding_only_a_masked_copy_becomes_a_masked_rotation() {
+        let flags = test(
+            Src::Read(IoRead::ElemNum),
+            Src::Imm(SmallImm::from_int(0).unwrap()),
+        );
+        let mut code = vec![rotation(1, 0, 1), flags.clone(), masked_copy(2, 1)];
+        fuse_masked_rotations(&mut code);
+        assert_eq!(code, vec![flags, rotation_where(2, 0, 1, Cond::ZeroSet)]);
+    }
+
+    #[test]
+    fn a_rotation_read_twice_or_with_its_source_changed_stays() {
+        let flags = test(
+            Src::Read(IoRead::ElemNum),
+            Src::Imm(SmallImm::from_int(0).unwrap()),
+        );
+        // Read again after the masked copy.
+        let twice = vec![
+            rotation(1, 0, 1),
+            flags.clone(),
+            masked_copy(2, 1),
+            add(Dst::Reg(VReg(3)), v(1), v(1)),
+        ];
+        // Its source written between the rotation and the copy.
+        let source = vec![
+            rotation(1, 0, 15),
+            add(Dst::Reg(VReg(0)), v(4), v(4)),
+            masked_copy(2, 1),
+        ];
+        // A block boundary between them.
+        let label = vec![rotation(1, 0, 1), Op::Label(Label(0)), masked_copy(2, 1)];
+        // An unconditional copy is a plain copy (coalescing's business).
+        let plain = vec![rotation(1, 0, 1), Op::mov(Dst::Reg(VReg(2)), v(1))];
+        for code in [twice, source, label, plain] {
+            let mut fused = code.clone();
+            fuse_masked_rotations(&mut fused);
+            assert_eq!(fused, code);
+        }
     }
 }
