@@ -1704,6 +1704,27 @@ impl Lower<'_> {
             } => {
                 let l = self.expr(lhs);
                 let r = self.expr(rhs);
+                // An integer (in)equality with zero needs only the Z flag of the value
+                // itself: a flag-setting copy, with no small immediate, so it can share an
+                // instruction with a rotation (whose amount takes the small-immediate field).
+                let zero = Src::Imm(SmallImm::from_int(0).expect("0 is a small immediate"));
+                if !float && matches!(op, CmpOp::Eq | CmpOp::Ne) && (l == zero || r == zero) {
+                    let value = if l == zero { r } else { l };
+                    self.emit(Op::Alu {
+                        op: AluOp::Mov,
+                        dst: Dst::None,
+                        a: value,
+                        b: value,
+                        cond: Cond::Always,
+                        sf: true,
+                        rotate: None,
+                    });
+                    return if *op == CmpOp::Eq {
+                        Cond::ZeroSet
+                    } else {
+                        Cond::ZeroClear
+                    };
+                }
                 let (alu, a, b, result) = match (op, float) {
                     (CmpOp::Eq, false) => (AddOp::Sub, l, r, Cond::ZeroSet),
                     (CmpOp::Ne, false) => (AddOp::Sub, l, r, Cond::ZeroClear),
@@ -2305,6 +2326,74 @@ mod tests {
             )
         };
         assert_eq!(branches(&l.code), branches(&plain.code));
+    }
+
+    #[test]
+    fn a_test_against_zero_is_a_flag_setting_copy_without_an_immediate() {
+        // The flag-setting op of `where_(x == 0)` (or `!= 0`, zero on either side): the
+        // first one (the end-of-kernel protocol sets flags after it).
+        fn flag_setter(l: &Lowered) -> Op<VReg> {
+            l.code
+                .iter()
+                .find(|op| matches!(op, Op::Alu { sf: true, .. }))
+                .cloned()
+                .expect("a flag-setting op")
+        }
+        for (zero_first, equal) in [(false, true), (true, true), (false, false)] {
+            let l = lowered(move |p: Ptr<Int>| {
+                let x = Int::var(p.load());
+                let zero = Int::from(0);
+                let test = match (zero_first, equal) {
+                    (false, true) => x.eq(zero),
+                    (true, true) => zero.eq(x),
+                    _ => x.ne(zero),
+                };
+                where_(test, || x.set(x + 5));
+                p.store(x);
+            });
+            let op = flag_setter(&l);
+            assert!(
+                matches!(
+                    op,
+                    Op::Alu {
+                        op: AluOp::Mov,
+                        a: Src::Reg(_),
+                        dst: Dst::None,
+                        ..
+                    }
+                ),
+                "{}",
+                ir::listing(&l.code)
+            );
+            // The masked add is conditional on Z set for ==, Z clear for !=.
+            let want = if equal {
+                Cond::ZeroSet
+            } else {
+                Cond::ZeroClear
+            };
+            assert_eq!(
+                count(
+                    &l.code,
+                    |op| matches!(op, Op::Alu { cond, dst: Dst::Reg(_), .. } if *cond == want)
+                ),
+                1,
+                "{}",
+                ir::listing(&l.code)
+            );
+        }
+        // Against another value it stays a subtraction.
+        let l = lowered(|p: Ptr<Int>| {
+            let x = Int::var(p.load());
+            where_(x.eq(3), || x.set(x + 5));
+            p.store(x);
+        });
+        assert!(matches!(
+            flag_setter(&l),
+            Op::Alu {
+                op: AluOp::Add(AddOp::Sub),
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -33,7 +33,7 @@ min.setf -, rb19, r0
 shl rb0, ra20, 2
 or ra3, 0, 0; v8min rb5, 0, 0
 or rb7, 0, 0; v8min ra2, 0, 0
-brr.allnc -, r:L219
+brr.allnc -, r:L217
 or ra8, 0, 0
 add ra19, ra19, rb1
 add ra30, ra30, rb0
@@ -112,7 +112,7 @@ add ra0, ra19, rb0; ldtmu0
 mov rb5, r4; mov tmu0_s, ra10
 add ra7, ra30, r3; ldtmu0
 add ra9, ra0, rb3
-brr.allnc -, r:L211
+brr.allnc -, r:L209
 or ra2, 0, 0; mov rb10, ra7
 mov ra8, r4; mov tmu0_s, ra9
 shl rb9, 1, ra12
@@ -133,8 +133,7 @@ mov r3, ra3; mov rb0, r0 >> 1
 add ra11, ra11, rb3
 mov r2, ra2; mov r0, rb1
 mov tmu0_s, ra11; mov rb1, r3 >> 1
-sub.setf -, elem_num, 0
-nop; mov rb2, r2 >> 1
+mov.setf -, elem_num; mov rb2, r2 >> 1
 mov r2, rb7; ldtmu0
 mov r1, ra6; mov.ifz rb1, r1 >> 1
 add ra10, ra10, rb3; mov rb6, r4
@@ -155,11 +154,11 @@ add rb4, rb4, ra13
 nop; mov.ifz r0, r3 >> 15
 min.setf -, ra12, rb4; mov r3, r0
 fadd r2, rb0, ra0
-brr.allnc -, r:L197
+brr.allnc -, r:L195
 fadd r2, r2, rb2; mov ra0, ra2
 add ra7, ra7, rb3; mov r0, r2
 sub ra4, ra4, 1
-:L159
+:L158
 fadd r0, r0, ra0
 mov rb1, ra6; mov ra6, rb6
 fadd r0, r0, r3; mov rb8, ra3
@@ -171,8 +170,7 @@ mov r2, ra2; mov rb0, r0 >> 1
 add ra11, ra11, rb3
 mov r3, ra3; mov r0, rb1
 mov tmu0_s, ra11; mov r1, rb8
-nop; mov rb1, r3 >> 1
-sub.setf -, elem_num, 0
+mov.setf -, elem_num; mov rb1, r3 >> 1
 nop; mov rb2, r2 >> 1
 mov r2, rb7; ldtmu0
 mov r1, ra6; mov.ifz rb1, r1 >> 1
@@ -194,11 +192,11 @@ add rb4, rb4, ra13
 nop; mov.ifz r0, r3 >> 15
 min.setf -, ra12, rb4; mov r3, r0
 fadd r2, rb0, ra0
-brr.anyc -, r:L159
+brr.anyc -, r:L158
 fadd r2, r2, rb2; mov ra0, ra2
 add ra7, ra7, rb3; mov r0, r2
 sub ra4, ra4, 1
-:L197
+:L195
 fadd r0, r0, ra0
 fadd r0, r0, r3
 nop; fmul r2, r0, 0.125
@@ -213,7 +211,7 @@ brr.anyc -, r:L120
 mov vw_setup, ra16
 mov vw_addr, rb10
 mov rb10, ra7; mov -, vw_wait
-:L211
+:L209
 add rb12, rb12, ra29; ldtmu0
 add r0, ra31, rb16; mov rb6, r4; ldtmu0
 shl r0, r0, ra17; mov r3, rb12
@@ -222,31 +220,31 @@ brr.anyc -, r:L66
 add r0, rb18, r0; mov ra8, r4
 shl r0, r0, 2
 add ra19, ra19, r0
-:L219
+:L217
 ldi r0, 0x00001a00
 sub.setf -, ra1, r0; mov -, vw_wait
-brr.allnz -, r:L240
+brr.allnz -, r:L238
 nop
 nop
 nop
 sub.setf r0, ra29, 1
-brr.allz -, r:L236
+brr.allz -, r:L234
 nop
 nop
 nop
-:L230
+:L228
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L230
+brr.allnz -, r:L228
 nop
 nop
 nop
-:L236
+:L234
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L240
+:L238
 srel -, 15
 nop; thrend
 nop

@@ -26,7 +26,7 @@ sub.setf -, elem_num, 15
 mov r0, r3; mov r1, r0 >> 15
 min.ifnz r3, r1, r0
 max r1, r1, r0
-sub.setf -, elem_num, 0
+mov.setf -, elem_num
 add ra0, ra0, 1
 nop; mov.ifnz r2, r1 >> 1
 min.setf -, rb2, ra0; mov rb1, r2
