@@ -339,6 +339,49 @@ pub enum PiError {
         source: io::Error,
     },
 
+    /// No DRM render node is driven by the `v3d` driver (Pi 4/5 path).
+    #[error(
+        "no V3D GPU found: no DRM render node is driven by the `v3d` driver ({looked}). The Pi \
+         4/400/CM4 and Pi 5/500/CM5 GPU is reached through that driver, which the \
+         `dtoverlay=vc4-kms-v3d` line of {CONFIG_TXT} loads (Raspberry Pi OS's default)"
+    )]
+    NoV3dNode {
+        /// The nodes tried and what each turned out to be.
+        looked: String,
+    },
+
+    /// A call into the `v3d` DRM driver failed.
+    #[error("{call} on {node} failed: {source}{hint}")]
+    DrmCall {
+        /// The ioctl or system call.
+        call: &'static str,
+        /// The device node.
+        node: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+        /// What the error means here and what to do.
+        hint: String,
+    },
+
+    /// A V3D job did not finish within the timeout (WAIT_BO returned ETIME).
+    #[error(
+        "the V3D job did not finish within {timeout:?} (WAIT_BO timed out). The v3d driver \
+         resets the GPU when a batch makes no progress for 500 ms, so the GPU may have been \
+         reset: check `dmesg`, and split long work into more, shorter batches"
+    )]
+    V3dTimeout {
+        /// The timeout that expired.
+        timeout: Duration,
+    },
+
+    /// The V3D found cannot run this crate's jobs.
+    #[error("unsupported V3D GPU: {problem}")]
+    V3dUnsupported {
+        /// What is missing or unknown.
+        problem: String,
+    },
+
     /// This platform cannot reach the hardware at all (not Linux).
     #[error("no Raspberry Pi GPU found: {0}")]
     Unsupported(String),
@@ -381,6 +424,7 @@ impl PiError {
         matches!(
             self,
             PiError::NoPiGpu { .. }
+                | PiError::NoV3dNode { .. }
                 | PiError::UnsupportedBoard { .. }
                 | PiError::UnknownRevision { .. }
                 | PiError::Unsupported(_)

@@ -39,6 +39,20 @@ pub const fn iowr(ty: u8, nr: u8, argument_size: usize) -> Option<u32> {
     )
 }
 
+/// Encodes a write-only ioctl request number the way `_IOW(ty, nr, T)` does for a `T` of
+/// `argument_size` bytes. Returns `None` when the size does not fit the 14-bit field.
+pub const fn iow(ty: u8, nr: u8, argument_size: usize) -> Option<u32> {
+    if argument_size >= (1 << SIZE_BITS) {
+        return None;
+    }
+    Some(
+        (DIR_WRITE << DIR_SHIFT)
+            | ((ty as u32) << TYPE_SHIFT)
+            | ((nr as u32) << NR_SHIFT)
+            | ((argument_size as u32) << SIZE_SHIFT),
+    )
+}
+
 /// `IOCTL_MBOX_PROPERTY` for a process whose pointers are `pointer_bytes` wide.
 pub const fn mbox_property_request(pointer_bytes: usize) -> u32 {
     match iowr(VCIO_IOC_MAGIC, 0, pointer_bytes) {

@@ -55,6 +55,7 @@ pub mod property;
 pub mod registers;
 pub mod standin;
 pub mod system;
+pub mod v3d;
 
 pub use board::{BoardInfo, BoardType, GpuGeneration, Processor};
 pub use cleanup::install_signal_cleanup;
