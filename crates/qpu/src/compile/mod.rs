@@ -258,7 +258,7 @@ fn lower_and_clean(
     dump("reuse_flags", || ir::listing(&lowered.code));
     opt::forward_r4(&mut lowered.code, lowered.vregs, &lowered.acc_only);
     dump("forward_r4", || ir::listing(&lowered.code));
-    opt::fuse_masked_rotations(&mut lowered.code);
+    opt::fuse_masked_rotations(&mut lowered.code, &lowered.acc_only);
     dump("fuse_masked_rotations", || ir::listing(&lowered.code));
     opt::fold_uniform_reads(
         &mut lowered.code,

@@ -428,8 +428,12 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
 ///
 /// It applies when `t` is defined once and read once, by a rotation by a constant whose
 /// operands are registers or small immediates that nothing in between redefines, in the
-/// same block as the copy.
-pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>) {
+/// same block as the copy. The rotation's source (which must sit in an accumulator, one of
+/// `acc_only`) then lives up to the copy, so nothing in between may define another
+/// accumulator-only value: the accumulators in use there stay those in use at the rotation.
+pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
+    const FUSE_WINDOW: usize = 16;
+    let acc_only: rustc_hash::FxHashSet<VReg> = acc_only.iter().copied().collect();
     let mut mentions: HashMap<VReg, u32> = HashMap::default();
     for op in code.iter() {
         op.uses(|r| *mentions.entry(r).or_default() += 1);
@@ -456,8 +460,10 @@ pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>) {
         if cond == Cond::Always || mentions.get(&t) != Some(&2) {
             continue;
         }
+        // The rotation is looked for a bounded distance back (where_ puts its masked copy
+        // right after the flag test), so long straight-line code stays linear.
         let mut found = None;
-        for i in (0..j).rev() {
+        for i in (j.saturating_sub(FUSE_WINDOW)..j).rev() {
             let op = &code[i];
             if matches!(
                 op,
@@ -487,10 +493,10 @@ pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>) {
             continue;
         }
         let operand = |r: VReg| Src::Reg(r) == a || Src::Reg(r) == b;
-        if code[i + 1..j]
-            .iter()
-            .any(|op| op.def().is_some_and(operand))
-        {
+        if code[i + 1..j].iter().any(|op| {
+            op.def()
+                .is_some_and(|d| operand(d) || acc_only.contains(&d))
+        }) {
             continue;
         }
         code[j] = Op::Alu {
@@ -884,7 +890,7 @@ mod tests {
             Src::Imm(SmallImm::from_int(0).unwrap()),
         );
         let mut code = vec![rotation(1, 0, 1), flags.clone(), masked_copy(2, 1)];
-        fuse_masked_rotations(&mut code);
+        fuse_masked_rotations(&mut code, &[VReg(0)]);
         assert_eq!(code, vec![flags, rotation_where(2, 0, 1, Cond::ZeroSet)]);
     }
 
@@ -911,9 +917,17 @@ mod tests {
         let label = vec![rotation(1, 0, 1), Op::Label(Label(0)), masked_copy(2, 1)];
         // An unconditional copy is a plain copy (coalescing's business).
         let plain = vec![rotation(1, 0, 1), Op::mov(Dst::Reg(VReg(2)), v(1))];
-        for code in [twice, source, label, plain] {
+        // Another accumulator-only value (a second rotation's source) defined in between:
+        // fusing would keep two sources in accumulators at once.
+        let pressure = vec![
+            rotation(1, 0, 1),
+            Op::mov(Dst::Reg(VReg(5)), v(4)),
+            rotation(6, 5, 15),
+            masked_copy(2, 1),
+        ];
+        for code in [twice, source, label, plain, pressure] {
             let mut fused = code.clone();
-            fuse_masked_rotations(&mut fused);
+            fuse_masked_rotations(&mut fused, &[VReg(0), VReg(5)]);
             assert_eq!(fused, code);
         }
     }
