@@ -4,15 +4,17 @@
 //!
 //! Shared arrays are host memory with simulated bus addresses (see [`super::host`]), and the
 //! emulated QPUs work on them in place, as the Pi's QPUs work on GPU memory the host has
-//! mapped: a run copies no array. For each run the backend creates a fresh emulated machine
-//! (so the VPM, semaphores and code cache start as on a fresh launch), puts the code and each
+//! mapped: a run copies no array. For each run the backend resets its emulated machine to the
+//! state of a new one ([`qpu_emu::Emulator::reset`]: empty memory, a fresh VPM, an empty code
+//! cache, so the same results, reports and errors as a new machine), puts the code and each
 //! QPU's uniforms in its memory, and lends it the argument arrays for the run
 //! ([`qpu_emu::Emulator::run_lending`]): each at its bus address with exactly its size, so a
 //! store past an array's end is an error and a load there an undefined value, as on the
 //! interpreter; arrays passed as `&SharedArray` are lent read-only, so a store into one is an
-//! error at the store. Arrays not passed to the kernel are not in its memory at all. Emulator
-//! errors become run errors at the kernel statement the failing instruction comes from, with
-//! addresses described relative to the kernel's arrays.
+//! error at the store. Arrays not passed to the kernel are not in its memory at all, and what
+//! a kernel stored before a run failed stays in its arrays (as on the interpreter and the Pi).
+//! Emulator errors become run errors at the kernel statement the failing instruction comes
+//! from, with addresses described relative to the kernel's arrays.
 //!
 //! ```
 //! use qpu::lang::*;
