@@ -56,7 +56,7 @@ pub use report::{QpuReport, RunReport, Stalls};
 pub use timing::Timing;
 pub use validate::{validate, Violation};
 
-use memory::Memory;
+use memory::{LendingMemory, Memory};
 use qpu_isa::Instruction;
 use vpm::VpmMemory;
 
@@ -71,6 +71,29 @@ pub struct Emulator {
 impl Emulator {
     /// A machine with `config.qpus` QPUs and empty memory.
     pub fn new(config: EmulatorConfig) -> Result<Emulator, EmuError> {
+        Self::check_config(&config)?;
+        Ok(Emulator {
+            config,
+            memory: Memory::new(),
+            vpm: VpmMemory::new(),
+            code: machine::CodeCache::default(),
+        })
+    }
+
+    /// Makes this machine what [`Emulator::new`] with `config` makes (empty memory, a fresh
+    /// VPM), keeping only host allocations it would otherwise make again: a cheaper way to a
+    /// fresh machine for each of many short runs. On an error (a bad `config`) the machine is
+    /// unchanged.
+    pub fn reset(&mut self, config: EmulatorConfig) -> Result<(), EmuError> {
+        Self::check_config(&config)?;
+        self.config = config;
+        self.memory = Memory::new();
+        self.vpm = VpmMemory::new();
+        self.code.clear();
+        Ok(())
+    }
+
+    fn check_config(config: &EmulatorConfig) -> Result<(), EmuError> {
         if !(1..=12).contains(&config.qpus) {
             return Err(EmuError::Config(format!(
                 "{} QPUs requested; the V3D has 1 to 12",
@@ -89,13 +112,7 @@ impl Emulator {
                 config.ambiguities.tmu_fifo_depth
             )));
         }
-        config.timing.validate().map_err(EmuError::Config)?;
-        Ok(Emulator {
-            config,
-            memory: Memory::new(),
-            vpm: VpmMemory::new(),
-            code: machine::CodeCache::default(),
-        })
+        config.timing.validate().map_err(EmuError::Config)
     }
 
     /// The configuration in force.
@@ -159,14 +176,7 @@ impl Emulator {
     /// its thread end. Semaphores and the mutex start free; memory and the VPM keep their
     /// contents.
     pub fn run(&mut self, launches: &[(u32, u32)]) -> Result<RunReport, EmuError> {
-        if launches.is_empty() || launches.len() > self.config.qpus {
-            return Err(EmuError::Launch(format!(
-                "{} programs for a machine of {} QPUs; launch 1 to {}",
-                launches.len(),
-                self.config.qpus,
-                self.config.qpus
-            )));
-        }
+        self.check_launches(launches)?;
         machine::run(
             &self.config,
             &mut self.memory,
@@ -175,4 +185,77 @@ impl Emulator {
             launches,
         )
     }
+
+    /// [`Emulator::run`] with the caller's words mapped into memory for the run, each range
+    /// at its own bus address: the QPUs read and write them in place, as the real ones work on
+    /// GPU memory the host has mapped, so a run copies nothing in or out. Ranges lent
+    /// read-only refuse writes ([`MemoryError::ReadOnly`](memory::MemoryError::ReadOnly), reported as the instruction's
+    /// fault). After the run, failed or not, the ranges are unmapped again; a range that
+    /// overlaps an allocation or another range is an error before anything runs.
+    ///
+    /// ```
+    /// use qpu_emu::{Emulator, EmulatorConfig, Lent};
+    ///
+    /// // The seed "hello world" of the crate docs, storing into the caller's array.
+    /// let words: [u64; 10] = [
+    ///     0xe0020067_00001234, 0xe0021c67_00000a00, 0x10020c27_0c060dc0, 0xe0021c67_88010000,
+    ///     0x10021ca7_15827d80, 0x100009e7_159f2fc0, 0xe00209a7_00000001, 0x300009e7_009e7000,
+    ///     0x100009e7_009e7000, 0x100009e7_009e7000,
+    /// ];
+    /// let mut out = [0u32; 16];
+    /// let mut emu = Emulator::new(EmulatorConfig::with_qpus(1))?;
+    /// let code = emu.load_program(&words)?;
+    /// let uniforms = emu.load_uniforms(&[100, 0xC000_0000])?;
+    /// emu.run_lending(&[(uniforms, code)], vec![Lent::ReadWrite(0xC000_0000, &mut out)])?;
+    /// assert_eq!(out, [0x1298; 16]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_lending(
+        &mut self,
+        launches: &[(u32, u32)],
+        lent: Vec<Lent<'_>>,
+    ) -> Result<RunReport, EmuError> {
+        self.check_launches(launches)?;
+        // The owned memory, lent words added for this run only: moving it costs nothing and
+        // copies no allocation.
+        let mut memory: LendingMemory<'_> = std::mem::take(&mut self.memory);
+        let mapped = lent.into_iter().try_for_each(|range| match range {
+            Lent::ReadOnly(addr, words) => memory.lend(addr, words),
+            Lent::ReadWrite(addr, words) => memory.lend_mut(addr, words),
+        });
+        let result = match mapped {
+            Ok(()) => machine::run(
+                &self.config,
+                &mut memory,
+                &mut self.vpm,
+                &mut self.code,
+                launches,
+            ),
+            Err(error) => Err(error.into()),
+        };
+        self.memory = memory.into_owned();
+        result
+    }
+
+    fn check_launches(&self, launches: &[(u32, u32)]) -> Result<(), EmuError> {
+        if launches.is_empty() || launches.len() > self.config.qpus {
+            return Err(EmuError::Launch(format!(
+                "{} programs for a machine of {} QPUs; launch 1 to {}",
+                launches.len(),
+                self.config.qpus,
+                self.config.qpus
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Words the caller lends to an [`Emulator`]'s memory for one run
+/// ([`Emulator::run_lending`]): the bus address of the first word, and the words.
+#[derive(Debug)]
+pub enum Lent<'a> {
+    /// Readable by the QPUs; a write is a [`MemoryError::ReadOnly`](memory::MemoryError::ReadOnly) fault.
+    ReadOnly(u32, &'a [u32]),
+    /// Readable and writable by the QPUs.
+    ReadWrite(u32, &'a mut [u32]),
 }

@@ -18,7 +18,7 @@ use crate::decode::{
     disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
 };
 use crate::error::{EmuError, Fault, Rule, RuleSource};
-use crate::memory::{Memory, MemoryError};
+use crate::memory::{LendingMemory, MemoryError};
 use crate::report::{QpuReport, RunReport};
 use crate::rules::latency;
 use crate::tmu::{L2Cache, TmuUnit};
@@ -51,6 +51,11 @@ const ALL_LANES: u16 = 0xffff;
 pub(crate) struct CodeCache {
     index: HashMap<u32, usize>,
     pages: Vec<Page>,
+    /// (page, slot) of every decoded instruction, so clearing resets just those slots.
+    filled: Vec<(usize, usize)>,
+    /// Emptied pages from earlier runs, reused before new ones are allocated (a page is a
+    /// few dozen kilobytes; making one costs more than a short run).
+    spare: Vec<Page>,
     /// Tests: decode every instruction for the general path, to compare the fast paths
     /// against it.
     #[cfg(test)]
@@ -59,8 +64,14 @@ pub(crate) struct CodeCache {
 
 impl CodeCache {
     pub fn clear(&mut self) {
+        if !self.filled.is_empty() {
+            let empty = Decoded::empty();
+            for (page, slot) in self.filled.drain(..) {
+                self.pages[page][slot] = empty.clone();
+            }
+        }
         self.index.clear();
-        self.pages.clear();
+        self.spare.append(&mut self.pages);
     }
 
     /// The page holding the (aligned) `pc`, created empty on first use.
@@ -75,9 +86,15 @@ impl CodeCache {
         if let Some(&page) = self.index.get(&key) {
             return Ok(page);
         }
-        let slots: Box<[Decoded]> = vec![Decoded::empty(); PAGE_SLOTS].into_boxed_slice();
-        let Ok(page) = Page::try_from(slots) else {
-            unreachable!("the vector has PAGE_SLOTS elements");
+        let page = match self.spare.pop() {
+            Some(page) => page,
+            None => {
+                let slots: Box<[Decoded]> = vec![Decoded::empty(); PAGE_SLOTS].into_boxed_slice();
+                let Ok(page) = Page::try_from(slots) else {
+                    unreachable!("the vector has PAGE_SLOTS elements");
+                };
+                page
+            }
         };
         self.pages.push(page);
         self.index.insert(key, self.pages.len() - 1);
@@ -85,7 +102,7 @@ impl CodeCache {
     }
 
     /// Reads and decodes the word at `pc` into its slot of `page`.
-    fn decode(&mut self, page: usize, pc: u32, mem: &Memory) -> Result<(), Fault> {
+    fn decode(&mut self, page: usize, pc: u32, mem: &LendingMemory<'_>) -> Result<(), Fault> {
         let bytes = mem.read_bytes(pc, 8).map_err(Fault::PastCode)?;
         let mut word = [0u8; 8];
         word.copy_from_slice(bytes);
@@ -101,6 +118,7 @@ impl CodeCache {
             decoded
         };
         self.pages[page][slot_of(pc)] = decoded;
+        self.filled.push((page, slot_of(pc)));
         Ok(())
     }
 }
@@ -312,8 +330,8 @@ pub(crate) struct Units {
     l2c: L2Cache,
 }
 
-struct Ctx<'a> {
-    mem: &'a mut Memory,
+struct Ctx<'a, 'm> {
+    mem: &'a mut LendingMemory<'m>,
     vpm: &'a mut VpmMemory,
     units: &'a mut Units,
     config: &'a EmulatorConfig,
@@ -322,7 +340,7 @@ struct Ctx<'a> {
 /// Runs one launch to completion.
 pub(crate) fn run(
     config: &EmulatorConfig,
-    mem: &mut Memory,
+    mem: &mut LendingMemory<'_>,
     vpm: &mut VpmMemory,
     code: &mut CodeCache,
     launches: &[(u32, u32)],
@@ -370,7 +388,7 @@ pub(crate) fn run(
 /// Runs the QPUs until every one has ended (or an error).
 fn run_qpus(
     config: &EmulatorConfig,
-    mem: &mut Memory,
+    mem: &mut LendingMemory<'_>,
     vpm: &mut VpmMemory,
     code: &mut CodeCache,
     qpus: &mut [Qpu],
@@ -462,7 +480,7 @@ fn run_qpu(
     q: &mut Qpu,
     limit: (u64, usize),
     code: &mut CodeCache,
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Ctx<'_, '_>,
     executed: &mut u64,
 ) -> Result<(), EmuError> {
     let config = ctx.config;
@@ -479,7 +497,7 @@ fn run_qpu_until(
     q: &mut Qpu,
     limit: (u64, usize),
     code: &mut CodeCache,
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Ctx<'_, '_>,
     icount_limit: u64,
 ) -> Result<(), EmuError> {
     let config = ctx.config;
@@ -863,7 +881,7 @@ fn check_history(q: &Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Ru
     Ok(())
 }
 
-fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>) -> Result<Outcome, Fault> {
+fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fault> {
     let check = x.config.check_hazards;
     if let Some(rule) = &d.fault {
         if check || rule.source() == RuleSource::NotModelled {
@@ -1338,7 +1356,7 @@ fn cond_mask(cond: Cond, flags: &Flags) -> WriteMask {
 }
 
 /// Performs an I/O read's side effects and leaves its value in the scratch row `row`.
-fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), Fault> {
+fn read_io(q: &mut Qpu, x: &mut Ctx<'_, '_>, read: Read, row: usize) -> Result<(), Fault> {
     let value = match read {
         Read::Uniform => {
             let value = x
@@ -1384,7 +1402,7 @@ fn read_io(q: &mut Qpu, x: &mut Ctx<'_>, read: Read, row: usize) -> Result<(), F
     Ok(())
 }
 
-fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
+fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Result<(), Fault> {
     if d.io_read {
         for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
             if let Some(
@@ -1529,7 +1547,12 @@ fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
     out
 }
 
-fn execute_load_imm(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_>, track: bool) -> Result<(), Fault> {
+fn execute_load_imm(
+    q: &mut Qpu,
+    d: &Decoded,
+    x: &mut Ctx<'_, '_>,
+    track: bool,
+) -> Result<(), Fault> {
     let values = d.ldi_lanes.as_deref().copied().unwrap_or([d.imm; 16]);
     q.results = [values; 2];
     if d.set_flags {
@@ -1565,7 +1588,12 @@ struct Results<'a> {
 }
 
 #[inline(always)]
-fn write_back(q: &mut Qpu, x: &mut Ctx<'_>, d: &Decoded, out: Results<'_>) -> Result<(), Fault> {
+fn write_back(
+    q: &mut Qpu,
+    x: &mut Ctx<'_, '_>,
+    d: &Decoded,
+    out: Results<'_>,
+) -> Result<(), Fault> {
     // Both sides see the flags from before the instruction (they change last).
     let mask_add = cond_mask(d.cond_add, &q.flags);
     let mask_mul = cond_mask(d.cond_mul, &q.flags);
@@ -1656,7 +1684,7 @@ fn apply_pack(pack: PackStep<'_>, values: &Lanes, old: &Lanes) -> Lanes {
 #[inline(always)]
 fn write_dest(
     q: &mut Qpu,
-    x: &mut Ctx<'_>,
+    x: &mut Ctx<'_, '_>,
     dest: Dest,
     side: usize,
     mask: &WriteMask,
@@ -1679,7 +1707,7 @@ fn write_dest(
 #[inline(never)]
 fn write_dest_general(
     q: &mut Qpu,
-    x: &mut Ctx<'_>,
+    x: &mut Ctx<'_, '_>,
     dest: Dest,
     side: usize,
     mask: &WriteMask,
@@ -1718,7 +1746,7 @@ fn write_dest_general(
 }
 
 /// Writes to I/O registers. Registers that take a single value use element 0.
-fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<(), Fault> {
+fn write_io(q: &mut Qpu, x: &mut Ctx<'_, '_>, dest: Dest, values: &Lanes) -> Result<(), Fault> {
     let now = q.time;
     let timing = &x.config.timing;
     match dest {
@@ -1814,7 +1842,7 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_>, dest: Dest, values: &Lanes) -> Result<
     Ok(())
 }
 
-fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Result<(), Fault> {
+fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> Result<(), Fault> {
     let check = x.config.check_hazards;
     let depth = x.config.ambiguities.tmu_fifo_depth;
     if check && q.tmu_fifo[tmu].len() >= depth as usize {
@@ -1869,7 +1897,7 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_>, tmu: usize, values: &Lanes) -> Resul
 /// Reads one word per lane, and the lanes (bit i = lane i) whose address is outside every
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
-fn gather(mem: &Memory, addresses: &[u32; 16]) -> (Lanes, u16) {
+fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16]) -> (Lanes, u16) {
     // The common case first: 16 consecutive words (a compare per lane, no min/max search).
     let first = addresses[0];
     let consecutive = first <= u32::MAX - 60

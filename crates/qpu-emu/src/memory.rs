@@ -11,6 +11,16 @@
 //! hardware) are not stripped: the addresses returned by [`Memory::alloc`] are the ones a
 //! kernel must use.
 //!
+//! A caller can also lend its own words to the memory at a bus address it chooses
+//! ([`LendingMemory::lend`] read-only, [`LendingMemory::lend_mut`] writable, or for one
+//! run, [`Emulator::run_lending`](crate::Emulator::run_lending)): the emulated machine then
+//! reads and writes the caller's words in place, without copying them in or out, the way the
+//! QPUs work on GPU memory the host has mapped (the `qpu` crate's emulator backend runs
+//! kernels on its shared arrays so). Words are seen as their little-endian bytes, as on the
+//! VideoCore; the emulator assumes a little-endian host for lent words, as every Raspberry Pi
+//! and every host the project builds on is. A write into a read-only lent range is an error
+//! ([`MemoryError::ReadOnly`]) and leaves the words unchanged.
+//!
 //! ```
 //! use qpu_emu::memory::Memory;
 //!
@@ -49,6 +59,21 @@ pub enum MemoryError {
         /// Base address of the allocation the access starts in.
         base: u32,
         /// Size of that allocation in bytes.
+        size: u32,
+    },
+    /// A write into words lent read-only ([`LendingMemory::lend`]).
+    #[error(
+        "write of {len} bytes at bus address {addr:#010x} into the read-only {size}-byte \
+         range at {base:#010x}"
+    )]
+    ReadOnly {
+        /// First byte of the write.
+        addr: u32,
+        /// Length of the write in bytes.
+        len: u32,
+        /// Base address of the read-only range.
+        base: u32,
+        /// Size of that range in bytes.
         size: u32,
     },
     /// A word access whose address is not a multiple of its size.
@@ -98,40 +123,84 @@ pub enum MemoryError {
     },
 }
 
-/// One allocation: its bus address and its contents.
-#[derive(Clone, Debug)]
-struct Allocation {
-    base: u32,
-    bytes: Vec<u8>,
+/// The contents of an allocation: owned bytes, or words a caller lent for as long as `'a`.
+#[derive(Debug)]
+enum Contents<'a> {
+    Owned(Vec<u8>),
+    Lent(&'a [u32]),
+    LentMut(&'a mut [u32]),
 }
 
-impl Allocation {
+/// One allocation: its bus address and its contents.
+#[derive(Debug)]
+struct Allocation<'a> {
+    base: u32,
+    contents: Contents<'a>,
+}
+
+impl Allocation<'_> {
+    /// Size in bytes.
+    fn len(&self) -> usize {
+        match &self.contents {
+            Contents::Owned(bytes) => bytes.len(),
+            Contents::Lent(words) => 4 * words.len(),
+            Contents::LentMut(words) => 4 * words.len(),
+        }
+    }
+
     /// One past the last byte, as u64 so an allocation ending at 2^32 does not overflow.
     fn end(&self) -> u64 {
-        u64::from(self.base) + self.bytes.len() as u64
+        u64::from(self.base) + self.len() as u64
+    }
+
+    /// The contents as bytes (lent words as their in-memory bytes: little-endian on the
+    /// hosts the emulator supports, see the module docs).
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match &self.contents {
+            Contents::Owned(bytes) => bytes,
+            Contents::Lent(words) => bytemuck::cast_slice(words),
+            Contents::LentMut(words) => bytemuck::cast_slice(words),
+        }
+    }
+
+    /// The contents as writable bytes, or `None` when they were lent read-only.
+    #[inline]
+    fn bytes_mut(&mut self) -> Option<&mut [u8]> {
+        match &mut self.contents {
+            Contents::Owned(bytes) => Some(bytes),
+            Contents::Lent(_) => None,
+            Contents::LentMut(words) => Some(bytemuck::cast_slice_mut(words)),
+        }
     }
 }
 
-/// Sparse emulated main memory: a set of allocations at bus addresses.
+/// Emulated main memory that owns all its allocations: what an [`Emulator`](crate::Emulator)
+/// keeps between runs.
+pub type Memory = LendingMemory<'static>;
+
+/// Sparse emulated main memory: a set of allocations at bus addresses, each owned by the
+/// memory or lent to it by the caller for the lifetime `'a` ([`Memory`] lends nothing, or
+/// only `'static` words).
 ///
 /// Allocations are never freed; they are kept in a vector sorted by base address and found
 /// by binary search.
-#[derive(Clone, Debug)]
-pub struct Memory {
-    allocations: Vec<Allocation>,
+#[derive(Debug)]
+pub struct LendingMemory<'a> {
+    allocations: Vec<Allocation<'a>>,
     /// Lowest address the next allocation may use (before alignment).
     next_free: u64,
     allocated: u64,
     limit: u64,
 }
 
-impl Default for Memory {
+impl Default for LendingMemory<'_> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Memory {
+impl<'a> LendingMemory<'a> {
     /// Bus address where the first allocation is placed (at the earliest). Everything below
     /// it, including address 0, stays unmapped.
     pub const FIRST_ADDRESS: u32 = 0x0001_0000;
@@ -149,7 +218,7 @@ impl Memory {
 
     /// Empty memory that refuses to allocate more than `limit` bytes in total.
     pub fn with_limit(limit: u64) -> Self {
-        Memory {
+        LendingMemory {
             allocations: Vec::new(),
             next_free: u64::from(Self::FIRST_ADDRESS),
             allocated: 0,
@@ -199,7 +268,7 @@ impl Memory {
             at,
             Allocation {
                 base,
-                bytes: vec![0; bytes as usize],
+                contents: Contents::Owned(vec![0; bytes as usize]),
             },
         );
         self.allocated += u64::from(bytes);
@@ -215,14 +284,115 @@ impl Memory {
         if bytes == 0 {
             return Ok(());
         }
+        if self.allocated + u64::from(bytes) > self.limit {
+            return Err(self.out_of_room(bytes));
+        }
+        self.place(addr, bytes, Contents::Owned(vec![0; bytes as usize]))?;
+        self.allocated += u64::from(bytes);
+        Ok(())
+    }
+
+    /// Maps the caller's `words` read-only at exactly the bus address `addr`, for as long as
+    /// the memory lives: reads see them in place, and a write into them is
+    /// [`MemoryError::ReadOnly`]. As for [`LendingMemory::alloc_at`], no guard is implied and an
+    /// empty slice maps nothing. Lent words do not count towards the size cap (the memory
+    /// allocates nothing for them).
+    ///
+    /// ```
+    /// use qpu_emu::memory::{LendingMemory, MemoryError};
+    ///
+    /// let table = [7u32, 8, 9];
+    /// let mut mem = LendingMemory::new();
+    /// mem.lend(0xC000_0000, &table)?;
+    /// assert_eq!(mem.read_u32(0xC000_0008)?, 9);
+    /// assert!(matches!(mem.write_u32(0xC000_0000, 1), Err(MemoryError::ReadOnly { .. })));
+    /// # Ok::<(), MemoryError>(())
+    /// ```
+    pub fn lend(&mut self, addr: u32, words: &'a [u32]) -> Result<(), MemoryError> {
+        if words.is_empty() {
+            return Ok(());
+        }
+        let bytes = Self::lent_bytes(addr, words.len())?;
+        self.place(addr, bytes, Contents::Lent(words))
+    }
+
+    /// Maps the caller's `words` readable and writable at exactly the bus address `addr`, for
+    /// as long as the memory lives: the machine reads and writes them in place, so the caller
+    /// sees every store once the memory is dropped. Otherwise as [`LendingMemory::lend`].
+    ///
+    /// ```
+    /// use qpu_emu::memory::LendingMemory;
+    ///
+    /// let mut out = [0u32; 4];
+    /// let mut mem = LendingMemory::new();
+    /// mem.lend_mut(0xC000_0000, &mut out)?;
+    /// mem.write_u32(0xC000_000C, 0x1298)?;
+    /// drop(mem);
+    /// assert_eq!(out, [0, 0, 0, 0x1298]);
+    /// # Ok::<(), qpu_emu::memory::MemoryError>(())
+    /// ```
+    pub fn lend_mut(&mut self, addr: u32, words: &'a mut [u32]) -> Result<(), MemoryError> {
+        if words.is_empty() {
+            return Ok(());
+        }
+        let bytes = Self::lent_bytes(addr, words.len())?;
+        self.place(addr, bytes, Contents::LentMut(words))
+    }
+
+    /// The memory without its lent words (their ranges unmapped again), its own allocations
+    /// kept as they are.
+    pub fn into_owned(self) -> Memory {
+        let allocations = self
+            .allocations
+            .into_iter()
+            .filter_map(|a| match a.contents {
+                Contents::Owned(bytes) => Some(Allocation {
+                    base: a.base,
+                    contents: Contents::Owned(bytes),
+                }),
+                Contents::Lent(_) | Contents::LentMut(_) => None,
+            })
+            .collect();
+        LendingMemory {
+            allocations,
+            next_free: self.next_free,
+            allocated: self.allocated,
+            limit: self.limit,
+        }
+    }
+
+    /// The size in bytes of `len` lent words at `addr`, which must be word-aligned.
+    fn lent_bytes(addr: u32, len: usize) -> Result<u32, MemoryError> {
+        if !addr.is_multiple_of(4) {
+            return Err(MemoryError::Unaligned { addr, align: 4 });
+        }
+        u32::try_from(len)
+            .ok()
+            .and_then(|len| len.checked_mul(4))
+            .ok_or(MemoryError::OutOfMemory {
+                requested: u32::MAX,
+                align: 4,
+                allocated: 0,
+                limit: 1 << 32,
+            })
+    }
+
+    /// The error for `bytes` that do not fit at `addr` (the cap or the address space).
+    fn out_of_room(&self, bytes: u32) -> MemoryError {
+        MemoryError::OutOfMemory {
+            requested: bytes,
+            align: 1,
+            allocated: self.allocated,
+            limit: self.limit,
+        }
+    }
+
+    /// Inserts `contents` (`bytes` long, at least 1) at exactly `addr`, unless that would run
+    /// past the 32-bit address space or overlap an allocation.
+    fn place(&mut self, addr: u32, bytes: u32, contents: Contents<'a>) -> Result<(), MemoryError> {
         let end = u64::from(addr) + u64::from(bytes);
-        if self.allocated + u64::from(bytes) > self.limit || end > 1 << 32 {
-            return Err(MemoryError::OutOfMemory {
-                requested: bytes,
-                align: 1,
-                allocated: self.allocated,
-                limit: self.limit,
-            });
+        if end > 1 << 32 {
+            return Err(self.out_of_room(bytes));
         }
         let at = self.allocations.partition_point(|a| a.base < addr);
         let before = at.checked_sub(1).map(|i| &self.allocations[i]);
@@ -240,10 +410,9 @@ impl Memory {
             at,
             Allocation {
                 base: addr,
-                bytes: vec![0; bytes as usize],
+                contents,
             },
         );
-        self.allocated += u64::from(bytes);
         Ok(())
     }
 
@@ -256,7 +425,7 @@ impl Memory {
     pub fn allocation_containing(&self, addr: u32) -> Option<(u32, u32)> {
         self.find(addr).map(|index| {
             let allocation = &self.allocations[index];
-            (allocation.base, allocation.bytes.len() as u32)
+            (allocation.base, allocation.len() as u32)
         })
     }
 
@@ -277,7 +446,7 @@ impl Memory {
                 addr,
                 len,
                 base: allocation.base,
-                size: allocation.bytes.len() as u32,
+                size: allocation.len() as u32,
             });
         }
         Ok((index, (addr - allocation.base) as usize))
@@ -289,7 +458,7 @@ impl Memory {
             return Err(MemoryError::Unaligned { addr, align: 4 });
         }
         let (index, offset) = self.locate(addr, 4)?;
-        let bytes = &self.allocations[index].bytes[offset..offset + 4];
+        let bytes = &self.allocations[index].bytes()[offset..offset + 4];
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
@@ -301,7 +470,7 @@ impl Memory {
         if let Some(a) = self.allocations.get(*hint) {
             let offset = addr.wrapping_sub(a.base) as usize;
             if addr.is_multiple_of(4) && addr >= a.base {
-                if let Some(&[b0, b1, b2, b3]) = a.bytes.get(offset..offset.wrapping_add(4)) {
+                if let Some(&[b0, b1, b2, b3]) = a.bytes().get(offset..offset.wrapping_add(4)) {
                     return Ok(u32::from_le_bytes([b0, b1, b2, b3]));
                 }
             }
@@ -319,20 +488,44 @@ impl Memory {
             return Err(MemoryError::Unaligned { addr, align: 4 });
         }
         let (index, offset) = self.locate(addr, 4)?;
-        self.allocations[index].bytes[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        self.writable(index, addr, 4, offset)?
+            .copy_from_slice(&value.to_le_bytes());
         Ok(())
     }
 
     /// The `len` bytes at `addr`, which must lie inside one allocation.
     pub fn read_bytes(&self, addr: u32, len: u32) -> Result<&[u8], MemoryError> {
         let (index, offset) = self.locate(addr, len)?;
-        Ok(&self.allocations[index].bytes[offset..offset + len as usize])
+        Ok(&self.allocations[index].bytes()[offset..offset + len as usize])
     }
 
-    /// Mutable view of the `len` bytes at `addr`, which must lie inside one allocation.
+    /// Mutable view of the `len` bytes at `addr`, which must lie inside one allocation that
+    /// was not lent read-only.
     pub fn bytes_mut(&mut self, addr: u32, len: u32) -> Result<&mut [u8], MemoryError> {
         let (index, offset) = self.locate(addr, len)?;
-        Ok(&mut self.allocations[index].bytes[offset..offset + len as usize])
+        self.writable(index, addr, len, offset)
+    }
+
+    /// The `len` bytes at `offset` in allocation `index` (which holds them), for a write at
+    /// `addr`: an error if the allocation was lent read-only.
+    fn writable(
+        &mut self,
+        index: usize,
+        addr: u32,
+        len: u32,
+        offset: usize,
+    ) -> Result<&mut [u8], MemoryError> {
+        let allocation = &mut self.allocations[index];
+        let (base, size) = (allocation.base, allocation.len() as u32);
+        match allocation.bytes_mut() {
+            Some(bytes) => Ok(&mut bytes[offset..offset + len as usize]),
+            None => Err(MemoryError::ReadOnly {
+                addr,
+                len,
+                base,
+                size,
+            }),
+        }
     }
 
     /// Copies `data` to `addr`; the whole range must lie inside one allocation.
@@ -430,6 +623,83 @@ mod tests {
         let b = mem.alloc(64, 16).unwrap();
         assert!(b >= a + 64 + 3 * Memory::GUARD_BYTES + 16, "{b:#x}");
         assert_eq!(mem.allocated_bytes(), 64 + 80 + 16 + 64);
+    }
+
+    #[test]
+    fn lent_words_are_used_in_place_within_their_bounds() {
+        let table = [0x1122_3344u32, 5, 6];
+        let mut out = [0u32; 4];
+        let mut mem = LendingMemory::new();
+        let own = mem.alloc(16, 16).unwrap();
+        mem.lend(0xC000_0000, &table).unwrap();
+        mem.lend_mut(0xC001_0000, &mut out).unwrap();
+        mem.lend(0xC002_0000, &[]).unwrap();
+        // Lent words are not allocated by the memory.
+        assert_eq!(mem.allocated_bytes(), 16);
+        assert_eq!(mem.read_u32(0xC000_0004), Ok(5));
+        assert_eq!(mem.read_bytes(0xC000_0000, 2), Ok(&[0x44, 0x33][..]));
+        assert_eq!(
+            mem.allocation_containing(0xC000_0008),
+            Some((0xC000_0000, 12))
+        );
+        assert_eq!(
+            mem.read_u32(0xC000_000C),
+            Err(MemoryError::Unmapped {
+                addr: 0xC000_000C,
+                len: 4
+            })
+        );
+        assert_eq!(
+            mem.read_u32s(0xC000_0008, 2),
+            Err(MemoryError::PastEnd {
+                addr: 0xC000_0008,
+                len: 8,
+                base: 0xC000_0000,
+                size: 12
+            })
+        );
+        let read_only = MemoryError::ReadOnly {
+            addr: 0xC000_0004,
+            len: 4,
+            base: 0xC000_0000,
+            size: 12,
+        };
+        assert_eq!(mem.write_u32(0xC000_0004, 9), Err(read_only.clone()));
+        assert_eq!(mem.bytes_mut(0xC000_0004, 4).err(), Some(read_only));
+        assert!(
+            mem.read_u32(0xC002_0000).is_err(),
+            "an empty slice maps nothing"
+        );
+        mem.write_u32s(0xC001_0004, &[1, 2]).unwrap();
+        mem.write_bytes(0xC001_000C, &[0xaa, 0xbb]).unwrap();
+        assert!(mem.write_u32(0xC001_0010, 3).is_err());
+        // Overlapping lent words and unaligned ones are refused.
+        assert!(matches!(
+            mem.lend(0xBFFF_FFFC, &table),
+            Err(MemoryError::Overlap {
+                other: 0xC000_0000,
+                ..
+            })
+        ));
+        assert!(matches!(
+            mem.lend(own + 8, &table),
+            Err(MemoryError::Overlap { other, .. }) if other == own
+        ));
+        assert_eq!(
+            mem.lend(0xC003_0002, &table),
+            Err(MemoryError::Unaligned {
+                addr: 0xC003_0002,
+                align: 4
+            })
+        );
+        // Without its lent words the memory keeps its own allocations.
+        let mut owned = mem.into_owned();
+        assert!(owned.read_u32(0xC000_0000).is_err());
+        assert!(owned.read_u32(0xC001_0000).is_err());
+        owned.write_u32(own + 12, 4).unwrap();
+        assert_eq!(owned.allocated_bytes(), 16);
+        assert_eq!(out, [0, 1, 2, 0xbbaa]);
+        assert_eq!(table, [0x1122_3344, 5, 6]);
     }
 
     #[test]

@@ -43,7 +43,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::memory::{Memory, MemoryError};
+use crate::memory::{LendingMemory, MemoryError};
 
 /// Rows of the VPM a user program may use. The VPM holds 12 KiB, but user programs can only
 /// address the first 64 rows of 16 words (guide section 7; erratum HW-2253).
@@ -1094,7 +1094,7 @@ impl VpmPort {
     pub fn start_vdw(
         &mut self,
         vpm: &VpmMemory,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         addr: u32,
     ) -> Result<DmaTransfer, VpmError> {
         let dma = DmaKind::Store;
@@ -1217,7 +1217,7 @@ impl VpmPort {
     pub fn start_vdr(
         &mut self,
         vpm: &mut VpmMemory,
-        mem: &Memory,
+        mem: &LendingMemory<'_>,
         addr: u32,
     ) -> Result<DmaTransfer, VpmError> {
         let dma = DmaKind::Load;
@@ -1315,6 +1315,7 @@ fn check_row_address(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::Memory;
 
     /// Lane values whose bytes all differ, so misplaced bytes show up.
     fn lanes(seed: u32) -> [u32; 16] {

@@ -3,7 +3,9 @@
 
 mod support;
 
-use qpu_emu::{EmuError, Emulator, EmulatorConfig};
+use qpu_emu::memory::MemoryError;
+use qpu_emu::vpm::VpmError;
+use qpu_emu::{EmuError, Emulator, EmulatorConfig, Fault, Lent};
 use support::{assemble, buffer, emulator, run, run_with, store_and_end, Inputs, LOAD_RA0_RB0};
 
 /// The seed hello world, kept in the repository by qpu-isa's golden tests (the hex file
@@ -50,6 +52,125 @@ fn seed_hello_world_from_hex() {
     // Deterministic: a second run gives the same report.
     let (_, again) = run_hello(&mut emu, &words, 7);
     assert_eq!(again, report);
+}
+
+/// The hello world storing into the caller's 16 words, lent at `out`.
+fn run_hello_lent(
+    emu: &mut Emulator,
+    words: &[u64],
+    input: u32,
+    out: u32,
+    lent: Lent<'_>,
+) -> Result<qpu_emu::RunReport, EmuError> {
+    let code = emu.load_program(words).unwrap();
+    let uniforms = emu.load_uniforms(&[input, out]).unwrap();
+    emu.run_lending(&[(uniforms, code)], vec![lent])
+}
+
+#[test]
+fn lent_words_are_stored_into_in_place_and_unmapped_after_the_run() {
+    let words = hex_words(&golden("hello.hex"));
+    let out = 0xC000_0000;
+    let mut host = [0xdead_beefu32; 16];
+    let mut emu = emulator(1);
+    let report = run_hello_lent(&mut emu, &words, 100, out, Lent::ReadWrite(out, &mut host));
+    assert_eq!(host, [100 + 0x1234; 16]);
+    // The same cycles and counts as storing into the emulator's own allocation.
+    let (_, owned) = run_hello(&mut emulator(1), &words, 100);
+    assert_eq!(report.unwrap(), owned);
+    // After the run the address is unmapped again.
+    assert_eq!(
+        emu.memory().read_u32(out),
+        Err(MemoryError::Unmapped { addr: out, len: 4 })
+    );
+}
+
+#[test]
+fn a_store_into_words_lent_read_only_is_a_fault_and_changes_nothing() {
+    let words = hex_words(&golden("hello.hex"));
+    let out = 0xC000_0000;
+    let host = [7u32; 16];
+    let error =
+        run_hello_lent(&mut emulator(1), &words, 1, out, Lent::ReadOnly(out, &host)).unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            EmuError::Fault {
+                fault: Fault::Vpm(VpmError::DmaMemory {
+                    source: MemoryError::ReadOnly { addr, len: 4, base, size: 64 },
+                    ..
+                }),
+                ..
+            } if *addr == out && *base == out
+        ),
+        "{error}"
+    );
+    assert_eq!(host, [7; 16]);
+    // Too short an array: the store (one 4-byte row per lane) runs past its end, as past an
+    // allocation's, after writing the rows that fit.
+    let mut short = [0u32; 15];
+    let error = run_hello_lent(
+        &mut emulator(1),
+        &words,
+        1,
+        out,
+        Lent::ReadWrite(out, &mut short),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            EmuError::Fault {
+                fault: Fault::Vpm(VpmError::DmaMemory {
+                    mem_row: 15,
+                    source: MemoryError::Unmapped {
+                        addr: 0xC000_003C,
+                        len: 4
+                    },
+                    ..
+                }),
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(short, [1 + 0x1234; 15]);
+}
+
+#[test]
+fn lending_over_an_allocation_is_refused_before_anything_runs() {
+    let words = hex_words(&golden("hello.hex"));
+    let mut emu = emulator(1);
+    let code = emu.load_program(&words).unwrap();
+    let mut host = [0u32; 16];
+    let error =
+        run_hello_lent(&mut emu, &words, 1, code, Lent::ReadWrite(code, &mut host)).unwrap_err();
+    assert!(
+        matches!(error, EmuError::Memory(MemoryError::Overlap { other, .. }) if other == code),
+        "{error}"
+    );
+    assert_eq!(host, [0; 16]);
+    // The emulator's own memory is intact: the hello world still runs from it.
+    let (out, _) = run_hello(&mut emu, &words, 2);
+    assert_eq!(out, vec![2 + 0x1234; 16]);
+}
+
+#[test]
+fn a_reset_machine_runs_as_a_new_one() {
+    let words = hex_words(&golden("hello.hex"));
+    let config = EmulatorConfig::with_qpus(1);
+    let mut reused = Emulator::new(EmulatorConfig::with_qpus(3)).unwrap();
+    run_hello(&mut reused, &words, 9);
+    reused.reset(config.clone()).unwrap();
+    assert_eq!(reused.memory().allocated_bytes(), 0);
+    assert_eq!(reused.config().qpus, 1);
+    let (out, report) = run_hello(&mut reused, &words, 100);
+    let (fresh_out, fresh) = run_hello(&mut Emulator::new(config).unwrap(), &words, 100);
+    assert_eq!((out, report), (fresh_out, fresh));
+    // A bad configuration is refused and leaves the machine as it was.
+    let bad = EmulatorConfig::with_qpus(13);
+    assert!(matches!(reused.reset(bad), Err(EmuError::Config(_))));
+    assert_eq!(reused.config().qpus, 1);
 }
 
 #[test]

@@ -2,12 +2,19 @@
 //! on `qpu-emu`'s strict emulator (hazard checking on), which reports instructions, cycles,
 //! stalls by cause and the modelled time.
 //!
-//! Shared arrays live in host memory with simulated bus addresses. For each run the backend
-//! creates a fresh emulated machine, places each argument array at its own bus address with
-//! exactly its size (so a store past an array's end is an error and a load there an
-//! undefined value, as on the interpreter), runs, and copies writable arrays back. Emulator
-//! errors become run errors at the kernel statement the failing instruction comes from, with
-//! addresses described relative to the kernel's arrays.
+//! Shared arrays are host memory with simulated bus addresses (see [`super::host`]), and the
+//! emulated QPUs work on them in place, as the Pi's QPUs work on GPU memory the host has
+//! mapped: a run copies no array. For each run the backend resets its emulated machine to the
+//! state of a new one ([`qpu_emu::Emulator::reset`]: empty memory, a fresh VPM, an empty code
+//! cache, so the same results, reports and errors as a new machine), puts the code and each
+//! QPU's uniforms in its memory, and lends it the argument arrays for the run
+//! ([`qpu_emu::Emulator::run_lending`]): each at its bus address with exactly its size, so a
+//! store past an array's end is an error and a load there an undefined value, as on the
+//! interpreter; arrays passed as `&SharedArray` are lent read-only, so a store into one is an
+//! error at the store. Arrays not passed to the kernel are not in its memory at all, and what
+//! a kernel stored before a run failed stays in its arrays (as on the interpreter and the Pi).
+//! Emulator errors become run errors at the kernel statement the failing instruction comes
+//! from, with addresses described relative to the kernel's arrays.
 //!
 //! ```
 //! use qpu::lang::*;
@@ -25,8 +32,8 @@
 use std::sync::{Arc, Mutex};
 
 use super::host::{lock, HostArrays};
-use super::staging::{self, ArrayMemory, CompileCache, DeviceMemory};
-use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
+use super::staging::{self, CompileCache, DeviceMemory};
+use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::Compiled;
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 use qpu_emu::memory::MemoryError;
@@ -37,6 +44,9 @@ pub struct Emulator {
     arrays: HostArrays,
     cache: CompileCache,
     last: Mutex<Option<qpu_emu::RunReport>>,
+    /// A machine from an earlier run, reset for the next ([`qpu_emu::Emulator::reset`]): as
+    /// fresh as a new one, without making its decoded-code pages again.
+    spare: Mutex<Option<qpu_emu::Emulator>>,
 }
 
 impl Default for Emulator {
@@ -58,6 +68,7 @@ impl Emulator {
             arrays: HostArrays::default(),
             cache: CompileCache::default(),
             last: Mutex::default(),
+            spare: Mutex::default(),
         }
     }
 
@@ -137,6 +148,11 @@ fn run_error(
                     },
                     made_at: origin_pc.and_then(location),
                 },
+                // A DMA store into an array passed as `&SharedArray`, lent read-only.
+                Fault::Vpm(VpmError::DmaMemory {
+                    source: MemoryError::ReadOnly { addr, .. },
+                    ..
+                }) => RunErrorKind::ReadOnly { address: addr },
                 Fault::Vpm(VpmError::DmaMemory {
                     dma,
                     mem_row,
@@ -196,7 +212,7 @@ fn run_error(
 }
 
 /// Emulated memory as the staging code sees it.
-struct EmulatedMemory<'a>(&'a mut qpu_emu::Emulator);
+struct EmulatedMemory<'e>(&'e mut qpu_emu::Emulator);
 
 impl DeviceMemory for EmulatedMemory<'_> {
     fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
@@ -211,24 +227,24 @@ impl DeviceMemory for EmulatedMemory<'_> {
             .write_u32s(address, words)
             .map_err(backend_error)
     }
-    fn read(&self, address: u32, count: u32) -> Result<Vec<u32>> {
-        self.0
-            .memory()
-            .read_u32s(address, count)
-            .map_err(backend_error)
-    }
 }
 
-impl ArrayMemory for EmulatedMemory<'_> {
-    fn place(&mut self, address: u32, words: &[u32]) -> Result<()> {
-        if words.is_empty() {
-            return Ok(());
+/// The launch's arrays as words lent to the emulator for the run: read-only unless passed as
+/// `&mut`. An array passed twice (only possible as `&SharedArray`) is lent once.
+fn lend<'b>(buffers: &'b mut [super::Buffer<'_>]) -> Vec<qpu_emu::Lent<'b>> {
+    let mut lent: Vec<qpu_emu::Lent<'b>> = Vec::with_capacity(buffers.len());
+    let mut addresses: Vec<u32> = Vec::with_capacity(buffers.len());
+    for buffer in buffers {
+        if addresses.contains(&buffer.bus_address) {
+            continue;
         }
-        let bytes = u32::try_from(words.len() * 4).map_err(backend_error)?;
-        let memory = self.0.memory_mut();
-        memory.alloc_at(address, bytes).map_err(backend_error)?;
-        memory.write_u32s(address, words).map_err(backend_error)
+        addresses.push(buffer.bus_address);
+        lent.push(match &mut buffer.words {
+            BufferWords::ReadOnly(words) => qpu_emu::Lent::ReadOnly(buffer.bus_address, words),
+            BufferWords::ReadWrite(words) => qpu_emu::Lent::ReadWrite(buffer.bus_address, words),
+        });
     }
+    lent
 }
 
 impl Backend for Emulator {
@@ -251,13 +267,21 @@ impl Backend for Emulator {
         if let Some(limit) = launch.step_limit {
             config.max_instructions = limit;
         }
-        let mut emu = qpu_emu::Emulator::new(config).map_err(backend_error)?;
-        let staged = staging::stage(launch, &compiled, &mut EmulatedMemory(&mut emu))?;
-        let code = staged.programs.first().map_or(0, |p| p.1);
-        let report = emu
-            .run(&staged.programs)
-            .map_err(|e| run_error(e, &compiled, code, &launch.places()))?;
-        staging::copy_back(launch, &staged, &EmulatedMemory(&mut emu))?;
+        // Another thread's run may hold the spare machine: then this one makes its own.
+        let spare = lock(&self.spare).take();
+        let mut emu = match spare {
+            Some(mut emu) => emu.reset(config).map(|()| emu),
+            None => qpu_emu::Emulator::new(config),
+        }
+        .map_err(backend_error)?;
+        let mut memory = EmulatedMemory(&mut emu);
+        let code = staging::stage_code(&compiled, &mut memory)?;
+        let arrays = launch.buffers.iter().map(|b| b.bus_address).collect();
+        let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays, code)?;
+        let places = launch.places();
+        let ran = emu.run_lending(&staged.programs, lend(&mut launch.buffers));
+        *lock(&self.spare) = Some(emu);
+        let report = ran.map_err(|e| run_error(e, &compiled, code, &places))?;
 
         let qpus = report
             .qpus

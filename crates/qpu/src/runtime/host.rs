@@ -1,13 +1,13 @@
 //! Shared arrays kept in host memory under simulated bus addresses.
 //!
-//! Backends whose kernels work on copies (the emulator copies each argument array into its
-//! emulated memory for a run) keep the arrays themselves as ordinary vectors. Each still gets a
+//! The interpreter and the emulator keep shared arrays as ordinary vectors. Each gets a
 //! distinct, page-aligned bus address from the range Pi GPU memory is usually seen through, so
 //! pointer values look real and two live arrays never share one; a 64 KiB guard of unused
-//! addresses follows each array, so running past one never reaches another. The emulator
-//! places each argument array at exactly this address, so its errors and the interpreter's
-//! name the addresses `SharedArray::bus_address` shows. (On the Pi backend the arrays are GPU
-//! memory itself; see [`super::pi`].)
+//! addresses follows each array, so running past one never reaches another. A dropped array
+//! gives its addresses back for the next allocation. The emulator lends each argument array
+//! to its emulated memory at exactly this address for a run (no copy), so its errors and the
+//! interpreter's name the addresses `SharedArray::bus_address` shows. (On the Pi backend the
+//! arrays are GPU memory itself; see [`super::pi`].)
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -25,13 +25,15 @@
 //! 1. **Shared memory** ([`Backend::alloc`]): words that both the host and the QPUs can see,
 //!    each allocation with a 32-bit bus address (what kernels receive as pointers) and host
 //!    access as a slice ([`SharedMemory`]). On the Pi that is mailbox-allocated GPU memory
-//!    mapped into the process; on the interpreter and emulator it is ordinary host memory.
+//!    mapped into the process; on the interpreter and emulator it is ordinary host memory,
+//!    which the emulator lends its emulated machine for each run, so on no backend does a
+//!    run copy an array in or out.
 //! 2. **Running** ([`Backend::run`]): given a [`Launch`] — the kernel AST and a stable id to
 //!    cache its compiled form under, the QPU count, the argument words in parameter order, and
 //!    the argument arrays as [`Buffer`]s (with their bus addresses and whether the kernel may
 //!    write them) — run the kernel on that many QPUs and return a [`RunReport`]. A
 //!    machine-code backend compiles `launch.kernel` (once per `kernel_id`), builds each QPU's
-//!    uniform stream, copies buffers in and out if its memory is not the host's, and launches.
+//!    uniform stream and launches, the QPUs working on the buffers in place.
 
 mod debug;
 mod emulator;

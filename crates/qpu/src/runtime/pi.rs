@@ -315,15 +315,6 @@ impl DeviceMemory for RunMemory<'_> {
             .write_words(index, words)
             .map_err(pi_error)
     }
-
-    fn read(&self, address: u32, count: u32) -> Result<Vec<u32>> {
-        let (block, index) = self.locate(address, count)?;
-        let mut words = vec![0; count as usize];
-        self.blocks[block]
-            .read_words(index, &mut words)
-            .map_err(pi_error)?;
-        Ok(words)
-    }
 }
 
 /// A failed launch as this crate's error: a read-only array the kernel wrote is the same

@@ -1,10 +1,10 @@
 //! What every machine-code backend does around a launch, whatever runs the code: compile
-//! once per kernel, lay the run out in the device's memory following the compiler's launch
-//! contract (see [`crate::compile`](mod@crate::compile)), and bring the results back.
+//! once per kernel and lay the run out in the device's memory following the compiler's
+//! launch contract (see [`crate::compile`](mod@crate::compile)).
 //!
-//! The layout: each argument array at its own bus address and of exactly its size (nothing
-//! after it is readable or writable, so an out-of-bounds store is an error and an
-//! out-of-bounds load an undefined value), then, in allocation order, the code, the spill
+//! The argument arrays are already in the device's memory at their bus addresses (GPU memory
+//! on the Pi; on the emulator, host memory the backend lends the emulated machine for the
+//! run), so staging copies none of them. It adds, in allocation order, the code, the spill
 //! area (one slice per QPU) when the kernel spills, and one uniform stream per QPU,
 //! `[qpu, n, args..., spill?]`.
 
@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::host::lock;
-use super::{BufferWords, Launch, MAX_QPUS};
+use super::{Launch, MAX_QPUS};
 use crate::compile::{self, Compiled};
-use crate::error::{Error, Result, RunError, RunErrorKind};
+use crate::error::{Error, Result};
 use crate::lang::ast::Type;
 
 /// Zero-filled bytes after each array in GPU memory on the Pi: a gather one vector (64 bytes)
@@ -35,15 +35,6 @@ pub(super) trait DeviceMemory {
     fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32>;
     /// Writes `words` from `address` on; the range lies inside one allocation.
     fn write(&mut self, address: u32, words: &[u32]) -> Result<()>;
-    /// Reads `count` words from `address` on; the range lies inside one allocation.
-    fn read(&self, address: u32, count: u32) -> Result<Vec<u32>>;
-}
-
-/// Device memory that holds copies of the host's arrays (the emulator's; on the Pi the arrays
-/// are GPU memory already).
-pub(super) trait ArrayMemory: DeviceMemory {
-    /// Allocates exactly `words.len()` words at `address` (nothing for none) and fills them.
-    fn place(&mut self, address: u32, words: &[u32]) -> Result<()>;
 }
 
 /// Compiled kernels by kernel id and QPU count (store runs move as many VPM rows per DMA as
@@ -95,14 +86,18 @@ pub(super) fn check(launch: &Launch<'_>) -> Result<()> {
     if !(1..=MAX_QPUS).contains(&launch.num_qpus) {
         return Err(Error::NumQpus(launch.num_qpus));
     }
+    for (index, buffer) in launch.buffers.iter().enumerate() {
+        u32::try_from(buffer.len())
+            .ok()
+            .and_then(|len| len.checked_mul(4))
+            .ok_or_else(|| too_large(&format!("array argument {index}")))?;
+    }
     Ok(())
 }
 
 /// Where a launch was put in device memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Staged {
-    /// Device address of each argument array, in the order of `Launch::buffers`.
-    arrays: Vec<u32>,
     /// One (uniforms address, code address) pair per QPU, QPU 0 first.
     pub(super) programs: Vec<(u32, u32)>,
 }
@@ -113,31 +108,13 @@ fn too_large(what: &str) -> Error {
     ))
 }
 
-/// Copies a checked (see [`check`]) launch into `memory`.
-pub(super) fn stage(
-    launch: &Launch<'_>,
-    compiled: &Compiled,
-    memory: &mut dyn ArrayMemory,
-) -> Result<Staged> {
-    let mut arrays: Vec<u32> = Vec::with_capacity(launch.buffers.len());
-    for (index, buffer) in launch.buffers.iter().enumerate() {
-        u32::try_from(buffer.len())
-            .ok()
-            .and_then(|len| len.checked_mul(4))
-            .ok_or_else(|| too_large(&format!("array argument {index}")))?;
-        // The same array passed twice is placed once.
-        if !arrays.contains(&buffer.bus_address) {
-            let words: Vec<u32> = (0..buffer.len()).map(|i| buffer.word(i)).collect();
-            memory.place(buffer.bus_address, &words)?;
-        }
-        arrays.push(buffer.bus_address);
-    }
-
+/// Puts the kernel's code in `memory`; returns its bus address.
+pub(super) fn stage_code(compiled: &Compiled, memory: &mut dyn DeviceMemory) -> Result<u32> {
     let code_words = code_words(compiled);
     let code_bytes = u32::try_from(code_words.len() * 4).map_err(|_| too_large("the code"))?;
     let code = memory.alloc(code_bytes.max(4), CODE_ALIGN)?;
     memory.write(code, &code_words)?;
-    stage_uniforms(launch, compiled, memory, arrays, code)
+    Ok(code)
 }
 
 /// The kernel's instructions as 32-bit words: each 64-bit instruction little-endian, low half
@@ -150,9 +127,9 @@ pub(super) fn code_words(compiled: &Compiled) -> Vec<u32> {
         .collect()
 }
 
-/// The rest of [`stage`] for a launch whose arrays (`arrays`, in the order of
-/// `Launch::buffers`) and code (`code`) are already in device memory, as on the Pi: the spill
-/// area and the uniform streams.
+/// The rest of a launch's layout once its arrays (`arrays`, in the order of
+/// `Launch::buffers`) and code (`code`) are in device memory: the spill area and the uniform
+/// streams.
 pub(super) fn stage_uniforms(
     launch: &Launch<'_>,
     compiled: &Compiled,
@@ -180,7 +157,7 @@ pub(super) fn stage_uniforms(
         memory.write(address, &stream)?;
         programs.push((address, code));
     }
-    Ok(Staged { arrays, programs })
+    Ok(Staged { programs })
 }
 
 /// The launch's argument words with each pointer argument replaced by its array's device
@@ -205,36 +182,6 @@ fn uniforms(qpu: u32, n: u32, args: &[u32], spill: Option<u32>) -> Vec<u32> {
     stream.extend_from_slice(args);
     stream.extend(spill);
     stream
-}
-
-/// Copies writable arrays back from `memory`; a read-only array that changed is an error, as
-/// on the interpreter.
-pub(super) fn copy_back(
-    launch: &mut Launch<'_>,
-    staged: &Staged,
-    memory: &dyn DeviceMemory,
-) -> Result<()> {
-    for (buffer, &address) in launch.buffers.iter_mut().zip(&staged.arrays) {
-        if buffer.is_empty() {
-            continue;
-        }
-        let words = memory.read(address, buffer.len() as u32)?;
-        match &mut buffer.words {
-            BufferWords::ReadWrite(host) => host.copy_from_slice(&words),
-            BufferWords::ReadOnly(host) => {
-                if let Some(i) = host.iter().zip(&words).position(|(a, b)| a != b) {
-                    return Err(Error::Run(RunError {
-                        kind: RunErrorKind::ReadOnly {
-                            address: buffer.bus_address + 4 * i as u32,
-                        },
-                        qpu: 0,
-                        location: None,
-                    }));
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -266,6 +213,11 @@ mod tests {
             }
             Ok((base, start))
         }
+
+        fn read(&self, address: u32, count: u32) -> Result<Vec<u32>> {
+            let (base, start) = self.block(address, count)?;
+            Ok(self.blocks[&base][start..start + count as usize].to_vec())
+        }
     }
 
     impl DeviceMemory for MapMemory {
@@ -283,18 +235,6 @@ mod tests {
             block[start..start + words.len()].copy_from_slice(words);
             Ok(())
         }
-        fn read(&self, address: u32, count: u32) -> Result<Vec<u32>> {
-            let (base, start) = self.block(address, count)?;
-            Ok(self.blocks[&base][start..start + count as usize].to_vec())
-        }
-    }
-
-    impl ArrayMemory for MapMemory {
-        fn place(&mut self, address: u32, words: &[u32]) -> Result<()> {
-            self.blocks.insert(address, words.to_vec());
-            self.allocations.push((address, 4 * words.len() as u32, 0));
-            Ok(())
-        }
     }
 
     type Params = (Int, Ptr<Int>, Float, Ptr<Int>);
@@ -309,7 +249,7 @@ mod tests {
         let device = Device::interpreter();
         let input = device.alloc_from(&[7i32; 16]).unwrap();
         let mut output = device.alloc::<i32>(20).unwrap();
-        let mut launch = Launch {
+        let launch = Launch {
             kernel: &k.ast,
             kernel_id: k.id,
             num_qpus: 3,
@@ -334,35 +274,22 @@ mod tests {
             cycles: Vec::new(),
         };
         let mut memory = MapMemory::default();
-        let staged = stage(&launch, &compiled, &mut memory).unwrap();
+        let code = stage_code(&compiled, &mut memory).unwrap();
+        let arrays = vec![input.bus_address(), launch.args[3]];
+        let staged = stage_uniforms(&launch, &compiled, &mut memory, arrays, code).unwrap();
 
-        // Arrays (exactly their size, placed at their bus addresses), code, spill, then three
-        // uniform streams.
+        // Code, spill, then three uniform streams; no array is copied.
         let sizes: Vec<(u32, u32)> = memory.allocations.iter().map(|a| (a.1, a.2)).collect();
         assert_eq!(
             sizes,
-            vec![
-                (64, 0),
-                (80, 0),
-                (16, 64),
-                (3 * 128, 4096),
-                (28, 16),
-                (28, 16),
-                (28, 16)
-            ]
+            vec![(16, 64), (3 * 128, 4096), (28, 16), (28, 16), (28, 16)]
         );
-        let [input_at, output_at, code_at, spill_at, ..] =
+        let [code_at, spill_at, ..] =
             memory.allocations.iter().map(|a| a.0).collect::<Vec<_>>()[..]
         else {
-            panic!("seven allocations");
+            panic!("five allocations");
         };
-        assert_eq!(input_at, input.bus_address());
-        assert_eq!(output_at, launch.args[3]);
-        assert_eq!(memory.read(input_at, 16).unwrap(), vec![7; 16]);
-        assert!(
-            memory.read(input_at + 64, 1).is_err(),
-            "nothing after an array"
-        );
+        assert_eq!(code, code_at);
         assert_eq!(
             memory.read(code_at, 4).unwrap(),
             vec![0x5566_7788, 0x1122_3344, 0xddee_ff00, 0x99aa_bbcc]
@@ -376,51 +303,13 @@ mod tests {
                     qpu,
                     3,
                     5,
-                    input_at,
+                    input.bus_address(),
                     1.5f32.to_bits(),
-                    output_at,
+                    output.bus_address(),
                     spill_at + 128 * qpu
                 ]
             );
         }
-
-        // Results come back into writable arrays only.
-        memory.write(output_at + 4, &[42]).unwrap();
-        copy_back(&mut launch, &staged, &memory).unwrap();
-        drop(launch);
-        assert_eq!(output[1], 42);
-        assert_eq!(input[0], 7);
-    }
-
-    #[test]
-    fn a_changed_read_only_array_is_an_error_naming_its_host_address() {
-        let k = kernel(|_n, _p, _x, _q| {});
-        let device = Device::interpreter();
-        let a = device.alloc_from(&[1i32; 16]).unwrap();
-        let b = device.alloc_from(&[2i32; 16]).unwrap();
-        let mut launch = Launch {
-            kernel: &k.ast,
-            kernel_id: k.id,
-            num_qpus: 1,
-            args: vec![0, a.bus_address(), 0, b.bus_address()],
-            buffers: vec![a.buffer(), b.buffer()],
-            step_limit: None,
-        };
-        let compiled = crate::compile::compile(&k.ast).unwrap();
-        let mut memory = MapMemory::default();
-        let staged = stage(&launch, &compiled, &mut memory).unwrap();
-        memory.write(staged.arrays[1] + 12, &[9]).unwrap();
-        let error = copy_back(&mut launch, &staged, &memory).unwrap_err();
-        assert_eq!(
-            error,
-            Error::Run(RunError {
-                kind: RunErrorKind::ReadOnly {
-                    address: b.bus_address() + 12
-                },
-                qpu: 0,
-                location: None,
-            })
-        );
     }
 
     #[test]
