@@ -47,6 +47,7 @@ mod report;
 pub mod rules;
 mod timing;
 mod tmu;
+pub mod v3d;
 mod validate;
 pub mod vpm;
 
