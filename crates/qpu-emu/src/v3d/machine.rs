@@ -61,6 +61,8 @@ pub(crate) struct Thread {
     rf_valid: u64,
     acc: [Lanes; 6],
     acc_valid: u8,
+    /// Accumulators ever written (to tell "lost at a switch" from "never written").
+    acc_written: u8,
     flag_a: u16,
     flag_b: u16,
     flags_valid: bool,
@@ -119,6 +121,7 @@ impl Thread {
             rf_valid: 0,
             acc: [[0; 16]; 6],
             acc_valid: 0,
+            acc_written: 0,
             flag_a: 0,
             flag_b: 0,
             flags_valid: true,
@@ -177,20 +180,23 @@ impl Thread {
             .into());
         }
         if self.rf_valid & (1 << n) == 0 {
-            return Err(unsupported(format!(
-                "rf{n} is read before anything wrote it: its value is undefined"
-            )));
+            return Err(V3dRule::Undefined {
+                register: format!("rf{n}"),
+            }
+            .into());
         }
         Ok(self.rf[usize::from(n)])
     }
 
     fn read_acc(&self, n: u8) -> Result<Lanes, V3dFault> {
         if self.acc_valid & (1 << n) == 0 {
-            return Err(unsupported(format!(
-                "r{n} is read before anything wrote it, or after a thread switch (Mesa \
-                 qpu_schedule.c: accumulators do not survive a thrsw when threads share the \
-                 QPU)"
-            )));
+            let register = format!("r{n}");
+            return Err(if self.acc_written & (1 << n) != 0 {
+                V3dRule::LostAcrossThrsw { what: register }
+            } else {
+                V3dRule::Undefined { register }
+            }
+            .into());
         }
         Ok(self.acc[usize::from(n)])
     }
@@ -202,10 +208,10 @@ impl Thread {
     /// The flags, checking that the ones asked for are defined.
     fn flags_ab(&self, need_a: bool, need_b: bool) -> Result<(u16, u16), V3dFault> {
         if (need_a && !self.flags_valid) || (need_b && !self.b_valid) {
-            return Err(unsupported(
-                "flags used after a thread switch before any push (Mesa qpu_schedule.c: the \
-                 flags do not survive a thrsw when threads share the QPU)",
-            ));
+            return Err(V3dRule::LostAcrossThrsw {
+                what: "flag A or B".into(),
+            }
+            .into());
         }
         Ok((self.flag_a, self.flag_b))
     }
@@ -937,9 +943,8 @@ impl Thread {
                     .into());
                 }
                 if mask != 0xffff && self.rf_valid & (1 << n) == 0 {
-                    // A partial write to a never-written register leaves lanes undefined;
-                    // we track validity per register, so treat the rest as zero only if
-                    // every lane is written.
+                    // Validity is tracked per register, not per lane: the lanes a condition
+                    // skips in a register's first write read as 0 afterwards.
                     self.rf[usize::from(n)] = [0; 16];
                 }
                 merge(&mut self.rf[usize::from(n)]);
@@ -948,6 +953,7 @@ impl Thread {
             Dest::Acc(n) => {
                 merge(&mut self.acc[usize::from(n)]);
                 self.acc_valid |= 1 << n;
+                self.acc_written |= 1 << n;
             }
             Dest::Quad | Dest::Rep => {
                 // 4.2 r5 / r5rep and 7.1 quad / rep (py-videocore7 tests/test_registers.py:
@@ -969,6 +975,7 @@ impl Thread {
                 }
                 if v42 {
                     self.acc_valid |= 1 << 5;
+                    self.acc_written |= 1 << 5;
                 } else {
                     self.rf_valid |= 1;
                 }
@@ -1003,6 +1010,7 @@ impl Thread {
                     }
                 }
                 self.acc_valid |= 1 << 4;
+                self.acc_written |= 1 << 4;
             }
         }
         Ok(())

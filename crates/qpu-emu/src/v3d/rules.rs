@@ -104,6 +104,17 @@ pub enum V3dRule {
     },
     /// More than one uniform read in one instruction: no source gives their order.
     TwoUniformReads,
+    /// An accumulator (4.2) or a flag read after a thread switch before being written again,
+    /// with more than one thread per QPU.
+    LostAcrossThrsw {
+        /// What was read.
+        what: String,
+    },
+    /// A register read before anything wrote it.
+    Undefined {
+        /// The register.
+        register: String,
+    },
 }
 
 impl V3dRule {
@@ -130,7 +141,12 @@ impl V3dRule {
             V3dRule::RegisterOutOfRange { .. } => {
                 "Mesa src/broadcom/compiler/vir_register_allocate.c (4 threads: 32 registers)"
             }
+            V3dRule::LostAcrossThrsw { .. } => {
+                "Mesa src/broadcom/compiler/qpu_schedule.c (a thrsw ends the accumulators' and \
+                 flags' lifetimes)"
+            }
             V3dRule::LdunifaWithoutUnifa
+            | V3dRule::Undefined { .. }
             | V3dRule::LdtmuEmpty
             | V3dRule::TmuDataOverflow
             | V3dRule::DoubleWrite { .. }
@@ -219,6 +235,15 @@ impl fmt::Display for V3dRule {
             V3dRule::DoubleWrite { register } => write!(
                 f,
                 "{register} written twice in one instruction; no source says which write wins"
+            ),
+            V3dRule::LostAcrossThrsw { what } => write!(
+                f,
+                "{what} read after a thread switch before being written again: another thread \
+                 ran in between and its value is gone"
+            ),
+            V3dRule::Undefined { register } => write!(
+                f,
+                "{register} is read before anything wrote it: its value is undefined"
             ),
             V3dRule::TwoUniformReads => write!(
                 f,

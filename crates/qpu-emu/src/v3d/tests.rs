@@ -947,3 +947,102 @@ fn random_programs_never_panic() {
         }
     }
 }
+
+#[test]
+fn accumulators_and_flags_do_not_survive_a_switch_between_threads() {
+    let body = "eidx r1 ; nop\n nop ; nop ; thrsw\n nop ; nop\n nop ; nop\n or r2, r1, r1 ; nop";
+    let mut emu = machine(V42, 1, 2);
+    let r = rule_of(run_on(&mut emu, &format!("{body}\n{END}"), &[], 2));
+    assert_eq!(r, V3dRule::LostAcrossThrsw { what: "r1".into() });
+    let body = "eidx rf1 ; nop\n sub.pushz rf2, rf1, 3 ; nop\n nop ; nop ; thrsw\n nop ; nop\n nop ; nop\n or.ifa rf2, rf1, rf1 ; nop";
+    let mut emu = machine(V71, 1, 4);
+    let r = rule_of(run_on(&mut emu, &format!("{body}\n{END}"), &[], 1));
+    assert!(matches!(r, V3dRule::LostAcrossThrsw { .. }), "{r:?}");
+    // With one thread per QPU nothing else runs in between: py-videocore6's tests keep r3
+    // across their thrsw (tests/test_alu.py).
+    let mut emu = machine(V42, 1, 1);
+    run_on(
+        &mut emu,
+        &format!("{body}\n{END}").replace("rf1", "r1"),
+        &[],
+        1,
+    )
+    .unwrap();
+    // Reading a register nothing wrote.
+    let mut emu = machine(V71, 1, 1);
+    let r = rule_of(run_on(
+        &mut emu,
+        &format!("or rf5, rf9, rf9 ; nop\n{END}"),
+        &[],
+        1,
+    ));
+    assert_eq!(
+        r,
+        V3dRule::Undefined {
+            register: "rf9".into()
+        }
+    );
+}
+
+/// me() and num_qpus() the way py-videocore6 and V3DLib get them: the QPU number is
+/// (tidx >> 2) & 15 with one thread per QPU, the count a uniform.
+#[test]
+fn qpu_number_from_tidx_and_count_from_a_uniform() {
+    let text = format!(
+        "
+        tidx r0 ; nop ; ldunif
+        shr r0, r0, 2 ; nop
+        and r0, r0, 15 ; nop
+        shl r1, r0, 6 ; nop
+        eidx r2 ; nop
+        shl r2, r2, 2 ; nop
+        add r1, r1, r2 ; nop
+        add r1, r1, r5 ; nop ; ldunif
+        add r0, r0, r5 ; nop
+        or tmud, r0, r0 ; nop
+        or tmua, r1, r1 ; nop
+        tmuwt ; nop
+        {END}"
+    );
+    let mut emu = machine(V42, 8, 1);
+    let out = emu.memory_mut().alloc(8 * 64, 64).unwrap();
+    // Uniforms: out, then num_qpus · 100 (stored as qpu + 800).
+    run_on(&mut emu, &text, &[out, 800], 8).unwrap();
+    let got = emu.memory().read_u32s(out, 128).unwrap();
+    for (i, v) in got.iter().enumerate() {
+        assert_eq!(*v, 800 + i as u32 / 16);
+    }
+}
+
+/// The cycle model hides TMU latency behind other threads: two batches on one QPU with two
+/// threads finish sooner than with one thread (UNCALIBRATED, only the direction matters).
+#[test]
+fn a_second_thread_hides_tmu_latency() {
+    let text = format!(
+        "
+        eidx r0 ; nop ; ldunif
+        shl r0, r0, 2 ; nop
+        shl r1, rf0, 6 ; nop
+        add r0, r0, r1 ; nop
+        add rf1, r0, r5 ; nop
+        or tmua, rf1, rf1 ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        nop ; nop ; ldtmu.rf2
+        add rf2, rf2, 1 ; nop
+        or tmud, rf2, rf2 ; nop
+        or tmua, rf1, rf1 ; nop
+        tmuwt ; nop
+        {END}"
+    );
+    let mut cycles = Vec::new();
+    for threads in [1u8, 2] {
+        let mut emu = machine(V42, 1, threads);
+        let buf = emu.memory_mut().alloc(128, 64).unwrap();
+        let report = run_on(&mut emu, &text, &[buf], 2).unwrap();
+        // Each batch adds 1 to its workgroup's 16 words.
+        assert_eq!(emu.memory().read_u32s(buf, 32).unwrap(), vec![1; 32]);
+        cycles.push(report.cycles());
+    }
+    assert!(cycles[1] < cycles[0], "{cycles:?}");
+}
