@@ -22,8 +22,11 @@
 //!   from it is an error rather than a guess.
 //! * **Special functions**: the hardware approximates (Broadcom's `sfu.c` tables); we compute
 //!   the exact function rounded to f32. `sin` takes its argument in half-turns: Mesa's
-//!   `ntq_fsincos` scales by 1/π before `SIN`. rsqrt2 has no documented meaning and is
-//!   rejected.
+//!   `ntq_fsincos` scales by 1/π before `SIN`, and py-videocore7's tests/test_alu.py checks
+//!   sin(π·x) on a Pi 5. That test also checks `rsqrt2` against 1/√x, as we compute it.
+//! * **Cross-lane and 16-bit ops** (`vadd`, `vsub`, `fdx`, `fdy`, 7.1 `ballot`, `bcastf`,
+//!   `alleq`, `allfeq`, the f16 vector ops and their unpacks): py-videocore7
+//!   tests/test_alu.py, run on a Pi 5.
 
 use qpu_isa::v3d::FloatUnpack;
 

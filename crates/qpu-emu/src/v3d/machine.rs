@@ -1175,10 +1175,12 @@ impl Thread {
             // The sources give the extra itof/utof encodings no meaning: all run as plain.
             Itof => Output::float(a.map(vfloat::itof)),
             Utof => Output::float(a.map(vfloat::utof)),
-            Recip | Rsqrt | Exp | Log | Sin => {
+            // rsqrt2 computes 1/√x too (py-videocore7 tests/test_alu.py checks both against
+            // the same function at 1 % tolerance); their precisions are not modelled.
+            Recip | Rsqrt | Rsqrt2 | Exp | Log | Sin => {
                 let kind = match op {
                     Recip => Sfu::Recip,
-                    Rsqrt => Sfu::Rsqrt,
+                    Rsqrt | Rsqrt2 => Sfu::Rsqrt,
                     Exp => Sfu::Exp,
                     Log => Sfu::Log,
                     _ => Sfu::Sin,
@@ -1220,6 +1222,51 @@ impl Thread {
                     vfloat::fmax
                 };
                 Output::int(map2(&a, &b, |x, y| vfloat::vector(x, y, |u, v| f(u, v, p))))
+            }
+            // The ops below are checked on a Pi 5 by py-videocore7 tests/test_alu.py.
+            // vadd/vsub: two 16-bit integer halves, each wrapping.
+            Vadd | Vsub => {
+                let sub = op == Vsub;
+                Output::int(map2(&a, &b, |x, y| {
+                    let half = |s: u32| {
+                        let (p, q) = ((x >> s) as u16, (y >> s) as u16);
+                        u32::from(if sub {
+                            p.wrapping_sub(q)
+                        } else {
+                            p.wrapping_add(q)
+                        }) << s
+                    };
+                    half(0) | half(16)
+                }))
+            }
+            // fdx: right minus left lane of each pair; fdy: the lower pair of each quad minus
+            // the upper pair, column by column; both results go to both lanes.
+            Fdx | Fdy => {
+                let a = unpack_a(a)?;
+                Output::float(std::array::from_fn(|i| {
+                    let (lo, hi) = if op == Fdx {
+                        (i & !1, (i & !1) + 1)
+                    } else {
+                        ((i & !3) + (i & 1), (i & !3) + (i & 1) + 2)
+                    };
+                    vfloat::fsub(a[hi], a[lo], p)
+                }))
+            }
+            Ballot | Bcastf | Alleq | Allfeq => {
+                if alu.flags().ac.is_some() {
+                    return Err(unsupported(format!(
+                        "`{}` under a condition (only its unconditional form is measured)",
+                        v3d::disasm::add_op_name(op)
+                    )));
+                }
+                let value = match op {
+                    // A bit per lane whose input is not zero.
+                    Ballot => (0..16).fold(0, |m, i| m | u32::from(a[i] != 0) << i),
+                    Bcastf => a[0],
+                    Alleq => u32::from(a.iter().all(|&v| v == a[0])),
+                    _ => u32::from(a.iter().all(|&v| f32::from_bits(v) == f32::from_bits(a[0]))),
+                };
+                Output::int(splat(value))
             }
             Mov => Output::int(unpack_a(a)?),
             Fmov => Output::float(unpack_a(a)?),

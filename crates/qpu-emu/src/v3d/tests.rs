@@ -289,8 +289,9 @@ fn rounding_and_conversion_ops() {
 fn sfu_ops_compute_the_functions() {
     let inputs: [f32; 16] = std::array::from_fn(|i| 0.25 + i as f32 * 0.5);
     let a = inputs.map(f32::to_bits);
-    let cases: [(&str, fn(f64) -> f64); 4] = [
+    let cases: [(&str, fn(f64) -> f64); 5] = [
         ("recip rf3, rf1 ; nop", |x| 1.0 / x),
+        ("rsqrt2 rf3, rf1 ; nop", |x| 1.0 / x.sqrt()),
         ("rsqrt rf3, rf1 ; nop", |x| 1.0 / x.sqrt()),
         ("exp rf3, rf1 ; nop", f64::exp2),
         ("log rf3, rf1 ; nop", f64::log2),
@@ -1045,4 +1046,53 @@ fn a_second_thread_hides_tmu_latency() {
         cycles.push(report.cycles());
     }
     assert!(cycles[1] < cycles[0], "{cycles:?}");
+}
+
+/// The cross-lane and 16-bit ops py-videocore7's tests/test_alu.py checks on a Pi 5,
+/// against the same formulas written here lane by lane.
+#[test]
+fn seven_one_cross_lane_and_vector_ops() {
+    let mut rng = Rng(77);
+    let a: [u32; 16] = std::array::from_fn(|_| rng.u32());
+    let b: [u32; 16] = std::array::from_fn(|_| rng.u32());
+    let vadd = run_op(V71, "vadd rf3, rf1, rf2 ; nop", &a, &b);
+    let vsub = run_op(V71, "vsub rf3, rf1, rf2 ; nop", &a, &b);
+    for i in 0..16 {
+        let h = |v: u32, k: u32| (v >> (16 * k)) as u16;
+        let join = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+        assert_eq!(
+            vadd[i],
+            join(
+                h(a[i], 0).wrapping_add(h(b[i], 0)),
+                h(a[i], 1).wrapping_add(h(b[i], 1))
+            )
+        );
+        assert_eq!(
+            vsub[i],
+            join(
+                h(a[i], 0).wrapping_sub(h(b[i], 0)),
+                h(a[i], 1).wrapping_sub(h(b[i], 1))
+            )
+        );
+    }
+    let small: [u32; 16] = std::array::from_fn(|i| [0, 3, 0, 7][i % 4] * (i as u32));
+    let ballot = run_op(V71, "ballot rf3, rf1 ; nop", &small, &small);
+    let want: u32 = (0..16).filter(|&i| small[i] != 0).map(|i| 1 << i).sum();
+    assert_eq!(ballot, [want; 16]);
+    assert_eq!(run_op(V71, "bcastf rf3, rf1 ; nop", &a, &a), [a[0]; 16]);
+    assert_eq!(run_op(V71, "alleq rf3, rf1 ; nop", &a, &a), [0; 16]);
+    assert_eq!(run_op(V71, "alleq rf3, rf1 ; nop", &[9; 16], &a), [1; 16]);
+    let zeros: [u32; 16] = std::array::from_fn(|i| if i % 2 == 0 { 0 } else { 0x8000_0000 });
+    assert_eq!(run_op(V71, "allfeq rf3, rf1 ; nop", &zeros, &a), [1; 16]);
+    // fdx / fdy on a 2×2 quad [x0 x1; x2 x3].
+    let f: [u32; 16] = std::array::from_fn(|i| ((i * i) as f32).to_bits());
+    let fdx = run_op(V71, "fdx rf3, rf1 ; nop", &f, &f);
+    let fdy = run_op(V71, "fdy rf3, rf1 ; nop", &f, &f);
+    for i in 0..16 {
+        let v = |k: usize| (k * k) as f32;
+        let l = i & !1;
+        assert_eq!(fl(fdx[i]), v(l + 1) - v(l));
+        let top = (i & !3) + (i & 1);
+        assert_eq!(fl(fdy[i]), v(top + 2) - v(top));
+    }
 }
