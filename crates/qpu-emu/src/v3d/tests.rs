@@ -1096,3 +1096,72 @@ fn seven_one_cross_lane_and_vector_ops() {
         assert_eq!(fl(fdy[i]), v(top + 2) - v(top));
     }
 }
+
+/// py-videocore6 tests/test_condition_codes.py `qpu_cond_combination`, written out in this
+/// assembler's syntax (py-videocore6's `mov` on the add ALU is `or x, y, y`). The expected
+/// rows are the ones that test asserts on a Pi 4.
+#[test]
+fn py_videocore6_condition_combination_program() {
+    let store = "or tmud, r0, r0 ; nop\n or tmua, r2, r2 ; nop\n tmuwt ; add r2, r2, r1\n";
+    let store3 = "or tmud, r3, r3 ; nop\n or tmua, r2, r2 ; nop\n tmuwt ; add r2, r2, r1\n";
+    let text = format!(
+        "
+        eidx r0 ; nop ; ldunif
+        or r2, r5, r5 ; nop
+        shl r0, r0, 2 ; nop
+        add r2, r2, r0 ; nop
+        shl r1, 4, 4 ; nop
+        # if / push
+        eidx r0 ; nop
+        sub.pushz r0, r0, 10 ; nop
+        eidx r0 ; nop
+        or.ifa r0, 5, 5 ; sub.pushn r3, r0, 5
+        {store}
+        eidx r0 ; nop
+        or.ifa r0, 0, 0 ; nop
+        {store}
+        # push / if
+        eidx r0 ; nop
+        sub.pushz r0, r0, 10 ; nop
+        eidx r0 ; nop
+        sub.pushn r0, 5 ; mov.ifa r0, 5
+        {store}
+        eidx r0 ; nop
+        or.ifa r0, 0, 0 ; nop
+        {store}
+        # if / if
+        eidx r0 ; nop
+        sub.pushn r0, 10 ; nop
+        eidx r3 ; nop
+        or.ifna r0, 0, 0 ; mov.ifna r3, 0
+        {store}
+        {store3}
+        # update / if
+        eidx r0 ; nop
+        sub.pushn r0, 10 ; nop
+        eidx r3 ; nop
+        sub.andn r0, 5 ; mov.ifa r3, 5
+        eidx r0 ; nop
+        or.ifa r0, 0, 0 ; nop
+        {store}
+        {store3}
+        {END}"
+    );
+    let mut emu = machine(V42, 1, 1);
+    let out = emu.memory_mut().alloc(8 * 64, 64).unwrap();
+    run_on(&mut emu, &text, &[out], 1).unwrap();
+    let got = emu.memory().read_u32s(out, 128).unwrap();
+    let expected: [[u32; 16]; 8] = [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 11, 12, 13, 14, 15],
+        [0, 0, 0, 0, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 11, 12, 13, 14, 15],
+        [0, 0, 0, 0, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 11, 12, 13, 14, 15],
+    ];
+    for (row, want) in expected.iter().enumerate() {
+        assert_eq!(&got[row * 16..row * 16 + 16], want, "row {row}");
+    }
+}
