@@ -239,7 +239,7 @@ impl Thread {
 
     /// Executes the instruction at the PC.
     pub fn step(&mut self, mem: &mut Memory, clock: &mut u64) -> Result<Step, V3dFault> {
-        let bytes = mem.read_bytes(self.pc, 8)?;
+        let bytes = mem.read_bytes(self.pc, 8).map_err(V3dFault::PastCode)?;
         let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
         let instr = v3d::decode(self.version, word).map_err(V3dFault::Decode)?;
         let idx = self.index;
@@ -757,7 +757,14 @@ impl Thread {
                 self.report.stall_cycles += ready - *clock;
                 *clock = ready;
             }
-            writes.push((sig_target(self)?, v, 0xffff));
+            let target = sig_target(self)?;
+            if matches!(target, Dest::Quad | Dest::Rep) {
+                return Err(unsupported(
+                    "ldtmu into r5/quad/rep: no source says whether the broadcast applies to a \
+                     signal's write",
+                ));
+            }
+            writes.push((target, v, 0xffff));
         }
         if sigs.contains(Signal::Wrtmuc) {
             self.tmu_config = Some(self.next_uniform(mem)?);

@@ -263,6 +263,8 @@ pub enum V3dFault {
     Memory(MemoryError),
     /// The word at the PC is not an instruction of this version.
     Decode(DecodeError),
+    /// The PC left the program: no instruction there.
+    PastCode(MemoryError),
     /// Something the program relies on that the emulator does not model (graphics-only
     /// signals and registers, atomics, ops whose meaning no source gives).
     Unsupported(String),
@@ -274,6 +276,12 @@ impl fmt::Display for V3dFault {
             V3dFault::Rule(rule) => write!(f, "{rule} [{}]", rule.source()),
             V3dFault::Memory(e) => write!(f, "memory access failed: {e}"),
             V3dFault::Decode(e) => write!(f, "not an instruction: {e}"),
+            V3dFault::PastCode(e) => write!(
+                f,
+                "no instruction here ({e}): execution left the program; a program ends at the \
+                 thrsw after its last-thread-switch pair (two thrsw in a row), or at its first \
+                 thrsw in single-segment mode, plus two delay slots"
+            ),
             V3dFault::Unsupported(what) => write!(f, "not modelled: {what}"),
         }
     }

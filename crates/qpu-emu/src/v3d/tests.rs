@@ -920,27 +920,36 @@ fn config_and_launch_are_checked() {
 fn random_programs_never_panic() {
     let mut rng = Rng(0x5eed);
     for version in V3dVersion::ALL {
-        let mut prologue = String::new();
-        for r in 0..64 {
-            prologue.push_str(&format!("eidx rf{r} ; nop\n"));
-        }
-        if version == V42 {
-            for r in 0..6 {
-                prologue.push_str(&format!("eidx r{r} ; nop\n"));
+        let prologue = |regs: u8| {
+            let mut text = String::new();
+            for r in 0..regs {
+                text.push_str(&format!("eidx rf{r} ; nop\n"));
             }
-        }
-        let head = v3d::assemble(version, &prologue).unwrap();
+            if version == V42 {
+                for r in 0..6 {
+                    text.push_str(&format!("eidx r{r} ; nop\n"));
+                }
+            }
+            v3d::assemble(version, &text).unwrap()
+        };
         for _ in 0..3000 {
+            let threads = [1u8, 2, 4][(rng.next() % 3) as usize];
+            let head = prologue(if threads == 4 { 32 } else { 64 });
             let mut words: Vec<u64> = head.iter().map(|i| i.encode(version).unwrap()).collect();
             let mut added = 0;
             while added < 12 {
-                let w = rng.next();
+                // Half the words without signals and with register-file destinations, so
+                // that more of them get past the graphics-only features to the ALUs.
+                let mut w = rng.next();
+                if rng.next().is_multiple_of(2) {
+                    w &= !(0x1f << 53 | 3 << 44);
+                }
                 if v3d::decode(version, w).is_ok() {
                     words.push(w);
                     added += 1;
                 }
             }
-            let mut emu = machine(version, 2, [1u8, 2, 4][(rng.next() % 3) as usize]);
+            let mut emu = machine(version, 2, threads);
             let buf = emu.memory_mut().alloc(256, 64).unwrap();
             let code = emu.load_program(&words).unwrap();
             let unif = emu.load_uniforms(&[buf; 8]).unwrap();
@@ -1164,4 +1173,61 @@ fn py_videocore6_condition_combination_program() {
     for (row, want) in expected.iter().enumerate() {
         assert_eq!(&got[row * 16..row * 16 + 16], want, "row {row}");
     }
+}
+
+/// Every branch condition against the flag patterns it distinguishes; the expected
+/// decisions follow the condition names (a0: lane 0's A, alla/anya: all/any lane's A).
+#[test]
+fn branch_conditions_read_flag_a() {
+    // A = (eidx & mask) == 0 per lane; masks give: all set, none set, only even lanes, all
+    // but lane 0... by hand: mask 0 → all; mask 16 → all (eidx < 16); use eidx − k instead.
+    let patterns: [(&str, [bool; 16]); 4] = [
+        ("and.pushz rf9, rf8, 0", [true; 16]),
+        ("or.pushz rf9, rf8, 1", [false; 16]),
+        ("and.pushz rf9, rf8, 1", std::array::from_fn(|i| i % 2 == 0)),
+        ("sub.pushz rf9, rf8, 3", std::array::from_fn(|i| i == 3)),
+    ];
+    let conds: [(&str, fn(&[bool; 16]) -> bool); 6] = [
+        ("a0", |a| a[0]),
+        ("na0", |a| !a[0]),
+        ("alla", |a| a.iter().all(|&x| x)),
+        ("anyna", |a| a.iter().any(|&x| !x)),
+        ("anya", |a| a.iter().any(|&x| x)),
+        ("allna", |a| a.iter().all(|&x| !x)),
+    ];
+    for (push, flags) in patterns {
+        for (cond, taken) in conds {
+            // rf3 = 1 if the branch is taken, else 2.
+            let line = format!(
+                "eidx rf8 ; nop\n {push} ; nop\n b.{cond} yes\n nop ; nop\n nop ; nop\n nop ; nop\n mov rf3, 2 ; nop\n b skip\n nop ; nop\n nop ; nop\n nop ; nop\n yes:\n mov rf3, 1 ; nop\n skip:\n nop ; nop"
+            );
+            let got = run_op(V71, &line, &[0; 16], &[0; 16]);
+            let want = if taken(&flags) { 1 } else { 2 };
+            assert_eq!(got, [want; 16], "{push} b.{cond}");
+        }
+    }
+}
+
+#[test]
+fn link_branch_returns_after_the_delay_slots() {
+    let line = "mov rf3, 1 ; nop
+        b sub, link
+        nop ; nop
+        nop ; nop
+        nop ; nop
+        add rf3, rf3, 10 ; nop
+        b done
+        nop ; nop
+        nop ; nop
+        nop ; nop
+    sub:
+        add rf3, rf3, rf3 ; nop
+        b lri
+        nop ; nop
+        nop ; nop
+        nop ; nop
+    done:
+        nop ; nop";
+    // 1 → doubled in the subroutine → 2, then + 10 after the return.
+    assert_eq!(run_op(V71, line, &[0; 16], &[0; 16]), [12; 16]);
 }
