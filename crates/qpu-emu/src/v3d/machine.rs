@@ -991,7 +991,8 @@ impl Thread {
                 if mask != 0xffff {
                     return Err(unsupported("a conditional write to unifa"));
                 }
-                // ASSUMPTION: the pointer is lane 0's value (kernels write a uniform).
+                // py-videocore7 tests/test_unifa.py (Pi 5): "Address is taken from element
+                // zero".
                 self.unifa = Some(values[0]);
                 self.last_unifa = Some(idx);
             }
@@ -1315,6 +1316,13 @@ impl Thread {
                 Output::int([0; 16])
             }
             Nop => Output::int([0; 16]),
+            Rot | Rotq | Shuffle => {
+                return Err(unsupported(format!(
+                    "the 7.1 `{}`: its direction is not confirmed by a hardware test we could \
+                     read",
+                    v3d::disasm::add_op_name(op)
+                )))
+            }
             _ => {
                 return Err(unsupported(format!(
                     "add op `{}`",

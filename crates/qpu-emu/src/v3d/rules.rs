@@ -24,7 +24,8 @@ pub mod latency {
     /// `qpu_validate.c`: "SFU r4 results come back two instructions later").
     pub const SFU_R4: u64 = 2;
     /// Instructions that must separate a `unifa` write from the first `ldunifa` (Mesa
-    /// `qpu_schedule.c` keeps 3 in between).
+    /// `qpu_schedule.c` keeps 3 in between; py-videocore7 tests/test_unifa.py: "Three delays
+    /// are required for the data to be ready").
     pub const UNIFA_TO_LDUNIFA: u64 = 3;
     /// Per-QPU TMU output FIFO entries, shared equally by the threads (Mesa
     /// `nir_to_vir.c` `ntq_tmu_fifo_overflow`: 16 / threads per thread).
@@ -132,7 +133,9 @@ impl V3dRule {
             | V3dRule::RfWriteAfterThrend { .. }
             | V3dRule::TmuwtLast
             | V3dRule::SmallImmediate { .. } => "Mesa src/broadcom/qpu/qpu_validate.c",
-            V3dRule::LdunifaTooSoon { .. } => "Mesa src/broadcom/compiler/qpu_schedule.c",
+            V3dRule::LdunifaTooSoon { .. } => {
+                "Mesa src/broadcom/compiler/qpu_schedule.c; py-videocore7 tests/test_unifa.py"
+            }
             V3dRule::TmuOutputFifoOverflow { .. } => {
                 "Mesa src/broadcom/compiler/nir_to_vir.c ntq_tmu_fifo_overflow"
             }
