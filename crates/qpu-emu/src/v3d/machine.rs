@@ -47,6 +47,8 @@ enum Dest {
     Tmud,
     Tmua,
     Tmuau,
+    /// The TMU config register: sets the config of the next request.
+    Tmuc,
     Sfu(Sfu),
 }
 
@@ -453,6 +455,7 @@ impl Thread {
             11 => Dest::Tmud,
             12 => Dest::Tmua,
             13 => Dest::Tmuau,
+            32 => Dest::Tmuc,
             19 if v42 => Dest::Sfu(Sfu::Recip),
             20 if v42 => Dest::Sfu(Sfu::Rsqrt),
             21 if v42 => Dest::Sfu(Sfu::Exp),
@@ -532,7 +535,7 @@ impl Thread {
 
         // One peripheral per instruction (Mesa qpu_validate.c). TMU here: tmud/tmua/tmuau
         // (the other TMU and peripheral addresses are rejected as unsupported above).
-        let is_tmu = |d: Dest| matches!(d, Dest::Tmud | Dest::Tmua | Dest::Tmuau);
+        let is_tmu = |d: Dest| matches!(d, Dest::Tmud | Dest::Tmua | Dest::Tmuau | Dest::Tmuc);
         let is_sfu = |d: Dest| matches!(d, Dest::Sfu(_));
         let peripherals = [add_dest, mul_dest]
             .iter()
@@ -1001,6 +1004,15 @@ impl Thread {
                     return Err(V3dRule::TmuDataOverflow.into());
                 }
                 self.tmu_data.push(values);
+            }
+            Dest::Tmuc => {
+                if mask != 0xffff {
+                    return Err(unsupported("a conditional write to tmuc"));
+                }
+                // py-videocore7 tests/test_tmu.py writes the lookup config to tmuc before
+                // tmua (and -1 to reset it). ASSUMPTION: lane 0's value, as for unifa, used by
+                // the next request only (a later request without a config is one word).
+                self.tmu_config = Some(values[0]);
             }
             Dest::Tmua | Dest::Tmuau => {
                 let config = if dest == Dest::Tmuau {

@@ -1231,3 +1231,52 @@ fn link_branch_returns_after_the_delay_slots() {
     // 1 → doubled in the subroutine → 2, then + 10 after the return.
     assert_eq!(run_op(V71, line, &[0; 16], &[0; 16]), [12; 16]);
 }
+
+/// py-videocore7 tests/test_tmu.py `qpu_tmu_multiple_write_with_uniform_config` (and the
+/// `tmuc` variant), written out in this syntax: n-word TMU stores, lane i writing its words
+/// at its own strided address. The expected layout is the one that test asserts on a Pi 5.
+#[test]
+fn py_videocore7_strided_vector_tmu_writes() {
+    let (pad_u, pad_l, pad_r) = (2u32, 3u32, 4u32);
+    for n in 1..=4u32 {
+        for interleave in 0..=2u32 {
+            for via_tmuc in [false, true] {
+                let mut text =
+                    String::from("mov rf11, 4 ; nop\n shl rf11, rf11, 2 ; nop\n eidx rf10 ; nop\n");
+                for _ in 0..n {
+                    text.push_str("mov tmud, rf10 ; nop\n add rf10, rf10, rf11 ; nop\n");
+                }
+                text.push_str("nop ; nop ; ldunifrf.rf0\n nop ; nop ; ldunifrf.rf1\n");
+                let config =
+                    [0xffff_ffffu32, 0xffff_fffa, 0xffff_fafb, 0xfffa_fbfc][n as usize - 1];
+                if via_tmuc {
+                    text.push_str("nop ; nop ; ldunifrf.rf2\n mov tmuc, rf2 ; nop\n");
+                }
+                text.push_str(&format!(
+                    "eidx rf10 ; nop\n shl rf10, rf10, 2 ; nop\n nop ; umul24 rf10, rf10, {}\n nop ; umul24 rf10, rf10, rf1\n add {}, rf10, rf0 ; nop\n tmuwt ; nop\n{END}",
+                    interleave + 1,
+                    if via_tmuc { "tmua" } else { "tmuau" }
+                ));
+                let rows = pad_u + 16 + 15 * interleave;
+                let cols = pad_l + n + pad_r;
+                let mut emu = machine(V71, 1, 1);
+                let data = emu.memory_mut().alloc(rows * cols * 4, 64).unwrap();
+                emu.memory_mut()
+                    .write_u32s(data, &vec![u32::MAX; (rows * cols) as usize])
+                    .unwrap();
+                let start = data + 4 * (pad_u * cols + pad_l);
+                run_on(&mut emu, &text, &[start, cols, config], 1)
+                    .unwrap_or_else(|e| panic!("n={n} interleave={interleave}: {e}"));
+                let got = emu.memory().read_u32s(data, rows * cols).unwrap();
+                let mut want = vec![u32::MAX; (rows * cols) as usize];
+                for lane in 0..16 {
+                    for k in 0..n {
+                        let row = pad_u + lane * (interleave + 1);
+                        want[(row * cols + pad_l + k) as usize] = k * 16 + lane;
+                    }
+                }
+                assert_eq!(got, want, "n={n} interleave={interleave} tmuc={via_tmuc}");
+            }
+        }
+    }
+}
