@@ -331,10 +331,9 @@ impl V3dEmulator {
     /// QPU issues one instruction of its current thread per step (QPUs in turn, so runs are
     /// deterministic), a `thrsw` passes the QPU to its next thread.
     pub fn dispatch(&mut self, job: &CsdJob) -> Result<V3dRunReport, EmuError> {
-        let batches = self.batches(job)?;
+        let mut queue = self.batches(job)?;
         let config = self.config.clone();
         let threads = usize::from(config.threads);
-        let mut queue = batches.into_iter();
         let mut slots: Vec<Vec<Option<machine::Thread>>> = Vec::new();
         let mut reports: Vec<V3dQpuReport> = (0..config.qpus)
             .map(|qpu| V3dQpuReport {
@@ -440,7 +439,7 @@ impl V3dEmulator {
         })
     }
 
-    fn batches(&self, job: &CsdJob) -> Result<Vec<Batch>, EmuError> {
+    fn batches(&self, job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
         let [x, y, z] = job.workgroups;
         if [x, y, z].iter().any(|&n| !(1..=65535).contains(&n)) {
             return Err(EmuError::Launch(format!(
@@ -460,33 +459,30 @@ impl V3dEmulator {
                 job.code
             )));
         }
-        let total = u64::from(x) * u64::from(y) * u64::from(z) * u64::from(size / 16);
-        if total > 1 << 24 {
+        let per_group = size / 16;
+        let total = u64::from(x) * u64::from(y) * u64::from(z) * u64::from(per_group);
+        if total > u64::from(u32::MAX) {
             return Err(EmuError::Launch(format!(
                 "{total} batches is too many to emulate"
             )));
         }
         // Mesa nir_to_vir.c: local_invocation_index_bits = ffs(next_pow2(max(size, 64))) - 1.
         let bits = size.max(64).next_power_of_two().trailing_zeros();
-        let mut out = Vec::new();
-        for wz in 0..z {
-            for wy in 0..y {
-                for wx in 0..x {
-                    for k in 0..size / 16 {
-                        out.push(Batch {
-                            index: out.len() as u32,
-                            uniforms: job.uniforms,
-                            single_segment: job.single_segment,
-                            payload0: wx | wy << 16,
-                            payload1: std::array::from_fn(|lane| {
-                                (wz & 0xffff) | ((k * 16 + lane as u32) << (32 - bits))
-                            }),
-                        });
-                    }
-                }
+        let (uniforms, single_segment) = (job.uniforms, job.single_segment);
+        // Batches in order: X fastest, then Y, then Z; a workgroup's batches together.
+        Ok((0..total as u32).map(move |index| {
+            let (group, k) = (index / per_group, index % per_group);
+            let (wx, wy, wz) = (group % x, (group / x) % y, group / (x * y));
+            Batch {
+                index,
+                uniforms,
+                single_segment,
+                payload0: wx | wy << 16,
+                payload1: std::array::from_fn(|lane| {
+                    (wz & 0xffff) | ((k * 16 + lane as u32) << (32 - bits))
+                }),
             }
-        }
-        Ok(out)
+        }))
     }
 }
 

@@ -1280,3 +1280,65 @@ fn py_videocore7_strided_vector_tmu_writes() {
         }
     }
 }
+
+/// py-videocore7 tests/test_tmu.py `qpu_tmu_multiple_read_with_uniform_config`: an n-word
+/// TMU load per lane from strided addresses, popped by n `ldtmu`s in order, stored back as
+/// rows.
+#[test]
+fn py_videocore7_strided_vector_tmu_reads() {
+    let (pad_u, pad_l, pad_r) = (1u32, 2u32, 3u32);
+    for n in 1..=4u32 {
+        for interleave in 0..=2u32 {
+            let mut text = format!(
+                "nop ; nop ; ldunifrf.rf0
+                 nop ; nop ; ldunifrf.rf1
+                 nop ; nop ; ldunifrf.rf2
+                 eidx rf10 ; nop
+                 shl rf10, rf10, 2 ; nop
+                 nop ; umul24 rf10, rf10, {}
+                 nop ; umul24 rf10, rf10, rf2
+                 add tmuau, rf0, rf10 ; nop ; thrsw
+                 nop ; nop
+                 nop ; nop
+                 ",
+                interleave + 1
+            );
+            for i in 0..n {
+                text.push_str(&format!("nop ; nop ; ldtmu.rf{}\n", 10 + i));
+            }
+            text.push_str(
+                "eidx rf14 ; nop\n shl rf14, rf14, 2 ; nop\n add rf1, rf1, rf14 ; nop\n mov rf14, 4 ; nop\n shl rf14, rf14, 4 ; nop\n",
+            );
+            for i in 0..n {
+                text.push_str(&format!(
+                    "mov tmud, rf{} ; nop\n mov tmua, rf1 ; nop\n add rf1, rf1, rf14 ; nop\n tmuwt ; nop\n",
+                    10 + i
+                ));
+            }
+            text.push_str(END);
+            let rows = pad_u + 16 + 15 * interleave;
+            let cols = pad_l + n + pad_r;
+            let mut source = vec![u32::MAX; (rows * cols) as usize];
+            for lane in 0..16 {
+                for k in 0..n {
+                    source[((pad_u + lane * (interleave + 1)) * cols + pad_l + k) as usize] =
+                        k * 16 + lane;
+                }
+            }
+            let mut emu = machine(V71, 1, 1);
+            let src = emu.memory_mut().alloc(rows * cols * 4, 64).unwrap();
+            emu.memory_mut().write_u32s(src, &source).unwrap();
+            let dst = emu.memory_mut().alloc(n * 64, 64).unwrap();
+            let config = [0xffff_ffffu32, 0xffff_fffa, 0xffff_fafb, 0xfffa_fbfc][n as usize - 1];
+            let start = src + 4 * (pad_u * cols + pad_l);
+            run_on(&mut emu, &text, &[start, dst, cols, config], 1)
+                .unwrap_or_else(|e| panic!("n={n} interleave={interleave}: {e}"));
+            let got = emu.memory().read_u32s(dst, n * 16).unwrap();
+            assert_eq!(
+                got,
+                (0..n * 16).collect::<Vec<u32>>(),
+                "n={n} interleave={interleave}"
+            );
+        }
+    }
+}
