@@ -22,8 +22,9 @@
 //!   from it is an error rather than a guess.
 //! * **Special functions**: the hardware approximates (Broadcom's `sfu.c` tables); we compute
 //!   the exact function rounded to f32. `sin` takes its argument in half-turns: Mesa's
-//!   `ntq_fsincos` scales by 1/π before `SIN`, and py-videocore7's tests/test_alu.py checks
-//!   sin(π·x) on a Pi 5. That test also checks `rsqrt2` against 1/√x, as we compute it.
+//!   `ntq_fsincos` scales by 1/π before `SIN` (and reduces the argument to [−0.5, 0.5]);
+//!   py-videocore6's tests/test_sfu.py checks on a Pi 4 that it gives sin(π·x) there and ±1
+//!   outside, py-videocore7's tests/test_alu.py sin(π·x) on [−0.5, 0.5] on a Pi 5. That test also checks `rsqrt2` against 1/√x, as we compute it.
 //! * **Cross-lane and 16-bit ops** (`vadd`, `vsub`, `fdx`, `fdy`, 7.1 `ballot`, `bcastf`,
 //!   `alleq`, `allfeq`, the f16 vector ops and their unpacks): py-videocore7
 //!   tests/test_alu.py, run on a Pi 5.
@@ -370,6 +371,9 @@ pub fn sfu(kind: Sfu, value: u32) -> u32 {
         Sfu::Rsqrt => 1.0 / x.sqrt(),
         Sfu::Exp => x.exp2(),
         Sfu::Log => x.log2(),
+        // py-videocore6 tests/test_sfu.py (Pi 4): sin(π·x) on [−0.5, 0.5], ±1 beyond.
+        Sfu::Sin if x < -0.5 => -1.0,
+        Sfu::Sin if x > 0.5 => 1.0,
         Sfu::Sin => (x * std::f64::consts::PI).sin(),
     };
     if r.is_nan() {

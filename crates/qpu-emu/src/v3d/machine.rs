@@ -461,6 +461,8 @@ impl Thread {
             21 if v42 => Dest::Sfu(Sfu::Exp),
             22 if v42 => Dest::Sfu(Sfu::Log),
             23 if v42 => Dest::Sfu(Sfu::Sin),
+            // rsqrt2: 1/√x too (py-videocore6 tests/test_sfu.py).
+            24 if v42 => Dest::Sfu(Sfu::Rsqrt),
             55 => Dest::Rep,
             _ => {
                 return Err(unsupported(format!(

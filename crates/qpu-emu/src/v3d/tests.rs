@@ -1342,3 +1342,53 @@ fn py_videocore7_strided_vector_tmu_reads() {
         }
     }
 }
+
+/// py-videocore6 tests/test_sfu.py `qpu_sfu_regs` (4.2 SFU registers, one nop before r4 is
+/// read) and `qpu_sfu_ops` (the ALU forms into an rf register read right away), with the
+/// functions that test checks on a Pi 4, including sin's ±1 outside [−0.5, 0.5].
+#[test]
+fn py_videocore6_sfu_program() {
+    let inputs: [f32; 16] = [
+        -2.0, -0.75, -0.5, -0.3, -0.1, 0.0, 0.1, 0.25, 0.4, 0.5, 0.6, 1.5, 3.0, 0.05, -0.45, 0.33,
+    ];
+    let positive = inputs.map(|x| x * x + 1e-6);
+    let cases: [(&str, fn(f64) -> f64, bool); 6] = [
+        ("recip", |x| 1.0 / x, false),
+        ("exp", f64::exp2, false),
+        (
+            "sin",
+            |x| {
+                if x < -0.5 {
+                    -1.0
+                } else if x > 0.5 {
+                    1.0
+                } else {
+                    (x * std::f64::consts::PI).sin()
+                }
+            },
+            false,
+        ),
+        ("rsqrt", |x| 1.0 / x.sqrt(), true),
+        ("log", f64::log2, true),
+        ("rsqrt2", |x| 1.0 / x.sqrt(), true),
+    ];
+    for (name, f, pos) in cases {
+        let x = if pos { positive } else { inputs };
+        let a = x.map(f32::to_bits);
+        let want: Vec<u32> = x
+            .iter()
+            .map(|&v| (f(f64::from(v)) as f32).to_bits())
+            .collect();
+        let regs = run_op(
+            V42,
+            &format!("or r1, rf1, rf1 ; nop\n or {name}, r1, r1 ; nop\n nop ; nop\n or rf3, r4, r4 ; nop"),
+            &a,
+            &a,
+        );
+        assert_eq!(regs.to_vec(), want, "register {name}");
+        for version in V3dVersion::ALL {
+            let op = run_op(version, &format!("{name} rf3, rf1 ; nop"), &a, &a);
+            assert_eq!(op.to_vec(), want, "{version:?} op {name}");
+        }
+    }
+}
