@@ -529,6 +529,14 @@ impl Thread {
         } else {
             Dest::Nop
         };
+        if matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
+            && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
+                || alu.mul.op != MulOp::Nop
+                    && alu.mul.waddr.is_magic()
+                    && matches!(alu.mul.waddr.index(), 11..=13 | 32..=46))
+        {
+            return Err(V3dRule::RotateDestination.into());
+        }
         let mul_dest = if mul_live {
             self.dest(alu.mul.waddr)?
         } else {
@@ -1293,9 +1301,13 @@ impl Thread {
             Mov => Output::int(unpack_a(a)?),
             Fmov => Output::float(unpack_a(a)?),
             Eidx => Output::int(std::array::from_fn(|i| i as u32)),
-            // ASSUMPTION: QPU number in bits 5:2 (py-videocore6 examples take
-            // (tidx >> 2) & 15 as the QPU number), the thread in bits 1:0.
-            Tidx => Output::int(splat((self.qpu as u32) << 2 | self.slot as u32)),
+            // QPU number in bits 5:2, the thread in bits 1:0 counted in quarters of the QPU
+            // (slots 0 and 2 with two threads): py-videocore7 tests/test_parallel.py takes
+            // (tidx & 0b111100) >> 2 as the id with one thread per QPU and
+            // (tidx & 0b111110) >> 1 with two, on a Pi 5.
+            Tidx => Output::int(splat(
+                (self.qpu as u32) << 2 | (self.slot as u32 * (4 / u32::from(self.threads))),
+            )),
             Lr => Output::int(splat(self.lr)),
             Vfla | Vflna | Vflb | Vflnb => {
                 let uses_b = matches!(op, Vflb | Vflnb);
@@ -1330,7 +1342,14 @@ impl Thread {
                 Output::int([0; 16])
             }
             Nop => Output::int([0; 16]),
-            Rot | Rotq | Shuffle => {
+            // 7.1 rotate: out[i] = a[(i + n) mod 16] (py-videocore7 tests/test_parallel.py,
+            // Pi 5: after `rotate r, r, 1`, lane 0 holds the old lane 1). ASSUMPTION: a
+            // register amount is read from lane 0.
+            Rot => {
+                let n = b[0] as usize & 15;
+                Output::int(std::array::from_fn(|i| a[(i + n) % 16]))
+            }
+            Rotq | Shuffle => {
                 return Err(unsupported(format!(
                     "the 7.1 `{}`: its direction is not confirmed by a hardware test we could \
                      read",

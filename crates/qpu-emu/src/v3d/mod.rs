@@ -24,9 +24,12 @@
 //! * **CSD dispatch**: workgroups split into 16-lane batches handed to free QPU threads in
 //!   order; each batch starts at the same code and uniform addresses, with the workgroup ids
 //!   and local invocation indices in the payload registers.
-//! * **Ids**: `eidx` is the lane; `tidx` is QPU << 2 | thread (py-videocore6 and V3DLib
-//!   take `me()` as (tidx >> 2) & 15 with one thread per QPU and pass `num_qpus()` as a
-//!   uniform; the thread bits are an ASSUMPTION); workgroup ids are in the payload.
+//! * **Ids**: `eidx` is the lane; `tidx` is QPU << 2 | thread in quarters of the QPU
+//!   (py-videocore7's parallel test on a Pi 5; py-videocore6 and V3DLib take `me()` as
+//!   (tidx >> 2) & 15 with one thread per QPU and pass `num_qpus()` as a uniform); workgroup
+//!   ids are in the payload.
+//! * **Lane movement**: 4.2's `rot` signal and 7.1's `rotate` (opposite directions, each
+//!   from a hardware test); 7.1 `quad_rotate` and `shuffle` are not modelled.
 //! * **Hazards**: the rules in [`rules`], each with its source; a value the hardware leaves
 //!   undefined (a register nothing wrote, an accumulator or flag after another thread ran)
 //!   is an error where it is read.

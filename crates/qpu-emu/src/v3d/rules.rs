@@ -89,6 +89,9 @@ pub enum V3dRule {
     TmuDataOverflow,
     /// A 4.2 rotation whose source accumulator (or r5 amount) the previous instruction wrote.
     RotateTooSoon,
+    /// A 7.1 rotate, quad rotate or shuffle writing a magic register, or beside a mul
+    /// writing a TMU register.
+    RotateDestination,
     /// `umul24` after a `multop` with a thread switch in between (the rtop is lost).
     MultopAcrossThrsw,
     /// A register above the thread's share of the register file (4 threads: 32 each).
@@ -141,6 +144,10 @@ impl V3dRule {
             }
             V3dRule::RotateTooSoon => "py-videocore6 tests/test_signals.py (nop before rotate)",
             V3dRule::MultopAcrossThrsw => "Mesa src/broadcom/compiler/qpu_schedule.c (rtop)",
+            V3dRule::RotateDestination => {
+                "py-videocore7 tests/test_registers.py (a rotate into rep writes nothing) and \
+                 tests/test_guard.py"
+            }
             V3dRule::RegisterOutOfRange { .. } => {
                 "Mesa src/broadcom/compiler/vir_register_allocate.c (4 threads: 32 registers)"
             }
@@ -223,6 +230,12 @@ impl fmt::Display for V3dRule {
                 f,
                 "rotation of an accumulator (or by r5) that the previous instruction wrote; \
                  put one instruction in between"
+            ),
+            V3dRule::RotateDestination => write!(
+                f,
+                "a rotate/quad_rotate/shuffle must write a register-file register and not share \
+                 its instruction with a mul write to tmud/tmua/tmuau/tmuc (on a Pi 5 a rotate \
+                 into rep writes nothing)"
             ),
             V3dRule::MultopAcrossThrsw => write!(
                 f,

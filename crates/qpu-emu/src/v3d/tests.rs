@@ -1392,3 +1392,85 @@ fn py_videocore6_sfu_program() {
         }
     }
 }
+
+/// py-videocore7 tests/test_parallel.py `qpu_parallel` (without its delay loop): 12 or 24
+/// batches on 12 QPUs with one or two threads each; every thread finds its id in tidx,
+/// fetches its row's addresses with bcastf and rotate, and copies its row. The Pi 5 test
+/// asserts y == x.
+#[test]
+fn py_videocore7_parallel_program() {
+    for thread in [12u32, 24] {
+        let text = format!(
+            "tidx rf10 ; nop ; ldunifrf.rf0
+             shr rf10, rf10, {} ; nop
+             mov rf11, 1 ; nop
+             shl rf11, rf11, {} ; nop
+             sub rf11, rf11, 1 ; nop
+             and rf31, rf10, rf11 ; nop
+             nop ; nop ; ldunifrf.rf1
+             shl rf10, rf1, 2 ; nop
+             nop ; umul24 rf10, rf10, rf31
+             add rf11, rf0, 8 ; nop
+             add rf10, rf10, rf11 ; nop
+             eidx rf11 ; nop
+             shl rf11, rf11, 2 ; nop
+             add tmua, rf10, rf11 ; nop ; thrsw
+             nop ; nop
+             nop ; nop
+             nop ; nop ; ldtmu.rf10
+             bcastf rf2, rf10 ; nop
+             rotate rf10, rf10, 1 ; nop
+             bcastf rf3, rf10 ; nop
+             eidx rf12 ; nop
+             shl rf12, rf12, 2 ; nop
+             add tmua, rf2, rf12 ; nop ; thrsw
+             nop ; nop
+             nop ; nop
+             nop ; nop ; ldtmu.rf32
+             eidx rf12 ; nop
+             shl rf12, rf12, 2 ; nop
+             mov tmud, rf32 ; nop
+             add tmua, rf3, rf12 ; nop
+             tmuwt ; nop
+             {END}",
+            3 - thread / 12,
+            3 + thread / 12
+        );
+        let mut emu = machine(V71, 12, (thread / 12) as u8);
+        let program = v3d::assemble(V71, &text).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        let mem = emu.memory_mut();
+        let x = mem.alloc(thread * 64, 64).unwrap();
+        let y = mem.alloc(thread * 64, 64).unwrap();
+        // The uniform table, rows of 4 words, plus the 16 words the last row's load reads past
+        // its end (the Pi's buffer is larger).
+        let unif = mem.alloc(thread * 16 + 64, 64).unwrap();
+        let xs: Vec<u32> = (0..thread * 16).collect();
+        mem.write_u32s(x, &xs).unwrap();
+        for th in 0..thread {
+            mem.write_u32s(
+                unif + th * 16,
+                &[unif + th * 16, 4, x + th * 64, y + th * 64],
+            )
+            .unwrap();
+        }
+        let report = emu
+            .dispatch(&CsdJob::per_qpu(code, unif, thread))
+            .unwrap_or_else(|e| panic!("{thread}: {e}"));
+        assert_eq!(
+            emu.memory().read_u32s(y, thread * 16).unwrap(),
+            xs,
+            "{thread} threads"
+        );
+        assert_eq!(report.batches, u64::from(thread));
+    }
+    // A rotate into a magic register is rejected.
+    let mut emu = machine(V71, 1, 1);
+    let r = rule_of(run_on(
+        &mut emu,
+        &format!("eidx rf1 ; nop\n rotate rep, rf1, 1 ; nop\n{END}"),
+        &[],
+        1,
+    ));
+    assert_eq!(r, V3dRule::RotateDestination);
+}
