@@ -1474,3 +1474,146 @@ fn py_videocore7_parallel_program() {
     ));
     assert_eq!(r, V3dRule::RotateDestination);
 }
+
+/// py-videocore7 tests/test_branch.py, written out in this syntax: relative, label,
+/// register and link-register branches and uniform-stream branches, with the results that
+/// test asserts on a Pi 5.
+#[test]
+fn py_videocore7_branch_programs() {
+    let prologue = |loaded: &str| {
+        format!(
+            "eidx rf10 ; nop ; ldunifrf.rf0
+             nop ; nop ; ldunifrf.rf1
+             shl rf10, rf10, 2 ; nop
+             add rf0, rf0, rf10 ; nop
+             add rf1, rf1, rf10 ; nop
+             mov tmua, rf0 ; nop ; thrsw
+             nop ; nop
+             nop ; nop
+             nop ; nop ; ldtmu.{loaded}
+             "
+        )
+    };
+    let run = |text: &str, x: &dyn Fn(u32) -> Vec<u32>, rows: u32| -> Vec<u32> {
+        let mut emu = machine(V71, 1, 1);
+        let program = v3d::assemble(V71, text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let code = emu.load_instructions(&program).unwrap();
+        let mem = emu.memory_mut();
+        let (px, py) = (
+            mem.alloc(64, 64).unwrap(),
+            mem.alloc(64 * rows, 64).unwrap(),
+        );
+        mem.write_u32s(px, &x(code)).unwrap();
+        let unif = emu.load_uniforms(&[px, py]).unwrap();
+        emu.dispatch(&CsdJob::per_qpu(code, unif, 1))
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        emu.memory().read_u32s(py, 16 * rows).unwrap()
+    };
+    let lanes = |_: u32| (0..16).collect::<Vec<u32>>();
+    let adds = "add rf11, rf11, 1 ; nop\n".repeat(4);
+    let store = |r: &str| format!("mov tmud, {r} ; nop\n mov tmua, rf1 ; nop\n tmuwt ; nop\n{END}");
+    let slots = "nop ; nop\n".repeat(3);
+
+    // b(2 * 8): skips two of the four adds.
+    let text = format!(
+        "{}b rel 16\n{slots}{adds}{}",
+        prologue("rf11"),
+        store("rf11")
+    );
+    assert_eq!(run(&text, &lanes, 1), (2..18).collect::<Vec<u32>>());
+    // A label between the first and second add.
+    let text = format!(
+        "{}b foo\n{slots}add rf11, rf11, 1 ; nop\n foo:\n{}{}",
+        prologue("rf11"),
+        "add rf11, rf11, 1 ; nop\n".repeat(3),
+        store("rf11")
+    );
+    assert_eq!(run(&text, &lanes, 1), (3..19).collect::<Vec<u32>>());
+    // b(rf2) with rf2 = code + 17·8: the fourth add.
+    let text = format!(
+        "{}mov rf11, 0 ; nop\n b rf2\n{slots}{adds}{}",
+        prologue("rf2"),
+        store("rf11")
+    );
+    assert_eq!(run(&text, &|code| vec![code + 17 * 8; 16], 1), vec![1; 16]);
+
+    // Link register: y[0] = x from the subroutine, y[1] = 1 with a linked call, 2 without.
+    for set_link in [false, true] {
+        for direct in [false, true] {
+            let text = format!(
+                "{}mov rf2, 0 ; nop
+                 mov rf3, 0 ; nop
+                 b init_link, link
+                 {slots}
+               init_link:
+                 add rf3, rf3, 1 ; nop
+                 mov.pushz rf2 ; nop
+                 b.alla subroutine{}
+                 mov rf2, 1 ; nop
+                 nop ; nop
+                 nop ; nop
+                 mov rf11, 4 ; nop
+                 shl rf11, rf11, 4 ; nop
+                 mov tmud, rf3 ; nop
+                 mov tmua, rf1 ; add rf1, rf1, rf11
+                 tmuwt ; nop
+                 {END}
+                 nop ; nop
+               subroutine:
+                 mov rf11, 4 ; nop
+                 shl rf11, rf11, 4 ; nop
+                 mov tmud, rf12 ; nop
+                 mov tmua, rf1 ; add rf1, rf1, rf11
+                 tmuwt ; nop
+                 {}
+                 {slots}",
+                prologue("rf12"),
+                if set_link { ", link" } else { "" },
+                if direct {
+                    "b lri"
+                } else {
+                    "lr rf32 ; nop\n b rf32"
+                },
+            );
+            let y = run(&text, &lanes, 2);
+            assert_eq!(&y[..16], &lanes(0)[..], "link={set_link} direct={direct}");
+            assert_eq!(
+                &y[16..],
+                &[if set_link { 1 } else { 2 }; 16],
+                "link={set_link}"
+            );
+        }
+    }
+
+    // Uniform branches: relative (the offset counts from the uniform after the branch's)
+    // and absolute.
+    for (bdu, want) in [(1u8, 7u32), (0, 6)] {
+        let text = format!(
+            "eidx rf10 ; nop ; ldunifrf.rf0
+             shl rf10, rf10, 2 ; nop
+             add rf0, rf0, rf10 ; nop
+             b label, ub, bdu {bdu}
+             {slots}
+           label:
+             nop ; nop ; ldunifrf.tmud
+             mov tmua, rf0 ; nop
+             tmuwt ; nop
+             {END}"
+        );
+        let mut emu = machine(V71, 1, 1);
+        let program = v3d::assemble(V71, &text).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        let y = emu.memory_mut().alloc(64, 64).unwrap();
+        let unif = emu.memory_mut().alloc(20, 16).unwrap();
+        let offset = if bdu == 1 { 8 } else { unif + 12 };
+        emu.memory_mut()
+            .write_u32s(unif, &[y, offset, 5, 6, 7])
+            .unwrap();
+        emu.dispatch(&CsdJob::per_qpu(code, unif, 1)).unwrap();
+        assert_eq!(
+            emu.memory().read_u32s(y, 16).unwrap(),
+            vec![want; 16],
+            "bdu {bdu}"
+        );
+    }
+}
