@@ -556,7 +556,7 @@ impl Thread {
             return Err(V3dRule::PeripheralConflict.into());
         }
         let sfu_write = is_sfu(add_dest) || is_sfu(mul_dest);
-        if sfu_write && self.in_thrsw_slots(idx) && self.last_thrsw != Some(idx) {
+        if sfu_write && self.in_thrsw_slots(idx) {
             return Err(V3dRule::SfuInThrswDelaySlot.into());
         }
         if let Some(s) = self.last_sfu {
@@ -604,7 +604,7 @@ impl Thread {
             if self.in_branch_slots(idx) {
                 return Err(V3dRule::ThrswInBranchDelaySlot.into());
             }
-            if self.last_thrsw == Some(idx.wrapping_sub(1)) && idx > 0 {
+            if idx > 0 && self.last_thrsw == Some(idx - 1) {
                 if self.last_thrsw_found {
                     return Err(V3dRule::TwoLastThrsw.into());
                 }
