@@ -976,8 +976,9 @@ impl Thread {
                 self.acc_written |= 1 << n;
             }
             Dest::Quad | Dest::Rep => {
-                // 4.2 r5 / r5rep and 7.1 quad / rep (py-videocore7 tests/test_registers.py:
-                // quad broadcasts each quad's first lane, rep lane 0, into rf0 on 7.1).
+                // 4.2 r5 / r5rep (py-videocore6 tests/test_signals.py, Pi 4) and 7.1 quad / rep
+                // into rf0 (py-videocore7 tests/test_registers.py, Pi 5): `quad` gives each quad
+                // its first lane's value, `rep` every lane lane 0's.
                 let spread: Lanes = if dest == Dest::Quad {
                     std::array::from_fn(|i| values[i & !3])
                 } else {

@@ -1617,3 +1617,28 @@ fn py_videocore7_branch_programs() {
         );
     }
 }
+
+/// py-videocore6 tests/test_signals.py (Pi 4): the `rot` signal with an accumulator source
+/// (full rotate), with a register-file source (rotate within each quad), by an immediate and
+/// by r5, and writes to r5 (quad broadcast) and r5rep (full broadcast); expected values are
+/// that test's formulas.
+#[test]
+fn py_videocore6_rotate_and_broadcast_programs() {
+    let x: [u32; 16] = std::array::from_fn(|i| i as u32);
+    for rot in (-15i32..16).filter(|&r| r != 0) {
+        let m = |k: i32| k.rem_euclid(16) as usize;
+        let full: [u32; 16] = std::array::from_fn(|i| x[m(i as i32 - rot)]);
+        let quad: [u32; 16] =
+            std::array::from_fn(|i| x[(i & !3) + (i as i32 - rot).rem_euclid(4) as usize]);
+        let cases: [(String, [u32; 16]); 5] = [
+            (format!("or r1, rf1, rf1 ; nop\n nop ; nop\n nop ; add rf3, r1, r1 ; rot.{rot}"), full.map(|v| 2 * v)),
+            (format!("or r1, rf1, rf1 ; nop\n or r5, {rot}, {rot} ; nop\n nop ; nop\n nop ; mov rf3, r1 ; rot.r5"), full),
+            (format!("nop ; add rf3, rf1, rf1 ; rot.{rot}"), quad.map(|v| 2 * v)),
+            (format!("or r1, rf1, rf1 ; nop\n nop ; nop\n nop ; mov r5rep, r1 ; rot.{rot}\n or rf3, r5, r5 ; nop"), [full[0]; 16]),
+            (format!("or r1, rf1, rf1 ; nop\n nop ; nop\n nop ; mov r5, r1 ; rot.{rot}\n or rf3, r5, r5 ; nop"), std::array::from_fn(|i| full[i & !3])),
+        ];
+        for (line, want) in cases {
+            assert_eq!(run_op(V42, &line, &x, &x), want, "rot {rot}: {line}");
+        }
+    }
+}
