@@ -572,6 +572,31 @@ fn emu_runs_v3d_kernels() {
         assert_eq!(words, (0..64).collect::<Vec<u32>>(), "{gpu}: {out}");
         assert!(out.contains("UNCALIBRATED"), "{out}");
         assert!(out.contains("4 batches on 4 QPUs"), "{out}");
+        // The same program as machine words (qpu asm --gpu … -o x.hex) runs the same.
+        let hex = scratch(&format!("ids-{gpu}.hex"));
+        ok(qpu(&[
+            "asm",
+            "--gpu",
+            gpu,
+            path.to_str().unwrap(),
+            "-o",
+            hex.to_str().unwrap(),
+        ]));
+        let again = ok(qpu(&[
+            "emu",
+            "--gpu",
+            gpu,
+            hex.to_str().unwrap(),
+            "--qpus",
+            "4",
+            "--buffer",
+            "out=256",
+            "--uniform",
+            "@out",
+            "--dump",
+            "out:uint",
+        ]));
+        assert_eq!(again, out);
     }
     // An SFU result read too early (V3D 4.2 only has the r4 form).
     let bad = scratch("sfu.qasm");
