@@ -135,7 +135,7 @@ pub struct CsdJob {
     /// Invocations per workgroup: a multiple of 16 up to 256 (partial batches are not
     /// modelled).
     pub workgroup_size: u32,
-    /// cfg[5] bit 1: the program has no last-thread-switch pair; its first `thrsw` ends it.
+    /// CSD config word 5, bit 1: the program has no last-thread-switch pair; its first `thrsw` ends it.
     pub single_segment: bool,
 }
 
