@@ -11,7 +11,7 @@
 //!   that equal infinities give 0 (GFXH-1080); `fmin`/`fmax` order by the sign-magnitude bits
 //!   and prefer the non-NaN operand; the conversions saturate and set the carry as listed
 //!   there. The simulator keeps denormals (it computes on host floats), and so do we.
-//! * **NaN propagation**: Mesa's CSD setup (`v3d_launch_grid`) sets cfg[5] bit 2
+//! * **NaN propagation**: Mesa's CSD setup (`v3d_launch_grid`) sets bit 2 of CSD config word 5,
 //!   "propagate NaNs" below V3D 7.1 only; so 4.2 propagates and 7.1 does not.
 //! * **Flags**: py-videocore6 `tests/test_condition_codes.py` (run on a Pi 4) fixes push
 //!   (new A, old A to B), the twelve updates, Z and N of an integer result, and C of `sub`
