@@ -5,6 +5,7 @@
 //! qpu disasm hello.bin                       # disassemble: text, then address and word
 //! qpu asm --gpu vc6 kernel.qasm -o kernel.bin # V3D 4.2 (Pi 4); vc7 = V3D 7.1 (Pi 5)
 //! qpu emu hello.qasm --uniform 100 --buffer out=64 --uniform @out --dump out
+//! qpu emu --gpu vc6 kernel.qasm --qpus 8 --buffer out=512 --uniform @out --dump out
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
 //! ```
@@ -21,7 +22,7 @@ use std::process::ExitCode;
 #[command(
     name = "qpu",
     version,
-    about = "Assemble, disassemble and emulate VideoCore IV QPU programs; assemble and disassemble VideoCore VI/VII (V3D 4.2/7.1) programs"
+    about = "Assemble, disassemble and emulate QPU programs for VideoCore IV and VideoCore VI/VII (V3D 4.2/7.1)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -93,9 +94,19 @@ enum Command {
         /// Input format for machine words (default from the extension).
         #[arg(long, value_enum)]
         format: Option<Format>,
-        /// QPUs to run the program on (1-12); each gets the same uniforms.
+        /// QPUs to run the program on (vc4: 1-12; vc6: 1-8; vc7: 1-16); each gets the same
+        /// uniforms.
         #[arg(long, default_value_t = 1)]
         qpus: usize,
+        /// Instruction set: vc4 (Pi 0-3), vc6 (V3D 4.2, Pi 4) or vc7 (V3D 7.1, Pi 5).
+        #[arg(long, value_enum, default_value = "vc4")]
+        gpu: Gpu,
+        /// vc6/vc7: threads per QPU (1, 2 or 4).
+        #[arg(long, default_value_t = 1)]
+        threads: u8,
+        /// vc6/vc7: 16-lane batches (workgroups 0..N in X) to dispatch; default one per QPU.
+        #[arg(long)]
+        batches: Option<u32>,
         /// A uniform: a number (decimal, 0x hex, negative, or a float like 1.5), or `@NAME` /
         /// `@NAME+OFFSET` for a buffer's bus address. Repeat in order.
         #[arg(long = "uniform", value_name = "VALUE", allow_hyphen_values = true)]
@@ -106,9 +117,9 @@ enum Command {
         /// Print a buffer after the run: `NAME` or `NAME:hex|int|uint|float`.
         #[arg(long = "dump", value_name = "NAME[:FORMAT]")]
         dumps: Vec<String>,
-        /// Clock for the modelled wall time, in MHz.
-        #[arg(long, default_value_t = 250.0)]
-        clock_mhz: f64,
+        /// Clock for the modelled wall time, in MHz (default: vc4 250, vc6 500, vc7 960).
+        #[arg(long)]
+        clock_mhz: Option<f64>,
         /// Instruction budget: a run that executes more is stopped with an error.
         #[arg(long)]
         max_instructions: Option<u64>,
@@ -302,6 +313,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             program,
             format,
             qpus,
+            gpu,
+            threads,
+            batches,
             uniforms,
             buffers,
             dumps,
@@ -312,6 +326,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 program,
                 format,
                 qpus,
+                gpu,
+                threads,
+                batches,
                 uniforms,
                 buffers,
                 dumps,
@@ -554,14 +571,25 @@ struct EmuArgs {
     program: PathBuf,
     format: Option<Format>,
     qpus: usize,
+    gpu: Gpu,
+    threads: u8,
+    batches: Option<u32>,
     uniforms: Vec<String>,
     buffers: Vec<String>,
     dumps: Vec<String>,
-    clock_mhz: f64,
+    clock_mhz: Option<f64>,
     max_instructions: Option<u64>,
 }
 
 fn emulate(args: EmuArgs) -> Result<String, CliError> {
+    if let Some(version) = args.gpu.v3d() {
+        return emulate_v3d(args, version);
+    }
+    if args.threads != 1 || args.batches.is_some() {
+        return Err(CliError::Usage(
+            "--threads and --batches are for --gpu vc6 or vc7".to_string(),
+        ));
+    }
     let words = load_program(&args.program, args.format)?;
     let path = display(&args.program);
     let emu_error = |source| CliError::Emu {
@@ -574,7 +602,7 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         .map(|d| parse_dump(d))
         .collect::<Result<Vec<_>, _>>()?;
     let mut config = EmulatorConfig::with_qpus(args.qpus);
-    config.clock_mhz = args.clock_mhz;
+    config.clock_mhz = args.clock_mhz.unwrap_or(250.0);
     if let Some(max) = args.max_instructions {
         config.max_instructions = max;
     }
@@ -624,12 +652,20 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         other => emu_error(other),
     })?;
     let mut out = format!("{report}\n");
+    out.push_str(&dump_buffers(emu.memory(), &buffers, &dumps).map_err(emu_error)?);
+    Ok(out)
+}
+
+/// The `--dump` buffers, eight words a row.
+fn dump_buffers(
+    memory: &qpu_emu::memory::Memory,
+    buffers: &BTreeMap<String, (u32, u32)>,
+    dumps: &[(String, DumpFormat)],
+) -> Result<String, qpu_emu::EmuError> {
+    let mut out = String::new();
     for (name, format) in dumps {
-        let (addr, size) = buffers[&name];
-        let values = emu
-            .memory()
-            .read_u32s(addr, size / 4)
-            .map_err(|e| emu_error(e.into()))?;
+        let (addr, size) = buffers[name];
+        let values = memory.read_u32s(addr, size / 4)?;
         out.push_str(&format!("{name} @ {addr:#010x} ({size} bytes):\n"));
         for (row, chunk) in values.chunks(8).enumerate() {
             let cells: Vec<String> = chunk
@@ -644,6 +680,96 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
             out.push_str(&format!("  [{:>4}] {}\n", row * 8, cells.join(" ")));
         }
     }
+    Ok(out)
+}
+
+/// `qpu emu --gpu vc6|vc7`: one CSD dispatch of `--batches` single-batch workgroups (ids
+/// 0..N in X, readable from the payload register) on `--qpus` QPUs.
+fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliError> {
+    use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+    let path = display(&args.program);
+    let emu_error = |source| CliError::Emu {
+        path: path.clone(),
+        source: Box::new(source),
+    };
+    let is_text = matches!(
+        args.program.extension().and_then(|e| e.to_str()),
+        Some("qasm" | "s" | "asm")
+    );
+    let words = if is_text && args.format.is_none() {
+        let text = String::from_utf8_lossy(&read(&args.program)?).into_owned();
+        let program = v3d::assemble(version, &text).map_err(|source| CliError::V3dAsm {
+            path: path.clone(),
+            source,
+        })?;
+        program
+            .iter()
+            .map(|i| v3d::encode(version, i))
+            .collect::<Result<Vec<u64>, _>>()
+            .map_err(|e| CliError::Usage(format!("{path}: {e}")))?
+    } else {
+        read_words(&args.program, args.format)?
+    };
+    let dumps = args
+        .dumps
+        .iter()
+        .map(|d| parse_dump(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut config = V3dConfig::new(version);
+    config.qpus = args.qpus;
+    config.threads = args.threads;
+    if let Some(mhz) = args.clock_mhz {
+        config.clock_mhz = mhz;
+    }
+    if let Some(max) = args.max_instructions {
+        config.max_instructions = max;
+    }
+    let mut emu = V3dEmulator::new(config).map_err(emu_error)?;
+    let mut buffers = BTreeMap::new();
+    for spec in &args.buffers {
+        let (name, size) = parse_buffer(spec)?;
+        let addr = emu
+            .memory_mut()
+            .alloc(size, 64)
+            .map_err(|e| emu_error(e.into()))?;
+        if buffers.insert(name.clone(), (addr, size)).is_some() {
+            return Err(CliError::Usage(format!(
+                "--buffer `{name}` is declared twice"
+            )));
+        }
+    }
+    for (name, _) in &dumps {
+        if !buffers.contains_key(name) {
+            return Err(CliError::Usage(format!(
+                "--dump `{name}`: no buffer of that name"
+            )));
+        }
+    }
+    let uniforms = args
+        .uniforms
+        .iter()
+        .map(|u| parse_uniform(u, &buffers))
+        .collect::<Result<Vec<_>, _>>()?;
+    let code = emu.load_program(&words).map_err(emu_error)?;
+    let unif = emu.load_uniforms(&uniforms).map_err(emu_error)?;
+    let batches = args.batches.unwrap_or(args.qpus as u32);
+    let report = emu
+        .dispatch(&CsdJob::per_qpu(code, unif, batches))
+        .map_err(|e| match e {
+            qpu_emu::EmuError::Budget {
+                what,
+                limit,
+                qpu,
+                pc,
+            } => CliError::Usage(format!(
+                "{path}: {what} budget of {limit} exceeded (QPU {qpu} at PC {pc:#010x}); pass \
+                 --max-instructions with a larger number if the program is expected to run \
+                 this long, otherwise it likely never reaches its program end"
+            )),
+            other => emu_error(other),
+        })?;
+    let mut out = format!("{report}\n");
+    out.push_str(&dump_buffers(emu.memory(), &buffers, &dumps).map_err(emu_error)?);
     Ok(out)
 }
 

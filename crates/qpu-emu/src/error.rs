@@ -32,6 +32,25 @@ pub enum EmuError {
         /// What went wrong.
         fault: Fault,
     },
+    /// A V3D 4.2/7.1 thread executed something the hardware would get wrong, or the
+    /// emulator cannot model ([`crate::v3d`]).
+    #[error(
+        "V3D QPU {qpu} thread {thread} (batch {batch}), PC {pc:#010x}, `{instruction}`: {fault}"
+    )]
+    V3dFault {
+        /// The QPU.
+        qpu: usize,
+        /// The thread slot on that QPU.
+        thread: usize,
+        /// The batch the thread was running.
+        batch: u32,
+        /// The instruction's address.
+        pc: u32,
+        /// The instruction, disassembled.
+        instruction: String,
+        /// What went wrong.
+        fault: crate::v3d::V3dFault,
+    },
     /// The run exceeded its instruction or cycle budget.
     #[error(
         "{what} budget of {limit} exceeded (QPU {qpu} at PC {pc:#010x}); raise the budget in \

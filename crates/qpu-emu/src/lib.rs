@@ -17,6 +17,11 @@
 //! [`Timing`], each with its source) is deterministic: the same program and inputs give the
 //! same counts.
 //!
+//! The VideoCore VI/VII (V3D 4.2 / 7.1) machine is the separate [`v3d`] module, sharing the
+//! memory model: CSD dispatch of 16-lane batches on QPUs × threads, TMU loads and stores,
+//! its own hazard rules (from Mesa's validator and py-videocore6/7's hardware tests) and an
+//! uncalibrated cycle estimate.
+//!
 //! ```
 //! use qpu_emu::{Emulator, EmulatorConfig};
 //!
@@ -47,6 +52,7 @@ mod report;
 pub mod rules;
 mod timing;
 mod tmu;
+pub mod v3d;
 mod validate;
 pub mod vpm;
 

@@ -1,0 +1,1454 @@
+//! One V3D QPU thread executing decoded instructions, and the dispatcher that runs CSD
+//! batches on QPUs × threads.
+
+use std::collections::VecDeque;
+
+use qpu_isa::v3d::{
+    self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
+    FloatPack, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, UpdateFlag, V3dVersion, Waddr,
+};
+
+use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
+use super::rules::{latency, V3dFault, V3dRule};
+use super::{Batch, V3dConfig, V3dQpuReport};
+use crate::memory::Memory;
+
+/// Clocks one instruction occupies a QPU: 16 lanes through a 4-lane ALU (the peak-rate
+/// formula QPUs × 4 lanes × 2 ops × clock in the V3D notes). UNCALIBRATED.
+const CLOCKS_PER_INSTRUCTION: u64 = 4;
+/// Clocks from a TMU load request to its data. UNCALIBRATED guess: no per-instruction
+/// figure is published for V3D.
+const TMU_LOAD_CLOCKS: u64 = 100;
+/// Clocks from a TMU store request until `tmuwt` sees it done. UNCALIBRATED guess.
+const TMU_STORE_CLOCKS: u64 = 100;
+
+/// What one step did to the thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Keep running this thread.
+    Continue,
+    /// The thread switch of a `thrsw` takes effect now.
+    Switch,
+    /// The program end took effect: the thread is finished.
+    End,
+}
+
+/// Where a write goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dest {
+    Nop,
+    Rf(u8),
+    Acc(u8),
+    /// 4.2 r5 / 7.1 `quad`: each quad gets its first lane's value.
+    Quad,
+    /// 4.2 `r5rep` / 7.1 `rep`: every lane gets lane 0's value.
+    Rep,
+    Unifa,
+    Tmud,
+    Tmua,
+    Tmuau,
+    /// The TMU config register: sets the config of the next request.
+    Tmuc,
+    Sfu(Sfu),
+}
+
+/// One QPU thread's architectural state.
+pub(crate) struct Thread {
+    pub qpu: usize,
+    pub slot: usize,
+    pub batch: u32,
+    version: V3dVersion,
+    threads: u8,
+    rf: Vec<Lanes>,
+    rf_valid: u64,
+    acc: [Lanes; 6],
+    acc_valid: u8,
+    /// Accumulators ever written (to tell "lost at a switch" from "never written").
+    acc_written: u8,
+    flag_a: u16,
+    flag_b: u16,
+    flags_valid: bool,
+    b_valid: bool,
+    pub pc: u32,
+    unif: u32,
+    unifa: Option<u32>,
+    lr: u32,
+    /// The high part from `multop` and the thread switch count when it was made.
+    rtop: Option<(Lanes, u64)>,
+    tmu_data: Vec<Lanes>,
+    tmu_config: Option<u32>,
+    tmu_results: VecDeque<(Lanes, u64)>,
+    tmu_store_done: u64,
+    /// (instruction index at which it takes effect, new PC, new uniform pointer).
+    branch: Option<(u64, u32, Option<u32>)>,
+    /// (instruction index at which it takes effect, whether it ends the program).
+    thrsw: Option<(u64, bool)>,
+    index: u64,
+    last_branch: Option<u64>,
+    last_thrsw: Option<u64>,
+    last_thrsw_found: bool,
+    thrend: Option<u64>,
+    last_sfu: Option<u64>,
+    last_unifa: Option<u64>,
+    switches: u64,
+    /// Accumulators the previous instruction wrote (bit n = rn), for the rotate rule.
+    prev_acc_writes: u8,
+    pub report: V3dQpuReport,
+}
+
+fn splat(v: u32) -> Lanes {
+    [v; 16]
+}
+
+fn bits_of(lanes: [bool; 16]) -> u16 {
+    lanes
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | (u16::from(b) << i))
+}
+
+fn unsupported(what: impl Into<String>) -> V3dFault {
+    V3dFault::Unsupported(what.into())
+}
+
+impl Thread {
+    pub fn new(config: &V3dConfig, qpu: usize, slot: usize, batch: &Batch, pc: u32) -> Thread {
+        let mut t = Thread {
+            qpu,
+            slot,
+            batch: batch.index,
+            version: config.version,
+            threads: config.threads,
+            rf: vec![[0; 16]; 64],
+            rf_valid: 0,
+            acc: [[0; 16]; 6],
+            acc_valid: 0,
+            acc_written: 0,
+            flag_a: 0,
+            flag_b: 0,
+            flags_valid: true,
+            b_valid: true,
+            pc,
+            unif: batch.uniforms,
+            unifa: None,
+            lr: 0,
+            rtop: None,
+            tmu_data: Vec::new(),
+            tmu_config: None,
+            tmu_results: VecDeque::new(),
+            tmu_store_done: 0,
+            branch: None,
+            thrsw: None,
+            index: 0,
+            last_branch: None,
+            last_thrsw: None,
+            last_thrsw_found: batch.single_segment,
+            thrend: None,
+            last_sfu: None,
+            last_unifa: None,
+            switches: 0,
+            prev_acc_writes: 0,
+            report: V3dQpuReport {
+                qpu,
+                ..V3dQpuReport::default()
+            },
+        };
+        // The CSD payload (Mesa nir_to_vir.c: cs_payload[0] in rf0 below 7.1, rf3 on 7.1;
+        // cs_payload[1] in rf2).
+        let p0 = match config.version {
+            V3dVersion::V42 => 0,
+            V3dVersion::V71 => 3,
+        };
+        t.rf[p0] = splat(batch.payload0);
+        t.rf[2] = batch.payload1;
+        t.rf_valid = 1 << p0 | 1 << 2;
+        t
+    }
+
+    fn regs(&self) -> u8 {
+        if self.threads == 4 {
+            32
+        } else {
+            64
+        }
+    }
+
+    fn read_rf(&self, n: u8) -> Result<Lanes, V3dFault> {
+        if n >= self.regs() {
+            return Err(V3dRule::RegisterOutOfRange {
+                index: n,
+                limit: self.regs(),
+            }
+            .into());
+        }
+        if self.rf_valid & (1 << n) == 0 {
+            return Err(V3dRule::Undefined {
+                register: format!("rf{n}"),
+            }
+            .into());
+        }
+        Ok(self.rf[usize::from(n)])
+    }
+
+    fn read_acc(&self, n: u8) -> Result<Lanes, V3dFault> {
+        if self.acc_valid & (1 << n) == 0 {
+            let register = format!("r{n}");
+            return Err(if self.acc_written & (1 << n) != 0 {
+                V3dRule::LostAcrossThrsw { what: register }
+            } else {
+                V3dRule::Undefined { register }
+            }
+            .into());
+        }
+        Ok(self.acc[usize::from(n)])
+    }
+
+    fn flags(&self) -> Result<(u16, u16), V3dFault> {
+        self.flags_ab(true, false)
+    }
+
+    /// The flags, checking that the ones asked for are defined.
+    fn flags_ab(&self, need_a: bool, need_b: bool) -> Result<(u16, u16), V3dFault> {
+        if (need_a && !self.flags_valid) || (need_b && !self.b_valid) {
+            return Err(V3dRule::LostAcrossThrsw {
+                what: "flag A or B".into(),
+            }
+            .into());
+        }
+        Ok((self.flag_a, self.flag_b))
+    }
+
+    fn cond_mask(&self, cond: Option<Cond>) -> Result<u16, V3dFault> {
+        let Some(cond) = cond else {
+            return Ok(0xffff);
+        };
+        let uses_b = matches!(cond, Cond::IfB | Cond::IfNb);
+        let (a, b) = self.flags_ab(!uses_b, uses_b)?;
+        Ok(match cond {
+            Cond::IfA => a,
+            Cond::IfB => b,
+            Cond::IfNa => !a,
+            Cond::IfNb => !b,
+        })
+    }
+
+    fn next_uniform(&mut self, mem: &Memory) -> Result<u32, V3dFault> {
+        let v = mem.read_u32(self.unif)?;
+        self.unif = self.unif.wrapping_add(4);
+        self.report.uniforms += 1;
+        Ok(v)
+    }
+
+    /// Executes the instruction at the PC.
+    pub fn step(&mut self, mem: &mut Memory, clock: &mut u64) -> Result<Step, V3dFault> {
+        let bytes = mem.read_bytes(self.pc, 8).map_err(V3dFault::PastCode)?;
+        let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+        let instr = v3d::decode(self.version, word).map_err(V3dFault::Decode)?;
+        let idx = self.index;
+        *clock += CLOCKS_PER_INSTRUCTION;
+        self.report.instructions += 1;
+        match instr {
+            Instruction::Branch(b) => {
+                self.branch_instr(&b, mem)?;
+                self.prev_acc_writes = 0;
+            }
+            Instruction::Alu(alu) => self.alu_instr(&alu, mem, clock)?,
+        }
+        self.pc = self.pc.wrapping_add(8);
+        self.index += 1;
+        let mut step = Step::Continue;
+        if let Some((at, target, unif)) = self.branch {
+            if at == idx {
+                self.pc = target;
+                if let Some(u) = unif {
+                    self.unif = u;
+                }
+                self.branch = None;
+            }
+        }
+        if let Some((at, end)) = self.thrsw {
+            if at == idx {
+                self.thrsw = None;
+                if end {
+                    step = Step::End;
+                } else {
+                    self.switches += 1;
+                    if self.threads > 1 {
+                        self.flags_valid = false;
+                        self.b_valid = false;
+                        self.acc_valid = 0;
+                    }
+                    step = Step::Switch;
+                }
+            }
+        }
+        Ok(step)
+    }
+
+    fn in_branch_slots(&self, idx: u64) -> bool {
+        // Mesa qpu_validate.c `in_branch_delay_slots`: ip - last_branch_ip < 3.
+        self.last_branch.is_some_and(|b| idx - b < 3)
+    }
+
+    fn in_thrsw_slots(&self, idx: u64) -> bool {
+        // Mesa qpu_validate.c `in_thrsw_delay_slots`: ip - last_thrsw_ip < 3.
+        self.last_thrsw.is_some_and(|t| idx - t < 3)
+    }
+
+    fn branch_instr(&mut self, b: &Branch, mem: &Memory) -> Result<(), V3dFault> {
+        let idx = self.index;
+        if self.in_branch_slots(idx) {
+            return Err(V3dRule::BranchInBranchDelaySlot.into());
+        }
+        if self.branch.is_some() {
+            return Err(unsupported(
+                "a branch in the third delay slot of another branch",
+            ));
+        }
+        if self.in_thrsw_slots(idx) {
+            return Err(V3dRule::BranchInThrswDelaySlot.into());
+        }
+        if b.msfign != 0 {
+            return Err(unsupported("branch multisample-flag handling (msfign)"));
+        }
+        self.last_branch = Some(idx);
+        let taken = match b.cond {
+            BranchCond::Always => true,
+            cond => {
+                let (a, _) = self.flags()?;
+                match cond {
+                    BranchCond::A0 => a & 1 == 1,
+                    BranchCond::Na0 => a & 1 == 0,
+                    BranchCond::AllA => a == 0xffff,
+                    BranchCond::AnyNa => a != 0xffff,
+                    BranchCond::AnyA => a != 0,
+                    BranchCond::AllNa => a == 0,
+                    BranchCond::Always => true,
+                }
+            }
+        };
+        // Relative targets count from the instruction four after the branch.
+        let after = self.pc.wrapping_add(32);
+        // Mesa qpu_schedule.c: every Mesa branch has ub set and a uniform holding the
+        // offset of the target's uniforms from the uniform after this one; we read it
+        // whether or not the branch is taken.
+        let unif = if b.ub {
+            let value = self.next_uniform(mem)?;
+            match b.bdu {
+                0 => Some(value),
+                1 => Some(self.unif.wrapping_add(value)),
+                n => return Err(unsupported(format!("branch uniform destination bdu={n}"))),
+            }
+        } else {
+            None
+        };
+        let target = match b.bdi {
+            BranchDest::Abs => b.offset,
+            BranchDest::Rel => after.wrapping_add(b.offset),
+            BranchDest::LinkReg => self.lr,
+            BranchDest::Regfile => self.read_rf(b.raddr_a)?[0],
+        };
+        if b.link {
+            self.lr = after;
+        }
+        if taken {
+            self.branch = Some((idx + latency::BRANCH_DELAY_SLOTS, target, unif));
+        }
+        Ok(())
+    }
+
+    fn small_imm(&self, index: u8) -> Result<Lanes, V3dFault> {
+        small_imm_value(index)
+            .map(splat)
+            .ok_or_else(|| unsupported(format!("small immediate index {index}")))
+    }
+
+    /// Reads ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b).
+    fn read_input(&self, alu: &AluInstruction, n: usize) -> Result<Lanes, V3dFault> {
+        let sigs = alu.signals;
+        match alu.inputs {
+            Inputs::V42 {
+                add_a,
+                add_b,
+                mul_a,
+                mul_b,
+                raddr_a,
+                raddr_b,
+            } => {
+                let mux = [add_a, add_b, mul_a, mul_b][n];
+                let value = match mux {
+                    Mux::Acc(r) => self.read_acc(r)?,
+                    Mux::A => self.read_rf(raddr_a)?,
+                    Mux::B if sigs.contains(Signal::SmallImmB) => self.small_imm(raddr_b)?,
+                    Mux::B if sigs.contains(Signal::Rot) => {
+                        return Err(unsupported(
+                            "an input through port B while rot uses raddr_b as its amount",
+                        ))
+                    }
+                    Mux::B => self.read_rf(raddr_b)?,
+                };
+                if n >= 2 && sigs.contains(Signal::Rot) {
+                    return self.rotate42(mux, raddr_b, value);
+                }
+                Ok(value)
+            }
+            Inputs::V71 {
+                raddr_a,
+                raddr_b,
+                raddr_c,
+                raddr_d,
+            } => {
+                let (raddr, sig) = [
+                    (raddr_a, Signal::SmallImmA),
+                    (raddr_b, Signal::SmallImmB),
+                    (raddr_c, Signal::SmallImmC),
+                    (raddr_d, Signal::SmallImmD),
+                ][n];
+                if sigs.contains(sig) {
+                    self.small_imm(raddr)
+                } else {
+                    self.read_rf(raddr)
+                }
+            }
+        }
+    }
+
+    /// The 4.2 `rot` signal on a mul input (py-videocore6 tests/test_signals.py, run on a
+    /// Pi 4): an accumulator rotates across all 16 lanes, a register-file value within each
+    /// quad; out[i] = in[(i − n) mod 16] (or mod 4 within the quad). The amount is raddr_b
+    /// as a small-immediate index, 0 meaning "by r5" (lane 0).
+    fn rotate42(&self, mux: Mux, raddr_b: u8, value: Lanes) -> Result<Lanes, V3dFault> {
+        let by_r5 = raddr_b == 0;
+        if let Mux::Acc(r) = mux {
+            if self.prev_acc_writes & (1 << r) != 0 {
+                return Err(V3dRule::RotateTooSoon.into());
+            }
+        }
+        let amount = if by_r5 {
+            if self.prev_acc_writes & (1 << 5) != 0 {
+                return Err(V3dRule::RotateTooSoon.into());
+            }
+            self.read_acc(5)?[0]
+        } else {
+            match raddr_b {
+                1..=31 => small_imm_value(raddr_b).unwrap_or(0),
+                _ => return Err(unsupported("a rot amount that is a float small immediate")),
+            }
+        };
+        let n = amount as usize & 15;
+        Ok(match mux {
+            Mux::Acc(_) => std::array::from_fn(|i| value[(i + 16 - n) % 16]),
+            _ => std::array::from_fn(|i| value[(i & !3) + (i + 16 - n) % 4]),
+        })
+    }
+
+    fn dest(&self, w: Waddr) -> Result<Dest, V3dFault> {
+        if !w.is_magic() {
+            return Ok(Dest::Rf(w.index()));
+        }
+        let v42 = self.version == V3dVersion::V42;
+        Ok(match w.index() {
+            0..=4 if v42 => Dest::Acc(w.index()),
+            5 => Dest::Quad,
+            6 => Dest::Nop,
+            9 => Dest::Unifa,
+            11 => Dest::Tmud,
+            12 => Dest::Tmua,
+            13 => Dest::Tmuau,
+            32 => Dest::Tmuc,
+            19 if v42 => Dest::Sfu(Sfu::Recip),
+            20 if v42 => Dest::Sfu(Sfu::Rsqrt),
+            21 if v42 => Dest::Sfu(Sfu::Exp),
+            22 if v42 => Dest::Sfu(Sfu::Log),
+            23 if v42 => Dest::Sfu(Sfu::Sin),
+            // rsqrt2: 1/√x too (py-videocore6 tests/test_sfu.py).
+            24 if v42 => Dest::Sfu(Sfu::Rsqrt),
+            55 => Dest::Rep,
+            _ => {
+                return Err(unsupported(format!(
+                    "writes to `{}` (graphics, VPM, barriers or reserved)",
+                    w.name(self.version)
+                )))
+            }
+        })
+    }
+
+    fn alu_instr(
+        &mut self,
+        alu: &AluInstruction,
+        mem: &mut Memory,
+        clock: &mut u64,
+    ) -> Result<(), V3dFault> {
+        let idx = self.index;
+        let v42 = self.version == V3dVersion::V42;
+        let sigs = alu.signals;
+        for sig in [Signal::Ldvary, Signal::Ldtlb, Signal::Ldtlbu, Signal::Ucb] {
+            if sigs.contains(sig) {
+                return Err(unsupported(format!(
+                    "the `{}` signal (graphics only)",
+                    sig.name()
+                )));
+            }
+        }
+        let add_live = alu.add.op != AddOp::Nop;
+        let mul_live = alu.mul.op != MulOp::Nop;
+
+        // Small immediates on 7.1 (Mesa qpu_validate.c).
+        if !v42 {
+            let count = [
+                Signal::SmallImmA,
+                Signal::SmallImmB,
+                Signal::SmallImmC,
+                Signal::SmallImmD,
+            ]
+            .iter()
+            .filter(|&&s| sigs.contains(s))
+            .count();
+            if count > 1 {
+                return Err(V3dRule::SmallImmediate {
+                    detail: "only one small immediate per instruction",
+                }
+                .into());
+            }
+            if (sigs.contains(Signal::SmallImmA) || sigs.contains(Signal::SmallImmB)) && !add_live {
+                return Err(V3dRule::SmallImmediate {
+                    detail: "small immediate a/b with no add operation",
+                }
+                .into());
+            }
+            if (sigs.contains(Signal::SmallImmC) || sigs.contains(Signal::SmallImmD)) && !mul_live {
+                return Err(V3dRule::SmallImmediate {
+                    detail: "small immediate c/d with no mul operation",
+                }
+                .into());
+            }
+        }
+
+        let add_dest = if add_live {
+            self.dest(alu.add.waddr)?
+        } else {
+            Dest::Nop
+        };
+        if matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
+            && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
+                || alu.mul.op != MulOp::Nop
+                    && alu.mul.waddr.is_magic()
+                    && matches!(alu.mul.waddr.index(), 11..=13 | 32..=46))
+        {
+            return Err(V3dRule::RotateDestination.into());
+        }
+        let mul_dest = if mul_live {
+            self.dest(alu.mul.waddr)?
+        } else {
+            Dest::Nop
+        };
+
+        // One peripheral per instruction (Mesa qpu_validate.c). TMU here: tmud/tmua/tmuau
+        // (the other TMU and peripheral addresses are rejected as unsupported above).
+        let is_tmu = |d: Dest| matches!(d, Dest::Tmud | Dest::Tmua | Dest::Tmuau | Dest::Tmuc);
+        let is_sfu = |d: Dest| matches!(d, Dest::Sfu(_));
+        let peripherals = [add_dest, mul_dest]
+            .iter()
+            .filter(|&&d| is_tmu(d) || is_sfu(d))
+            .count()
+            + usize::from(v42 && sigs.contains(Signal::Ldtmu));
+        if peripherals > 1 {
+            return Err(V3dRule::PeripheralConflict.into());
+        }
+        let sfu_write = is_sfu(add_dest) || is_sfu(mul_dest);
+        if sfu_write && self.in_thrsw_slots(idx) {
+            return Err(V3dRule::SfuInThrswDelaySlot.into());
+        }
+        if let Some(s) = self.last_sfu {
+            if idx - s < latency::SFU_R4 {
+                if sfu_write {
+                    return Err(V3dRule::SfuTooSoon {
+                        what: "another SFU write",
+                    }
+                    .into());
+                }
+                let reads_r4 = match alu.inputs {
+                    Inputs::V42 {
+                        add_a,
+                        add_b,
+                        mul_a,
+                        mul_b,
+                        ..
+                    } => {
+                        let ar = alu.add_arity();
+                        let mr = alu.mul_arity();
+                        (ar >= 1 && add_a == Mux::Acc(4))
+                            || (ar >= 2 && add_b == Mux::Acc(4))
+                            || (mr >= 1 && mul_a == Mux::Acc(4))
+                            || (mr >= 2 && mul_b == Mux::Acc(4))
+                    }
+                    Inputs::V71 { .. } => false,
+                };
+                if reads_r4 {
+                    return Err(V3dRule::SfuTooSoon { what: "an r4 read" }.into());
+                }
+                let writes_r4 = add_dest == Dest::Acc(4)
+                    || mul_dest == Dest::Acc(4)
+                    || matches!(alu.cond, CondField::SigAddr(w) if w.is_magic() && w.index() == 4);
+                if writes_r4 {
+                    return Err(V3dRule::SfuTooSoon {
+                        what: "an r4 write",
+                    }
+                    .into());
+                }
+            }
+        }
+
+        // Thread switch bookkeeping (Mesa qpu_validate.c).
+        if sigs.contains(Signal::Thrsw) {
+            if self.in_branch_slots(idx) {
+                return Err(V3dRule::ThrswInBranchDelaySlot.into());
+            }
+            if idx > 0 && self.last_thrsw == Some(idx - 1) {
+                if self.last_thrsw_found {
+                    return Err(V3dRule::TwoLastThrsw.into());
+                }
+                self.last_thrsw_found = true;
+            } else {
+                if self.in_thrsw_slots(idx) {
+                    return Err(V3dRule::ThrswTooClose.into());
+                }
+                let end = self.last_thrsw_found;
+                if end {
+                    self.thrend = Some(idx);
+                }
+                self.last_thrsw = Some(idx);
+                self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end));
+            }
+        }
+
+        // End-of-program rules (Mesa qpu_validate.c), for the final thrsw and its slots.
+        if let Some(end) = self.thrend {
+            let pos = idx - end;
+            let sig_dest = match alu.cond {
+                CondField::SigAddr(w) if sigs.writes_address() && !w.is_magic() => Some(w.index()),
+                _ => None,
+            };
+            for d in [add_dest, mul_dest] {
+                if let Dest::Rf(n) = d {
+                    if v42 {
+                        return Err(V3dRule::RfWriteAfterThrend {
+                            detail: "V3D 4.2 allows none in the final thrsw and its delay slots",
+                        }
+                        .into());
+                    }
+                    if pos == 0 {
+                        return Err(V3dRule::RfWriteAfterThrend {
+                            detail: "V3D 7.1 allows no ALU write in the final thrsw instruction",
+                        }
+                        .into());
+                    }
+                    if n == 2 || n == 3 {
+                        return Err(V3dRule::RfWriteAfterThrend {
+                            detail: "V3D 7.1 allows no rf2/rf3 write in the final thrsw and its delay slots",
+                        }
+                        .into());
+                    }
+                }
+            }
+            if let Some(n) = sig_dest {
+                if v42 || n == 2 || n == 3 {
+                    return Err(V3dRule::RfWriteAfterThrend {
+                        detail: "signal write to the register file in the end slots",
+                    }
+                    .into());
+                }
+            }
+            if pos == 2 && alu.add.op == AddOp::Tmuwt {
+                return Err(V3dRule::TmuwtLast.into());
+            }
+        }
+
+        // Inputs (all read before anything is written).
+        let ar = alu.add_arity();
+        let mr = alu.mul_arity();
+        let zero = [0u32; 16];
+        let add_a = if add_live && ar >= 1 {
+            self.read_input(alu, 0)?
+        } else {
+            zero
+        };
+        let add_b = if add_live && ar >= 2 {
+            self.read_input(alu, 1)?
+        } else {
+            zero
+        };
+        let mul_a = if mul_live && mr >= 1 {
+            self.read_input(alu, 2)?
+        } else {
+            zero
+        };
+        let mul_b = if mul_live && mr >= 2 {
+            self.read_input(alu, 3)?
+        } else {
+            zero
+        };
+
+        let flags = alu.flags();
+        let add_out = if add_live {
+            Some(self.add_op(alu, add_a, add_b, clock)?)
+        } else {
+            None
+        };
+        let mul_out = if mul_live {
+            Some(self.mul_op(alu, mul_a, mul_b)?)
+        } else {
+            None
+        };
+        let add_mask = self.cond_mask(flags.ac)?;
+        let mul_mask = self.cond_mask(flags.mc)?;
+
+        // Uniform-stream readers in this instruction.
+        let unif_reads = usize::from(sigs.contains(Signal::Ldunif))
+            + usize::from(sigs.contains(Signal::Ldunifrf))
+            + usize::from(sigs.contains(Signal::Wrtmuc))
+            + [add_dest, mul_dest]
+                .iter()
+                .filter(|&&d| d == Dest::Tmuau)
+                .count();
+        if unif_reads > 1 {
+            return Err(V3dRule::TwoUniformReads.into());
+        }
+
+        // Register writes: collect, check for doubles, then apply.
+        let mut writes: Vec<(Dest, Lanes, u16)> = Vec::new();
+        if let Some(out) = &add_out {
+            let values = self.packed(alu, true, out.values, add_dest)?;
+            writes.push((add_dest, values, add_mask));
+        }
+        if let Some(out) = &mul_out {
+            let values = self.packed(alu, false, out.values, mul_dest)?;
+            writes.push((mul_dest, values, mul_mask));
+        }
+
+        // Signals that read something (their values land at the end of the instruction).
+        let sig_target = |this: &Thread| -> Result<Dest, V3dFault> {
+            match alu.cond {
+                CondField::SigAddr(w) => this.dest(w),
+                CondField::Flags(_) => Ok(Dest::Nop),
+            }
+        };
+        if sigs.contains(Signal::Ldunif) {
+            let v = self.next_uniform(mem)?;
+            let d = if v42 { Dest::Acc(5) } else { Dest::Rf(0) };
+            writes.push((d, splat(v), 0xffff));
+        }
+        if sigs.contains(Signal::Ldunifrf) {
+            let v = self.next_uniform(mem)?;
+            writes.push((sig_target(self)?, splat(v), 0xffff));
+        }
+        if sigs.contains(Signal::Ldunifa) || sigs.contains(Signal::Ldunifarf) {
+            let Some(at) = self.last_unifa else {
+                return Err(V3dRule::LdunifaWithoutUnifa.into());
+            };
+            let distance = idx - at;
+            if distance <= latency::UNIFA_TO_LDUNIFA {
+                return Err(V3dRule::LdunifaTooSoon { distance }.into());
+            }
+            let addr = self.unifa.unwrap_or(0);
+            let v = mem.read_u32(addr)?;
+            self.unifa = Some(addr.wrapping_add(4));
+            let d = if sigs.contains(Signal::Ldunifarf) {
+                sig_target(self)?
+            } else if v42 {
+                Dest::Acc(5)
+            } else {
+                Dest::Rf(0)
+            };
+            writes.push((d, splat(v), 0xffff));
+        }
+        if sigs.contains(Signal::Ldtmu) {
+            let Some((v, ready)) = self.tmu_results.pop_front() else {
+                return Err(V3dRule::LdtmuEmpty.into());
+            };
+            if ready > *clock {
+                self.report.stall_cycles += ready - *clock;
+                *clock = ready;
+            }
+            let target = sig_target(self)?;
+            if matches!(target, Dest::Quad | Dest::Rep) {
+                return Err(unsupported(
+                    "ldtmu into r5/quad/rep: no source says whether the broadcast applies to a \
+                     signal's write",
+                ));
+            }
+            writes.push((target, v, 0xffff));
+        }
+        if sigs.contains(Signal::Wrtmuc) {
+            self.tmu_config = Some(self.next_uniform(mem)?);
+        }
+
+        // Two writes to one register (7.1's quad/rep and ldunif all land in rf0).
+        let key = |d: Dest| -> Option<(bool, u8)> {
+            match d {
+                Dest::Rf(n) => Some((false, n)),
+                Dest::Acc(n) => Some((true, n)),
+                Dest::Quad | Dest::Rep if v42 => Some((true, 5)),
+                Dest::Quad | Dest::Rep => Some((false, 0)),
+                _ => None,
+            }
+        };
+        for (i, w) in writes.iter().enumerate() {
+            if let Some(k) = key(w.0) {
+                if writes[i + 1..].iter().any(|o| key(o.0) == Some(k)) {
+                    let register = if k.0 {
+                        format!("r{}", k.1)
+                    } else {
+                        format!("rf{}", k.1)
+                    };
+                    return Err(V3dRule::DoubleWrite { register }.into());
+                }
+            }
+        }
+
+        // Flag pushes and updates, from the results (conditions above used the old flags).
+        self.update_flags(flags.apf, flags.auf, add_out.as_ref(), "add")?;
+        self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), "mul")?;
+
+        let mut acc_writes = 0u8;
+        for (dest, values, mask) in writes {
+            if let Dest::Acc(n) = dest {
+                acc_writes |= 1 << n;
+            }
+            if matches!(dest, Dest::Quad | Dest::Rep) && v42 {
+                acc_writes |= 1 << 5;
+            }
+            self.write(dest, values, mask, mem, clock, idx)?;
+        }
+        self.prev_acc_writes = acc_writes;
+        if sfu_write {
+            self.last_sfu = Some(idx);
+        }
+        Ok(())
+    }
+
+    fn update_flags(
+        &mut self,
+        push: Option<PushFlag>,
+        update: Option<UpdateFlag>,
+        out: Option<&Output>,
+        alu: &str,
+    ) -> Result<(), V3dFault> {
+        if push.is_none() && update.is_none() {
+            return Ok(());
+        }
+        let Some(out) = out else {
+            return Err(unsupported(format!(
+                "a flag push/update from the {alu} ALU while its operation is nop"
+            )));
+        };
+        let carry = || {
+            out.carry.ok_or_else(|| {
+                unsupported(format!(
+                    "the carry (C) of this {alu} operation: no source defines it"
+                ))
+            })
+        };
+        if let Some(p) = push {
+            let bits = match p {
+                PushFlag::Z => bits_of(out.zero()),
+                PushFlag::N => bits_of(out.negative()),
+                PushFlag::C => bits_of(carry()?),
+            };
+            // py-videocore6 test_cond_push_b: a push moves the old A into B (after a
+            // thread switch the old A is undefined, and so B stays unusable).
+            self.flag_b = self.flag_a;
+            self.b_valid = self.flags_valid;
+            self.flag_a = bits;
+            self.flags_valid = true;
+        }
+        if let Some(u) = update {
+            let (a, _) = self.flags()?;
+            use UpdateFlag::*;
+            let x = match u {
+                AndZ | AndNz | NorNz | NorZ => bits_of(out.zero()),
+                AndN | AndNn | NorNn | NorN => bits_of(out.negative()),
+                AndC | AndNc | NorNc | NorC => bits_of(carry()?),
+            };
+            // py-videocore6 test_cond_update: and* = A ∧ x, nor* = ¬(A ∨ x), with x
+            // negated for the `n` forms (andnz, nornz, andnn, nornn, andnc, nornc).
+            let x = match u {
+                AndNz | NorNz | AndNn | NorNn | AndNc | NorNc => !x,
+                _ => x,
+            };
+            self.flag_a = match u {
+                AndZ | AndNz | AndN | AndNn | AndC | AndNc => a & x,
+                _ => !(a | x),
+            };
+        }
+        Ok(())
+    }
+
+    /// Applies the output pack of the op (which needs the old destination value).
+    fn packed(
+        &self,
+        alu: &AluInstruction,
+        add: bool,
+        values: Lanes,
+        dest: Dest,
+    ) -> Result<Lanes, V3dFault> {
+        let pack = if add {
+            alu.add_float_mods()
+                .map(|m| m.pack)
+                .or_else(|| alu.add_named_modifiers().map(|m| m.0))
+        } else {
+            alu.mul_float_mods()
+                .map(|m| m.pack)
+                .or_else(|| alu.mul_named_modifiers().map(|m| m.0))
+                .or_else(|| self.fmov71_mul(alu).map(|m| m.0))
+        }
+        .unwrap_or(FloatPack::None);
+        if pack == FloatPack::None {
+            return Ok(values);
+        }
+        let old = match dest {
+            Dest::Rf(n) => {
+                if n >= self.regs() || self.rf_valid & (1 << n) == 0 {
+                    return Err(unsupported(
+                        "a 16-bit pack into a register nothing wrote (the other half is kept)",
+                    ));
+                }
+                self.rf[usize::from(n)]
+            }
+            Dest::Acc(n) => self.read_acc(n)?,
+            _ => return Err(unsupported("a 16-bit pack into a magic register")),
+        };
+        Ok(std::array::from_fn(|i| {
+            lanes::float_pack(pack, values[i], old[i])
+        }))
+    }
+
+    /// The 7.1 mul `fmov` modifiers: pack in raddr_d bits 1:0, f32 unpack in bits 4:2
+    /// (Mesa qpu_pack.c `v3d71_qpu_mul_unpack`; the codes are those of the add `fmov`).
+    fn fmov71_mul(&self, alu: &AluInstruction) -> Option<(FloatPack, &'static str)> {
+        if self.version != V3dVersion::V71 || alu.mul.op != MulOp::Fmov {
+            return None;
+        }
+        const UNPACKS: [&str; 7] = ["abs", "", "l", "h", "sat", "nsat", "max0"];
+        let group = usize::from(alu.mul.variant / 3);
+        let pack = [FloatPack::None, FloatPack::L, FloatPack::H][usize::from(alu.mul.variant % 3)];
+        UNPACKS.get(group).map(|&u| (pack, u))
+    }
+
+    fn write(
+        &mut self,
+        dest: Dest,
+        values: Lanes,
+        mask: u16,
+        mem: &mut Memory,
+        clock: &mut u64,
+        idx: u64,
+    ) -> Result<(), V3dFault> {
+        let v42 = self.version == V3dVersion::V42;
+        let merge = |old: &mut Lanes| {
+            for (i, o) in old.iter_mut().enumerate() {
+                if mask & (1 << i) != 0 {
+                    *o = values[i];
+                }
+            }
+        };
+        match dest {
+            Dest::Nop => {}
+            Dest::Rf(n) => {
+                if n >= self.regs() {
+                    return Err(V3dRule::RegisterOutOfRange {
+                        index: n,
+                        limit: self.regs(),
+                    }
+                    .into());
+                }
+                if mask != 0xffff && self.rf_valid & (1 << n) == 0 {
+                    // Validity is tracked per register, not per lane: the lanes a condition
+                    // skips in a register's first write read as 0 afterwards.
+                    self.rf[usize::from(n)] = [0; 16];
+                }
+                merge(&mut self.rf[usize::from(n)]);
+                self.rf_valid |= 1 << n;
+            }
+            Dest::Acc(n) => {
+                merge(&mut self.acc[usize::from(n)]);
+                self.acc_valid |= 1 << n;
+                self.acc_written |= 1 << n;
+            }
+            Dest::Quad | Dest::Rep => {
+                // 4.2 r5 / r5rep (py-videocore6 tests/test_signals.py, Pi 4) and 7.1 quad / rep
+                // into rf0 (py-videocore7 tests/test_registers.py, Pi 5): `quad` gives each quad
+                // its first lane's value, `rep` every lane lane 0's.
+                let spread: Lanes = if dest == Dest::Quad {
+                    std::array::from_fn(|i| values[i & !3])
+                } else {
+                    splat(values[0])
+                };
+                let target = if v42 {
+                    &mut self.acc[5]
+                } else {
+                    &mut self.rf[0]
+                };
+                for (i, o) in target.iter_mut().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        *o = spread[i];
+                    }
+                }
+                if v42 {
+                    self.acc_valid |= 1 << 5;
+                    self.acc_written |= 1 << 5;
+                } else {
+                    self.rf_valid |= 1;
+                }
+            }
+            Dest::Unifa => {
+                if mask != 0xffff {
+                    return Err(unsupported("a conditional write to unifa"));
+                }
+                // py-videocore7 tests/test_unifa.py (Pi 5): "Address is taken from element
+                // zero".
+                self.unifa = Some(values[0]);
+                self.last_unifa = Some(idx);
+            }
+            Dest::Tmud => {
+                if self.tmu_data.len() >= 4 {
+                    return Err(V3dRule::TmuDataOverflow.into());
+                }
+                self.tmu_data.push(values);
+            }
+            Dest::Tmuc => {
+                if mask != 0xffff {
+                    return Err(unsupported("a conditional write to tmuc"));
+                }
+                // py-videocore7 tests/test_tmu.py writes the lookup config to tmuc before
+                // tmua (and -1 to reset it). ASSUMPTION: lane 0's value, as for unifa, used by
+                // the next request only (a later request without a config is one word).
+                self.tmu_config = Some(values[0]);
+            }
+            Dest::Tmua | Dest::Tmuau => {
+                let config = if dest == Dest::Tmuau {
+                    Some(self.next_uniform(mem)?)
+                } else {
+                    self.tmu_config.take()
+                };
+                self.tmu_request(values, mask, config, mem, clock)?;
+            }
+            Dest::Sfu(kind) => {
+                let result = values.map(|v| lanes::sfu(kind, v));
+                for (i, o) in self.acc[4].iter_mut().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        *o = result[i];
+                    }
+                }
+                self.acc_valid |= 1 << 4;
+                self.acc_written |= 1 << 4;
+            }
+        }
+        Ok(())
+    }
+
+    /// A general TMU access: a load when no `tmud` came first, else a store.
+    ///
+    /// The lookup config (py-videocore7 `TMULookUpConfig`; py-videocore6 uses 0xff, 0xfa,
+    /// 0xfb, 0xfc for 1–4 words): bit 7 per-pixel mask, bits 6:3 op (15 = plain access;
+    /// others are atomics, not modelled), bits 2:0 type (7 = 32 bits, 2–4 = vec2–vec4).
+    /// ASSUMPTION: the first lookup's config is the low byte; without a config the access
+    /// is one 32-bit word. Lanes whose tmua write the condition masks off do not access
+    /// memory (Mesa writes tmua conditionally in divergent control flow); their loaded
+    /// words read as 0.
+    fn tmu_request(
+        &mut self,
+        addrs: Lanes,
+        mask: u16,
+        config: Option<u32>,
+        mem: &mut Memory,
+        clock: &mut u64,
+    ) -> Result<(), V3dFault> {
+        let words = match config {
+            None => 1,
+            Some(c) => {
+                let byte = c & 0xff;
+                let op = (byte >> 3) & 0xf;
+                if op != 15 {
+                    return Err(unsupported(format!(
+                        "TMU op {op} in lookup config {c:#010x} (atomics)"
+                    )));
+                }
+                match byte & 7 {
+                    7 => 1,
+                    n @ 2..=4 => n as usize,
+                    t => {
+                        return Err(unsupported(format!(
+                            "TMU data type {t} in lookup config {c:#010x} (8/16-bit)"
+                        )))
+                    }
+                }
+            }
+        };
+        let active = |i: usize| mask & (1 << i) != 0;
+        if self.tmu_data.is_empty() {
+            let limit = latency::TMU_OUTPUT_FIFO / u32::from(self.threads);
+            let outstanding = self.tmu_results.len() + words;
+            if outstanding as u32 > limit {
+                return Err(V3dRule::TmuOutputFifoOverflow {
+                    words: outstanding as u32,
+                    limit,
+                }
+                .into());
+            }
+            for w in 0..words {
+                let mut out = [0u32; 16];
+                for (i, o) in out.iter_mut().enumerate() {
+                    if active(i) {
+                        *o = mem.read_u32(addrs[i].wrapping_add(4 * w as u32))?;
+                    }
+                }
+                self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
+            }
+            self.report.tmu_loads += 1;
+        } else {
+            let data = std::mem::take(&mut self.tmu_data);
+            if data.len() != words {
+                return Err(unsupported(format!(
+                    "a TMU store of {} tmud word(s) with a lookup config for {words}",
+                    data.len()
+                )));
+            }
+            for (w, d) in data.iter().enumerate() {
+                for i in (0..16).filter(|&i| active(i)) {
+                    mem.write_u32(addrs[i].wrapping_add(4 * w as u32), d[i])?;
+                }
+            }
+            self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
+            self.report.tmu_stores += 1;
+        }
+        Ok(())
+    }
+
+    fn add_op(
+        &mut self,
+        alu: &AluInstruction,
+        a: Lanes,
+        b: Lanes,
+        clock: &mut u64,
+    ) -> Result<Output, V3dFault> {
+        use AddOp::*;
+        let p = self.version == V3dVersion::V42;
+        let op = alu.add.op;
+        // Regular float layout: unpack both inputs per the opcode.
+        if let Some(m) = alu.add_float_mods() {
+            let a = a.map(|v| lanes::float_unpack(m.a, v));
+            let b = b.map(|v| lanes::float_unpack(m.b, v));
+            return Ok(match op {
+                Fadd | Faddnf => Output::float(map2(&a, &b, |x, y| vfloat::fadd(x, y, p))),
+                Fsub => Output::float(map2(&a, &b, |x, y| vfloat::fsub(x, y, p))),
+                Fmin => Output::float(map2(&a, &b, |x, y| vfloat::fmin(x, y, p))),
+                Fmax => Output::float(map2(&a, &b, |x, y| vfloat::fmax(x, y, p))),
+                Fcmp => {
+                    let (values, carry) = map2c(&a, &b, |x, y| {
+                        let le = f32::from_bits(x) <= f32::from_bits(y);
+                        (vfloat::fcmp(x, y, p), le)
+                    });
+                    // N and Z of the difference give a < b and a == b.
+                    Output {
+                        values,
+                        carry: Some(carry),
+                        float: true,
+                    }
+                }
+                Vfpack => Output::int(map2(&a, &b, |x, y| {
+                    vfloat::pack16(y) << 16 | vfloat::pack16(x)
+                })),
+                _ => return Err(unsupported(format!("add op {op:?} with float modifiers"))),
+            });
+        }
+        let named = alu.add_named_modifiers();
+        let unpack_a = |a: Lanes| -> Result<Lanes, V3dFault> {
+            match named {
+                None => Ok(a),
+                Some((_, name)) => a
+                    .iter()
+                    .map(|&v| lanes::named_unpack(name, v))
+                    .collect::<Option<Vec<u32>>>()
+                    .map(|v| v.try_into().expect("16 lanes"))
+                    .ok_or_else(|| unsupported(format!("input unpack `{name}`"))),
+            }
+        };
+        let int2 = |f: fn(u32, u32) -> u32| Output::int(map2(&a, &b, f));
+        let carry2 = |f: fn(u32, u32) -> (u32, bool)| {
+            let (values, carry) = map2c(&a, &b, f);
+            Output {
+                values,
+                carry: Some(carry),
+                float: false,
+            }
+        };
+        let shift = |f: fn(u32, u32) -> u32| Output::int(map2(&a, &b, move |x, y| f(x, y & 31)));
+        Ok(match op {
+            Add => carry2(|x, y| x.overflowing_add(y)),
+            Sub => carry2(|x, y| x.overflowing_sub(y)),
+            // C of min(a, b) is a > b (Mesa ntq_emit_comparison, ilt32 via min + pushc);
+            // max, umin and umax by analogy (ASSUMPTION).
+            Min => carry2(|x, y| ((x as i32).min(y as i32) as u32, (x as i32) > (y as i32))),
+            Max => carry2(|x, y| ((x as i32).max(y as i32) as u32, (x as i32) > (y as i32))),
+            Umin => carry2(|x, y| (x.min(y), x > y)),
+            Umax => carry2(|x, y| (x.max(y), x > y)),
+            Shl => shift(|x, n| x << n),
+            Shr => shift(|x, n| x >> n),
+            Asr => shift(|x, n| ((x as i32) >> n) as u32),
+            Ror => shift(|x, n| x.rotate_right(n)),
+            And => int2(|x, y| x & y),
+            Or => int2(|x, y| x | y),
+            Xor => int2(|x, y| x ^ y),
+            Not => Output::int(a.map(|x| !x)),
+            Neg => Output::int(a.map(|x| x.wrapping_neg())),
+            Clz => Output::int(a.map(u32::leading_zeros)),
+            // The sources give the extra itof/utof encodings no meaning: all run as plain.
+            Itof => Output::float(a.map(vfloat::itof)),
+            Utof => Output::float(a.map(vfloat::utof)),
+            // rsqrt2 computes 1/√x too (py-videocore7 tests/test_alu.py checks both against
+            // the same function at 1 % tolerance); their precisions are not modelled.
+            Recip | Rsqrt | Rsqrt2 | Exp | Log | Sin => {
+                let kind = match op {
+                    Recip => Sfu::Recip,
+                    Rsqrt | Rsqrt2 => Sfu::Rsqrt,
+                    Exp => Sfu::Exp,
+                    Log => Sfu::Log,
+                    _ => Sfu::Sin,
+                };
+                Output::float(a.map(|v| lanes::sfu(kind, v)))
+            }
+            Fround | Ftrunc | Ffloor | Fceil => {
+                let a = unpack_a(a)?;
+                let f = match op {
+                    Fround => vfloat::fround,
+                    Ftrunc => vfloat::ftrunc,
+                    Ffloor => vfloat::ffloor,
+                    _ => vfloat::fceil,
+                };
+                Output::float(a.map(|v| f(v, p)))
+            }
+            Ftoin | Ftoiz | Ftouz => {
+                let a = unpack_a(a)?;
+                let (values, carry) = map2c(
+                    &a,
+                    &a,
+                    match op {
+                        Ftoin => |x, _| vfloat::ftoi(x, true),
+                        Ftoiz => |x, _| vfloat::ftoi(x, false),
+                        _ => |x, _| vfloat::ftouz(x),
+                    },
+                );
+                Output {
+                    values,
+                    carry: Some(carry),
+                    float: false,
+                }
+            }
+            Vfmin | Vfmax => {
+                let a = unpack_a(a)?;
+                let f = if op == Vfmin {
+                    vfloat::fmin
+                } else {
+                    vfloat::fmax
+                };
+                Output::int(map2(&a, &b, |x, y| vfloat::vector(x, y, |u, v| f(u, v, p))))
+            }
+            // The ops below are checked on a Pi 5 by py-videocore7 tests/test_alu.py.
+            // vadd/vsub: two 16-bit integer halves, each wrapping.
+            Vadd | Vsub => {
+                let sub = op == Vsub;
+                Output::int(map2(&a, &b, |x, y| {
+                    let half = |s: u32| {
+                        let (p, q) = ((x >> s) as u16, (y >> s) as u16);
+                        u32::from(if sub {
+                            p.wrapping_sub(q)
+                        } else {
+                            p.wrapping_add(q)
+                        }) << s
+                    };
+                    half(0) | half(16)
+                }))
+            }
+            // fdx: right minus left lane of each pair; fdy: the lower pair of each quad minus
+            // the upper pair, column by column; both results go to both lanes.
+            Fdx | Fdy => {
+                let a = unpack_a(a)?;
+                Output::float(std::array::from_fn(|i| {
+                    let (lo, hi) = if op == Fdx {
+                        (i & !1, (i & !1) + 1)
+                    } else {
+                        ((i & !3) + (i & 1), (i & !3) + (i & 1) + 2)
+                    };
+                    vfloat::fsub(a[hi], a[lo], p)
+                }))
+            }
+            Ballot | Bcastf | Alleq | Allfeq => {
+                if alu.flags().ac.is_some() {
+                    return Err(unsupported(format!(
+                        "`{}` under a condition (only its unconditional form is measured)",
+                        v3d::disasm::add_op_name(op)
+                    )));
+                }
+                let value = match op {
+                    // A bit per lane whose input is not zero.
+                    Ballot => (0..16).fold(0, |m, i| m | u32::from(a[i] != 0) << i),
+                    Bcastf => a[0],
+                    Alleq => u32::from(a.iter().all(|&v| v == a[0])),
+                    _ => u32::from(a.iter().all(|&v| f32::from_bits(v) == f32::from_bits(a[0]))),
+                };
+                Output::int(splat(value))
+            }
+            Mov => Output::int(unpack_a(a)?),
+            Fmov => Output::float(unpack_a(a)?),
+            Eidx => Output::int(std::array::from_fn(|i| i as u32)),
+            // QPU number in bits 5:2, the thread in bits 1:0 counted in quarters of the QPU
+            // (slots 0 and 2 with two threads): py-videocore7 tests/test_parallel.py takes
+            // (tidx & 0b111100) >> 2 as the id with one thread per QPU and
+            // (tidx & 0b111110) >> 1 with two, on a Pi 5.
+            Tidx => Output::int(splat(
+                (self.qpu as u32) << 2 | (self.slot as u32 * (4 / u32::from(self.threads))),
+            )),
+            Lr => Output::int(splat(self.lr)),
+            Vfla | Vflna | Vflb | Vflnb => {
+                let uses_b = matches!(op, Vflb | Vflnb);
+                let (fa, fb) = self.flags_ab(!uses_b, uses_b)?;
+                let bits = match op {
+                    Vfla => fa,
+                    Vflna => !fa,
+                    Vflb => fb,
+                    _ => !fb,
+                };
+                // py-videocore6 test_cond_vflx: each lane reads as two 16-bit halves of 1/0.
+                Output::int(std::array::from_fn(|i| {
+                    u32::from(bits >> i & 1) * 0x0001_0001
+                }))
+            }
+            Flapush | Flbpush => {
+                let (fa, fb) = self.flags_ab(op == Flapush, op == Flbpush)?;
+                let bits = if op == Flapush { fa } else { fb };
+                // py-videocore6 test_cond_flx: (x << 2) | 3·flag.
+                Output::int(std::array::from_fn(|i| {
+                    (a[i] << 2) | (3 * u32::from(bits >> i & 1))
+                }))
+            }
+            Tmuwt => {
+                if self.tmu_store_done > *clock {
+                    self.report.stall_cycles += self.tmu_store_done - *clock;
+                    *clock = self.tmu_store_done;
+                }
+                if alu.add.waddr != Waddr::NOP {
+                    return Err(unsupported("the value tmuwt writes"));
+                }
+                Output::int([0; 16])
+            }
+            Nop => Output::int([0; 16]),
+            // 7.1 rotate: out[i] = a[(i + n) mod 16] (py-videocore7 tests/test_parallel.py,
+            // Pi 5: after `rotate r, r, 1`, lane 0 holds the old lane 1). ASSUMPTION: a
+            // register amount is read from lane 0.
+            Rot => {
+                let n = b[0] as usize & 15;
+                Output::int(std::array::from_fn(|i| a[(i + n) % 16]))
+            }
+            Rotq | Shuffle => {
+                return Err(unsupported(format!(
+                    "the 7.1 `{}`: its direction is not confirmed by a hardware test we could \
+                     read",
+                    v3d::disasm::add_op_name(op)
+                )))
+            }
+            _ => {
+                return Err(unsupported(format!(
+                    "add op `{}`",
+                    v3d::disasm::add_op_name(op)
+                )))
+            }
+        })
+    }
+
+    fn mul_op(&mut self, alu: &AluInstruction, a: Lanes, b: Lanes) -> Result<Output, V3dFault> {
+        let p = self.version == V3dVersion::V42;
+        let op = alu.mul.op;
+        if let Some(m) = alu.mul_float_mods() {
+            let a = a.map(|v| lanes::float_unpack(m.a, v));
+            let b = b.map(|v| lanes::float_unpack(m.b, v));
+            return Ok(Output::float(map2(&a, &b, |x, y| vfloat::fmul(x, y, p))));
+        }
+        let named = alu.mul_named_modifiers().or_else(|| self.fmov71_mul(alu));
+        let unpack_a = |a: Lanes| -> Result<Lanes, V3dFault> {
+            match named {
+                None => Ok(a),
+                Some((_, name)) => {
+                    let v: Option<Vec<u32>> =
+                        a.iter().map(|&v| lanes::named_unpack(name, v)).collect();
+                    v.map(|v| v.try_into().expect("16 lanes"))
+                        .ok_or_else(|| unsupported(format!("input unpack `{name}`")))
+                }
+            }
+        };
+        Ok(match op {
+            MulOp::Add => {
+                let (values, carry) = map2c(&a, &b, |x, y| x.overflowing_add(y));
+                Output {
+                    values,
+                    carry: Some(carry),
+                    float: false,
+                }
+            }
+            MulOp::Sub => {
+                let (values, carry) = map2c(&a, &b, |x, y| x.overflowing_sub(y));
+                Output {
+                    values,
+                    carry: Some(carry),
+                    float: false,
+                }
+            }
+            MulOp::Smul24 => Output::int(map2(&a, &b, lanes::smul24)),
+            MulOp::Umul24 => {
+                // Mesa qpu_schedule.c: "MULTOP sets rtop, and UMUL24 implicitly reads rtop
+                // and resets it to 0". The pair gives the low 32 bits of the full product
+                // (Mesa's vir_UMUL); how the hardware splits it is not modelled.
+                let low = map2(&a, &b, lanes::umul24);
+                match self.rtop.take() {
+                    None => Output::int(low),
+                    Some((_, made)) if made != self.switches => {
+                        return Err(V3dRule::MultopAcrossThrsw.into())
+                    }
+                    Some((high, _)) => {
+                        Output::int(std::array::from_fn(|i| low[i].wrapping_add(high[i])))
+                    }
+                }
+            }
+            MulOp::Multop => {
+                if alu.mul.waddr != Waddr::NOP {
+                    return Err(unsupported("the value multop writes"));
+                }
+                let high = map2(&a, &b, |x, y| {
+                    x.wrapping_mul(y).wrapping_sub(lanes::umul24(x, y))
+                });
+                self.rtop = Some((high, self.switches));
+                Output::int([0; 16])
+            }
+            MulOp::Vfmul => {
+                let a = unpack_a(a)?;
+                Output::int(map2(&a, &b, |x, y| {
+                    vfloat::vector(x, y, |u, v| vfloat::fmul(u, v, p))
+                }))
+            }
+            MulOp::Mov => Output::int(unpack_a(a)?),
+            MulOp::Fmov => {
+                if named.is_none() {
+                    return Err(unsupported("this encoding of the 7.1 mul fmov"));
+                }
+                Output::float(unpack_a(a)?)
+            }
+            MulOp::Nop => Output::int([0; 16]),
+            _ => {
+                return Err(unsupported(format!(
+                    "mul op `{}`",
+                    v3d::disasm::mul_op_name(op)
+                )))
+            }
+        })
+    }
+}

@@ -1,0 +1,493 @@
+//! The V3D 4.2 (VideoCore VI, Pi 4) and V3D 7.1 (VideoCore VII, Pi 5) machine: QPUs that
+//! execute encoded [`qpu_isa::v3d`] words, launched the way the kernel's `SUBMIT_CSD`
+//! launches compute shaders.
+//!
+//! Beside the VideoCore IV [`crate::Emulator`], sharing its memory model
+//! ([`crate::memory::Memory`]) and half-float helpers. What it models:
+//! * **Registers**: per thread a 64-entry register file (32 with 4 threads per QPU, Mesa
+//!   `vir_register_allocate.c`), on 4.2 the accumulators r0–r5; 7.1 has none and sends the
+//!   implicit writes (`ldunif`, `quad`, `rep`) to rf0. Reading a register nothing wrote is
+//!   an error.
+//! * **ALUs**: every add/mul op a source gives a meaning (see [`lanes`] for each op's
+//!   source), small immediates, the regular float unpack/pack, the named modifiers.
+//! * **Flags** A and B with push/update and the four write conditions.
+//! * **Branches**: all conditions, 3 delay slots, absolute/relative/link/register targets,
+//!   `link`, and `ub` (the uniform-stream reposition Mesa's branches carry).
+//! * **Signals**: `ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf` (after a `unifa` write),
+//!   `ldtmu`, `wrtmuc`, `thrsw`, and 4.2's `rot`.
+//! * **TMU** general loads (`tmua`/`tmuau` → `ldtmu`), stores (`tmud` then `tmua`) with
+//!   1–4 words per lane, `tmuwt`; out-of-range accesses are memory errors as on the
+//!   VideoCore IV side (the V3D has an MMU: a stray access faults there too).
+//! * **Threads and end**: `thrsw` after 2 delay slots; 1, 2 or 4 threads per QPU; the
+//!   program ends at the `thrsw` after the last-thread-switch pair (two consecutive
+//!   `thrsw`), or at the first `thrsw` in single-segment mode, plus its 2 delay slots.
+//! * **CSD dispatch**: workgroups split into 16-lane batches handed to free QPU threads in
+//!   order; each batch starts at the same code and uniform addresses, with the workgroup ids
+//!   and local invocation indices in the payload registers.
+//! * **Ids**: `eidx` is the lane; `tidx` is QPU << 2 | thread in quarters of the QPU
+//!   (py-videocore7's parallel test on a Pi 5; py-videocore6 and V3DLib take `me()` as
+//!   (tidx >> 2) & 15 with one thread per QPU and pass `num_qpus()` as a uniform); workgroup
+//!   ids are in the payload.
+//! * **Lane movement**: 4.2's `rot` signal and 7.1's `rotate` (opposite directions, each
+//!   from a hardware test); 7.1 `quad_rotate` and `shuffle` are not modelled.
+//! * **Hazards**: the rules in [`rules`], each with its source; a value the hardware leaves
+//!   undefined (a register nothing wrote, an accumulator or flag after another thread ran)
+//!   is an error where it is read.
+//! * **Cycles**: a coarse, UNCALIBRATED model (4 clocks an instruction, fixed TMU
+//!   latencies); no per-instruction V3D timing is published.
+//!
+//! Anything else a program does (graphics signals and registers, atomics, VPM, barriers,
+//! ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.
+//!
+//! ```
+//! use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+//! use qpu_isa::v3d::{self, V3dVersion};
+//!
+//! // out[lane] = uniform + lane, on one QPU of a Pi 4.
+//! let program = v3d::assemble(V3dVersion::V42, "
+//!     eidx r0 ; nop ; ldunif
+//!     add r1, r0, r5 ; nop ; ldunif
+//!     shl r0, r0, 2 ; nop
+//!     add r0, r0, r5 ; nop
+//!     or tmud, r1, r1 ; nop
+//!     or tmua, r0, r0 ; nop
+//!     tmuwt ; nop
+//!     nop ; nop ; thrsw
+//!     nop ; nop ; thrsw
+//!     nop ; nop
+//!     nop ; nop
+//!     nop ; nop ; thrsw
+//!     nop ; nop
+//!     nop ; nop
+//! ")?;
+//! let mut emu = V3dEmulator::new(V3dConfig::new(V3dVersion::V42))?;
+//! let code = emu.load_instructions(&program)?;
+//! let out = emu.memory_mut().alloc(64, 64)?;
+//! let uniforms = emu.load_uniforms(&[100, out])?;
+//! let report = emu.dispatch(&CsdJob::per_qpu(code, uniforms, 1))?;
+//! assert_eq!(emu.memory().read_u32s(out, 16)?, (100..116).collect::<Vec<u32>>());
+//! assert_eq!(report.qpus[0].instructions, 14);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod lanes;
+mod machine;
+pub mod rules;
+
+use std::fmt;
+
+use qpu_isa::v3d::{Instruction, V3dVersion};
+
+use crate::memory::Memory;
+use crate::EmuError;
+pub use rules::{V3dFault, V3dRule};
+
+/// The machine's shape and budgets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct V3dConfig {
+    /// 4.2 or 7.1.
+    pub version: V3dVersion,
+    /// QPUs: 1–8 on 4.2 (2 slices × 4); on 7.1 1–16 (the Pi 5's count is read from the
+    /// hardware: its kernel reports 16, py-videocore7 assumes 12).
+    pub qpus: usize,
+    /// Threads per QPU: 1, 2 or 4.
+    pub threads: u8,
+    /// Instructions all threads together may execute in one dispatch.
+    pub max_instructions: u64,
+    /// Clock for the wall-time estimate (500 MHz Pi 4, 960 MHz Pi 5 at most).
+    pub clock_mhz: f64,
+}
+
+impl V3dConfig {
+    /// The default for `version`: every QPU (8 on 4.2, 16 on 7.1), one thread each.
+    pub fn new(version: V3dVersion) -> V3dConfig {
+        let (qpus, clock_mhz) = match version {
+            V3dVersion::V42 => (8, 500.0),
+            V3dVersion::V71 => (16, 960.0),
+        };
+        V3dConfig {
+            version,
+            qpus,
+            threads: 1,
+            max_instructions: 200_000_000,
+            clock_mhz,
+        }
+    }
+
+    /// The most QPUs the version has.
+    pub fn max_qpus(version: V3dVersion) -> usize {
+        match version {
+            V3dVersion::V42 => 8,
+            V3dVersion::V71 => 16,
+        }
+    }
+}
+
+/// One compute dispatch, as the seven CSD config words describe it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsdJob {
+    /// Bus address of the first instruction (8-byte aligned).
+    pub code: u32,
+    /// Bus address of the uniform stream every batch starts from.
+    pub uniforms: u32,
+    /// Workgroup counts in X, Y, Z (each 1–65535 here).
+    pub workgroups: [u32; 3],
+    /// Invocations per workgroup: a multiple of 16 up to 256 (partial batches are not
+    /// modelled).
+    pub workgroup_size: u32,
+    /// CSD config word 5, bit 1: the program has no last-thread-switch pair; its first `thrsw` ends it.
+    pub single_segment: bool,
+}
+
+impl CsdJob {
+    /// `n` batches of 16 lanes, one workgroup each (ids 0..n in X), the way
+    /// py-videocore6 runs a kernel "on n QPUs".
+    pub fn per_qpu(code: u32, uniforms: u32, n: u32) -> CsdJob {
+        CsdJob {
+            code,
+            uniforms,
+            workgroups: [n, 1, 1],
+            workgroup_size: 16,
+            single_segment: false,
+        }
+    }
+}
+
+/// One 16-lane batch and its payload.
+pub(crate) struct Batch {
+    index: u32,
+    uniforms: u32,
+    single_segment: bool,
+    /// Workgroup X | Y << 16 (Mesa nir_to_vir.c `load_workgroup_id`).
+    payload0: u32,
+    /// Per lane: workgroup Z in bits 15:0, the local invocation index in the top
+    /// `local_invocation_index_bits` bits (Mesa nir_to_vir.c; py-videocore7
+    /// tests/test_parallel.py reads them the same way).
+    payload1: [u32; 16],
+}
+
+/// One QPU's share of a dispatch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct V3dQpuReport {
+    /// The QPU.
+    pub qpu: usize,
+    /// Instructions executed.
+    pub instructions: u64,
+    /// Clock at which the QPU went idle (UNCALIBRATED).
+    pub cycles: u64,
+    /// Clocks spent waiting for the TMU (UNCALIBRATED).
+    pub stall_cycles: u64,
+    /// TMU load requests.
+    pub tmu_loads: u64,
+    /// TMU store requests.
+    pub tmu_stores: u64,
+    /// Uniforms read.
+    pub uniforms: u64,
+    /// Batches (thread launches) run.
+    pub batches: u64,
+}
+
+/// What a dispatch did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct V3dRunReport {
+    /// The version run.
+    pub version: V3dVersion,
+    /// Threads per QPU.
+    pub threads: u8,
+    /// Batches launched.
+    pub batches: u64,
+    /// Per QPU.
+    pub qpus: Vec<V3dQpuReport>,
+    /// Clock for the wall-time estimate.
+    pub clock_mhz: f64,
+}
+
+impl V3dRunReport {
+    /// Instructions over all QPUs.
+    pub fn instructions(&self) -> u64 {
+        self.qpus.iter().map(|q| q.instructions).sum()
+    }
+
+    /// The busiest QPU's clock: the dispatch's length in the UNCALIBRATED model.
+    pub fn cycles(&self) -> u64 {
+        self.qpus.iter().map(|q| q.cycles).max().unwrap_or(0)
+    }
+}
+
+impl fmt::Display for V3dRunReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.version {
+            V3dVersion::V42 => "V3D 4.2 (vc6)",
+            V3dVersion::V71 => "V3D 7.1 (vc7)",
+        };
+        writeln!(
+            f,
+            "{name}: {} batches on {} QPUs x {} thread(s), {} instructions",
+            self.batches,
+            self.qpus.len(),
+            self.threads,
+            self.instructions()
+        )?;
+        writeln!(
+            f,
+            "cycles (UNCALIBRATED estimate): {} = {:.1} us at {} MHz",
+            self.cycles(),
+            self.cycles() as f64 / self.clock_mhz,
+            self.clock_mhz
+        )?;
+        for q in &self.qpus {
+            writeln!(
+                f,
+                "  QPU {:>2}: {:>9} instr, {:>9} cycles ({} TMU stall), {} loads, {} stores, {} uniforms, {} batches",
+                q.qpu, q.instructions, q.cycles, q.stall_cycles, q.tmu_loads, q.tmu_stores, q.uniforms, q.batches
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A V3D with its memory.
+pub struct V3dEmulator {
+    config: V3dConfig,
+    memory: Memory,
+}
+
+impl V3dEmulator {
+    /// A machine of `config`'s shape with empty memory.
+    pub fn new(config: V3dConfig) -> Result<V3dEmulator, EmuError> {
+        let max = V3dConfig::max_qpus(config.version);
+        if !(1..=max).contains(&config.qpus) {
+            return Err(EmuError::Config(format!(
+                "{} QPUs requested; this V3D version has 1 to {max}",
+                config.qpus
+            )));
+        }
+        if ![1, 2, 4].contains(&config.threads) {
+            return Err(EmuError::Config(format!(
+                "{} threads per QPU; the V3D runs 1, 2 or 4",
+                config.threads
+            )));
+        }
+        if !(config.clock_mhz.is_finite() && config.clock_mhz > 0.0) {
+            return Err(EmuError::Config(format!(
+                "clock of {} MHz; it must be positive",
+                config.clock_mhz
+            )));
+        }
+        Ok(V3dEmulator {
+            config,
+            memory: Memory::new(),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &V3dConfig {
+        &self.config
+    }
+
+    /// Memory, to read results.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// Memory, to allocate and fill buffers.
+    pub fn memory_mut(&mut self) -> &mut Memory {
+        &mut self.memory
+    }
+
+    /// Copies machine words into a new allocation; returns its address.
+    pub fn load_program(&mut self, words: &[u64]) -> Result<u32, EmuError> {
+        if words.is_empty() {
+            return Err(EmuError::Launch("the program has no instructions".into()));
+        }
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.load_bytes(&bytes, 64)
+    }
+
+    /// Encodes instructions for this version into a new allocation.
+    pub fn load_instructions(&mut self, program: &[Instruction]) -> Result<u32, EmuError> {
+        let words = program
+            .iter()
+            .map(|i| i.encode(self.config.version))
+            .collect::<Result<Vec<u64>, _>>()
+            .map_err(|e| EmuError::Launch(format!("cannot encode the program: {e}")))?;
+        self.load_program(&words)
+    }
+
+    /// Copies uniforms into a new allocation; returns its address.
+    pub fn load_uniforms(&mut self, values: &[u32]) -> Result<u32, EmuError> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let addr = self.load_bytes(&bytes, 16)?;
+        // An empty stream starts past its allocation: its first read is an error.
+        Ok(if values.is_empty() { addr + 4 } else { addr })
+    }
+
+    fn load_bytes(&mut self, bytes: &[u8], align: u32) -> Result<u32, EmuError> {
+        let len = u32::try_from(bytes.len().max(4))
+            .map_err(|_| EmuError::Launch(format!("{} bytes do not fit", bytes.len())))?;
+        let addr = self.memory.alloc(len, align)?;
+        self.memory.write_bytes(addr, bytes)?;
+        Ok(addr)
+    }
+
+    /// Runs a compute dispatch to completion: batches go to free QPU threads in order, each
+    /// QPU issues one instruction of its current thread per step (QPUs in turn, so runs are
+    /// deterministic), a `thrsw` passes the QPU to its next thread.
+    pub fn dispatch(&mut self, job: &CsdJob) -> Result<V3dRunReport, EmuError> {
+        let mut queue = self.batches(job)?;
+        let config = self.config.clone();
+        let threads = usize::from(config.threads);
+        let mut slots: Vec<Vec<Option<machine::Thread>>> = Vec::new();
+        let mut reports: Vec<V3dQpuReport> = (0..config.qpus)
+            .map(|qpu| V3dQpuReport {
+                qpu,
+                ..V3dQpuReport::default()
+            })
+            .collect();
+        let mut launched = 0u64;
+        for qpu in 0..config.qpus {
+            let mut row = Vec::new();
+            for slot in 0..threads {
+                row.push(queue.next().map(|b| {
+                    launched += 1;
+                    machine::Thread::new(&config, qpu, slot, &b, job.code)
+                }));
+            }
+            slots.push(row);
+        }
+        let mut current = vec![0usize; config.qpus];
+        let mut clocks = vec![0u64; config.qpus];
+        let mut executed = 0u64;
+        loop {
+            let mut any = false;
+            for qpu in 0..config.qpus {
+                let row = &mut slots[qpu];
+                let Some(start) = (0..threads)
+                    .map(|k| (current[qpu] + k) % threads)
+                    .find(|&s| row[s].is_some())
+                else {
+                    continue;
+                };
+                any = true;
+                current[qpu] = start;
+                let thread = row[start].as_mut().expect("live slot");
+                let pc = thread.pc;
+                let step = thread
+                    .step(&mut self.memory, &mut clocks[qpu])
+                    .map_err(|fault| {
+                        let instruction = self
+                            .memory
+                            .read_bytes(pc, 8)
+                            .ok()
+                            .and_then(|b| b.try_into().ok())
+                            .map(u64::from_le_bytes)
+                            .map(|w| {
+                                qpu_isa::v3d::disasm::words(config.version, &[w])
+                                    .trim_end()
+                                    .to_string()
+                            })
+                            .unwrap_or_else(|| "(no instruction)".to_string());
+                        EmuError::V3dFault {
+                            qpu,
+                            thread: start,
+                            batch: thread.batch,
+                            pc,
+                            instruction,
+                            fault,
+                        }
+                    })?;
+                executed += 1;
+                if executed > config.max_instructions {
+                    return Err(EmuError::Budget {
+                        what: "instruction",
+                        limit: config.max_instructions,
+                        qpu,
+                        pc,
+                    });
+                }
+                match step {
+                    machine::Step::Continue => {}
+                    machine::Step::Switch => current[qpu] = (start + 1) % threads,
+                    machine::Step::End => {
+                        let done = row[start].take().expect("live slot");
+                        let r = &mut reports[qpu];
+                        r.instructions += done.report.instructions;
+                        r.stall_cycles += done.report.stall_cycles;
+                        r.tmu_loads += done.report.tmu_loads;
+                        r.tmu_stores += done.report.tmu_stores;
+                        r.uniforms += done.report.uniforms;
+                        r.batches += 1;
+                        if let Some(b) = queue.next() {
+                            launched += 1;
+                            row[start] =
+                                Some(machine::Thread::new(&config, qpu, start, &b, job.code));
+                        }
+                        current[qpu] = (start + 1) % threads;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        for (r, c) in reports.iter_mut().zip(&clocks) {
+            r.cycles = *c;
+        }
+        Ok(V3dRunReport {
+            version: config.version,
+            threads: config.threads,
+            batches: launched,
+            qpus: reports,
+            clock_mhz: config.clock_mhz,
+        })
+    }
+
+    fn batches(&self, job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
+        let [x, y, z] = job.workgroups;
+        if [x, y, z].iter().any(|&n| !(1..=65535).contains(&n)) {
+            return Err(EmuError::Launch(format!(
+                "workgroup counts {x}x{y}x{z}; each must be 1 to 65535"
+            )));
+        }
+        let size = job.workgroup_size;
+        if size == 0 || size > 256 || !size.is_multiple_of(16) {
+            return Err(EmuError::Launch(format!(
+                "workgroup size {size}; the emulator runs multiples of 16 up to 256 (whole \
+                 batches)"
+            )));
+        }
+        if !job.code.is_multiple_of(8) {
+            return Err(EmuError::Launch(format!(
+                "code address {:#010x} is not 8-byte aligned",
+                job.code
+            )));
+        }
+        let per_group = size / 16;
+        let total = u64::from(x) * u64::from(y) * u64::from(z) * u64::from(per_group);
+        if total > u64::from(u32::MAX) {
+            return Err(EmuError::Launch(format!(
+                "{total} batches is too many to emulate"
+            )));
+        }
+        // Mesa nir_to_vir.c: local_invocation_index_bits = ffs(next_pow2(max(size, 64))) - 1.
+        let bits = size.max(64).next_power_of_two().trailing_zeros();
+        let (uniforms, single_segment) = (job.uniforms, job.single_segment);
+        // Batches in order: X fastest, then Y, then Z; a workgroup's batches together.
+        Ok((0..total as u32).map(move |index| {
+            let (group, k) = (index / per_group, index % per_group);
+            let (wx, wy, wz) = (group % x, (group / x) % y, group / (x * y));
+            Batch {
+                index,
+                uniforms,
+                single_segment,
+                payload0: wx | wy << 16,
+                payload1: std::array::from_fn(|lane| {
+                    (wz & 0xffff) | ((k * 16 + lane as u32) << (32 - bits))
+                }),
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests;

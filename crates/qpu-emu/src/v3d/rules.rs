@@ -1,0 +1,316 @@
+//! The V3D hazard and placement rules the emulator enforces, each with its source, and the
+//! faults a V3D run can stop with.
+//!
+//! Only rules a source states are here. Most come from Mesa's
+//! `src/broadcom/qpu/qpu_validate.c` (the checks Mesa runs on every shader it schedules),
+//! the rest from Mesa's `compiler/nir_to_vir.c` and `compiler/qpu_schedule.c`, and from
+//! py-videocore6's hardware tests.
+
+use std::fmt;
+
+use qpu_isa::v3d::DecodeError;
+
+use crate::memory::MemoryError;
+
+/// Distances, in instructions, behind the rules.
+pub mod latency {
+    /// Instructions executed after a branch before it takes effect (Mesa `qpu_validate.c`
+    /// `in_branch_delay_slots`; relative targets count from the branch + 4).
+    pub const BRANCH_DELAY_SLOTS: u64 = 3;
+    /// Instructions executed after `thrsw` before the switch (Mesa `qpu_validate.c`
+    /// `in_thrsw_delay_slots`).
+    pub const THRSW_DELAY_SLOTS: u64 = 2;
+    /// A 4.2 SFU result reaches r4 two instructions after the SFU write (Mesa
+    /// `qpu_validate.c`: "SFU r4 results come back two instructions later").
+    pub const SFU_R4: u64 = 2;
+    /// Instructions that must separate a `unifa` write from the first `ldunifa` (Mesa
+    /// `qpu_schedule.c` keeps 3 in between; py-videocore7 tests/test_unifa.py: "Three delays
+    /// are required for the data to be ready").
+    pub const UNIFA_TO_LDUNIFA: u64 = 3;
+    /// Per-QPU TMU output FIFO entries, shared equally by the threads (Mesa
+    /// `nir_to_vir.c` `ntq_tmu_fifo_overflow`: 16 / threads per thread).
+    pub const TMU_OUTPUT_FIFO: u32 = 16;
+}
+
+/// A rule a program broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum V3dRule {
+    /// A branch inside another branch's delay slots.
+    BranchInBranchDelaySlot,
+    /// A branch inside a `thrsw`'s delay slots.
+    BranchInThrswDelaySlot,
+    /// A `thrsw` inside a branch's delay slots.
+    ThrswInBranchDelaySlot,
+    /// A `thrsw` within two instructions of another one that is not the consecutive
+    /// "last thread switch" pair.
+    ThrswTooClose,
+    /// A second consecutive `thrsw` pair.
+    TwoLastThrsw,
+    /// An SFU write in a `thrsw`'s delay slots (the result would land in the other thread).
+    SfuInThrswDelaySlot,
+    /// r4 read or written, or another SFU started, before the previous SFU result arrived.
+    SfuTooSoon {
+        /// What the instruction did.
+        what: &'static str,
+    },
+    /// More than one of TMU write / SFU / TSY / TLB / VPM (and on 4.2 `ldtmu`) in one
+    /// instruction.
+    PeripheralConflict,
+    /// A register-file write in the final `thrsw` instruction or its delay slots.
+    RfWriteAfterThrend {
+        /// Which form of the rule (4.2: any rf write; 7.1: ALU write at the end instruction,
+        /// or rf2/rf3 anywhere in the end slots).
+        detail: &'static str,
+    },
+    /// `tmuwt` as the very last instruction (GFXH-1625).
+    TmuwtLast,
+    /// More than one small immediate, or one read by an ALU that is idle (7.1).
+    SmallImmediate {
+        /// What is wrong.
+        detail: &'static str,
+    },
+    /// `ldunifa` too soon after a `unifa` write.
+    LdunifaTooSoon {
+        /// Instructions since the write.
+        distance: u64,
+    },
+    /// `ldunifa` with no `unifa` write before it.
+    LdunifaWithoutUnifa,
+    /// More TMU results outstanding than this thread's share of the output FIFO.
+    TmuOutputFifoOverflow {
+        /// Words that would be outstanding.
+        words: u32,
+        /// The thread's share.
+        limit: u32,
+    },
+    /// `ldtmu` with no TMU result outstanding (the QPU would wait forever).
+    LdtmuEmpty,
+    /// `tmud` written more than four times before the `tmua` write.
+    TmuDataOverflow,
+    /// A 4.2 rotation whose source accumulator (or r5 amount) the previous instruction wrote.
+    RotateTooSoon,
+    /// A 7.1 rotate, quad rotate or shuffle writing a magic register, or beside a mul
+    /// writing a TMU register.
+    RotateDestination,
+    /// `umul24` after a `multop` with a thread switch in between (the rtop is lost).
+    MultopAcrossThrsw,
+    /// A register above the thread's share of the register file (4 threads: 32 each).
+    RegisterOutOfRange {
+        /// The register number.
+        index: u8,
+        /// Registers per thread.
+        limit: u8,
+    },
+    /// Two writes to one register in one instruction: no source says which wins.
+    DoubleWrite {
+        /// The register, by name.
+        register: String,
+    },
+    /// More than one uniform read in one instruction: no source gives their order.
+    TwoUniformReads,
+    /// An accumulator (4.2) or a flag read after a thread switch before being written again,
+    /// with more than one thread per QPU.
+    LostAcrossThrsw {
+        /// What was read.
+        what: String,
+    },
+    /// A register read before anything wrote it.
+    Undefined {
+        /// The register.
+        register: String,
+    },
+}
+
+impl V3dRule {
+    /// Where the rule comes from.
+    pub fn source(&self) -> &'static str {
+        match self {
+            V3dRule::BranchInBranchDelaySlot
+            | V3dRule::BranchInThrswDelaySlot
+            | V3dRule::ThrswInBranchDelaySlot
+            | V3dRule::ThrswTooClose
+            | V3dRule::TwoLastThrsw
+            | V3dRule::SfuInThrswDelaySlot
+            | V3dRule::SfuTooSoon { .. }
+            | V3dRule::PeripheralConflict
+            | V3dRule::RfWriteAfterThrend { .. }
+            | V3dRule::TmuwtLast
+            | V3dRule::SmallImmediate { .. } => "Mesa src/broadcom/qpu/qpu_validate.c",
+            V3dRule::LdunifaTooSoon { .. } => {
+                "Mesa src/broadcom/compiler/qpu_schedule.c; py-videocore7 tests/test_unifa.py"
+            }
+            V3dRule::TmuOutputFifoOverflow { .. } => {
+                "Mesa src/broadcom/compiler/nir_to_vir.c ntq_tmu_fifo_overflow"
+            }
+            V3dRule::RotateTooSoon => "py-videocore6 tests/test_signals.py (nop before rotate)",
+            V3dRule::MultopAcrossThrsw => "Mesa src/broadcom/compiler/qpu_schedule.c (rtop)",
+            V3dRule::RotateDestination => {
+                "py-videocore7 tests/test_registers.py (a rotate into rep writes nothing) and \
+                 tests/test_guard.py"
+            }
+            V3dRule::RegisterOutOfRange { .. } => {
+                "Mesa src/broadcom/compiler/vir_register_allocate.c (4 threads: 32 registers)"
+            }
+            V3dRule::LostAcrossThrsw { .. } => {
+                "Mesa src/broadcom/compiler/qpu_schedule.c (a thrsw ends the accumulators' and \
+                 flags' lifetimes)"
+            }
+            V3dRule::LdunifaWithoutUnifa
+            | V3dRule::Undefined { .. }
+            | V3dRule::LdtmuEmpty
+            | V3dRule::TmuDataOverflow
+            | V3dRule::DoubleWrite { .. }
+            | V3dRule::TwoUniformReads => "emulator: behaviour no source defines",
+        }
+    }
+}
+
+impl fmt::Display for V3dRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            V3dRule::BranchInBranchDelaySlot => {
+                write!(f, "branch in the delay slots of another branch")
+            }
+            V3dRule::BranchInThrswDelaySlot => write!(f, "branch in the delay slots of a thrsw"),
+            V3dRule::ThrswInBranchDelaySlot => write!(f, "thrsw in the delay slots of a branch"),
+            V3dRule::ThrswTooClose => write!(
+                f,
+                "thrsw within two instructions of another thrsw (only the consecutive \
+                 last-thread-switch pair may be that close)"
+            ),
+            V3dRule::TwoLastThrsw => {
+                write!(f, "a second last-thread-switch pair (two thrsw in a row)")
+            }
+            V3dRule::SfuInThrswDelaySlot => write!(
+                f,
+                "SFU write in a thrsw delay slot: its result would land in the other thread"
+            ),
+            V3dRule::SfuTooSoon { what } => write!(
+                f,
+                "{what} within two instructions of an SFU write: the SFU result reaches r4 two \
+                 instructions later; put a nop in between"
+            ),
+            V3dRule::PeripheralConflict => write!(
+                f,
+                "only one of TMU write, SFU, TSY, TLB, VPM (and on 4.2 ldtmu) per instruction"
+            ),
+            V3dRule::RfWriteAfterThrend { detail } => {
+                write!(f, "register-file write at the program end: {detail}")
+            }
+            V3dRule::TmuwtLast => write!(
+                f,
+                "tmuwt in the last instruction of the program (GFXH-1625); move it earlier"
+            ),
+            V3dRule::SmallImmediate { detail } => write!(f, "small immediate: {detail}"),
+            V3dRule::LdunifaTooSoon { distance } => write!(
+                f,
+                "ldunifa {distance} instruction(s) after the unifa write; at least 3 \
+                 instructions must come in between"
+            ),
+            V3dRule::LdunifaWithoutUnifa => {
+                write!(
+                    f,
+                    "ldunifa before any unifa write: the second uniform stream has no address"
+                )
+            }
+            V3dRule::TmuOutputFifoOverflow { words, limit } => write!(
+                f,
+                "{words} TMU result words outstanding, more than this thread's {limit} in the \
+                 TMU output FIFO (16 per QPU, split between its threads): the QPU would \
+                 deadlock; read results with ldtmu before issuing more loads"
+            ),
+            V3dRule::LdtmuEmpty => write!(
+                f,
+                "ldtmu with no TMU load outstanding: the QPU would wait forever"
+            ),
+            V3dRule::TmuDataOverflow => {
+                write!(f, "more than four tmud writes before the tmua write")
+            }
+            V3dRule::RotateTooSoon => write!(
+                f,
+                "rotation of an accumulator (or by r5) that the previous instruction wrote; \
+                 put one instruction in between"
+            ),
+            V3dRule::RotateDestination => write!(
+                f,
+                "a rotate/quad_rotate/shuffle must write a register-file register and not share \
+                 its instruction with a mul write to tmud/tmua/tmuau/tmuc (on a Pi 5 a rotate \
+                 into rep writes nothing)"
+            ),
+            V3dRule::MultopAcrossThrsw => write!(
+                f,
+                "umul24 after a thread switch that followed its multop: the high part (rtop) \
+                 is lost"
+            ),
+            V3dRule::RegisterOutOfRange { index, limit } => write!(
+                f,
+                "rf{index} does not exist with this many threads per QPU (each thread has \
+                 rf0-rf{})",
+                limit - 1
+            ),
+            V3dRule::DoubleWrite { register } => write!(
+                f,
+                "{register} written twice in one instruction; no source says which write wins"
+            ),
+            V3dRule::LostAcrossThrsw { what } => write!(
+                f,
+                "{what} read after a thread switch before being written again: another thread \
+                 ran in between and its value is gone"
+            ),
+            V3dRule::Undefined { register } => write!(
+                f,
+                "{register} is read before anything wrote it: its value is undefined"
+            ),
+            V3dRule::TwoUniformReads => write!(
+                f,
+                "more than one uniform-stream read in one instruction (ldunif, wrtmuc, tmuau, \
+                 ub branch); no source gives their order"
+            ),
+        }
+    }
+}
+
+/// What stopped a V3D thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum V3dFault {
+    /// A hazard or placement rule was broken.
+    Rule(V3dRule),
+    /// Memory rejected an access (TMU, uniform stream, instruction fetch).
+    Memory(MemoryError),
+    /// The word at the PC is not an instruction of this version.
+    Decode(DecodeError),
+    /// The PC left the program: no instruction there.
+    PastCode(MemoryError),
+    /// Something the program relies on that the emulator does not model (graphics-only
+    /// signals and registers, atomics, ops whose meaning no source gives).
+    Unsupported(String),
+}
+
+impl fmt::Display for V3dFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            V3dFault::Rule(rule) => write!(f, "{rule} [{}]", rule.source()),
+            V3dFault::Memory(e) => write!(f, "memory access failed: {e}"),
+            V3dFault::Decode(e) => write!(f, "not an instruction: {e}"),
+            V3dFault::PastCode(e) => write!(
+                f,
+                "no instruction here ({e}): execution left the program; a program ends at the \
+                 thrsw after its last-thread-switch pair (two thrsw in a row), or at its first \
+                 thrsw in single-segment mode, plus two delay slots"
+            ),
+            V3dFault::Unsupported(what) => write!(f, "not modelled: {what}"),
+        }
+    }
+}
+
+impl From<V3dRule> for V3dFault {
+    fn from(rule: V3dRule) -> V3dFault {
+        V3dFault::Rule(rule)
+    }
+}
+
+impl From<MemoryError> for V3dFault {
+    fn from(e: MemoryError) -> V3dFault {
+        V3dFault::Memory(e)
+    }
+}
