@@ -95,6 +95,8 @@ const FIRST_FREE: u8 = 4;
 const REGISTERS: u32 = 64;
 /// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
 const TMU_FIFO: u32 = 16;
+/// Registers kept free for temporaries when constants are given registers.
+const TEMPORARIES: u32 = 24;
 
 /// A kernel compiled for a V3D GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -205,13 +207,18 @@ struct Needs {
     index: bool,
     memory: bool,
     stores: bool,
-    constants: Vec<u32>,
+    /// Constants no small immediate holds, with their number of uses.
+    constants: Vec<(u32, u32)>,
 }
 
 impl Needs {
     fn constant(&mut self, bits: u32) {
-        if small_imm_index(bits).is_none() && !self.constants.contains(&bits) {
-            self.constants.push(bits);
+        if small_imm_index(bits).is_some() {
+            return;
+        }
+        match self.constants.iter_mut().find(|(c, _)| *c == bits) {
+            Some((_, uses)) => *uses += 1,
+            None => self.constants.push((bits, 1)),
         }
     }
 
@@ -447,6 +454,8 @@ struct Gen<'k> {
     labels: u32,
     var_reg: Vec<u8>,
     const_reg: BTreeMap<u32, u8>,
+    /// The constants in `const_reg`, in uniform-stream order.
+    pinned_constants: Vec<u32>,
     me: u8,
     num_qpus: u8,
     index: u8,
@@ -475,7 +484,14 @@ impl<'k> Gen<'k> {
         let num_qpus = pin();
         let index = pin();
         let lane4 = pin();
-        let const_reg = needs.constants.iter().map(|&c| (c, pin())).collect();
+        // The most used constants get a register each (loaded from the uniforms), as long
+        // as TEMPORARIES registers stay free; the others are built where they are used.
+        let mut by_uses = needs.constants.clone();
+        by_uses.sort_by_key(|&(_, uses)| std::cmp::Reverse(uses));
+        let pinned_so_far = u32::from(FIRST_FREE) + kernel.vars.len() as u32 + 4;
+        let room = (REGISTERS - TEMPORARIES).saturating_sub(pinned_so_far) as usize;
+        let pinned: Vec<u32> = by_uses.iter().take(room).map(|&(c, _)| c).collect();
+        let const_reg = pinned.iter().map(|&c| (c, pin())).collect();
         if next > REGISTERS {
             return Err(CompileError::RegisterAllocation(format!(
                 "the kernel at {} needs {} registers for its variables and constants; V3D has \
@@ -492,6 +508,7 @@ impl<'k> Gen<'k> {
             labels: 0,
             var_reg,
             const_reg,
+            pinned_constants: pinned,
             me,
             num_qpus,
             index,
@@ -553,12 +570,26 @@ impl<'k> Gen<'k> {
         Ok(r)
     }
 
-    fn constant(&self, bits: u32) -> Src {
+    fn constant(&mut self, bits: u32) -> Result<Src, CompileError> {
         if small_imm_index(bits).is_some() {
-            Src::Imm(bits)
-        } else {
-            Src::Reg(self.const_reg[&bits])
+            return Ok(Src::Imm(bits));
         }
+        if let Some(&r) = self.const_reg.get(&bits) {
+            return Ok(Src::Reg(r));
+        }
+        // Built from 4-bit pieces, most significant first (V3D has no load-immediate).
+        let t = self.temp()?;
+        let d = format!("rf{t}");
+        let nibbles: Vec<u32> = (0..8).rev().map(|i| (bits >> (4 * i)) & 15).collect();
+        let first = nibbles.iter().position(|&n| n != 0).unwrap_or(7);
+        self.mov(&d, Src::Imm(nibbles[first]), None);
+        for &n in &nibbles[first + 1..] {
+            self.add2("shl", None, &d, Src::Reg(t), Src::Imm(4))?;
+            if n != 0 {
+                self.add2("or", None, &d, Src::Reg(t), Src::Imm(n))?;
+            }
+        }
+        Ok(Src::Reg(t))
     }
 
     /// At most one small immediate per instruction (one value on 4.2, one signal on 7.1):
@@ -864,15 +895,18 @@ impl<'k> Gen<'k> {
     /// temporary).
     fn eval(&mut self, e: &Expr) -> Result<Src, CompileError> {
         Ok(match e {
-            Expr::IntLit(v) => self.constant(*v as u32),
-            Expr::FloatLit(f) => self.constant(f.to_bits()),
+            Expr::IntLit(v) => self.constant(*v as u32)?,
+            Expr::FloatLit(f) => self.constant(f.to_bits())?,
             Expr::Var(v) => Src::Reg(self.var_reg[v.0 as usize]),
             Expr::Special(Special::Index) => Src::Reg(self.index),
             Expr::Special(Special::QpuId) => Src::Reg(self.me),
             Expr::Special(Special::NumQpus) => Src::Reg(self.num_qpus),
             _ => {
+                // The result takes the next temporary; whatever the operands used above it is
+                // dead once the value is computed.
                 let t = self.temp()?;
                 self.eval_into(e, t, None)?;
+                self.next_temp = u32::from(t) + 1;
                 Src::Reg(t)
             }
         })
@@ -981,6 +1015,17 @@ impl<'k> Gen<'k> {
             } else {
                 alu_op
             };
+            if alu_op == "fmax" && self.version == V3dVersion::V42 {
+                if let (Src::Reg(_), Src::Reg(_)) = (a, b) {
+                    // fmax is fmin's opcode with input a's mux above b's; both register
+                    // operands would take ports A then B (the lower mux first), so b goes
+                    // through accumulator r1, whose mux is below both ports.
+                    self.mov("r1", b, None);
+                    let op = with_suffix("fmax", cond);
+                    self.emit(format!("{op} {d}, {}, r1 ; nop", a.text()));
+                    return Ok(());
+                }
+            }
             return if mul {
                 self.mul2(alu_op, cond, d, a, b)
             } else {
@@ -1034,7 +1079,7 @@ impl<'k> Gen<'k> {
             let shift = shift_imm(bytes.trailing_zeros());
             self.add2("shl", None, &d, Src::Reg(self.index), shift)?;
         } else {
-            let c = self.constant(bytes);
+            let c = self.constant(bytes)?;
             self.binary(BinaryOp::IntMul, &d, Src::Reg(self.index), c, None)?;
         }
         Ok(Src::Reg(t))
@@ -1145,7 +1190,7 @@ impl<'k> Gen<'k> {
             let r = self.var_reg[p.var.0 as usize];
             self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));
         }
-        let constants = self.needs.constants.clone();
+        let constants = self.pinned_constants.clone();
         for c in &constants {
             let r = self.const_reg[c];
             self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));

@@ -1,0 +1,577 @@
+//! Random differential testing of the V3D compiler: random kernels within its subset run on
+//! the reference interpreter and, compiled for V3D 4.2 and 7.1, on the strict V3D emulator;
+//! every output word must agree.
+//!
+//! The subset: integer arithmetic (every operator the backend has), `where_`/`else_` nests,
+//! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
+//! 1–3 from lane-varying addresses, gathers with their receives, full and partial stores,
+//! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
+//! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
+//! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
+//! VideoCore IV's rounding, so inexact float results are not comparable.
+//!
+//! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it.
+
+use std::sync::Arc;
+
+use qpu::compile::v3d;
+use qpu::error::SourceLocation;
+use qpu::interp;
+use qpu::lang::ast::*;
+use qpu::runtime::{Buffer, BufferWords};
+use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+use qpu_isa::v3d::V3dVersion;
+
+const PROGRAMS: u64 = 300;
+const INT_VARS: u32 = 4;
+/// Vectors each QPU stores: its variables, then the statement slots.
+const SLOTS: u32 = 4;
+const REGION: u32 = INT_VARS + SLOTS;
+const INPUT_WORDS: u32 = 64;
+
+const HERE: SourceLocation = SourceLocation {
+    file: "generated",
+    line: 0,
+    column: 0,
+};
+
+// Parameters: inp: Ptr<Int>, out: Ptr<Int>, x: Int; then the variables, then loop counters.
+const P_INP: u32 = 0;
+const P_OUT: u32 = 1;
+const P_X: u32 = 2;
+const FIRST_VAR: u32 = 3;
+const FIRST_COUNTER: u32 = FIRST_VAR + INT_VARS;
+const MAX_DEPTH: u32 = 3;
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn a(x: Expr) -> Arc<Expr> {
+    Arc::new(x)
+}
+
+fn var(v: u32) -> Expr {
+    Expr::Var(VarId(v))
+}
+
+fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: a(l),
+        rhs: a(r),
+    }
+}
+
+fn un(op: UnaryOp, x: Expr) -> Expr {
+    Expr::Unary { op, arg: a(x) }
+}
+
+fn stmt(kind: StmtKind) -> Stmt {
+    Stmt {
+        kind,
+        location: HERE,
+    }
+}
+
+fn lit(v: i32) -> Expr {
+    Expr::IntLit(v)
+}
+
+/// `base + 4 · (e & mask)`: a byte address inside the input array.
+fn input_address(e: Expr, mask: i32) -> Expr {
+    bin(
+        BinaryOp::IntAdd,
+        var(P_INP),
+        bin(BinaryOp::Shl, bin(BinaryOp::And, e, lit(mask)), lit(2)),
+    )
+}
+
+/// This QPU's output slot `slot`: `out + 64 · (REGION · me() + slot)`.
+fn slot_address(slot: u32) -> Expr {
+    let vector = bin(
+        BinaryOp::IntAdd,
+        bin(
+            BinaryOp::IntMul,
+            Expr::Special(Special::QpuId),
+            lit(REGION as i32),
+        ),
+        lit(slot as i32),
+    );
+    bin(
+        BinaryOp::IntAdd,
+        var(P_OUT),
+        bin(BinaryOp::Shl, vector, lit(6)),
+    )
+}
+
+struct Gen {
+    rng: Rng,
+}
+
+impl Gen {
+    fn literal(&mut self) -> Expr {
+        lit(match self.rng.below(4) {
+            0 => self.rng.below(16) as i32 - 16,
+            1 => self.rng.below(16) as i32,
+            2 => self.rng.below(2000) as i32 - 1000,
+            _ => self.rng.next() as i32,
+        })
+    }
+
+    fn leaf(&mut self) -> Expr {
+        match self.rng.below(8) {
+            0 => self.literal(),
+            1 => Expr::Special(Special::Index),
+            2 => Expr::Special(Special::QpuId),
+            3 => Expr::Special(Special::NumQpus),
+            4 => var(P_X),
+            _ => var(FIRST_VAR + self.rng.below(u64::from(INT_VARS)) as u32),
+        }
+    }
+
+    /// An exact float: a 12-bit integer converted, or an exact combination of two.
+    fn float(&mut self, depth: u32) -> Expr {
+        let small = |g: &mut Gen| {
+            let e = g.int(depth + 1, false);
+            un(
+                UnaryOp::IntToFloat,
+                bin(BinaryOp::Asr, bin(BinaryOp::Shl, e, lit(20)), lit(20)),
+            )
+        };
+        let x = small(self);
+        if self.rng.chance(40) {
+            return x;
+        }
+        let y = small(self);
+        let op = [
+            BinaryOp::FloatAdd,
+            BinaryOp::FloatSub,
+            BinaryOp::FloatMul,
+            BinaryOp::FloatMin,
+            BinaryOp::FloatMax,
+        ][self.rng.below(5) as usize];
+        let r = bin(op, x, y);
+        if self.rng.chance(20) {
+            un(UnaryOp::FloatAbs, r)
+        } else {
+            r
+        }
+    }
+
+    fn int(&mut self, depth: u32, loads: bool) -> Expr {
+        if depth >= 3 || self.rng.chance(30) {
+            return self.leaf();
+        }
+        match self.rng.below(20) {
+            0..=10 => {
+                let op = [
+                    BinaryOp::IntAdd,
+                    BinaryOp::IntSub,
+                    BinaryOp::IntMul,
+                    BinaryOp::Mul24,
+                    BinaryOp::Shl,
+                    BinaryOp::Asr,
+                    BinaryOp::Lsr,
+                    BinaryOp::Ror,
+                    BinaryOp::And,
+                    BinaryOp::Or,
+                    BinaryOp::Xor,
+                    BinaryOp::IntMin,
+                    BinaryOp::IntMax,
+                ][self.rng.below(13) as usize];
+                let l = self.int(depth + 1, loads);
+                let r = self.int(depth + 1, loads);
+                bin(op, l, r)
+            }
+            11 | 12 => {
+                let op =
+                    [UnaryOp::IntNot, UnaryOp::IntAbs, UnaryOp::Clz][self.rng.below(3) as usize];
+                let x = self.int(depth + 1, loads);
+                un(op, x)
+            }
+            13 | 14 => {
+                let cond = self.bool(depth + 1, loads);
+                let x = self.int(depth + 1, loads);
+                let y = self.int(depth + 1, loads);
+                Expr::Select {
+                    cond: Arc::new(cond),
+                    a: a(x),
+                    b: a(y),
+                }
+            }
+            15 | 16 if loads => {
+                let e = self.int(depth + 1, loads);
+                let stride = 1 + self.rng.below(3) as u32;
+                Expr::Load {
+                    addr: a(input_address(e, 15)),
+                    elem: ElemType::Int,
+                    stride,
+                }
+            }
+            17 => {
+                let f = self.float(depth);
+                un(UnaryOp::FloatToInt, f)
+            }
+            _ => self.leaf(),
+        }
+    }
+
+    fn bool(&mut self, depth: u32, loads: bool) -> BoolExpr {
+        match self.rng.below(10) {
+            0 if depth < 3 => BoolExpr::Not(Arc::new(self.bool(depth + 1, loads))),
+            1 if depth < 3 => BoolExpr::And(
+                Arc::new(self.bool(depth + 1, loads)),
+                Arc::new(self.bool(depth + 1, loads)),
+            ),
+            2 if depth < 3 => BoolExpr::Or(
+                Arc::new(self.bool(depth + 1, loads)),
+                Arc::new(self.bool(depth + 1, loads)),
+            ),
+            3 => BoolExpr::Compare {
+                op: self.cmp(),
+                float: true,
+                lhs: a(self.float(depth + 1)),
+                rhs: a(self.float(depth + 1)),
+            },
+            _ => BoolExpr::Compare {
+                op: self.cmp(),
+                float: false,
+                lhs: a(self.int(depth + 1, loads)),
+                rhs: a(self.int(depth + 1, loads)),
+            },
+        }
+    }
+
+    fn cmp(&mut self) -> CmpOp {
+        [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ][self.rng.below(6) as usize]
+    }
+
+    fn target(&mut self) -> VarId {
+        VarId(FIRST_VAR + self.rng.below(u64::from(INT_VARS)) as u32)
+    }
+
+    /// Statements allowed inside `where_`: assignments (no loads) and nested `where_`s.
+    fn masked(&mut self, depth: u32) -> Vec<Stmt> {
+        let n = 1 + self.rng.below(3);
+        (0..n)
+            .map(|_| {
+                if depth < MAX_DEPTH && self.rng.chance(25) {
+                    self.where_(depth + 1)
+                } else {
+                    let var = self.target();
+                    let value = self.int(0, false);
+                    stmt(StmtKind::Assign { var, value })
+                }
+            })
+            .collect()
+    }
+
+    fn where_(&mut self, depth: u32) -> Stmt {
+        let cond = self.bool(1, false);
+        let then = self.masked(depth);
+        let otherwise = if self.rng.chance(50) {
+            self.masked(depth)
+        } else {
+            Vec::new()
+        };
+        stmt(StmtKind::Where {
+            cond,
+            then,
+            otherwise,
+        })
+    }
+
+    fn block(&mut self, depth: u32) -> Vec<Stmt> {
+        let n = 1 + self.rng.below(if depth == 0 { 6 } else { 3 });
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.extend(self.statement(depth));
+        }
+        out
+    }
+
+    fn statement(&mut self, depth: u32) -> Vec<Stmt> {
+        let nested = depth < MAX_DEPTH;
+        match self.rng.below(12) {
+            0..=3 => {
+                let var = self.target();
+                let value = self.int(0, true);
+                vec![stmt(StmtKind::Assign { var, value })]
+            }
+            4 | 5 => vec![self.where_(depth)],
+            6 if nested => {
+                let cond = self.bool(1, true);
+                let cond = if self.rng.chance(50) {
+                    Cond::Any(cond)
+                } else {
+                    Cond::All(cond)
+                };
+                let then = self.block(depth + 1);
+                let otherwise = if self.rng.chance(50) {
+                    self.block(depth + 1)
+                } else {
+                    Vec::new()
+                };
+                vec![stmt(StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                })]
+            }
+            7 if nested => {
+                // counter = 0; while any(counter < (e & 3) [&& cond]) { body; counter += 1 }
+                let counter = VarId(FIRST_COUNTER + depth);
+                let bound = bin(BinaryOp::And, self.int(1, false), lit(3));
+                let mut test = BoolExpr::Compare {
+                    op: CmpOp::Lt,
+                    float: false,
+                    lhs: a(Expr::Var(counter)),
+                    rhs: a(bound),
+                };
+                if self.rng.chance(30) {
+                    test = BoolExpr::And(Arc::new(test), Arc::new(self.bool(1, false)));
+                }
+                let cond = if self.rng.chance(70) {
+                    Cond::Any(test)
+                } else {
+                    Cond::All(test)
+                };
+                let mut body = self.block(depth + 1);
+                body.push(stmt(StmtKind::Assign {
+                    var: counter,
+                    value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
+                }));
+                vec![
+                    stmt(StmtKind::Assign {
+                        var: counter,
+                        value: lit(0),
+                    }),
+                    stmt(StmtKind::While { cond, body }),
+                ]
+            }
+            8 => {
+                let value = self.int(0, true);
+                let lanes = if self.rng.chance(30) {
+                    Some(self.int(1, false))
+                } else {
+                    None
+                };
+                let slot = INT_VARS + self.rng.below(u64::from(SLOTS)) as u32;
+                vec![stmt(StmtKind::Store {
+                    value,
+                    addr: slot_address(slot),
+                    stride: 1,
+                    kind: StoreKind::Blocking,
+                    lanes,
+                })]
+            }
+            9 => {
+                let n = 1 + self.rng.below(3);
+                let mut out = Vec::new();
+                for _ in 0..n {
+                    let e = self.int(1, false);
+                    out.push(stmt(StmtKind::Gather {
+                        addr: input_address(e, 63),
+                    }));
+                }
+                for _ in 0..n {
+                    let var = self.target();
+                    out.push(stmt(StmtKind::Receive { var }));
+                }
+                out
+            }
+            _ => {
+                let var = self.target();
+                let value = self.int(0, false);
+                vec![stmt(StmtKind::Assign { var, value })]
+            }
+        }
+    }
+
+    fn kernel(&mut self) -> Kernel {
+        let mut body = self.block(0);
+        for v in 0..INT_VARS {
+            body.push(stmt(StmtKind::Store {
+                value: var(FIRST_VAR + v),
+                addr: slot_address(v),
+                stride: 1,
+                kind: StoreKind::NonBlocking,
+                lanes: None,
+            }));
+        }
+        let params = [
+            (P_INP, Type::Ptr(ElemType::Int)),
+            (P_OUT, Type::Ptr(ElemType::Int)),
+            (P_X, Type::Int),
+        ];
+        let vars = (0..FIRST_COUNTER + MAX_DEPTH)
+            .map(|v| VarDecl {
+                ty: params.iter().find(|p| p.0 == v).map_or(Type::Int, |p| p.1),
+                location: HERE,
+            })
+            .collect();
+        Kernel {
+            params: params
+                .iter()
+                .map(|&(v, ty)| Param { var: VarId(v), ty })
+                .collect(),
+            vars,
+            body,
+            location: HERE,
+        }
+    }
+}
+
+struct Case {
+    kernel: Kernel,
+    qpus: u32,
+    input: Vec<u32>,
+    x: u32,
+}
+
+fn case(seed: u64, version: V3dVersion) -> Case {
+    let mut g = Gen { rng: Rng(seed) };
+    let kernel = g.kernel();
+    let max = match version {
+        V3dVersion::V42 => 8,
+        V3dVersion::V71 => 16,
+    };
+    let qpus = 1 + g.rng.below(max) as u32;
+    let input = (0..INPUT_WORDS).map(|_| g.rng.next() as u32).collect();
+    let x = g.rng.below(64) as u32;
+    Case {
+        kernel,
+        qpus,
+        input,
+        x,
+    }
+}
+
+fn interpret(c: &Case) -> Result<Vec<u32>, String> {
+    let mut input = c.input.clone();
+    let mut out = vec![0u32; (REGION * 16 * c.qpus) as usize];
+    let (inp_addr, out_addr) = (0x1000u32, 0x10_0000u32);
+    let mut buffers = [
+        Buffer {
+            bus_address: inp_addr,
+            words: BufferWords::ReadWrite(&mut input),
+        },
+        Buffer {
+            bus_address: out_addr,
+            words: BufferWords::ReadWrite(&mut out),
+        },
+    ];
+    interp::run(
+        &c.kernel,
+        c.qpus,
+        &[inp_addr, out_addr, c.x],
+        &mut buffers,
+        &interp::Config::default(),
+    )
+    .map_err(|e| format!("interpreter: {e}"))?;
+    Ok(out)
+}
+
+fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
+    let compiled = v3d::compile(&c.kernel, version).map_err(|e| format!("compile: {e}"))?;
+    let mut config = V3dConfig::new(version);
+    config.qpus = c.qpus as usize;
+    config.max_instructions = 20_000_000;
+    let mut emu = V3dEmulator::new(config).map_err(|e| e.to_string())?;
+    let code = emu
+        .load_program(&compiled.words)
+        .map_err(|e| e.to_string())?;
+    let out_words = REGION * 16 * c.qpus;
+    let mem = emu.memory_mut();
+    let inp = mem.alloc(INPUT_WORDS * 4, 64).map_err(|e| e.to_string())?;
+    let out = mem.alloc(out_words * 4, 64).map_err(|e| e.to_string())?;
+    mem.write_u32s(inp, &c.input).map_err(|e| e.to_string())?;
+    let uniforms = emu
+        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x]))
+        .map_err(|e| e.to_string())?;
+    emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
+        .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
+    emu.memory()
+        .read_u32s(out, out_words)
+        .map_err(|e| e.to_string())
+}
+
+fn check(seed: u64, version: V3dVersion) -> Result<(), String> {
+    let c = case(seed, version);
+    let want = interpret(&c)?;
+    let got = emulate(&c, version)?;
+    if got != want {
+        let first = got.iter().zip(&want).position(|(g, w)| g != w).unwrap_or(0);
+        return Err(format!(
+            "{version:?} on {} QPUs: word {first} is {:#x}, the interpreter says {:#x}",
+            c.qpus, got[first], want[first]
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
+    if let Some(seed) = std::env::var("QPU_V3D_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            let c = case(seed, version);
+            eprintln!("{}", c.kernel);
+            check(seed, version).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+        return;
+    }
+    let mut failures = Vec::new();
+    for seed in 0..PROGRAMS {
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            if let Err(e) = check(seed, version) {
+                failures.push(format!("seed {seed}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs disagree (rerun one with QPU_V3D_DIFF_SEED=<seed>):\n{}",
+        failures.len(),
+        2 * PROGRAMS,
+        failures
+            .iter()
+            .take(5)
+            .map(|f| f.lines().take(3).collect::<Vec<_>>().join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn generator_makes_varied_programs() {
+    let a = case(1, V3dVersion::V42).kernel.to_string();
+    let b = case(2, V3dVersion::V42).kernel.to_string();
+    assert_ne!(a, b);
+    assert_eq!(a, case(1, V3dVersion::V42).kernel.to_string());
+}
