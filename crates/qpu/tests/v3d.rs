@@ -390,3 +390,87 @@ fn code_sizes_stay_small() {
         assert!(compile_v3d(tri.ast(), version).words.len() <= 29);
     }
 }
+
+/// More distinct large literals than get a register each: the rest are built inline.
+fn many_constants(p: Ptr<Int>) {
+    let acc = Int::var(p.load());
+    for k in 0..40i32 {
+        let c = 0x1234_5677_i32.wrapping_mul(k + 1) ^ (k << 20);
+        acc.set((acc ^ c) + (k * 100_003 - 7));
+    }
+    p.store(acc);
+}
+
+#[test]
+fn literals_beyond_the_register_budget_are_built_inline() {
+    let kernel = qpu::compile(many_constants).unwrap();
+    let compiled = compile_v3d(kernel.ast(), V3dVersion::V42);
+    // 80 distinct literals that no small immediate holds; at most 40 get a register.
+    assert!(
+        compiled.constants.len() <= 40,
+        "{}",
+        compiled.constants.len()
+    );
+    let input: Vec<i32> = (0..16).map(|i| i * 31 - 200).collect();
+    check_against_interpreter(kernel.ast(), &[Arg::Array(ints(&input))]);
+}
+
+/// `x` variables all alive to the end: too many for the 64-entry register file.
+fn many_variables(p: Ptr<Int>) {
+    let vars: Vec<Int> = (0..70).map(|i| Int::var(p.load() + i)).collect();
+    let mut sum = Int::var(0);
+    for v in &vars {
+        sum += *v;
+    }
+    p.store(sum);
+}
+
+#[test]
+fn register_exhaustion_is_an_error() {
+    let kernel = qpu::compile(many_variables).unwrap();
+    for version in VERSIONS {
+        match v3d::compile(kernel.ast(), version) {
+            Err(CompileError::RegisterAllocation(message)) => {
+                assert!(message.contains("registers"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn each_unsupported_construct_is_named() {
+    fn rotates(p: Ptr<Int>) {
+        p.store(rotate(p.load(), 1));
+    }
+    fn reciprocal(p: Ptr<Float>) {
+        p.store(p.load().recip());
+    }
+    fn float_division(p: Ptr<Float>) {
+        p.store(p.load() / 3.0);
+    }
+    fn remainder(p: Ptr<Int>) {
+        p.store(p.load() % 3);
+    }
+    let cases = [
+        (qpu::compile(rotates).unwrap().ast().clone(), "rotate"),
+        (qpu::compile(reciprocal).unwrap().ast().clone(), "Recip"),
+        (
+            qpu::compile(float_division).unwrap().ast().clone(),
+            "float division",
+        ),
+        (qpu::compile(remainder).unwrap().ast().clone(), "remainder"),
+    ];
+    for (kernel, what) in &cases {
+        for version in VERSIONS {
+            match v3d::compile(kernel, version) {
+                Err(e @ CompileError::Unsupported { .. }) => {
+                    let text = e.to_string();
+                    assert!(text.contains(what), "{text}");
+                    assert!(text.contains("v3d.rs:"), "{text}");
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+    }
+}

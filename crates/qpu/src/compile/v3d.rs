@@ -860,7 +860,7 @@ impl<'k> Gen<'k> {
     /// `dest = value` in the lanes of `mask`.
     fn assign(&mut self, dest: u8, value: &Expr, mask: Option<Mask>) -> Result<(), CompileError> {
         let Some(mask) = mask else {
-            return self.eval_into(value, dest, None);
+            return self.eval_into(value, dest);
         };
         // Operands first (they may use temporaries, and in the register-mask case the
         // flags), then the mask, then the one conditional write.
@@ -905,7 +905,7 @@ impl<'k> Gen<'k> {
                 // The result takes the next temporary; whatever the operands used above it is
                 // dead once the value is computed.
                 let t = self.temp()?;
-                self.eval_into(e, t, None)?;
+                self.eval_into(e, t)?;
                 self.next_temp = u32::from(t) + 1;
                 Src::Reg(t)
             }
@@ -915,32 +915,32 @@ impl<'k> Gen<'k> {
     /// Computes `e` into register `dest`. Multi-instruction sequences write `dest` only in
     /// their last instruction (or, for `select`, in a way that reads the operands first), so
     /// `dest` may be a variable `e` reads.
-    fn eval_into(&mut self, e: &Expr, dest: u8, cond: Option<&str>) -> Result<(), CompileError> {
+    fn eval_into(&mut self, e: &Expr, dest: u8) -> Result<(), CompileError> {
         let d = format!("rf{dest}");
         match e {
             Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Var(_) | Expr::Special(_) => {
                 let v = self.eval(e)?;
                 if v != Src::Reg(dest) {
-                    self.mov(&d, v, cond);
+                    self.mov(&d, v, None);
                 }
             }
             Expr::Unary { op, arg } => {
                 let a = self.eval(arg)?;
                 match op {
-                    UnaryOp::IntNot => self.add1("not", cond, &d, a),
-                    UnaryOp::Clz => self.add1("clz", cond, &d, a),
-                    UnaryOp::IntToFloat => self.add1("itof", cond, &d, a),
-                    UnaryOp::FloatToInt => self.add1("ftoiz", cond, &d, a),
+                    UnaryOp::IntNot => self.add1("not", None, &d, a),
+                    UnaryOp::Clz => self.add1("clz", None, &d, a),
+                    UnaryOp::IntToFloat => self.add1("itof", None, &d, a),
+                    UnaryOp::FloatToInt => self.add1("ftoiz", None, &d, a),
                     UnaryOp::IntAbs => {
                         // max(x, −x); −MIN = MIN, as the language defines.
                         let t = self.temp()?;
                         self.add1("neg", None, &format!("rf{t}"), a);
-                        self.add2("max", cond, &d, a, Src::Reg(t))?;
+                        self.add2("max", None, &d, a, Src::Reg(t))?;
                     }
                     UnaryOp::FloatAbs => {
                         let t = self.temp()?;
                         self.add2("shl", None, &format!("rf{t}"), a, Src::Imm(1))?;
-                        self.add2("shr", cond, &d, Src::Reg(t), Src::Imm(1))?;
+                        self.add2("shr", None, &d, Src::Reg(t), Src::Imm(1))?;
                     }
                     UnaryOp::Recip
                     | UnaryOp::Rsqrt
@@ -956,12 +956,12 @@ impl<'k> Gen<'k> {
             Expr::Binary { op, lhs, rhs } => {
                 let a = self.eval(lhs)?;
                 let b = self.eval(rhs)?;
-                self.binary(*op, &d, a, b, cond)?;
+                self.binary(*op, &d, a, b, None)?;
             }
-            Expr::Select { cond: c, a, b } => {
+            Expr::Select { cond, a, b } => {
                 let va = self.eval(a)?;
                 let vb = self.eval(b)?;
-                let sense = self.flags(c)?;
+                let sense = self.flags(cond)?;
                 if va == Src::Reg(dest) {
                     self.mov(&d, vb, Some(sense.not().cond()));
                 } else if vb == Src::Reg(dest) {
@@ -969,9 +969,6 @@ impl<'k> Gen<'k> {
                 } else {
                     self.mov(&d, vb, None);
                     self.mov(&d, va, Some(sense.cond()));
-                }
-                if cond.is_some() {
-                    unreachable!("a select is never the value of a conditional eval_into");
                 }
             }
             Expr::Load { addr, stride, .. } => {
@@ -986,9 +983,6 @@ impl<'k> Gen<'k> {
                 let base = self.broadcast(base, uniform)?;
                 let offsets = self.lane_offsets(*stride)?;
                 self.add2("add", None, "tmua", base, offsets)?;
-                if cond.is_some() {
-                    unreachable!("a load is never the value of a conditional eval_into");
-                }
                 self.emit(format!("nop ; nop ; ldtmu.rf{dest}"));
             }
             Expr::Rotate { .. } => return Err(self.unsupported("`rotate`")),
