@@ -47,13 +47,14 @@
 //! # Supported constructs
 //!
 //! Int and Float variables, parameters and pointers; `+ - * & | ^ << >> >>> ror min max`,
-//! `mul24`, `!`, `abs`, `clz`, int↔float conversion; float `+ - * min max abs`; all six
+//! `mul24`, `!`, `abs`, `clz`, int↔float conversion; float `+ - * / min max abs`, `recip`,
+//! `rsqrt`, `exp2`, `log2`, `sqrt` (the SFU, as add-ALU ops); all six
 //! comparisons combined with `&&`, `||`, `!`; `select`; `if_`, `while_`, `for_`/`for_range`
 //! with `any`/`all`; `where_`/`else_`, nested; `index()`, `me()`, `num_qpus()`; loads and
 //! stores with any stride, `store_first`-style partial stores; `gather`/`receive` (a load
 //! while gathered values wait in the FIFO, and a gather/receive pair split across control
-//! flow, are refused). Everything else (integer `/` and `%`, float `/`, the SFU functions,
-//! `rotate`, uniform streams, semaphores) is a [`CompileError::Unsupported`] naming the
+//! flow, are refused). Everything else (integer `/` and `%`, `rotate`, uniform streams,
+//! semaphores) is a [`CompileError::Unsupported`] naming the
 //! construct and the statement's source location. `debug` records nothing here (as for any
 //! compilation outside `Kernel::run`).
 //!
@@ -62,7 +63,8 @@
 //! The V3D float unit rounds to nearest even and keeps denormals (Broadcom's simulator, as
 //! modelled by `qpu_emu::v3d`), while the language's reference interpreter models the
 //! VideoCore IV (rounding toward zero, denormals flushed). Inexact float results therefore
-//! differ in the last bit; integer results agree exactly.
+//! differ in the last bit; integer results agree exactly. The SFU functions are exact in
+//! the interpreter and the emulator, approximate on the hardware.
 //!
 //! Backend selection (a `QPU_BACKEND` value, a runtime launch through the DRM driver) is
 //! not wired yet: this module only produces the words and the uniform layout.
@@ -664,6 +666,17 @@ impl<'k> Gen<'k> {
         Ok(Src::Reg(t))
     }
 
+    /// A special function as the add-ALU op (V3D 4.1+; on 7.1 the only form), writing any
+    /// register. Mesa's scheduler gives an SFU instruction a latency of 2
+    /// (`qpu_schedule.c`, `instruction_latency`); we keep the two instructions after it
+    /// free of any use, as the 4.2 r4 form requires (`qpu_validate.c`), since no source
+    /// says the register form has an interlock.
+    fn sfu(&mut self, op: &str, dest: u8, a: Src) {
+        self.add1(op, None, &format!("rf{dest}"), a);
+        self.emit("nop ; nop");
+        self.emit("nop ; nop");
+    }
+
     // ---- statements ----------------------------------------------------------------------
 
     fn body(&mut self, stmts: &[Stmt], mask: Option<Mask>) -> Result<(), CompileError> {
@@ -942,14 +955,24 @@ impl<'k> Gen<'k> {
                         self.add2("shl", None, &format!("rf{t}"), a, Src::Imm(1))?;
                         self.add2("shr", None, &d, Src::Reg(t), Src::Imm(1))?;
                     }
-                    UnaryOp::Recip
-                    | UnaryOp::Rsqrt
-                    | UnaryOp::Exp2
-                    | UnaryOp::Log2
-                    | UnaryOp::Sqrt => {
-                        return Err(self.unsupported(format!(
-                            "the special function {op:?} (the V3D SFU is not used yet)"
-                        )))
+                    UnaryOp::Recip => self.sfu("recip", dest, a),
+                    UnaryOp::Exp2 => self.sfu("exp", dest, a),
+                    // The language ignores the sign of rsqrt's and log2's argument (as the
+                    // VideoCore IV SFU does); the V3D's gives NaN for a negative one.
+                    UnaryOp::Rsqrt | UnaryOp::Log2 | UnaryOp::Sqrt => {
+                        let t = self.temp()?;
+                        let abs = format!("rf{t}");
+                        self.add2("shl", None, &abs, a, Src::Imm(1))?;
+                        self.add2("shr", None, &abs, Src::Reg(t), Src::Imm(1))?;
+                        match op {
+                            UnaryOp::Log2 => self.sfu("log", dest, Src::Reg(t)),
+                            UnaryOp::Rsqrt => self.sfu("rsqrt", dest, Src::Reg(t)),
+                            // sqrt(x) = recip(rsqrt(x)), as the language defines it.
+                            _ => {
+                                self.sfu("rsqrt", t, Src::Reg(t));
+                                self.sfu("recip", dest, Src::Reg(t));
+                            }
+                        }
                     }
                 }
             }
@@ -1052,7 +1075,10 @@ impl<'k> Gen<'k> {
                 Err(self.unsupported("integer division and remainder"))
             }
             BinaryOp::FloatDiv => {
-                Err(self.unsupported("float division (the V3D SFU is not used yet)"))
+                // lhs · recip(rhs), as the language defines it.
+                let r = self.temp()?;
+                self.sfu("recip", r, b);
+                self.mul2("fmul", cond, d, a, Src::Reg(r))
             }
             _ => unreachable!("single-instruction ops handled above"),
         }
