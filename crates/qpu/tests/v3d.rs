@@ -440,15 +440,16 @@ fn register_exhaustion_is_an_error() {
 
 #[test]
 fn each_unsupported_construct_is_named() {
-    fn rotates(p: Ptr<Int>) {
-        p.store(rotate(p.load(), 1));
-    }
     fn remainder(p: Ptr<Int>) {
         p.store(p.load() % 3);
     }
+    fn semaphores(p: Ptr<Int>) {
+        sema_inc(3);
+        p.store(1);
+    }
     let cases = [
-        (qpu::compile(rotates).unwrap().ast().clone(), "rotate"),
         (qpu::compile(remainder).unwrap().ast().clone(), "remainder"),
+        (qpu::compile(semaphores).unwrap().ast().clone(), "semaphore"),
     ];
     for (kernel, what) in &cases {
         for version in VERSIONS {
@@ -501,4 +502,44 @@ fn special_functions_match_scalar_rust_on_exact_values() {
         assert_eq!(out[1], expected, "{version:?}");
     }
     check_against_interpreter(kernel.ast(), &args);
+}
+
+/// Rotations by constants (positive, negative, multiples of 16) and by a lane-varying amount
+/// (only lane 0 counts), of a variable and of a literal.
+fn rotations(p: Ptr<Int>, out: Ptr<Int>, k: Int) {
+    let x = Int::var(p.load());
+    out.store(rotate(x, 1));
+    (out + 16).store(rotate(x, -3));
+    (out + 32).store(rotate(x, 16));
+    (out + 48).store(rotate(x, k + index()));
+    (out + 64).store(rotate(x * 2, 0 - k));
+    (out + 80).store(rotate(Int::from(7), k) + rotate(index(), 17));
+}
+
+#[test]
+fn rotations_match_the_interpreter() {
+    let kernel = qpu::compile(rotations).unwrap();
+    let input: Vec<u32> = (0..16).map(|i| i * i + 100).collect();
+    for k in [0u32, 1, 5, 15, 16, 23, (-2i32) as u32] {
+        check_against_interpreter(
+            kernel.ast(),
+            &[
+                Arg::Array(input.clone()),
+                Arg::Array(vec![0; 96]),
+                Arg::Word(k),
+            ],
+        );
+    }
+    // And against the definition: out lane i = x lane (i − 1) mod 16.
+    let (out, _) = run_v3d(
+        &compile_v3d(kernel.ast(), V3dVersion::V42),
+        1,
+        &[
+            Arg::Array(input.clone()),
+            Arg::Array(vec![0; 96]),
+            Arg::Word(0),
+        ],
+    );
+    let want: Vec<u32> = (0..16).map(|i| input[(i + 15) % 16]).collect();
+    assert_eq!(out[1][..16], want[..]);
 }

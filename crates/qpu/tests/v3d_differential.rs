@@ -2,7 +2,7 @@
 //! the reference interpreter and, compiled for V3D 4.2 and 7.1, on the strict V3D emulator;
 //! every output word must agree.
 //!
-//! The subset: integer arithmetic (every operator the backend has), `where_`/`else_` nests,
+//! The subset: integer arithmetic (every operator the backend has), `rotate`, `where_`/`else_` nests,
 //! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
 //! 1–3 from lane-varying addresses, gathers with their receives, full and partial stores,
 //! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
@@ -22,7 +22,7 @@ use qpu::runtime::{Buffer, BufferWords};
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
 use qpu_isa::v3d::V3dVersion;
 
-const PROGRAMS: u64 = 300;
+const PROGRAMS: u64 = 500;
 const INT_VARS: u32 = 4;
 /// Vectors each QPU stores: its variables, then the statement slots.
 const SLOTS: u32 = 4;
@@ -227,6 +227,14 @@ impl Gen {
             17 => {
                 let f = self.float(depth);
                 un(UnaryOp::FloatToInt, f)
+            }
+            18 => {
+                let value = self.int(depth + 1, loads);
+                let amount = self.int(depth + 1, loads);
+                Expr::Rotate {
+                    value: a(value),
+                    amount: a(amount),
+                }
             }
             _ => self.leaf(),
         }

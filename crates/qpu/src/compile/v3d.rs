@@ -16,8 +16,10 @@
 //! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4) and per
 //! constant that is not a small immediate; the rest hold temporaries, allocated as a stack
 //! while a statement is lowered. A kernel that needs more registers than that is a
-//! [`CompileError::RegisterAllocation`]. No accumulator is used, so the same lowering serves
-//! 4.2 and 7.1; the few differences (the lane-0 broadcast register) are in `Gen::broadcast`.
+//! [`CompileError::RegisterAllocation`]. Accumulators hold values only within one
+//! operation's instruction sequence (4.2 only: the rotation source r0 and amount r5, and r1
+//! for an `fmax` of two registers), so the same lowering serves 4.2 and 7.1; the differences
+//! are in `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
 //!
 //! Conditions: comparisons push flag A the way Mesa's `ntq_emit_comparison` does (`xor`
 //! with `pushz` for `==`, the carry of `min` for signed `<`/`>`, `fcmp` with `pushn`/`pushz`/
@@ -53,8 +55,9 @@
 //! with `any`/`all`; `where_`/`else_`, nested; `index()`, `me()`, `num_qpus()`; loads and
 //! stores with any stride, `store_first`-style partial stores; `gather`/`receive` (a load
 //! while gathered values wait in the FIFO, and a gather/receive pair split across control
-//! flow, are refused). Everything else (integer `/` and `%`, `rotate`, uniform streams,
-//! semaphores) is a [`CompileError::Unsupported`] naming the
+//! flow, are refused); `rotate` (4.2: the `rot` signal through accumulator r0 and, for a
+//! variable amount, r5; 7.1: the `rotate` op by the negated amount, its direction being the
+//! opposite). Everything else (integer `/` and `%`, uniform streams, semaphores) is a [`CompileError::Unsupported`] naming the
 //! construct and the statement's source location. `debug` records nothing here (as for any
 //! compilation outside `Kernel::run`).
 //!
@@ -677,6 +680,61 @@ impl<'k> Gen<'k> {
         self.emit("nop ; nop");
     }
 
+    /// `dest` lane i = `value` lane (i − n) mod 16, n = lane 0 of `amount`.
+    fn rotate(&mut self, dest: u8, value: Src, amount: Src) -> Result<(), CompileError> {
+        let d = format!("rf{dest}");
+        let constant = match amount {
+            Src::Imm(n) => Some(n & 15),
+            Src::Reg(_) => None,
+        };
+        if constant == Some(0) {
+            self.mov(&d, value, None);
+            return Ok(());
+        }
+        match self.version {
+            V3dVersion::V42 => {
+                // The `rot` signal rotates the mul ALU's inputs; from an accumulator across
+                // all 16 lanes, out[i] = in[(i − n) mod 16], by a small immediate or by r5
+                // (py-videocore6 tests/test_signals.py, on a Pi 4). Neither the source
+                // accumulator nor r5 may be written by the instruction just before it.
+                self.mov("r0", value, None);
+                let by = match constant {
+                    Some(n) => Src::Imm(n).text(),
+                    None => {
+                        self.mov("r5", amount, None);
+                        "r5".to_string()
+                    }
+                };
+                self.emit("nop ; nop");
+                self.emit(format!("nop ; mov {d}, r0 ; rot.{by}"));
+            }
+            V3dVersion::V71 => {
+                // The add-ALU `rotate` turns the other way, out[i] = in[(i + n) mod 16]
+                // (py-videocore7 tests/test_parallel.py, on a Pi 5), so rotate by −n. A
+                // free instruction before it, as 4.2 needs (no source states 7.1's rule).
+                let by = match constant {
+                    Some(n) => Src::Imm((16 - n) & 15),
+                    None => {
+                        let t = self.temp()?;
+                        self.add1("neg", None, &format!("rf{t}"), amount);
+                        Src::Reg(t)
+                    }
+                };
+                let v = match value {
+                    Src::Reg(_) => value,
+                    Src::Imm(_) => {
+                        let t = self.temp()?;
+                        self.mov(&format!("rf{t}"), value, None);
+                        Src::Reg(t)
+                    }
+                };
+                self.emit("nop ; nop");
+                self.add2("rotate", None, &d, v, by)?;
+            }
+        }
+        Ok(())
+    }
+
     // ---- statements ----------------------------------------------------------------------
 
     fn body(&mut self, stmts: &[Stmt], mask: Option<Mask>) -> Result<(), CompileError> {
@@ -1008,7 +1066,11 @@ impl<'k> Gen<'k> {
                 self.add2("add", None, "tmua", base, offsets)?;
                 self.emit(format!("nop ; nop ; ldtmu.rf{dest}"));
             }
-            Expr::Rotate { .. } => return Err(self.unsupported("`rotate`")),
+            Expr::Rotate { value, amount } => {
+                let v = self.eval(value)?;
+                let n = self.eval(amount)?;
+                self.rotate(dest, v, n)?;
+            }
             Expr::Uniform { .. } => {
                 return Err(self.unsupported("a uniform-stream read (`UniformStream::next`)"))
             }
