@@ -543,3 +543,26 @@ fn rotations_match_the_interpreter() {
     let want: Vec<u32> = (0..16).map(|i| input[(i + 15) % 16]).collect();
     assert_eq!(out[1][..16], want[..]);
 }
+
+/// Uniform-stream reads, re-pointed, inside expressions and a store's lane count.
+fn streams(p: Ptr<Int>, out: Ptr<Int>) {
+    let s = UniformStream::at(p + 3);
+    let a = Int::var(s.next());
+    let b = Int::var(s.next() * 10 + s.next());
+    let t = UniformStream::at(p + 40);
+    out.store(a + b + index());
+    (out + 16).store_first(t.next(), t.next() - index());
+}
+
+#[test]
+fn uniform_streams_match_the_interpreter() {
+    let kernel = qpu::compile(streams).unwrap();
+    let mut input: Vec<u32> = (0..64).map(|i| i * 3 + 1).collect();
+    for n in [0u32, 5, 16, 40, (-1i32) as u32] {
+        input[40] = n;
+        check_against_interpreter(
+            kernel.ast(),
+            &[Arg::Array(input.clone()), Arg::Array(vec![0; 32])],
+        );
+    }
+}

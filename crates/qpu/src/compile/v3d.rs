@@ -55,9 +55,10 @@
 //! with `any`/`all`; `where_`/`else_`, nested; `index()`, `me()`, `num_qpus()`; loads and
 //! stores with any stride, `store_first`-style partial stores; `gather`/`receive` (a load
 //! while gathered values wait in the FIFO, and a gather/receive pair split across control
-//! flow, are refused); `rotate` (4.2: the `rot` signal through accumulator r0 and, for a
+//! flow, are refused); uniform streams (`UniformStream::at`/`next`, through the second
+//! uniform pointer: `unifa` and `ldunifarf`); `rotate` (4.2: the `rot` signal through accumulator r0 and, for a
 //! variable amount, r5; 7.1: the `rotate` op by the negated amount, its direction being the
-//! opposite). Everything else (integer `/` and `%`, uniform streams, semaphores) is a [`CompileError::Unsupported`] naming the
+//! opposite). Everything else (integer `/` and `%`, semaphores) is a [`CompileError::Unsupported`] naming the
 //! construct and the statement's source location. `debug` records nothing here (as for any
 //! compilation outside `Kernel::run`).
 //!
@@ -801,7 +802,8 @@ impl<'k> Gen<'k> {
                 lanes,
                 ..
             } => {
-                let value = self.eval(value)?;
+                // The lane count, the value, then the address: the order the language gives
+                // uniform-stream reads inside them.
                 let lanes = match lanes {
                     Some(n) => {
                         let uniform = is_uniform(n, &self.uniform);
@@ -810,6 +812,7 @@ impl<'k> Gen<'k> {
                     }
                     None => None,
                 };
+                let value = self.eval(value)?;
                 let uniform = is_uniform(addr, &self.uniform);
                 let base = self.eval(addr)?;
                 let base = self.broadcast(base, uniform)?;
@@ -844,8 +847,15 @@ impl<'k> Gen<'k> {
                 self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
                 self.gathers -= 1;
             }
-            StmtKind::UniformsFrom { .. } => {
-                return Err(self.unsupported("`UniformStream::at` (reading a uniform stream)"))
+            StmtKind::UniformsFrom { addr } => {
+                // The second uniform pointer: unifa takes lane 0's address, and three
+                // instructions must pass before the first ldunifa (Mesa qpu_schedule.c;
+                // py-videocore7 tests/test_unifa.py).
+                let a = self.eval(addr)?;
+                self.mov("unifa", a, None);
+                for _ in 0..3 {
+                    self.emit("nop ; nop");
+                }
             }
             StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {
                 return Err(self.unsupported("a semaphore operation"))
@@ -1071,9 +1081,7 @@ impl<'k> Gen<'k> {
                 let n = self.eval(amount)?;
                 self.rotate(dest, v, n)?;
             }
-            Expr::Uniform { .. } => {
-                return Err(self.unsupported("a uniform-stream read (`UniformStream::next`)"))
-            }
+            Expr::Uniform { .. } => self.emit(format!("nop ; nop ; ldunifarf.rf{dest}")),
         }
         Ok(())
     }
