@@ -3,7 +3,7 @@
 //!
 //! # Design
 //!
-//! A separate, deliberately simple backend rather than a second [`super::target::Target`]:
+//! A separate, deliberately simple backend rather than a second `Target` (`compile::target`):
 //! the VideoCore IV pipeline's IR, allocator and scheduler are built around the A/B register
 //! files, VPM/DMA stores and the VC4 hazard table, and bending them to a unified 64-entry
 //! register file, TMU stores and a different flag model would take longer to get right than a
