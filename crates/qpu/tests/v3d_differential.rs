@@ -5,12 +5,13 @@
 //! The subset: integer arithmetic (every operator the backend has), `rotate`, `where_`/`else_` nests,
 //! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
 //! 1–3 from lane-varying addresses, gathers with their receives, full and partial stores,
-//! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
+//! uniform-stream reads, `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
 //! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
 //! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
 //! VideoCore IV's rounding, so inexact float results are not comparable.
 //!
-//! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it.
+//! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it;
+//! `QPU_V3D_DIFF_PROGRAMS=<n>` checks seeds `0..n` instead of the default 500.
 
 use std::sync::Arc;
 
@@ -27,7 +28,9 @@ const INT_VARS: u32 = 4;
 /// Vectors each QPU stores: its variables, then the statement slots.
 const SLOTS: u32 = 4;
 const REGION: u32 = INT_VARS + SLOTS;
-const INPUT_WORDS: u32 = 64;
+/// Words of the input array: loads and gathers use the first 64, uniform-stream reads
+/// (which start inside the first 32 and advance a word per read) the rest.
+const INPUT_WORDS: u32 = 1024;
 
 const HERE: SourceLocation = SourceLocation {
     file: "generated",
@@ -122,6 +125,8 @@ fn slot_address(slot: u32) -> Expr {
 
 struct Gen {
     rng: Rng,
+    /// Whether the uniform stream points into the input yet.
+    stream: bool,
 }
 
 impl Gen {
@@ -135,6 +140,11 @@ impl Gen {
     }
 
     fn leaf(&mut self) -> Expr {
+        if self.stream && self.rng.chance(5) {
+            return Expr::Uniform {
+                elem: ElemType::Int,
+            };
+        }
         match self.rng.below(8) {
             0 => self.literal(),
             1 => Expr::Special(Special::Index),
@@ -420,7 +430,13 @@ impl Gen {
     }
 
     fn kernel(&mut self) -> Kernel {
-        let mut body = self.block(0);
+        // Every uniform-stream read comes after the stream is pointed into the input.
+        let start = self.int(1, false);
+        let mut body = vec![stmt(StmtKind::UniformsFrom {
+            addr: input_address(start, 31),
+        })];
+        self.stream = true;
+        body.extend(self.block(0));
         for v in 0..INT_VARS {
             body.push(stmt(StmtKind::Store {
                 value: var(FIRST_VAR + v),
@@ -461,7 +477,10 @@ struct Case {
 }
 
 fn case(seed: u64, version: V3dVersion) -> Case {
-    let mut g = Gen { rng: Rng(seed) };
+    let mut g = Gen {
+        rng: Rng(seed),
+        stream: false,
+    };
     let kernel = g.kernel();
     let max = match version {
         V3dVersion::V42 => 8,
@@ -543,6 +562,10 @@ fn check(seed: u64, version: V3dVersion) -> Result<(), String> {
 
 #[test]
 fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
+    let programs = std::env::var("QPU_V3D_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(PROGRAMS);
     if let Some(seed) = std::env::var("QPU_V3D_DIFF_SEED")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
@@ -555,7 +578,7 @@ fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
         return;
     }
     let mut failures = Vec::new();
-    for seed in 0..PROGRAMS {
+    for seed in 0..programs {
         for version in [V3dVersion::V42, V3dVersion::V71] {
             if let Err(e) = check(seed, version) {
                 failures.push(format!("seed {seed}: {e}"));
@@ -566,7 +589,7 @@ fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
         failures.is_empty(),
         "{} of {} runs disagree (rerun one with QPU_V3D_DIFF_SEED=<seed>):\n{}",
         failures.len(),
-        2 * PROGRAMS,
+        2 * programs,
         failures
             .iter()
             .take(5)
