@@ -21,9 +21,10 @@
 //! for an `fmax` of two registers), so the same lowering serves 4.2 and 7.1; the differences
 //! are in `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
 //!
-//! Conditions: comparisons push flag A the way Mesa's `ntq_emit_comparison` does (`xor`
-//! with `pushz` for `==`, the carry of `min` for signed `<`/`>`, `fcmp` with `pushn`/`pushz`/
-//! `pushc` for floats); `any`/`all` become the `anya`/`alla`/`anyna`/`allna` branch
+//! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
+//! (`xor` with `pushz` for `==`, the carry of `min` for signed `<`/`>`); float comparisons
+//! use only the carry of `fcmp` (a ≤ b), pushed and combined by a flag update, so that
+//! `-0 == +0` and NaN compares false as IEEE says; `any`/`all` become the `anya`/`alla`/`anyna`/`allna` branch
 //! conditions. A `where_` whose bodies are plain assignments uses the flags directly as the
 //! write condition; otherwise (nesting, `select` in the body) the mask is kept as a −1/0
 //! register and pushed before each masked write.
@@ -102,7 +103,7 @@ const REGISTERS: u32 = 64;
 /// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
 const TMU_FIFO: u32 = 16;
 /// Registers kept free for temporaries when constants are given registers.
-const TEMPORARIES: u32 = 24;
+const TEMPORARIES: u32 = 32;
 
 /// A kernel compiled for a V3D GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -1177,6 +1178,14 @@ impl<'k> Gen<'k> {
 
     /// Pushes flag A for a per-lane condition; returns which state of A means "holds".
     fn flags(&mut self, b: &BoolExpr) -> Result<Sense, CompileError> {
+        // Once the flags are pushed, the temporaries used on the way are dead.
+        let mark = self.next_temp;
+        let sense = self.push_flags(b);
+        self.next_temp = mark;
+        sense
+    }
+
+    fn push_flags(&mut self, b: &BoolExpr) -> Result<Sense, CompileError> {
         match b {
             BoolExpr::Compare {
                 op,
@@ -1186,24 +1195,60 @@ impl<'k> Gen<'k> {
             } => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
-                // Mesa nir_to_vir.c ntq_emit_comparison: C of min(a, b) is a > b (signed);
-                // fcmp(a, b) sets N for a < b, Z for a == b, C for a <= b.
-                let (opname, push, a, b, sense) = match (float, op) {
-                    (false, CmpOp::Eq) => ("xor", "pushz", l, r, Sense::A),
-                    (false, CmpOp::Ne) => ("xor", "pushz", l, r, Sense::NotA),
-                    (false, CmpOp::Gt) => ("min", "pushc", l, r, Sense::A),
-                    (false, CmpOp::Le) => ("min", "pushc", l, r, Sense::NotA),
-                    (false, CmpOp::Lt) => ("min", "pushc", r, l, Sense::A),
-                    (false, CmpOp::Ge) => ("min", "pushc", r, l, Sense::NotA),
-                    (true, CmpOp::Eq) => ("fcmp", "pushz", l, r, Sense::A),
-                    (true, CmpOp::Ne) => ("fcmp", "pushz", l, r, Sense::NotA),
-                    (true, CmpOp::Lt) => ("fcmp", "pushn", l, r, Sense::A),
-                    (true, CmpOp::Gt) => ("fcmp", "pushn", r, l, Sense::A),
-                    (true, CmpOp::Le) => ("fcmp", "pushc", l, r, Sense::A),
-                    (true, CmpOp::Ge) => ("fcmp", "pushc", r, l, Sense::A),
+                // Mesa nir_to_vir.c ntq_emit_comparison: C of min(a, b) is a > b (signed),
+                // Z of xor is a == b. Floats use only C of fcmp(a, b), a <= b: the N and Z of
+                // the difference (Mesa's flt/feq) would make −0 < +0 if the hardware sets N
+                // for a −0 difference (no source says), and NaN == x where 7.1 turns the NaN
+                // difference into 0. So a < b is (a <= b) and not (b <= a), and a == b is
+                // (a <= b) and (b <= a): a push and an update, both IEEE.
+                let float_le = |g: &mut Gen<'_>, x: Src, y: Src, update: Option<(&str, bool)>| {
+                    g.add2("fcmp", Some("pushc"), "nop", x, y)?;
+                    if let Some((update, swap)) = update {
+                        let (x, y) = if swap { (y, x) } else { (x, y) };
+                        g.add2("fcmp", Some(update), "nop", x, y)?;
+                    }
+                    Ok::<(), CompileError>(())
                 };
-                self.add2(opname, Some(push), "nop", a, b)?;
-                Ok(sense)
+                let sense = match (float, op) {
+                    (false, CmpOp::Eq | CmpOp::Ne) => {
+                        self.add2("xor", Some("pushz"), "nop", l, r)?;
+                        Sense::A
+                    }
+                    (false, CmpOp::Gt | CmpOp::Le) => {
+                        self.add2("min", Some("pushc"), "nop", l, r)?;
+                        Sense::A
+                    }
+                    (false, CmpOp::Lt | CmpOp::Ge) => {
+                        self.add2("min", Some("pushc"), "nop", r, l)?;
+                        Sense::A
+                    }
+                    (true, CmpOp::Eq | CmpOp::Ne) => {
+                        float_le(self, l, r, Some(("andc", true)))?;
+                        Sense::A
+                    }
+                    (true, CmpOp::Lt) => {
+                        float_le(self, l, r, Some(("andnc", true)))?;
+                        Sense::A
+                    }
+                    (true, CmpOp::Gt) => {
+                        float_le(self, r, l, Some(("andnc", true)))?;
+                        Sense::A
+                    }
+                    (true, CmpOp::Le) => {
+                        float_le(self, l, r, None)?;
+                        Sense::A
+                    }
+                    (true, CmpOp::Ge) => {
+                        float_le(self, r, l, None)?;
+                        Sense::A
+                    }
+                };
+                // Ne and the integer Le/Ge hold where the pushed flag is clear.
+                Ok(match op {
+                    CmpOp::Ne => sense.not(),
+                    CmpOp::Le | CmpOp::Ge if !float => sense.not(),
+                    _ => sense,
+                })
             }
             BoolExpr::Not(inner) => Ok(self.flags(inner)?.not()),
             BoolExpr::And(..) | BoolExpr::Or(..) => {
@@ -1226,6 +1271,7 @@ impl<'k> Gen<'k> {
                     "or"
                 };
                 self.add2(op, None, &format!("rf{vx}"), Src::Reg(vx), Src::Reg(vy))?;
+                self.next_temp = u32::from(vx) + 1;
                 Ok(vx)
             }
             _ => {
