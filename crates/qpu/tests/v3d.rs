@@ -344,10 +344,11 @@ fn control_flow_and_memory_match_the_interpreter() {
 
 #[test]
 fn unsupported_constructs_are_errors_naming_the_line() {
-    fn divides(p: Ptr<Int>) {
-        p.store(p.load() / 3);
+    fn signals(p: Ptr<Int>) {
+        p.store(p.load() + 1);
+        sema_inc(2);
     }
-    let kernel = qpu::compile(divides).unwrap();
+    let kernel = qpu::compile(signals).unwrap();
     for version in VERSIONS {
         match v3d::compile(kernel.ast(), version) {
             Err(CompileError::Unsupported {
@@ -355,7 +356,7 @@ fn unsupported_constructs_are_errors_naming_the_line() {
                 location,
                 ..
             }) => {
-                assert!(construct.contains("division"), "{construct}");
+                assert!(construct.contains("semaphore"), "{construct}");
                 assert!(location.file.ends_with("v3d.rs"), "{location}");
                 assert_eq!(location.line, line!() - 12);
             }
@@ -454,16 +455,20 @@ fn register_exhaustion_is_an_error() {
 
 #[test]
 fn each_unsupported_construct_is_named() {
-    fn remainder(p: Ptr<Int>) {
-        p.store(p.load() % 3);
-    }
     fn semaphores(p: Ptr<Int>) {
         sema_inc(3);
         p.store(1);
     }
+    fn streams_then_sema(p: Ptr<Int>) {
+        p.store(1);
+        sema_dec(3);
+    }
     let cases = [
-        (qpu::compile(remainder).unwrap().ast().clone(), "remainder"),
         (qpu::compile(semaphores).unwrap().ast().clone(), "semaphore"),
+        (
+            qpu::compile(streams_then_sema).unwrap().ast().clone(),
+            "semaphore",
+        ),
     ];
     for (kernel, what) in &cases {
         for version in VERSIONS {
@@ -579,4 +584,82 @@ fn uniform_streams_match_the_interpreter() {
             &[Arg::Array(input.clone()), Arg::Array(vec![0; 32])],
         );
     }
+}
+
+/// Integer division and remainder, also by zero, of MIN by −1, and under a `where_`.
+fn divisions(p: Ptr<Int>, q: Ptr<Int>, out: Ptr<Int>) {
+    let a = Int::var(p.load());
+    let b = Int::var(q.load());
+    out.store(a / b);
+    (out + 16).store(a % b);
+    let c = Int::var(a);
+    where_(b.gt(0), || c.set(a / 7 + a % b));
+    (out + 32).store(c);
+}
+
+#[test]
+fn integer_division_matches_scalar_rust() {
+    let kernel = qpu::compile(divisions).unwrap();
+    let a = [
+        7,
+        -7,
+        7,
+        -7,
+        0,
+        i32::MIN,
+        i32::MIN,
+        i32::MAX,
+        100,
+        -100,
+        5,
+        -5,
+        123_456_789,
+        1,
+        -1,
+        9,
+    ];
+    let b = [
+        2,
+        2,
+        -2,
+        -2,
+        5,
+        -1,
+        1,
+        -1,
+        0,
+        0,
+        7,
+        3,
+        -1000,
+        i32::MIN,
+        i32::MAX,
+        9,
+    ];
+    let div = |x: i32, y: i32| match y {
+        0 if x >= 0 => -1,
+        0 => 1,
+        _ => x.wrapping_div(y),
+    };
+    let rem = |x: i32, y: i32| if y == 0 { x } else { x.wrapping_rem(y) };
+    let mut expected: Vec<u32> = (0..16).map(|i| div(a[i], b[i]) as u32).collect();
+    expected.extend((0..16).map(|i| rem(a[i], b[i]) as u32));
+    expected.extend((0..16).map(|i| {
+        if b[i] > 0 {
+            (div(a[i], 7).wrapping_add(rem(a[i], b[i]))) as u32
+        } else {
+            a[i] as u32
+        }
+    }));
+    let args = [
+        Arg::Array(ints(&a)),
+        Arg::Array(ints(&b)),
+        Arg::Array(vec![0; 48]),
+    ];
+    for version in VERSIONS {
+        let compiled = compile_v3d(kernel.ast(), version);
+        let (out, _) = run_v3d(&compiled, 1, &args);
+        assert_eq!(out[2], expected, "{version:?}");
+    }
+    check_against_interpreter(kernel.ast(), &args);
 }

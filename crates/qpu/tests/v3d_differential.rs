@@ -204,7 +204,9 @@ impl Gen {
                     BinaryOp::Xor,
                     BinaryOp::IntMin,
                     BinaryOp::IntMax,
-                ][self.rng.below(13) as usize];
+                    BinaryOp::IntDiv,
+                    BinaryOp::IntRem,
+                ][self.rng.below(15) as usize];
                 let l = self.int(depth + 1, loads);
                 let r = self.int(depth + 1, loads);
                 bin(op, l, r)

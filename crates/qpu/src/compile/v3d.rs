@@ -59,7 +59,7 @@
 //! flow, are refused); uniform streams (`UniformStream::at`/`next`, through the second
 //! uniform pointer: `unifa` and `ldunifarf`); `rotate` (4.2: the `rot` signal through accumulator r0 and, for a
 //! variable amount, r5; 7.1: the `rotate` op by the negated amount, its direction being the
-//! opposite). Everything else (integer `/` and `%`, semaphores) is a [`CompileError::Unsupported`] naming the
+//! opposite). integer `/` and `%` (a 32-step long-division loop). Everything else (semaphores) is a [`CompileError::Unsupported`] naming the
 //! construct and the statement's source location. `debug` records nothing here (as for any
 //! compilation outside `Kernel::run`).
 //!
@@ -1142,9 +1142,7 @@ impl<'k> Gen<'k> {
                 )?;
                 self.add2("add", cond, d, Src::Reg(low), Src::Reg(t))
             }
-            BinaryOp::IntDiv | BinaryOp::IntRem => {
-                Err(self.unsupported("integer division and remainder"))
-            }
+            BinaryOp::IntDiv | BinaryOp::IntRem => self.divide(op, d, a, b, cond),
             BinaryOp::FloatDiv => {
                 // lhs · recip(rhs), as the language defines it.
                 let r = self.temp()?;
@@ -1153,6 +1151,62 @@ impl<'k> Gen<'k> {
             }
             _ => unreachable!("single-instruction ops handled above"),
         }
+    }
+
+    /// Signed division or remainder by restoring long division of the magnitudes, one
+    /// quotient bit per iteration of a 32-iteration loop, then the signs: the quotient is
+    /// negated where the operands' signs differ, the remainder takes the dividend's sign. By
+    /// zero every step subtracts nothing, so the quotient is all ones (−1, or 1 once negated
+    /// for a negative dividend) and the remainder the dividend, as the language defines.
+    fn divide(
+        &mut self,
+        op: BinaryOp,
+        d: &str,
+        a: Src,
+        b: Src,
+        cond: Option<&str>,
+    ) -> Result<(), CompileError> {
+        let reg = |g: &mut Gen<'_>| g.temp().map(|t| (t, format!("rf{t}")));
+        let (ua, ua_s) = reg(self)?;
+        let (ub, ub_s) = reg(self)?;
+        let (r, r_s) = reg(self)?;
+        let (q, q_s) = reg(self)?;
+        let (n, n_s) = reg(self)?;
+        let (t, t_s) = reg(self)?;
+        // |a|, |b| (|MIN| = 2^31 as an unsigned number).
+        self.add1("neg", None, &t_s, a);
+        self.add2("max", None, &ua_s, a, Src::Reg(t))?;
+        self.add1("neg", None, &t_s, b);
+        self.add2("max", None, &ub_s, b, Src::Reg(t))?;
+        self.mov(&r_s, Src::Imm(0), None);
+        self.mov(&q_s, Src::Imm(0), None);
+        // 32 iterations (8 << 2: no small immediate holds 32).
+        self.mov(&n_s, Src::Imm(8), None);
+        self.add2("shl", None, &n_s, Src::Reg(n), Src::Imm(2))?;
+        let top = self.label();
+        self.place(&top);
+        let top_bit = Src::Imm(shift_bits(31));
+        self.add2("shr", None, &t_s, Src::Reg(ua), top_bit)?;
+        self.add2("shl", None, &r_s, Src::Reg(r), Src::Imm(1))?;
+        self.add2("or", None, &r_s, Src::Reg(r), Src::Reg(t))?;
+        self.add2("shl", None, &ua_s, Src::Reg(ua), Src::Imm(1))?;
+        self.add2("shl", None, &q_s, Src::Reg(q), Src::Imm(1))?;
+        // C of sub is the unsigned borrow (py-videocore6 test_condition_codes): r < |b|.
+        self.add2("sub", Some("pushc"), "nop", Src::Reg(r), Src::Reg(ub))?;
+        self.add2("sub", Some("ifna"), &r_s, Src::Reg(r), Src::Reg(ub))?;
+        self.add2("or", Some("ifna"), &q_s, Src::Reg(q), Src::Imm(1))?;
+        self.add2("sub", Some("pushz"), &n_s, Src::Reg(n), Src::Imm(1))?;
+        self.branch("anyna", &top);
+        // The sign: s = −1 where it must flip, else 0; x ^ s − s flips.
+        let (value, sign_of) = if op == BinaryOp::IntDiv {
+            self.add2("xor", None, &t_s, a, b)?;
+            (q, Src::Reg(t))
+        } else {
+            (r, a)
+        };
+        self.add2("asr", None, &t_s, sign_of, top_bit)?;
+        self.add2("xor", None, &ua_s, Src::Reg(value), Src::Reg(t))?;
+        self.add2("sub", cond, d, Src::Reg(ua), Src::Reg(t))
     }
 
     /// Per-lane byte offsets `4 · stride · lane`.
