@@ -1,0 +1,223 @@
+//! The example kernels compiled for V3D 4.2 and 7.1 and run on the V3D emulator, checked
+//! against scalar Rust (with the V3D's round-to-nearest float arithmetic, which Rust's `f32`
+//! operations share) or the reference interpreter.
+
+// The examples include their shared helpers themselves.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../examples/heatmap.rs"]
+#[allow(dead_code)]
+mod heatmap;
+#[path = "../examples/id.rs"]
+#[allow(dead_code)]
+mod id;
+#[path = "../examples/multi_tri.rs"]
+#[allow(dead_code)]
+mod multi_tri;
+#[path = "../examples/oet_sort.rs"]
+#[allow(dead_code)]
+mod oet_sort;
+#[path = "../examples/rot3d.rs"]
+#[allow(dead_code)]
+mod rot3d;
+
+use qpu::compile::v3d::{self, V3dCompiled};
+use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+use qpu_isa::v3d::V3dVersion;
+
+const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
+
+enum Arg {
+    Array(Vec<u32>),
+    Word(u32),
+}
+
+fn compile(kernel: &qpu::lang::ast::Kernel, version: V3dVersion) -> V3dCompiled {
+    v3d::compile(kernel, version).unwrap_or_else(|e| panic!("{version:?}: {e}"))
+}
+
+fn run(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> Vec<Vec<u32>> {
+    let mut config = V3dConfig::new(compiled.version);
+    config.qpus = qpus as usize;
+    let mut emu = V3dEmulator::new(config).unwrap();
+    let code = emu.load_program(&compiled.words).unwrap();
+    let mut words = Vec::new();
+    let mut arrays = Vec::new();
+    for arg in args {
+        match arg {
+            Arg::Array(data) => {
+                let mem = emu.memory_mut();
+                let addr = mem.alloc(data.len() as u32 * 4, 64).unwrap();
+                mem.write_u32s(addr, data).unwrap();
+                words.push(addr);
+                arrays.push((addr, data.len() as u32));
+            }
+            Arg::Word(w) => words.push(*w),
+        }
+    }
+    let uniforms = emu.load_uniforms(&compiled.uniforms(qpus, &words)).unwrap();
+    emu.dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
+        .unwrap_or_else(|e| panic!("{:?} on {qpus} QPUs: {e}", compiled.version));
+    arrays
+        .iter()
+        .map(|&(addr, len)| emu.memory().read_u32s(addr, len).unwrap())
+        .collect()
+}
+
+#[test]
+fn id_on_every_qpu_count() {
+    let kernel = qpu::compile(id::id).unwrap();
+    for version in VERSIONS {
+        let compiled = compile(kernel.ast(), version);
+        for qpus in 1..=V3dConfig::max_qpus(version) as u32 {
+            let out = run(&compiled, qpus, &[Arg::Array(vec![0; 16 * qpus as usize])]);
+            let want: Vec<u32> = (0..16 * qpus).map(|i| i / 16).collect();
+            assert_eq!(out[0], want, "{version:?} on {qpus} QPUs");
+        }
+    }
+}
+
+#[test]
+fn multi_tri_on_four_qpus() {
+    let kernel = qpu::compile(multi_tri::tri).unwrap();
+    let want: Vec<u32> = (0..64).map(|n: i32| (1..=n).sum::<i32>() as u32).collect();
+    for version in VERSIONS {
+        let out = run(
+            &compile(kernel.ast(), version),
+            4,
+            &[Arg::Array((0..64).collect())],
+        );
+        assert_eq!(out[0], want, "{version:?}");
+    }
+}
+
+#[test]
+fn oet_sort_sorts() {
+    let kernel = qpu::compile(oet_sort::oet).unwrap();
+    let data: Vec<i32> = (0..32).map(|i| ((i * 37) % 32) * 3 - 40).collect();
+    let mut want = data.clone();
+    want.sort();
+    for version in VERSIONS {
+        let out = run(
+            &compile(kernel.ast(), version),
+            1,
+            &[Arg::Array(data.iter().map(|&x| x as u32).collect())],
+        );
+        let got: Vec<i32> = out[0].iter().map(|&x| x as i32).collect();
+        assert_eq!(got, want, "{version:?}");
+    }
+}
+
+#[test]
+fn rot3d_versions_match_scalar_rust() {
+    let (cos, sin) = (rot3d::THETA.cos(), rot3d::THETA.sin());
+    let kernels = [
+        qpu::compile(rot3d::rot3d_1).unwrap(),
+        qpu::compile(rot3d::rot3d_2).unwrap(),
+        qpu::compile(rot3d::rot3d_3).unwrap(),
+    ];
+    for (k, kernel) in kernels.iter().enumerate() {
+        for version in VERSIONS {
+            let compiled = compile(kernel.ast(), version);
+            // Versions 1 and 2 do all the work on every QPU; run them on one.
+            let counts: &[u32] = if k == 2 { &[1, 3, 8] } else { &[1] };
+            for &qpus in counts {
+                let n = 16 * qpus as usize * 5;
+                let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 11.0).collect();
+                let y: Vec<f32> = (0..n).map(|i| 5.5 - i as f32 * 0.11).collect();
+                let (mut wx, mut wy) = (x.clone(), y.clone());
+                for i in 0..n {
+                    // The V3D rounds each product and sum to nearest, as Rust's f32 does.
+                    wx[i] = x[i] * cos - y[i] * sin;
+                    wy[i] = y[i] * cos + x[i] * sin;
+                }
+                // Room for the prefetch past the end (versions 2 and 3).
+                let pad = |v: &[f32]| {
+                    let mut w: Vec<u32> = v.iter().map(|f| f.to_bits()).collect();
+                    w.resize(n + 16 * qpus as usize, 0);
+                    w
+                };
+                let out = run(
+                    &compiled,
+                    qpus,
+                    &[
+                        Arg::Word(n as u32),
+                        Arg::Word(cos.to_bits()),
+                        Arg::Word(sin.to_bits()),
+                        Arg::Array(pad(&x)),
+                        Arg::Array(pad(&y)),
+                    ],
+                );
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+                assert_eq!(
+                    out[0][..n],
+                    bits(&wx)[..],
+                    "rot3d_{} {version:?} {qpus} QPUs",
+                    k + 1
+                );
+                assert_eq!(out[1][..n], bits(&wy)[..]);
+            }
+        }
+    }
+}
+
+/// One heat-diffusion step on the host, in the kernel's operation order, rounding to
+/// nearest as the V3D does; the column left of the first reads 0, as the kernel's cursor
+/// starts.
+fn heat_step(input: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
+    let mut out = vec![0.0f32; input.len()];
+    let at = |r: usize, c: isize| {
+        if c < 0 {
+            0.0
+        } else {
+            input[r * ncols + c as usize]
+        }
+    };
+    for y in 0..height {
+        for c in 0..width as isize {
+            let sum = at(y, c - 1)
+                + at(y, c)
+                + at(y, c + 1)
+                + at(y + 1, c - 1)
+                + at(y + 1, c + 1)
+                + at(y + 2, c - 1)
+                + at(y + 2, c)
+                + at(y + 2, c + 1);
+            let centre = at(y + 1, c);
+            out[(y + 1) * ncols + c as usize] = centre - heatmap::K * (centre - sum * 0.125);
+        }
+    }
+    out
+}
+
+#[test]
+fn heatmap_step_matches_scalar_rust() {
+    let kernel = qpu::compile(heatmap::step).unwrap();
+    let (width, height) = (48usize, 7usize);
+    let (ncols, nrows) = (width + 16, height + 2);
+    let input: Vec<f32> = (0..ncols * nrows)
+        .map(|i| ((i * 7919) % 1000) as f32 * 0.75 - 100.0)
+        .collect();
+    let want = heat_step(&input, ncols, width, height);
+    let mut padded: Vec<u32> = input.iter().map(|f| f.to_bits()).collect();
+    padded.resize(input.len() + 32, 0);
+    for version in VERSIONS {
+        let compiled = compile(kernel.ast(), version);
+        for qpus in [1, 3] {
+            let out = run(
+                &compiled,
+                qpus,
+                &[
+                    // Room for the cursors' prefetch past the last row.
+                    Arg::Array(padded.clone()),
+                    Arg::Array(vec![0; ncols * nrows]),
+                    Arg::Word(ncols as u32),
+                    Arg::Word(width as u32),
+                    Arg::Word(height as u32),
+                ],
+            );
+            let got: Vec<f32> = out[1].iter().map(|&b| f32::from_bits(b)).collect();
+            assert_eq!(got, want, "{version:?} on {qpus} QPUs");
+        }
+    }
+}
