@@ -24,8 +24,8 @@
 //! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
 //! (`xor` with `pushz` for `==`, the carry of `min` for signed `<`/`>`); float comparisons
 //! use only the carry of `fcmp` (a ≤ b), pushed and combined by a flag update, so that
-//! `-0 == +0` and NaN compares false as IEEE says; `any`/`all` become the `anya`/`alla`/`anyna`/`allna` branch
-//! conditions. A `where_` whose bodies are plain assignments uses the flags directly as the
+//! `-0 == +0` and NaN compares false as IEEE says; `any`/`all` become the
+//! `anya`/`alla`/`anyna`/`allna` branch conditions. A `where_` whose bodies are plain assignments uses the flags directly as the
 //! write condition; otherwise (nesting, `select` in the body) the mask is kept as a −1/0
 //! register and pushed before each masked write.
 //!
@@ -49,19 +49,23 @@
 //!
 //! # Supported constructs
 //!
-//! Int and Float variables, parameters and pointers; `+ - * & | ^ << >> >>> ror min max`,
-//! `mul24`, `!`, `abs`, `clz`, int↔float conversion; float `+ - * / min max abs`, `recip`,
-//! `rsqrt`, `exp2`, `log2`, `sqrt` (the SFU, as add-ALU ops); all six
-//! comparisons combined with `&&`, `||`, `!`; `select`; `if_`, `while_`, `for_`/`for_range`
-//! with `any`/`all`; `where_`/`else_`, nested; `index()`, `me()`, `num_qpus()`; loads and
-//! stores with any stride, `store_first`-style partial stores; `gather`/`receive` (a load
-//! while gathered values wait in the FIFO, and a gather/receive pair split across control
-//! flow, are refused); uniform streams (`UniformStream::at`/`next`, through the second
-//! uniform pointer: `unifa` and `ldunifarf`); `rotate` (4.2: the `rot` signal through accumulator r0 and, for a
-//! variable amount, r5; 7.1: the `rotate` op by the negated amount, its direction being the
-//! opposite). integer `/` and `%` (a 32-step long-division loop). Everything else (semaphores) is a [`CompileError::Unsupported`] naming the
-//! construct and the statement's source location. `debug` records nothing here (as for any
-//! compilation outside `Kernel::run`).
+//! * Int and Float variables, parameters and pointers; `index()`, `me()`, `num_qpus()`.
+//! * Integer `+ - * / % & | ^ << >> >>> ror min max mul24 ! abs clz` (`*` from three
+//!   `umul24`s, `/` and `%` by a 32-step long-division loop); int↔float conversion.
+//! * Float `+ - * / min max abs` and the SFU functions `recip rsqrt exp2 log2 sqrt` (add-ALU
+//!   ops; `/` is `a · recip(b)` as the language defines it).
+//! * All six comparisons combined with `&&`, `||`, `!`; `select`.
+//! * `if_`/`else_`, `while_`, `for_`/`for_range` with `any`/`all`; `where_`/`else_`, nested.
+//! * Loads and stores with any stride, partial stores (`store_first`), `gather`/`receive`
+//!   (a load while gathered values wait in the FIFO, and a gather/receive pair split across
+//!   control flow, are refused), uniform streams (`UniformStream::at`/`next`, through the
+//!   second uniform pointer: `unifa` and `ldunifarf`).
+//! * `rotate` (4.2: the `rot` signal through accumulator r0 and, for a variable amount, r5;
+//!   7.1: the `rotate` op by the negated amount, since it turns the other way).
+//!
+//! Semaphores are a [`CompileError::Unsupported`] naming the construct and the statement's
+//! source location (V3D has no counting semaphores; its barriers are per workgroup). `debug`
+//! records nothing here (as for any compilation outside `Kernel::run`).
 //!
 //! # Where compiled code and the interpreter differ
 //!
