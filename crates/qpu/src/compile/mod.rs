@@ -79,6 +79,7 @@ pub(crate) mod prepass;
 pub(crate) mod regalloc;
 pub(crate) mod schedule;
 pub(crate) mod target;
+pub mod v3d;
 
 use std::time::{Duration, Instant};
 
@@ -106,6 +107,45 @@ pub enum CompileError {
     /// compiler bug; see [`Options::self_check`]).
     #[error("internal compiler error: the compiled code breaks a hardware rule: {0}")]
     SelfCheck(String),
+    /// The kernel uses a construct this target's compiler does not support (yet).
+    #[error("{construct} is not supported when compiling for {target} (at {location})")]
+    Unsupported {
+        /// What the kernel uses.
+        construct: String,
+        /// The target compiled for.
+        target: &'static str,
+        /// The statement using it (the kernel's `compile` call when no statement applies).
+        location: SourceLocation,
+    },
+}
+
+/// The GPU a kernel is compiled for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Gpu {
+    /// VideoCore IV (Raspberry Pi 1–3, Zero): the full compiler above.
+    Vc4,
+    /// VideoCore VI, V3D 4.2 (Raspberry Pi 4): the first-slice [`v3d`] compiler.
+    Vc6,
+    /// VideoCore VII, V3D 7.1 (Raspberry Pi 5): the first-slice [`v3d`] compiler.
+    Vc7,
+}
+
+/// A kernel compiled for one [`Gpu`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Program {
+    /// VideoCore IV code.
+    Vc4(Compiled),
+    /// V3D 4.2 or 7.1 code.
+    V3d(v3d::V3dCompiled),
+}
+
+/// Compiles `kernel` for `gpu` with default options.
+pub fn compile_for(kernel: &ast::Kernel, gpu: Gpu) -> Result<Program, CompileError> {
+    match gpu {
+        Gpu::Vc4 => compile(kernel).map(Program::Vc4),
+        Gpu::Vc6 => v3d::compile(kernel, qpu_isa::v3d::V3dVersion::V42).map(Program::V3d),
+        Gpu::Vc7 => v3d::compile(kernel, qpu_isa::v3d::V3dVersion::V71).map(Program::V3d),
+    }
 }
 
 impl From<CompileError> for crate::Error {

@@ -1,0 +1,1281 @@
+//! The V3D compiler (first slice): kernel AST → V3D 4.2 (Raspberry Pi 4) or V3D 7.1
+//! (Raspberry Pi 5) machine words.
+//!
+//! # Design
+//!
+//! A separate, deliberately simple backend rather than a second [`super::target::Target`]:
+//! the VideoCore IV pipeline's IR, allocator and scheduler are built around the A/B register
+//! files, VPM/DMA stores and the VC4 hazard table, and bending them to a unified 64-entry
+//! register file, TMU stores and a different flag model would take longer to get right than a
+//! direct lowering. So this module walks the AST once and prints V3D assembly text, which
+//! [`qpu_isa::v3d::assemble`] encodes (labels, branch offsets, small-immediate signals,
+//! fadd/fmin operand order). One ALU operation per instruction, nops in branch delay slots.
+//!
+//! Registers are assigned statically: rf0–rf3 are reserved (the CSD payload arrives in rf0
+//! (4.2) or rf3 (7.1) and rf2; 7.1 writes `rep` into rf0), then one register per kernel
+//! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4) and per
+//! constant that is not a small immediate; the rest hold temporaries, allocated as a stack
+//! while a statement is lowered. A kernel that needs more registers than that is a
+//! [`CompileError::RegisterAllocation`]. No accumulator is used, so the same lowering serves
+//! 4.2 and 7.1; the few differences (the lane-0 broadcast register) are in `Gen::broadcast`.
+//!
+//! Conditions: comparisons push flag A the way Mesa's `ntq_emit_comparison` does (`xor`
+//! with `pushz` for `==`, the carry of `min` for signed `<`/`>`, `fcmp` with `pushn`/`pushz`/
+//! `pushc` for floats); `any`/`all` become the `anya`/`alla`/`anyna`/`allna` branch
+//! conditions. A `where_` whose bodies are plain assignments uses the flags directly as the
+//! write condition; otherwise (nesting, `select` in the body) the mask is kept as a −1/0
+//! register and pushed before each masked write.
+//!
+//! Memory goes through the TMU (Mesa `ntq_emit_tmu_general`): a load writes each lane's
+//! address to `tmua` and reads the word back with `ldtmu`; a store writes `tmud` then `tmua`
+//! (with the lanes of a partial store disabled by a write condition); a gather is a `tmua`
+//! write whose result a later receive pops with `ldtmu`. The program waits for its stores
+//! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
+//! the final `thrsw` and its two delay slots).
+//!
+//! # Launch contract
+//!
+//! Run a compiled kernel on `n` QPUs as `n` batches of 16 lanes, one workgroup each
+//! (`qpu_emu::v3d::CsdJob::per_qpu`, py-videocore6's "thread = n" dispatch): workgroup
+//! `i` is `me()` (read from the CSD payload, Mesa's `load_workgroup_id`), so it does not
+//! depend on which physical QPU runs it. Every batch reads the same uniform stream,
+//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, constants…]`, where the
+//! constants ([`V3dCompiled::constants`]) are the literals the code needs that no small
+//! immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
+//! uniforms). One thread per QPU (all 64 registers).
+//!
+//! # Supported constructs
+//!
+//! Int and Float variables, parameters and pointers; `+ - * & | ^ << >> >>> ror min max`,
+//! `mul24`, `!`, `abs`, `clz`, int↔float conversion; float `+ - * min max abs`; all six
+//! comparisons combined with `&&`, `||`, `!`; `select`; `if_`, `while_`, `for_`/`for_range`
+//! with `any`/`all`; `where_`/`else_`, nested; `index()`, `me()`, `num_qpus()`; loads and
+//! stores with any stride, `store_first`-style partial stores; `gather`/`receive` (a load
+//! while gathered values wait in the FIFO, and a gather/receive pair split across control
+//! flow, are refused). Everything else (integer `/` and `%`, float `/`, the SFU functions,
+//! `rotate`, uniform streams, semaphores) is a [`CompileError::Unsupported`] naming the
+//! construct and the statement's source location. `debug` records nothing here (as for any
+//! compilation outside `Kernel::run`).
+//!
+//! # Where compiled code and the interpreter differ
+//!
+//! The V3D float unit rounds to nearest even and keeps denormals (Broadcom's simulator, as
+//! modelled by `qpu_emu::v3d`), while the language's reference interpreter models the
+//! VideoCore IV (rounding toward zero, denormals flushed). Inexact float results therefore
+//! differ in the last bit; integer results agree exactly.
+//!
+//! Backend selection (a `QPU_BACKEND` value, a runtime launch through the DRM driver) is
+//! not wired yet: this module only produces the words and the uniform layout.
+//!
+//! ```
+//! use qpu::lang::*;
+//! use qpu_isa::v3d::V3dVersion;
+//!
+//! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
+//! let compiled = qpu::compile::v3d::compile(kernel.ast(), V3dVersion::V42)?;
+//! assert!(compiled.disassemble().contains("ldtmu"));
+//! assert_eq!(compiled.uniforms(4, &[0x1000]), vec![4, 0x1000]);
+//! # Ok::<(), qpu::Error>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use qpu_isa::v3d::{self, small_imm_index, Instruction, V3dVersion};
+
+use super::CompileError;
+use crate::error::SourceLocation;
+use crate::lang::ast::{
+    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp,
+};
+
+/// Registers rf0–rf3 are never allocated (see the module docs).
+const FIRST_FREE: u8 = 4;
+/// Registers per thread with one thread per QPU.
+const REGISTERS: u32 = 64;
+/// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
+const TMU_FIFO: u32 = 16;
+
+/// A kernel compiled for a V3D GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct V3dCompiled {
+    /// The version the words are for.
+    pub version: V3dVersion,
+    /// The instructions.
+    pub instructions: Vec<Instruction>,
+    /// The same, encoded.
+    pub words: Vec<u64>,
+    /// For each instruction, the kernel statement it comes from (`None` for the prologue and
+    /// the end sequence).
+    pub locations: Vec<Option<SourceLocation>>,
+    /// Constants the code reads from the uniform stream, after the arguments.
+    pub constants: Vec<u32>,
+    /// Number of kernel parameters.
+    pub params: usize,
+}
+
+impl V3dCompiled {
+    /// The uniform stream every batch reads (see the module docs' launch contract):
+    /// the QPU count, the arguments, then the constants.
+    pub fn uniforms(&self, num_qpus: u32, args: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(1 + args.len() + self.constants.len());
+        out.push(num_qpus);
+        out.extend_from_slice(args);
+        out.extend_from_slice(&self.constants);
+        out
+    }
+
+    /// The most QPUs (batches) this version's GPU runs at once.
+    pub fn max_qpus(&self) -> u32 {
+        match self.version {
+            V3dVersion::V42 => 8,
+            V3dVersion::V71 => 16,
+        }
+    }
+
+    /// The listing in the V3D assembler's syntax.
+    pub fn disassemble(&self) -> String {
+        v3d::disasm::program(self.version, &self.instructions)
+    }
+}
+
+/// Compiles `kernel` for V3D `version` (see the module docs for what is supported).
+pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
+    let mut gen = Gen::new(kernel, version)?;
+    gen.body(&kernel.body, None)?;
+    gen.finish()
+}
+
+/// An ALU operand: a register-file register or a small immediate (its 32-bit value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Src {
+    Reg(u8),
+    Imm(u32),
+}
+
+impl Src {
+    fn text(self) -> String {
+        match self {
+            Src::Reg(n) => format!("rf{n}"),
+            Src::Imm(bits) => match small_imm_index(bits) {
+                Some(i) if i >= 32 => format!("{:?}", f32::from_bits(bits)),
+                _ => (bits as i32).to_string(),
+            },
+        }
+    }
+}
+
+/// Which state of flag A marks the lanes where a condition holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sense {
+    A,
+    NotA,
+}
+
+impl Sense {
+    fn not(self) -> Sense {
+        match self {
+            Sense::A => Sense::NotA,
+            Sense::NotA => Sense::A,
+        }
+    }
+
+    fn cond(self) -> &'static str {
+        match self {
+            Sense::A => "ifa",
+            Sense::NotA => "ifna",
+        }
+    }
+}
+
+/// The lanes a `where_` body writes.
+#[derive(Debug, Clone, Copy)]
+enum Mask {
+    /// Flag A holds the mask (nothing in the body changes the flags).
+    Flags(Sense),
+    /// A register holds −1 in the enabled lanes and 0 elsewhere.
+    Reg(u8),
+}
+
+/// What the pre-pass finds the code will need.
+#[derive(Default)]
+struct Needs {
+    me: bool,
+    num_qpus: bool,
+    index: bool,
+    memory: bool,
+    stores: bool,
+    constants: Vec<u32>,
+}
+
+impl Needs {
+    fn constant(&mut self, bits: u32) {
+        if small_imm_index(bits).is_none() && !self.constants.contains(&bits) {
+            self.constants.push(bits);
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        e.walk(&mut |e| match e {
+            Expr::IntLit(v) => self.constant(*v as u32),
+            Expr::FloatLit(f) => self.constant(f.to_bits()),
+            Expr::Special(Special::Index) => self.index = true,
+            Expr::Special(Special::QpuId) => self.me = true,
+            Expr::Special(Special::NumQpus) => self.num_qpus = true,
+            Expr::Load { stride, .. } => self.stride(*stride),
+            _ => {}
+        });
+    }
+
+    fn stride(&mut self, stride: u32) {
+        self.memory = true;
+        let bytes = stride.wrapping_mul(4);
+        if bytes != 0 && !bytes.is_power_of_two() {
+            self.constant(bytes);
+        }
+    }
+
+    fn bool(&mut self, b: &BoolExpr) {
+        b.walk(&mut |e| self.expr(e));
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { value, .. } => self.expr(value),
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    self.bool(b);
+                    self.stmts(then);
+                    self.stmts(otherwise);
+                }
+                StmtKind::While { cond, body } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    self.bool(b);
+                    self.stmts(body);
+                }
+                StmtKind::Where {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    self.bool(cond);
+                    self.stmts(then);
+                    self.stmts(otherwise);
+                }
+                StmtKind::Store {
+                    value,
+                    addr,
+                    stride,
+                    lanes,
+                    ..
+                } => {
+                    self.expr(value);
+                    self.expr(addr);
+                    if let Some(n) = lanes {
+                        self.expr(n);
+                    }
+                    self.stride(*stride);
+                    self.stores = true;
+                }
+                StmtKind::Gather { addr } => {
+                    self.expr(addr);
+                    self.memory = true;
+                }
+                StmtKind::Receive { .. } => self.memory = true,
+                StmtKind::UniformsFrom { addr } => self.expr(addr),
+                StmtKind::SemaInc(_) | StmtKind::SemaDec(_) | StmtKind::Debug { .. } => {}
+            }
+        }
+    }
+}
+
+/// Which variables hold the same value in every lane whenever they are read: parameters and
+/// variables only ever assigned lane-uniform values outside `where_`. A load or store whose
+/// address is lane-uniform needs no lane-0 broadcast.
+fn uniform_vars(kernel: &Kernel) -> Vec<bool> {
+    fn assigns(stmts: &[Stmt], in_where: bool, out: &mut Vec<(usize, Option<Expr>)>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    out.push((var.0 as usize, (!in_where).then(|| value.clone())))
+                }
+                StmtKind::Receive { var } => out.push((var.0 as usize, None)),
+                StmtKind::If {
+                    then, otherwise, ..
+                } => {
+                    assigns(then, in_where, out);
+                    assigns(otherwise, in_where, out);
+                }
+                StmtKind::While { body, .. } => assigns(body, in_where, out),
+                StmtKind::Where {
+                    then, otherwise, ..
+                } => {
+                    assigns(then, true, out);
+                    assigns(otherwise, true, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut list = Vec::new();
+    assigns(&kernel.body, false, &mut list);
+    let mut uniform = vec![true; kernel.vars.len()];
+    loop {
+        let mut changed = false;
+        for (var, value) in &list {
+            if uniform[*var] && !value.as_ref().is_some_and(|v| is_uniform(v, &uniform)) {
+                uniform[*var] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return uniform;
+        }
+    }
+}
+
+fn is_uniform(e: &Expr, vars: &[bool]) -> bool {
+    match e {
+        Expr::IntLit(_) | Expr::FloatLit(_) => true,
+        Expr::Var(v) => vars[v.0 as usize],
+        Expr::Special(s) => *s != Special::Index,
+        Expr::Unary { arg, .. } => is_uniform(arg, vars),
+        Expr::Binary { lhs, rhs, .. } => is_uniform(lhs, vars) && is_uniform(rhs, vars),
+        Expr::Select { cond, a, b } => {
+            let mut all = true;
+            cond.walk(&mut |e| all &= is_uniform(e, vars));
+            all && is_uniform(a, vars) && is_uniform(b, vars)
+        }
+        Expr::Rotate { .. } | Expr::Load { .. } | Expr::Uniform { .. } => false,
+    }
+}
+
+/// Variables read (or conditionally written) before a top-level assignment defines them in
+/// every lane: those must start as zero.
+fn vars_needing_zero(kernel: &Kernel) -> Vec<bool> {
+    fn touched(stmts: &[Stmt], in_where: bool, out: &mut Vec<usize>) {
+        let read = |e: &Expr, out: &mut Vec<usize>| {
+            e.walk(&mut |e| {
+                if let Expr::Var(v) = e {
+                    out.push(v.0 as usize);
+                }
+            })
+        };
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    read(value, out);
+                    if in_where {
+                        out.push(var.0 as usize);
+                    }
+                }
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    b.walk(&mut |e| read(e, out));
+                    touched(then, in_where, out);
+                    touched(otherwise, in_where, out);
+                }
+                StmtKind::While { cond, body } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    b.walk(&mut |e| read(e, out));
+                    touched(body, in_where, out);
+                }
+                StmtKind::Where {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    cond.walk(&mut |e| read(e, out));
+                    touched(then, true, out);
+                    touched(otherwise, true, out);
+                }
+                StmtKind::Store {
+                    value, addr, lanes, ..
+                } => {
+                    read(value, out);
+                    read(addr, out);
+                    if let Some(n) = lanes {
+                        read(n, out);
+                    }
+                }
+                StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => read(addr, out),
+                StmtKind::Debug { value, .. } => read(value, out),
+                StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
+            }
+        }
+    }
+    let mut defined = vec![false; kernel.vars.len()];
+    for p in &kernel.params {
+        defined[p.var.0 as usize] = true;
+    }
+    let mut zero = vec![false; kernel.vars.len()];
+    for s in &kernel.body {
+        let mut out = Vec::new();
+        touched(std::slice::from_ref(s), false, &mut out);
+        for v in out {
+            if !defined[v] {
+                zero[v] = true;
+            }
+        }
+        match &s.kind {
+            StmtKind::Assign { var, .. } | StmtKind::Receive { var } => {
+                defined[var.0 as usize] = true
+            }
+            _ => {}
+        }
+    }
+    zero
+}
+
+/// The code generator: assembly text for one kernel.
+struct Gen<'k> {
+    version: V3dVersion,
+    kernel: &'k Kernel,
+    needs: Needs,
+    /// Instruction and label lines.
+    lines: Vec<String>,
+    locations: Vec<Option<SourceLocation>>,
+    labels: u32,
+    var_reg: Vec<u8>,
+    const_reg: BTreeMap<u32, u8>,
+    me: u8,
+    num_qpus: u8,
+    index: u8,
+    lane4: u8,
+    uniform: Vec<bool>,
+    /// Next free temporary register; temporaries are a stack above the pinned registers.
+    next_temp: u32,
+    /// Gathers not yet received.
+    gathers: u32,
+    /// The statement being lowered.
+    here: Option<SourceLocation>,
+}
+
+impl<'k> Gen<'k> {
+    fn new(kernel: &'k Kernel, version: V3dVersion) -> Result<Gen<'k>, CompileError> {
+        let mut needs = Needs::default();
+        needs.stmts(&kernel.body);
+        let mut next = u32::from(FIRST_FREE);
+        let mut pin = || {
+            let r = next;
+            next += 1;
+            r.min(255) as u8
+        };
+        let var_reg = (0..kernel.vars.len()).map(|_| pin()).collect();
+        let me = pin();
+        let num_qpus = pin();
+        let index = pin();
+        let lane4 = pin();
+        let const_reg = needs.constants.iter().map(|&c| (c, pin())).collect();
+        if next > REGISTERS {
+            return Err(CompileError::RegisterAllocation(format!(
+                "the kernel at {} needs {} registers for its variables and constants; V3D has \
+                 {} (minus 4 reserved): use fewer variables or literals",
+                kernel.location, next, REGISTERS
+            )));
+        }
+        Ok(Gen {
+            version,
+            kernel,
+            needs,
+            lines: Vec::new(),
+            locations: Vec::new(),
+            labels: 0,
+            var_reg,
+            const_reg,
+            me,
+            num_qpus,
+            index,
+            lane4,
+            uniform: uniform_vars(kernel),
+            next_temp: next,
+            gathers: 0,
+            here: None,
+        })
+    }
+
+    // ---- emission helpers ----------------------------------------------------------------
+
+    fn emit(&mut self, line: impl Into<String>) {
+        self.lines.push(line.into());
+        self.locations.push(self.here);
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("L{}", self.labels)
+    }
+
+    fn place(&mut self, label: &str) {
+        // Labels are not instructions: they carry no location.
+        self.lines.push(format!("{label}:"));
+    }
+
+    fn branch(&mut self, cond: &str, label: &str) {
+        if cond.is_empty() {
+            self.emit(format!("b {label}"));
+        } else {
+            self.emit(format!("b.{cond} {label}"));
+        }
+        // Three delay slots (Mesa qpu_validate.c), left empty in this first slice.
+        for _ in 0..3 {
+            self.emit("nop ; nop");
+        }
+    }
+
+    fn unsupported(&self, construct: impl Into<String>) -> CompileError {
+        CompileError::Unsupported {
+            construct: construct.into(),
+            target: version_name(self.version),
+            location: self.here.unwrap_or(self.kernel.location),
+        }
+    }
+
+    fn temp(&mut self) -> Result<u8, CompileError> {
+        if self.next_temp >= REGISTERS {
+            return Err(CompileError::RegisterAllocation(format!(
+                "the expression at {} needs more temporary registers than V3D has left; split \
+                 it into several statements",
+                self.here.unwrap_or(self.kernel.location)
+            )));
+        }
+        let r = self.next_temp as u8;
+        self.next_temp += 1;
+        Ok(r)
+    }
+
+    fn constant(&self, bits: u32) -> Src {
+        if small_imm_index(bits).is_some() {
+            Src::Imm(bits)
+        } else {
+            Src::Reg(self.const_reg[&bits])
+        }
+    }
+
+    /// At most one small immediate per instruction (one value on 4.2, one signal on 7.1):
+    /// moves `a` into a register when both inputs are immediates.
+    fn operands(&mut self, a: Src, b: Src) -> Result<(Src, Src), CompileError> {
+        match (a, b) {
+            (Src::Imm(x), Src::Imm(y)) if x != y || self.version == V3dVersion::V71 => {
+                let t = self.temp()?;
+                self.mov(&format!("rf{t}"), a, None);
+                Ok((Src::Reg(t), b))
+            }
+            _ => Ok((a, b)),
+        }
+    }
+
+    /// `op[.suffix] dest, a, b ; nop`.
+    fn add2(
+        &mut self,
+        op: &str,
+        suffix: Option<&str>,
+        dest: &str,
+        a: Src,
+        b: Src,
+    ) -> Result<(), CompileError> {
+        let (a, b) = self.operands(a, b)?;
+        let op = with_suffix(op, suffix);
+        self.emit(format!("{op} {dest}, {}, {} ; nop", a.text(), b.text()));
+        Ok(())
+    }
+
+    /// `op[.suffix] dest, a ; nop`.
+    fn add1(&mut self, op: &str, suffix: Option<&str>, dest: &str, a: Src) {
+        let op = with_suffix(op, suffix);
+        self.emit(format!("{op} {dest}, {} ; nop", a.text()));
+    }
+
+    /// `nop ; op[.suffix] dest, a, b`.
+    fn mul2(
+        &mut self,
+        op: &str,
+        suffix: Option<&str>,
+        dest: &str,
+        a: Src,
+        b: Src,
+    ) -> Result<(), CompileError> {
+        let (a, b) = self.operands(a, b)?;
+        let op = with_suffix(op, suffix);
+        self.emit(format!("nop ; {op} {dest}, {}, {}", a.text(), b.text()));
+        Ok(())
+    }
+
+    /// `nop ; mov[.suffix] dest, a` (the mul ALU's mov exists on both versions and takes a
+    /// single input, so an immediate needs no second port).
+    fn mov(&mut self, dest: &str, a: Src, suffix: Option<&str>) {
+        let op = with_suffix("mov", suffix);
+        self.emit(format!("nop ; {op} {dest}, {}", a.text()));
+    }
+
+    /// A register holding lane 0 of `value` in every lane (4.2 `r5rep`, 7.1 `rep`), or
+    /// `value` itself when it is already lane-uniform.
+    fn broadcast(&mut self, value: Src, uniform: bool) -> Result<Src, CompileError> {
+        if uniform || matches!(value, Src::Imm(_)) {
+            return Ok(value);
+        }
+        let (dest, read) = match self.version {
+            V3dVersion::V42 => ("r5rep", "r5"),
+            V3dVersion::V71 => ("rep", "rf0"),
+        };
+        self.emit(format!("nop ; mov {dest}, {}", value.text()));
+        let t = self.temp()?;
+        self.emit(format!("nop ; mov rf{t}, {read}"));
+        Ok(Src::Reg(t))
+    }
+
+    // ---- statements ----------------------------------------------------------------------
+
+    fn body(&mut self, stmts: &[Stmt], mask: Option<Mask>) -> Result<(), CompileError> {
+        for s in stmts {
+            self.stmt(s, mask)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, mask: Option<Mask>) -> Result<(), CompileError> {
+        let outer = self.here;
+        self.here = Some(s.location);
+        let mark = self.next_temp;
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                self.assign(self.var_reg[var.0 as usize], value, mask)?
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let taken = self.cond(cond)?;
+                let else_label = self.label();
+                self.branch(negate_branch(taken), &else_label);
+                self.next_temp = mark;
+                let gathers = self.gathers;
+                self.body(then, None)?;
+                self.balanced(gathers, "an `if_` body")?;
+                if otherwise.is_empty() {
+                    self.place(&else_label);
+                } else {
+                    let end = self.label();
+                    self.here = Some(s.location);
+                    self.branch("", &end);
+                    self.place(&else_label);
+                    self.body(otherwise, None)?;
+                    self.balanced(gathers, "an `else_` body")?;
+                    self.place(&end);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let top = self.label();
+                let test = self.label();
+                self.branch("", &test);
+                self.place(&top);
+                let gathers = self.gathers;
+                self.body(body, None)?;
+                self.balanced(gathers, "a `while_` body")?;
+                self.here = Some(s.location);
+                self.place(&test);
+                let taken = self.cond(cond)?;
+                self.branch(taken, &top);
+            }
+            StmtKind::Where {
+                cond,
+                then,
+                otherwise,
+            } => self.where_(cond, then, otherwise, mask)?,
+            StmtKind::Store {
+                value,
+                addr,
+                stride,
+                lanes,
+                ..
+            } => {
+                let value = self.eval(value)?;
+                let lanes = match lanes {
+                    Some(n) => {
+                        let uniform = is_uniform(n, &self.uniform);
+                        let n = self.eval(n)?;
+                        Some(self.broadcast(n, uniform)?)
+                    }
+                    None => None,
+                };
+                let uniform = is_uniform(addr, &self.uniform);
+                let base = self.eval(addr)?;
+                let base = self.broadcast(base, uniform)?;
+                let offsets = self.lane_offsets(*stride)?;
+                self.mov("tmud", value, None);
+                let cond = match lanes {
+                    // Lanes 0..n: the carry of min(n, lane) is n > lane (Mesa's signed `<`).
+                    Some(n) => {
+                        self.add2("min", Some("pushc"), "nop", n, Src::Reg(self.index))?;
+                        Some("ifa")
+                    }
+                    None => None,
+                };
+                self.add2("add", cond, "tmua", base, offsets)?;
+            }
+            StmtKind::Gather { addr } => {
+                if self.gathers >= TMU_FIFO {
+                    return Err(self.unsupported(format!(
+                        "more than {TMU_FIFO} gathers waiting to be received"
+                    )));
+                }
+                let a = self.eval(addr)?;
+                // The TMU ignores no address bits: clear the two the language ignores.
+                self.add2("and", None, "tmua", a, Src::Imm(-4i32 as u32))?;
+                self.gathers += 1;
+            }
+            StmtKind::Receive { var } => {
+                if self.gathers == 0 {
+                    return Err(self.unsupported("a `receive` with no gather before it"));
+                }
+                let r = self.var_reg[var.0 as usize];
+                self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
+                self.gathers -= 1;
+            }
+            StmtKind::UniformsFrom { .. } => {
+                return Err(self.unsupported("`UniformStream::at` (reading a uniform stream)"))
+            }
+            StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {
+                return Err(self.unsupported("a semaphore operation"))
+            }
+            StmtKind::Debug { .. } => {}
+        }
+        self.next_temp = mark;
+        self.here = outer;
+        Ok(())
+    }
+
+    fn balanced(&self, before: u32, what: &str) -> Result<(), CompileError> {
+        if self.gathers != before {
+            return Err(self.unsupported(format!(
+                "{what} that leaves a different number of gathers waiting than it found"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Flags for an `if_`/`while_` condition; returns the branch condition that holds when
+    /// the kernel condition does.
+    fn cond(&mut self, cond: &Cond) -> Result<&'static str, CompileError> {
+        Ok(match cond {
+            Cond::Any(b) => match self.flags(b)? {
+                Sense::A => "anya",
+                Sense::NotA => "anyna",
+            },
+            Cond::All(b) => match self.flags(b)? {
+                Sense::A => "alla",
+                Sense::NotA => "allna",
+            },
+        })
+    }
+
+    fn where_(
+        &mut self,
+        cond: &BoolExpr,
+        then: &[Stmt],
+        otherwise: &[Stmt],
+        outer: Option<Mask>,
+    ) -> Result<(), CompileError> {
+        let plain = |stmts: &[Stmt]| {
+            stmts.iter().all(|s| match &s.kind {
+                StmtKind::Assign { value, .. } => !value.sets_flags(),
+                StmtKind::Debug { .. } => true,
+                _ => false,
+            })
+        };
+        if outer.is_none() && plain(then) && plain(otherwise) {
+            let sense = self.flags(cond)?;
+            self.body(then, Some(Mask::Flags(sense)))?;
+            self.body(otherwise, Some(Mask::Flags(sense.not())))?;
+            return Ok(());
+        }
+        let c = self.bool_value(cond)?;
+        let outer_reg = match outer {
+            None => None,
+            Some(Mask::Reg(r)) => Some(r),
+            // A flags mask only wraps plain assignments, never a nested `where_`.
+            Some(Mask::Flags(_)) => unreachable!("nested where_ inside a flag-masked body"),
+        };
+        let then_mask = match outer_reg {
+            None => c,
+            Some(m) => {
+                let t = self.temp()?;
+                self.add2("and", None, &format!("rf{t}"), Src::Reg(m), Src::Reg(c))?;
+                t
+            }
+        };
+        self.body(then, Some(Mask::Reg(then_mask)))?;
+        if !otherwise.is_empty() {
+            let t = self.temp()?;
+            self.add1("not", None, &format!("rf{t}"), Src::Reg(c));
+            if let Some(m) = outer_reg {
+                self.add2("and", None, &format!("rf{t}"), Src::Reg(t), Src::Reg(m))?;
+            }
+            self.body(otherwise, Some(Mask::Reg(t)))?;
+        }
+        Ok(())
+    }
+
+    /// `dest = value` in the lanes of `mask`.
+    fn assign(&mut self, dest: u8, value: &Expr, mask: Option<Mask>) -> Result<(), CompileError> {
+        let Some(mask) = mask else {
+            return self.eval_into(value, dest, None);
+        };
+        // Operands first (they may use temporaries, and in the register-mask case the
+        // flags), then the mask, then the one conditional write.
+        let sense = |g: &mut Gen<'_>| -> Sense {
+            match mask {
+                Mask::Flags(s) => s,
+                Mask::Reg(m) => {
+                    g.emit(format!("or.pushz nop, rf{m}, rf{m} ; nop"));
+                    Sense::NotA
+                }
+            }
+        };
+        match value {
+            Expr::Binary { op, lhs, rhs } if single_binary(*op).is_some() => {
+                let a = self.eval(lhs)?;
+                let b = self.eval(rhs)?;
+                let s = sense(self);
+                self.binary(*op, &format!("rf{dest}"), a, b, Some(s.cond()))
+            }
+            _ => {
+                let v = self.eval(value)?;
+                let s = sense(self);
+                self.mov(&format!("rf{dest}"), v, Some(s.cond()));
+                Ok(())
+            }
+        }
+    }
+
+    // ---- expressions ---------------------------------------------------------------------
+
+    /// The value of `e` as an operand (a variable's own register, a constant, or a new
+    /// temporary).
+    fn eval(&mut self, e: &Expr) -> Result<Src, CompileError> {
+        Ok(match e {
+            Expr::IntLit(v) => self.constant(*v as u32),
+            Expr::FloatLit(f) => self.constant(f.to_bits()),
+            Expr::Var(v) => Src::Reg(self.var_reg[v.0 as usize]),
+            Expr::Special(Special::Index) => Src::Reg(self.index),
+            Expr::Special(Special::QpuId) => Src::Reg(self.me),
+            Expr::Special(Special::NumQpus) => Src::Reg(self.num_qpus),
+            _ => {
+                let t = self.temp()?;
+                self.eval_into(e, t, None)?;
+                Src::Reg(t)
+            }
+        })
+    }
+
+    /// Computes `e` into register `dest`. Multi-instruction sequences write `dest` only in
+    /// their last instruction (or, for `select`, in a way that reads the operands first), so
+    /// `dest` may be a variable `e` reads.
+    fn eval_into(&mut self, e: &Expr, dest: u8, cond: Option<&str>) -> Result<(), CompileError> {
+        let d = format!("rf{dest}");
+        match e {
+            Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Var(_) | Expr::Special(_) => {
+                let v = self.eval(e)?;
+                if v != Src::Reg(dest) {
+                    self.mov(&d, v, cond);
+                }
+            }
+            Expr::Unary { op, arg } => {
+                let a = self.eval(arg)?;
+                match op {
+                    UnaryOp::IntNot => self.add1("not", cond, &d, a),
+                    UnaryOp::Clz => self.add1("clz", cond, &d, a),
+                    UnaryOp::IntToFloat => self.add1("itof", cond, &d, a),
+                    UnaryOp::FloatToInt => self.add1("ftoiz", cond, &d, a),
+                    UnaryOp::IntAbs => {
+                        // max(x, −x); −MIN = MIN, as the language defines.
+                        let t = self.temp()?;
+                        self.add1("neg", None, &format!("rf{t}"), a);
+                        self.add2("max", cond, &d, a, Src::Reg(t))?;
+                    }
+                    UnaryOp::FloatAbs => {
+                        let t = self.temp()?;
+                        self.add2("shl", None, &format!("rf{t}"), a, Src::Imm(1))?;
+                        self.add2("shr", cond, &d, Src::Reg(t), Src::Imm(1))?;
+                    }
+                    UnaryOp::Recip
+                    | UnaryOp::Rsqrt
+                    | UnaryOp::Exp2
+                    | UnaryOp::Log2
+                    | UnaryOp::Sqrt => {
+                        return Err(self.unsupported(format!(
+                            "the special function {op:?} (the V3D SFU is not used yet)"
+                        )))
+                    }
+                }
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let a = self.eval(lhs)?;
+                let b = self.eval(rhs)?;
+                self.binary(*op, &d, a, b, cond)?;
+            }
+            Expr::Select { cond: c, a, b } => {
+                let va = self.eval(a)?;
+                let vb = self.eval(b)?;
+                let sense = self.flags(c)?;
+                if va == Src::Reg(dest) {
+                    self.mov(&d, vb, Some(sense.not().cond()));
+                } else if vb == Src::Reg(dest) {
+                    self.mov(&d, va, Some(sense.cond()));
+                } else {
+                    self.mov(&d, vb, None);
+                    self.mov(&d, va, Some(sense.cond()));
+                }
+                if cond.is_some() {
+                    unreachable!("a select is never the value of a conditional eval_into");
+                }
+            }
+            Expr::Load { addr, stride, .. } => {
+                if self.gathers > 0 {
+                    return Err(self.unsupported(
+                        "a load while gathered values wait to be received (they share the \
+                         TMU's result FIFO on V3D); receive them first",
+                    ));
+                }
+                let uniform = is_uniform(addr, &self.uniform);
+                let base = self.eval(addr)?;
+                let base = self.broadcast(base, uniform)?;
+                let offsets = self.lane_offsets(*stride)?;
+                self.add2("add", None, "tmua", base, offsets)?;
+                if cond.is_some() {
+                    unreachable!("a load is never the value of a conditional eval_into");
+                }
+                self.emit(format!("nop ; nop ; ldtmu.rf{dest}"));
+            }
+            Expr::Rotate { .. } => return Err(self.unsupported("`rotate`")),
+            Expr::Uniform { .. } => {
+                return Err(self.unsupported("a uniform-stream read (`UniformStream::next`)"))
+            }
+        }
+        Ok(())
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        d: &str,
+        a: Src,
+        b: Src,
+        cond: Option<&str>,
+    ) -> Result<(), CompileError> {
+        if let Some((alu_op, mul)) = single_binary(op) {
+            // fmax with one register on both inputs cannot be encoded (the input order
+            // selects fmin/fmax); both give that register's value.
+            let alu_op = if op == BinaryOp::FloatMax && a == b {
+                "fmin"
+            } else {
+                alu_op
+            };
+            return if mul {
+                self.mul2(alu_op, cond, d, a, b)
+            } else {
+                self.add2(alu_op, cond, d, a, b)
+            };
+        }
+        match op {
+            BinaryOp::IntMul => {
+                // a·b mod 2^32 = al·bl + ((ah·bl + al·bh) << 24), with al, bl the low 24 bits
+                // and ah, bh the high 8 (umul24 reads only the low 24 bits of each input).
+                let low = self.temp()?;
+                self.mul2("umul24", None, &format!("rf{low}"), a, b)?;
+                let t = self.temp()?;
+                self.add2("shr", None, &format!("rf{t}"), a, Src::Imm(-8i32 as u32))?;
+                self.mul2("umul24", None, &format!("rf{t}"), Src::Reg(t), b)?;
+                let u = self.temp()?;
+                self.add2("shr", None, &format!("rf{u}"), b, Src::Imm(-8i32 as u32))?;
+                self.mul2("umul24", None, &format!("rf{u}"), a, Src::Reg(u))?;
+                self.add2("add", None, &format!("rf{t}"), Src::Reg(t), Src::Reg(u))?;
+                self.add2(
+                    "shl",
+                    None,
+                    &format!("rf{t}"),
+                    Src::Reg(t),
+                    Src::Imm(-8i32 as u32),
+                )?;
+                self.add2("add", cond, d, Src::Reg(low), Src::Reg(t))
+            }
+            BinaryOp::IntDiv | BinaryOp::IntRem => {
+                Err(self.unsupported("integer division and remainder"))
+            }
+            BinaryOp::FloatDiv => {
+                Err(self.unsupported("float division (the V3D SFU is not used yet)"))
+            }
+            _ => unreachable!("single-instruction ops handled above"),
+        }
+    }
+
+    /// Per-lane byte offsets `4 · stride · lane`.
+    fn lane_offsets(&mut self, stride: u32) -> Result<Src, CompileError> {
+        let bytes = stride.wrapping_mul(4);
+        if bytes == 4 {
+            return Ok(Src::Reg(self.lane4));
+        }
+        if bytes == 0 {
+            return Ok(Src::Imm(0));
+        }
+        let t = self.temp()?;
+        let d = format!("rf{t}");
+        if bytes.is_power_of_two() {
+            let shift = shift_imm(bytes.trailing_zeros());
+            self.add2("shl", None, &d, Src::Reg(self.index), shift)?;
+        } else {
+            let c = self.constant(bytes);
+            self.binary(BinaryOp::IntMul, &d, Src::Reg(self.index), c, None)?;
+        }
+        Ok(Src::Reg(t))
+    }
+
+    /// Pushes flag A for a per-lane condition; returns which state of A means "holds".
+    fn flags(&mut self, b: &BoolExpr) -> Result<Sense, CompileError> {
+        match b {
+            BoolExpr::Compare {
+                op,
+                float,
+                lhs,
+                rhs,
+            } => {
+                let l = self.eval(lhs)?;
+                let r = self.eval(rhs)?;
+                // Mesa nir_to_vir.c ntq_emit_comparison: C of min(a, b) is a > b (signed);
+                // fcmp(a, b) sets N for a < b, Z for a == b, C for a <= b.
+                let (opname, push, a, b, sense) = match (float, op) {
+                    (false, CmpOp::Eq) => ("xor", "pushz", l, r, Sense::A),
+                    (false, CmpOp::Ne) => ("xor", "pushz", l, r, Sense::NotA),
+                    (false, CmpOp::Gt) => ("min", "pushc", l, r, Sense::A),
+                    (false, CmpOp::Le) => ("min", "pushc", l, r, Sense::NotA),
+                    (false, CmpOp::Lt) => ("min", "pushc", r, l, Sense::A),
+                    (false, CmpOp::Ge) => ("min", "pushc", r, l, Sense::NotA),
+                    (true, CmpOp::Eq) => ("fcmp", "pushz", l, r, Sense::A),
+                    (true, CmpOp::Ne) => ("fcmp", "pushz", l, r, Sense::NotA),
+                    (true, CmpOp::Lt) => ("fcmp", "pushn", l, r, Sense::A),
+                    (true, CmpOp::Gt) => ("fcmp", "pushn", r, l, Sense::A),
+                    (true, CmpOp::Le) => ("fcmp", "pushc", l, r, Sense::A),
+                    (true, CmpOp::Ge) => ("fcmp", "pushc", r, l, Sense::A),
+                };
+                self.add2(opname, Some(push), "nop", a, b)?;
+                Ok(sense)
+            }
+            BoolExpr::Not(inner) => Ok(self.flags(inner)?.not()),
+            BoolExpr::And(..) | BoolExpr::Or(..) => {
+                let v = self.bool_value(b)?;
+                self.emit(format!("or.pushz nop, rf{v}, rf{v} ; nop"));
+                Ok(Sense::NotA)
+            }
+        }
+    }
+
+    /// A register holding −1 where `b` holds and 0 elsewhere.
+    fn bool_value(&mut self, b: &BoolExpr) -> Result<u8, CompileError> {
+        match b {
+            BoolExpr::And(x, y) | BoolExpr::Or(x, y) => {
+                let vx = self.bool_value(x)?;
+                let vy = self.bool_value(y)?;
+                let op = if matches!(b, BoolExpr::And(..)) {
+                    "and"
+                } else {
+                    "or"
+                };
+                self.add2(op, None, &format!("rf{vx}"), Src::Reg(vx), Src::Reg(vy))?;
+                Ok(vx)
+            }
+            _ => {
+                let sense = self.flags(b)?;
+                let t = self.temp()?;
+                let d = format!("rf{t}");
+                self.mov(&d, Src::Imm(0), None);
+                self.mov(&d, Src::Imm(-1i32 as u32), Some(sense.cond()));
+                Ok(t)
+            }
+        }
+    }
+
+    // ---- prologue, end, assembly -----------------------------------------------------------
+
+    fn finish(mut self) -> Result<V3dCompiled, CompileError> {
+        let body = std::mem::take(&mut self.lines);
+        let body_locations = std::mem::take(&mut self.locations);
+        self.here = None;
+
+        // Prologue. The workgroup id (payload word 0: X | Y << 16, Mesa nir_to_vir.c) is
+        // me(); its low 16 bits are X.
+        let payload = match self.version {
+            V3dVersion::V42 => 0,
+            V3dVersion::V71 => 3,
+        };
+        if self.needs.me {
+            let me = format!("rf{}", self.me);
+            self.add2(
+                "shl",
+                None,
+                &me,
+                Src::Reg(payload),
+                Src::Imm(shift_bits(16)),
+            )?;
+            self.add2(
+                "shr",
+                None,
+                &me,
+                Src::Reg(self.me),
+                Src::Imm(shift_bits(16)),
+            )?;
+        }
+        let sink = 1u8;
+        let nq = if self.needs.num_qpus {
+            self.num_qpus
+        } else {
+            sink
+        };
+        self.emit(format!("nop ; nop ; ldunifrf.rf{nq}"));
+        for p in &self.kernel.params {
+            let r = self.var_reg[p.var.0 as usize];
+            self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));
+        }
+        let constants = self.needs.constants.clone();
+        for c in &constants {
+            let r = self.const_reg[c];
+            self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));
+        }
+        if self.needs.index || self.needs.memory {
+            let idx = format!("rf{}", self.index);
+            self.emit(format!("eidx {idx} ; nop"));
+            if self.needs.memory {
+                let lane4 = format!("rf{}", self.lane4);
+                self.add2("shl", None, &lane4, Src::Reg(self.index), Src::Imm(2))?;
+            }
+        }
+        for (v, zero) in vars_needing_zero(self.kernel).into_iter().enumerate() {
+            if zero {
+                let r = format!("rf{}", self.var_reg[v]);
+                self.mov(&r, Src::Imm(0), None);
+            }
+        }
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut locations = std::mem::take(&mut self.locations);
+        lines.extend(body);
+        locations.extend(body_locations);
+        self.lines = lines;
+        self.locations = locations;
+
+        // End: wait for the stores, then py-videocore6's exit (the last-thread-switch pair
+        // and the final thrsw with its two delay slots; tmuwt must not be the last
+        // instruction, GFXH-1625).
+        if self.needs.stores {
+            self.emit("tmuwt ; nop");
+        }
+        for sig in [true, true, false, false, true, false, false] {
+            self.emit(if sig {
+                "nop ; nop ; thrsw"
+            } else {
+                "nop ; nop"
+            });
+        }
+
+        let mut text = String::new();
+        for line in &self.lines {
+            let _ = writeln!(text, "{line}");
+        }
+        let instructions =
+            v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
+                index: e.line.saturating_sub(1),
+                message: format!("the generated V3D assembly does not assemble: {e}"),
+            })?;
+        let words = instructions
+            .iter()
+            .enumerate()
+            .map(|(index, i)| {
+                v3d::encode(self.version, i).map_err(|e| CompileError::Encoding {
+                    index,
+                    message: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        debug_assert_eq!(words.len(), self.locations.len());
+        Ok(V3dCompiled {
+            version: self.version,
+            instructions,
+            words,
+            locations: self.locations,
+            constants,
+            params: self.kernel.params.len(),
+        })
+    }
+}
+
+fn with_suffix(op: &str, suffix: Option<&str>) -> String {
+    match suffix {
+        Some(s) => format!("{op}.{s}"),
+        None => op.to_string(),
+    }
+}
+
+/// The operation of a binary operator that is one ALU instruction, and whether it is a mul
+/// ALU op.
+fn single_binary(op: BinaryOp) -> Option<(&'static str, bool)> {
+    Some(match op {
+        BinaryOp::IntAdd => ("add", false),
+        BinaryOp::IntSub => ("sub", false),
+        BinaryOp::Shl => ("shl", false),
+        BinaryOp::Asr => ("asr", false),
+        BinaryOp::Lsr => ("shr", false),
+        BinaryOp::Ror => ("ror", false),
+        BinaryOp::And => ("and", false),
+        BinaryOp::Or => ("or", false),
+        BinaryOp::Xor => ("xor", false),
+        BinaryOp::IntMin => ("min", false),
+        BinaryOp::IntMax => ("max", false),
+        BinaryOp::FloatAdd => ("fadd", false),
+        BinaryOp::FloatSub => ("fsub", false),
+        BinaryOp::FloatMin => ("fmin", false),
+        BinaryOp::FloatMax => ("fmax", false),
+        BinaryOp::Mul24 => ("umul24", true),
+        BinaryOp::FloatMul => ("fmul", true),
+        BinaryOp::IntMul | BinaryOp::IntDiv | BinaryOp::IntRem | BinaryOp::FloatDiv => return None,
+    })
+}
+
+/// A shift amount as a small immediate: shifts use the low five bits, and 16..31 are held as
+/// −16..−1.
+fn shift_imm(amount: u32) -> Src {
+    Src::Imm(shift_bits(amount))
+}
+
+fn shift_bits(amount: u32) -> u32 {
+    let a = amount & 31;
+    if a < 16 {
+        a
+    } else {
+        (a as i32 - 32) as u32
+    }
+}
+
+/// The branch condition that holds exactly when `cond` does not.
+fn negate_branch(cond: &str) -> &'static str {
+    match cond {
+        "anya" => "allna",
+        "allna" => "anya",
+        "alla" => "anyna",
+        _ => "alla",
+    }
+}
+
+fn version_name(version: V3dVersion) -> &'static str {
+    match version {
+        V3dVersion::V42 => "V3D 4.2 (Raspberry Pi 4)",
+        V3dVersion::V71 => "V3D 7.1 (Raspberry Pi 5)",
+    }
+}
