@@ -42,6 +42,7 @@ mod interpreter;
 mod pi;
 pub mod select;
 mod staging;
+mod v3d_emulator;
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -52,6 +53,7 @@ pub use debug::{DebugRecord, DebugValue, DEBUG_RECORDS};
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 pub use pi::Pi;
+pub use v3d_emulator::V3dEmulatorBackend;
 
 use crate::error::{Error, Result, SourceLocation};
 use crate::lang::ast;
