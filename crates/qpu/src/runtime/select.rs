@@ -9,6 +9,7 @@
 //! | `emulator-vc6` | the V3D 4.2 emulator (Pi 4), kernels compiled by the first-slice V3D compiler |
 //! | `emulator-vc7` | the V3D 7.1 emulator (Pi 5), likewise |
 //! | `interpreter` | the reference interpreter |
+//! | `pi-v3d` | a Pi 4/5 GPU through the Linux `v3d` DRM driver, kernels compiled by the first-slice V3D compiler (not yet run on hardware; never chosen automatically) |
 //!
 //! Values are case-insensitive; anything else is an error listing these. The choice is
 //! reported once: [`Device::describe`] says which backend runs and why, and the first
@@ -50,16 +51,19 @@ pub enum BackendKind {
     EmulatorVc6,
     /// The V3D 7.1 (Pi 5) emulator ([`super::V3dEmulatorBackend`]).
     EmulatorVc7,
+    /// A Pi 4/5 through the `v3d` DRM driver ([`super::V3dPi`]).
+    PiV3d,
 }
 
 impl BackendKind {
     /// Every kind, in the order error messages list them.
-    pub const ALL: [BackendKind; 5] = [
+    pub const ALL: [BackendKind; 6] = [
         BackendKind::Pi,
         BackendKind::Emulator,
         BackendKind::Interpreter,
         BackendKind::EmulatorVc6,
         BackendKind::EmulatorVc7,
+        BackendKind::PiV3d,
     ];
 
     /// The name `QPU_BACKEND` uses for it.
@@ -70,6 +74,7 @@ impl BackendKind {
             BackendKind::Interpreter => "interpreter",
             BackendKind::EmulatorVc6 => "emulator-vc6",
             BackendKind::EmulatorVc7 => "emulator-vc7",
+            BackendKind::PiV3d => "pi-v3d",
         }
     }
 
@@ -197,6 +202,7 @@ impl Device {
             BackendKind::EmulatorVc7 => {
                 (Device::v3d_emulator(qpu_isa::v3d::V3dVersion::V71), choice)
             }
+            BackendKind::PiV3d => (Device::pi_v3d()?, choice),
             BackendKind::Pi => match qpu_pi::Gpu::open() {
                 Ok(gpu) => (Device::new(Pi::with_gpu(gpu)), choice),
                 Err(error) if !choice.requested => (
