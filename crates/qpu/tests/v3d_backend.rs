@@ -120,3 +120,26 @@ fn unsupported_constructs_and_read_only_stores_are_errors() {
         assert_eq!(data.to_vec(), vec![1; 16], "the host's array is unchanged");
     }
 }
+
+#[test]
+fn a_read_just_past_an_array_is_harmless_and_a_store_there_is_reported() {
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        // Reading the vector after the array (a prefetch) reads zeros; the array is intact.
+        let mut data = device.alloc_from(&[7i32; 16]).unwrap();
+        let kernel = compile(|p: Ptr<Int>| {
+            let past = Int::var((p + 16).load());
+            p.store(p.load() + past);
+        })
+        .unwrap();
+        kernel.run(&device, &mut data).unwrap();
+        assert_eq!(data.to_vec(), vec![7; 16], "{version:?}");
+        // Storing there is an error, not a silent write.
+        let kernel = compile(|p: Ptr<Int>| (p + 16).store(index() + 1)).unwrap();
+        let error = kernel.run(&device, &mut data).unwrap_err().to_string();
+        assert!(
+            error.contains("past the end of an array"),
+            "{version:?}: {error}"
+        );
+    }
+}

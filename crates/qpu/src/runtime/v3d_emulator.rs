@@ -33,6 +33,7 @@ use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
+use super::staging::TAIL_MARGIN;
 use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::v3d::{self, V3dCompiled};
 use crate::error::{Error, Result, RunError, RunErrorKind};
@@ -133,9 +134,13 @@ impl Backend for V3dEmulatorBackend {
                 BufferWords::ReadOnly(w) => w,
                 BufferWords::ReadWrite(w) => w,
             };
+            // A zeroed margin follows each array, as on the Pi backend: a kernel prefetching
+            // a vector past the end (Rot3D's `gather(p + inc)`) reads zeros there; a store
+            // into it is reported after the run. (The host's 64 KiB guard after each array
+            // keeps margins apart.)
             let memory = emu.memory_mut();
             memory
-                .alloc_at(buffer.bus_address, (words.len() * 4).max(4) as u32)
+                .alloc_at(buffer.bus_address, (words.len() * 4) as u32 + TAIL_MARGIN)
                 .and_then(|()| memory.write_u32s(buffer.bus_address, words))
                 .map_err(|e| self.backend_error(e))?;
         }
@@ -149,8 +154,15 @@ impl Backend for V3dEmulatorBackend {
 
         // Copy back what the kernel could write; check what it could not.
         let mut read_only_changed = None;
+        let mut margin_written = None;
         for buffer in &mut launch.buffers {
             let len = buffer.len() as u32;
+            let end = buffer.bus_address + len * 4;
+            if let Ok(margin) = emu.memory().read_u32s(end, TAIL_MARGIN / 4) {
+                if let Some(i) = margin.iter().position(|&w| w != 0) {
+                    margin_written.get_or_insert(end + i as u32 * 4);
+                }
+            }
             let Ok(after) = emu.memory().read_u32s(buffer.bus_address, len) else {
                 continue;
             };
@@ -181,6 +193,15 @@ impl Backend for V3dEmulatorBackend {
             }),
             other => self.backend_error(other),
         })?;
+        if let Some(address) = margin_written {
+            return Err(Error::Run(RunError {
+                kind: RunErrorKind::Machine(format!(
+                    "a store past the end of an array (address {address:#010x})"
+                )),
+                qpu: 0,
+                location: None,
+            }));
+        }
         if let Some(address) = read_only_changed {
             return Err(Error::Run(RunError {
                 kind: RunErrorKind::ReadOnly { address },
