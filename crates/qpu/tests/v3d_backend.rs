@@ -8,6 +8,8 @@
 mod gcd;
 #[path = "../examples/multi_tri.rs"]
 mod multi_tri;
+#[path = "support/scalar.rs"]
+mod scalar;
 #[path = "../examples/tri.rs"]
 mod tri;
 
@@ -18,21 +20,10 @@ use qpu_isa::v3d::V3dVersion;
 
 const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
 
-fn scalar_gcd(mut a: i32, mut b: i32) -> i32 {
-    while a != b {
-        if a > b {
-            a -= b;
-        } else {
-            b -= a;
-        }
-    }
-    a
-}
-
 #[test]
 fn gcd_gives_the_16_gcds_on_both_versions() {
     let (a, b) = gcd::inputs();
-    let want: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| scalar_gcd(x, y)).collect();
+    let want: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| scalar::gcd(x, y)).collect();
     for version in VERSIONS {
         let device = Device::v3d_emulator(version);
         for unrolled in [false, true] {

@@ -9,6 +9,8 @@
 mod gcd;
 #[path = "../examples/multi_tri.rs"]
 mod multi_tri;
+#[path = "support/scalar.rs"]
+mod scalar;
 
 use std::sync::Arc;
 
@@ -135,21 +137,10 @@ fn a_hand_written_program_runs_through_the_driver_layer() {
     }
 }
 
-fn scalar_gcd(mut a: i32, mut b: i32) -> i32 {
-    while a != b {
-        if a > b {
-            a -= b;
-        } else {
-            b -= a;
-        }
-    }
-    a
-}
-
 #[test]
 fn gcd_and_multi_tri_on_a_pi4_and_a_pi5() {
     let (a, b) = gcd::inputs();
-    let gcds: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| scalar_gcd(x, y)).collect();
+    let gcds: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| scalar::gcd(x, y)).collect();
     let triangles: Vec<i32> = (0..64).map(|n| n * (n + 1) / 2).collect();
     for config in [FakeV3dConfig::pi4(), FakeV3dConfig::pi5()] {
         let (fake, device) = device(config);
