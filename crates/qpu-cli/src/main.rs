@@ -8,6 +8,7 @@
 //! qpu emu --gpu vc6 kernel.qasm --qpus 8 --buffer out=512 --uniform @out --dump out
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
+//! qpu bench --gpu vc6|vc7                     # the examples on the V3D emulator
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -138,6 +139,10 @@ enum Command {
         /// With --listing: compile for launches of up to this many QPUs (1-12).
         #[arg(long, default_value_t = 1, requires = "listing")]
         qpus: u32,
+        /// Compile the examples for this GPU: vc6 or vc7 run them on the V3D emulator
+        /// (first-slice compiler; cycles uncalibrated), vc4 (the default) is the table above.
+        #[arg(long, value_enum, default_value_t = Gpu::Vc4, conflicts_with_all = ["listing", "json"])]
+        gpu: Gpu,
     },
 }
 
@@ -349,6 +354,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             ))),
             Err(e) => Err(CliError::Usage(format!("bench --listing {name}: {e}"))),
         },
+        Command::Bench {
+            gpu: gpu @ (Gpu::Vc6 | Gpu::Vc7),
+            ..
+        } => {
+            let version = gpu.v3d().expect("a V3D GPU");
+            let rows = qpu::bench::run_all_v3d(version)
+                .map_err(|e| CliError::Usage(format!("bench: {e}")))?;
+            emit(&bench_v3d_table(&rows))
+        }
         Command::Bench { json, .. } => {
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
             let mut rows = qpu::bench::run_all().map_err(bench)?;
@@ -771,6 +785,27 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
     let mut out = format!("{report}\n");
     out.push_str(&dump_buffers(emu.memory(), &buffers, &dumps).map_err(emu_error)?);
     Ok(out)
+}
+
+/// The V3D bench rows as a Markdown table.
+fn bench_v3d_table(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
+    let mut out = String::from(
+        "| example | static | issued | cycles (uncalibrated) | correct |\n|---|---|---|---|---|\n",
+    );
+    for row in rows {
+        match &row.outcome {
+            Ok(run) => out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                row.name,
+                run.static_instructions,
+                run.issued_instructions,
+                run.cycles,
+                if run.correct { "yes" } else { "NO" }
+            )),
+            Err(why) => out.push_str(&format!("| {} | not compiled: {why} | | | |\n", row.name)),
+        }
+    }
+    out
 }
 
 /// The bench rows as a Markdown table (the README carries the same table).

@@ -615,3 +615,35 @@ fn emu_runs_v3d_kernels() {
     let out = qpu(&["emu", "--gpu", "vc6", bad.to_str().unwrap(), "--qpus", "9"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("9 QPUs"));
 }
+
+#[test]
+fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
+    for (gpu, most) in [("vc6", "8 QPUs"), ("vc7", "12 QPUs")] {
+        let out = ok(qpu(&["bench", "--gpu", gpu]));
+        let rows: Vec<Vec<&str>> = out
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
+            .map(|l| l.split('|').map(str::trim).collect())
+            .collect();
+        // Every example has a row: numbers and a checked output, or the compiler's reason.
+        assert_eq!(rows.len(), 6, "{out}");
+        for row in &rows {
+            if row[2].starts_with("not compiled") {
+                assert!(row[2].contains("is not supported"), "{out}");
+            } else {
+                let issued: u64 = row[3].parse().expect("issued");
+                let cycles: u64 = row[4].parse().expect("cycles");
+                assert!(issued > 0 && cycles > 0, "{out}");
+                assert_eq!(row[5], "yes", "{out}");
+            }
+        }
+        assert!(
+            rows[0][1].starts_with("gcd") && rows[0][5] == "yes",
+            "{out}"
+        );
+        assert!(out.contains(most), "{gpu}: {out}");
+    }
+    // The V3D table has no JSON form.
+    let out = qpu(&["bench", "--gpu", "vc6", "--json"]);
+    assert!(!out.status.success());
+}

@@ -407,6 +407,29 @@ fn glibc_pairs() -> (Vec<i32>, Vec<i32>) {
 /// `height + 2` rows (a zero border above and below).
 pub fn heat_step_reference(src: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
     use crate::float::{add, mul, sub};
+    heat_step_with(src, ncols, width, height, [add, sub, mul])
+}
+
+/// [`heat_step_reference`] with IEEE single-precision arithmetic rounding to nearest (the
+/// V3D's float unit).
+fn heat_step_ieee(src: &[f32], ncols: usize, width: usize, height: usize) -> Vec<f32> {
+    heat_step_with(
+        src,
+        ncols,
+        width,
+        height,
+        [|a, b| a + b, |a, b| a - b, |a, b| a * b],
+    )
+}
+
+/// One HeatMap step with the float operations `[add, sub, mul]`, in the kernel's order.
+fn heat_step_with(
+    src: &[f32],
+    ncols: usize,
+    width: usize,
+    height: usize,
+    [add, sub, mul]: [fn(f32, f32) -> f32; 3],
+) -> Vec<f32> {
     let at = |r: usize, c: isize| {
         if c < 0 || c >= ncols as isize {
             0.0
@@ -582,5 +605,157 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
             dst.to_vec() == heat_step_reference(&initial, ncols, width, height),
         )?);
     }
+    Ok(rows)
+}
+
+/// One example on a V3D emulator (`qpu bench --gpu vc6|vc7`): its numbers, or why the
+/// first-slice V3D compiler does not take it yet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct V3dExampleNumbers {
+    /// Example and setup, as in [`run_all`].
+    pub name: String,
+    /// QPUs used.
+    pub qpus: u32,
+    /// The numbers, or the compiler's reason for refusing the kernel.
+    pub outcome: std::result::Result<V3dRun, String>,
+}
+
+/// What one V3D run measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct V3dRun {
+    /// Instructions in the compiled kernel.
+    pub static_instructions: usize,
+    /// Instructions issued by all QPUs.
+    pub issued_instructions: u64,
+    /// The V3D emulator's cycle estimate (UNCALIBRATED).
+    pub cycles: u64,
+    /// Whether the output equals a scalar Rust reference (integers exactly; floats with
+    /// IEEE round-to-nearest arithmetic, which is what the V3D's float unit does).
+    pub correct: bool,
+}
+
+/// The examples of [`run_all`] compiled for V3D `version` and run on its emulator. Kernels
+/// the first-slice V3D compiler refuses (a construct it does not support yet) get the
+/// compiler's message instead of numbers.
+pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dExampleNumbers>> {
+    let device = Device::v3d_emulator(version);
+    let mut rows = Vec::new();
+    // Runs `run` (which returns its report and whether the output is right), or records the
+    // compiler's refusal.
+    let mut row = |name: &str,
+                   qpus: u32,
+                   ast: &crate::lang::ast::Kernel,
+                   run: &mut dyn FnMut() -> crate::Result<(crate::runtime::RunReport, bool)>|
+     -> crate::Result<()> {
+        let compiled = match crate::compile::v3d::compile(ast, version) {
+            Ok(c) => c,
+            Err(e @ crate::compile::CompileError::Unsupported { .. }) => {
+                rows.push(V3dExampleNumbers {
+                    name: name.to_string(),
+                    qpus,
+                    outcome: Err(e.to_string()),
+                });
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let (report, correct) = run()?;
+        rows.push(V3dExampleNumbers {
+            name: name.to_string(),
+            qpus,
+            outcome: Ok(V3dRun {
+                static_instructions: compiled.words.len(),
+                issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
+                cycles: report.cycles.unwrap_or(0),
+                correct,
+            }),
+        });
+        Ok(())
+    };
+
+    let (a, b) = glibc_pairs();
+    let k = compile(gcd)?;
+    row("gcd (16 pairs, 1 QPU)", 1, k.ast(), &mut || {
+        let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
+        let mut r = device.alloc::<i32>(16)?;
+        let report = k.run(&device, (&pa, &pb, &mut r))?;
+        let euclid = |mut a: i32, mut b: i32| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let want: Vec<i32> = a.iter().zip(&b).map(|(&a, &b)| euclid(a, b)).collect();
+        Ok((report, r.to_vec() == want))
+    })?;
+
+    let k = compile(tri)?;
+    row("tri (0..16, 1 QPU)", 1, k.ast(), &mut || {
+        let mut p = device.alloc_from(&(0..16).collect::<Vec<i32>>())?;
+        let report = k.run(&device, &mut p)?;
+        let want: Vec<i32> = (0..16).map(|n| n * (n + 1) / 2).collect();
+        Ok((report, p.to_vec() == want))
+    })?;
+
+    let k = compile(oet)?;
+    row("oet_sort (32 ints, 1 QPU)", 1, k.ast(), &mut || {
+        let unsorted: Vec<i32> = (0..32).map(|i| 100 - i).collect();
+        let mut p = device.alloc_from(&unsorted)?;
+        let report = k.run(&device, &mut p)?;
+        let mut want = unsorted.clone();
+        want.sort_unstable();
+        Ok((report, p.to_vec() == want))
+    })?;
+
+    let n = 192_000usize;
+    let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    // Every QPU the version has, up to the language's 12.
+    let max = qpu_emu::v3d::V3dConfig::max_qpus(version).min(12) as u32;
+    let mut k = compile(rot3d_3)?;
+    for qpus in [1, max] {
+        k.set_num_qpus(qpus)?;
+        let name = format!(
+            "rot3d v3 (192,000 vertices, {qpus} QPU{})",
+            if qpus > 1 { "s" } else { "" }
+        );
+        let ast = k.ast().clone();
+        row(&name, qpus, &ast, &mut || {
+            let mut x = device.alloc_from(&coords)?;
+            let mut y = device.alloc_from(&coords)?;
+            #[allow(clippy::approx_constant)]
+            let theta = 3.14159f32;
+            let (cos, sin) = (theta.cos(), theta.sin());
+            let report = k.run(&device, (n as i32, cos, sin, &mut x, &mut y))?;
+            let (xs, ys) = (x.to_vec(), y.to_vec());
+            // IEEE single precision, rounding to nearest: the V3D's float arithmetic.
+            let correct = coords.iter().zip(xs.iter().zip(&ys)).all(|(&c, (&x, &y))| {
+                x.to_bits() == (c * cos - c * sin).to_bits()
+                    && y.to_bits() == (c * cos + c * sin).to_bits()
+            });
+            Ok((report, correct))
+        })?;
+    }
+
+    let (width, height) = (496usize, 504usize);
+    let (ncols, nrows) = (width + 16, height + 2);
+    let mut initial = vec![0.0f32; ncols * nrows];
+    for (i, v) in initial.iter_mut().enumerate() {
+        if i % 97 == 0 {
+            *v = (i % 1000) as f32;
+        }
+    }
+    let k = compile(heatmap_step)?;
+    row("heatmap (one 512x506 step, 1 QPU)", 1, k.ast(), &mut || {
+        let src = device.alloc_from(&initial)?;
+        let mut dst = device.alloc::<f32>(initial.len())?;
+        let report = k.run(
+            &device,
+            (&src, &mut dst, ncols as i32, width as i32, height as i32),
+        )?;
+        Ok((
+            report,
+            dst.to_vec() == heat_step_ieee(&initial, ncols, width, height),
+        ))
+    })?;
     Ok(rows)
 }

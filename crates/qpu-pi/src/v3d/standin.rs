@@ -104,6 +104,31 @@ impl GpuWords<'_> {
         Some(lock(&b.words)[i])
     }
 
+    /// Every buffer object as (GPU address, its words), lowest address first.
+    pub fn buffers(&self) -> Vec<(u32, Vec<u32>)> {
+        let mut all: Vec<(u32, Vec<u32>)> = self
+            .buffers
+            .values()
+            .map(|b| (b.gpu_address, lock(&b.words).clone()))
+            .collect();
+        all.sort_by_key(|(address, _)| *address);
+        all
+    }
+
+    /// Writes the words of one buffer object from its start; false if no buffer object
+    /// starts at `address` or the words do not fit it.
+    pub fn write_buffer(&mut self, address: u32, words: &[u32]) -> bool {
+        let Some(b) = self.buffers.values().find(|b| b.gpu_address == address) else {
+            return false;
+        };
+        let mut held = lock(&b.words);
+        if words.len() > held.len() {
+            return false;
+        }
+        held[..words.len()].copy_from_slice(words);
+        true
+    }
+
     /// Writes the word at `address`; false if no buffer object holds it.
     pub fn write(&mut self, address: u32, value: u32) -> bool {
         match self.find(address) {

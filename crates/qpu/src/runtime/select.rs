@@ -5,8 +5,11 @@
 //! |---|---|
 //! | unset or empty | automatic: the Pi when [`qpu_pi::probe`] finds a supported board (and its GPU opens), else the emulator |
 //! | `pi` | the Pi; off a supported Pi, [`Device::auto`] fails with `qpu_pi`'s explanation (`no Raspberry Pi GPU found: ...`) |
-//! | `emulator` | the strict emulator |
+//! | `emulator` (or `emulator-vc4`) | the strict emulator (VideoCore IV) |
+//! | `emulator-vc6` | the V3D 4.2 emulator (Pi 4), kernels compiled by the first-slice V3D compiler |
+//! | `emulator-vc7` | the V3D 7.1 emulator (Pi 5), likewise |
 //! | `interpreter` | the reference interpreter |
+//! | `pi-v3d` | a Pi 4/5 GPU through the Linux `v3d` DRM driver, kernels compiled by the first-slice V3D compiler (not yet run on hardware; never chosen automatically) |
 //!
 //! Values are case-insensitive; anything else is an error listing these. The choice is
 //! reported once: [`Device::describe`] says which backend runs and why, and the first
@@ -44,14 +47,23 @@ pub enum BackendKind {
     Emulator,
     /// The reference interpreter ([`super::Interpreter`]).
     Interpreter,
+    /// The V3D 4.2 (Pi 4) emulator ([`super::V3dEmulatorBackend`]).
+    EmulatorVc6,
+    /// The V3D 7.1 (Pi 5) emulator ([`super::V3dEmulatorBackend`]).
+    EmulatorVc7,
+    /// A Pi 4/5 through the `v3d` DRM driver ([`super::V3dPi`]).
+    PiV3d,
 }
 
 impl BackendKind {
     /// Every kind, in the order error messages list them.
-    pub const ALL: [BackendKind; 3] = [
+    pub const ALL: [BackendKind; 6] = [
         BackendKind::Pi,
         BackendKind::Emulator,
         BackendKind::Interpreter,
+        BackendKind::EmulatorVc6,
+        BackendKind::EmulatorVc7,
+        BackendKind::PiV3d,
     ];
 
     /// The name `QPU_BACKEND` uses for it.
@@ -60,12 +72,19 @@ impl BackendKind {
             BackendKind::Pi => "pi",
             BackendKind::Emulator => "emulator",
             BackendKind::Interpreter => "interpreter",
+            BackendKind::EmulatorVc6 => "emulator-vc6",
+            BackendKind::EmulatorVc7 => "emulator-vc7",
+            BackendKind::PiV3d => "pi-v3d",
         }
     }
 
     /// Parses a `QPU_BACKEND` value (case-insensitive, surrounding blanks ignored).
     pub fn parse(value: &str) -> Result<BackendKind> {
         let wanted = value.trim();
+        // `emulator-vc4` names the VideoCore IV emulator explicitly, beside vc6 and vc7.
+        if wanted.eq_ignore_ascii_case("emulator-vc4") {
+            return Ok(BackendKind::Emulator);
+        }
         BackendKind::ALL
             .into_iter()
             .find(|kind| kind.name().eq_ignore_ascii_case(wanted))
@@ -177,6 +196,13 @@ impl Device {
         let (mut device, choice) = match choice.kind {
             BackendKind::Emulator => (Device::emulator(), choice),
             BackendKind::Interpreter => (Device::interpreter(), choice),
+            BackendKind::EmulatorVc6 => {
+                (Device::v3d_emulator(qpu_isa::v3d::V3dVersion::V42), choice)
+            }
+            BackendKind::EmulatorVc7 => {
+                (Device::v3d_emulator(qpu_isa::v3d::V3dVersion::V71), choice)
+            }
+            BackendKind::PiV3d => (Device::pi_v3d()?, choice),
             BackendKind::Pi => match qpu_pi::Gpu::open() {
                 Ok(gpu) => (Device::new(Pi::with_gpu(gpu)), choice),
                 Err(error) if !choice.requested => (

@@ -1,0 +1,242 @@
+//! The V3D emulators as backends (`QPU_BACKEND=emulator-vc6` for the Pi 4's V3D 4.2,
+//! `emulator-vc7` for the Pi 5's V3D 7.1): kernels are compiled by the first-slice V3D
+//! compiler ([`crate::compile::v3d`]) and run on `qpu_emu::v3d`'s strict machine, launched the
+//! way `SUBMIT_CSD` launches them: one 16-lane batch per QPU, all reading the same uniform
+//! stream (the compiler's launch contract).
+//!
+//! Each run places the code, the uniforms and a copy of every argument array (at its bus
+//! address, with exactly its size) in a fresh machine's memory, and copies the arrays passed as
+//! `&mut` back afterwards, also when the run fails (what the kernel stored before the failure
+//! stays, as on the other backends). An array passed as `&SharedArray` that the kernel
+//! changed is an error naming the first changed address. Faults of the machine (a hazard rule,
+//! an access outside every array) become run errors at the kernel statement the failing
+//! instruction comes from. Cycle counts are the V3D emulator's **uncalibrated** estimate.
+//!
+//! ```
+//! use qpu::lang::*;
+//! use qpu::{compile, Device};
+//! use qpu_isa::v3d::V3dVersion;
+//!
+//! let device = Device::v3d_emulator(V3dVersion::V42);
+//! let mut data = device.alloc_from(&[5i32; 16])?;
+//! let kernel = compile(|p: Ptr<Int>| p.store(p.load() * 3))?;
+//! let report = kernel.run(&device, &mut data)?;
+//! assert_eq!(data[0], 15);
+//! assert_eq!(report.backend, "emulator-vc6");
+//! # Ok::<(), qpu::Error>(())
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
+use qpu_isa::v3d::V3dVersion;
+
+use super::host::{lock, HostArrays};
+use super::staging::TAIL_MARGIN;
+use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
+use crate::compile::v3d::{self, V3dCompiled};
+use crate::error::{Error, Result, RunError, RunErrorKind};
+
+/// A V3D emulator as a backend.
+pub struct V3dEmulatorBackend {
+    version: V3dVersion,
+    arrays: HostArrays,
+    compiled: Mutex<HashMap<u64, Arc<V3dCompiled>>>,
+    last: Mutex<Option<V3dRunReport>>,
+}
+
+impl V3dEmulatorBackend {
+    /// A backend emulating `version`.
+    pub fn new(version: V3dVersion) -> V3dEmulatorBackend {
+        V3dEmulatorBackend {
+            version,
+            arrays: HostArrays::default(),
+            compiled: Mutex::default(),
+            last: Mutex::default(),
+        }
+    }
+
+    /// The V3D emulator's full report of the last run on this backend.
+    pub fn last_report(&self) -> Option<V3dRunReport> {
+        lock(&self.last).clone()
+    }
+
+    fn compile(&self, launch: &Launch<'_>) -> Result<Arc<V3dCompiled>> {
+        if let Some(c) = lock(&self.compiled).get(&launch.kernel_id) {
+            return Ok(c.clone());
+        }
+        let compiled = Arc::new(v3d::compile(launch.kernel, self.version)?);
+        lock(&self.compiled).insert(launch.kernel_id, compiled.clone());
+        Ok(compiled)
+    }
+
+    fn backend_error(&self, message: impl std::fmt::Display) -> Error {
+        Error::Backend {
+            backend: self.name().to_string(),
+            message: message.to_string(),
+        }
+    }
+}
+
+impl Device {
+    /// A device running kernels compiled for V3D 4.2 (Pi 4) or 7.1 (Pi 5) on the V3D
+    /// emulator.
+    pub fn v3d_emulator(version: V3dVersion) -> Device {
+        Device::new(V3dEmulatorBackend::new(version))
+    }
+}
+
+impl Backend for V3dEmulatorBackend {
+    fn name(&self) -> &str {
+        match self.version {
+            V3dVersion::V42 => "emulator-vc6",
+            V3dVersion::V71 => "emulator-vc7",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.version {
+            V3dVersion::V42 => "emulator-vc6 (V3D 4.2, Pi 4; cycles uncalibrated)".to_string(),
+            V3dVersion::V71 => "emulator-vc7 (V3D 7.1, Pi 5; cycles uncalibrated)".to_string(),
+        }
+    }
+
+    fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
+        self.arrays.alloc(words)
+    }
+
+    fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
+        super::staging::check(launch)?;
+        let n = launch.num_qpus;
+        let max = V3dConfig::max_qpus(self.version);
+        if n as usize > max {
+            return Err(self.backend_error(format!(
+                "{n} QPUs requested; this V3D has {max} (use 1..={max})"
+            )));
+        }
+        let compiled = self.compile(launch)?;
+        let mut config = V3dConfig::new(self.version);
+        config.qpus = n as usize;
+        if let Some(limit) = launch.step_limit {
+            config.max_instructions = limit;
+        }
+        let mut emu = V3dEmulator::new(config).map_err(|e| self.backend_error(e))?;
+        // The arrays first, at their bus addresses; code and uniforms then go where memory
+        // is free.
+        let mut placed: Vec<u32> = Vec::new();
+        for buffer in &launch.buffers {
+            if placed.contains(&buffer.bus_address) {
+                continue;
+            }
+            placed.push(buffer.bus_address);
+            let words: &[u32] = match &buffer.words {
+                BufferWords::ReadOnly(w) => w,
+                BufferWords::ReadWrite(w) => w,
+            };
+            // A zeroed margin follows each array, as on the Pi backend: a kernel prefetching
+            // a vector past the end (Rot3D's `gather(p + inc)`) reads zeros there; a store
+            // into it is reported after the run. (The host's 64 KiB guard after each array
+            // keeps margins apart.)
+            let memory = emu.memory_mut();
+            memory
+                .alloc_at(buffer.bus_address, (words.len() * 4) as u32 + TAIL_MARGIN)
+                .and_then(|()| memory.write_u32s(buffer.bus_address, words))
+                .map_err(|e| self.backend_error(e))?;
+        }
+        let code = emu
+            .load_program(&compiled.words)
+            .map_err(|e| self.backend_error(e))?;
+        let uniforms = emu
+            .load_uniforms(&compiled.uniforms(n, &launch.args))
+            .map_err(|e| self.backend_error(e))?;
+        let ran = emu.dispatch(&CsdJob::per_qpu(code, uniforms, n));
+
+        // Copy back what the kernel could write; check what it could not.
+        let mut read_only_changed = None;
+        let mut margin_written = None;
+        for buffer in &mut launch.buffers {
+            let len = buffer.len() as u32;
+            let end = buffer.bus_address + len * 4;
+            if let Ok(margin) = emu.memory().read_u32s(end, TAIL_MARGIN / 4) {
+                if let Some(i) = margin.iter().position(|&w| w != 0) {
+                    margin_written.get_or_insert(end + i as u32 * 4);
+                }
+            }
+            let Ok(after) = emu.memory().read_u32s(buffer.bus_address, len) else {
+                continue;
+            };
+            match &mut buffer.words {
+                BufferWords::ReadWrite(words) => words.copy_from_slice(&after),
+                BufferWords::ReadOnly(words) => {
+                    if let Some(i) = words.iter().zip(&after).position(|(a, b)| a != b) {
+                        read_only_changed.get_or_insert(buffer.bus_address + i as u32 * 4);
+                    }
+                }
+            }
+        }
+        let report = ran.map_err(|e| match e {
+            qpu_emu::EmuError::V3dFault {
+                qpu,
+                pc,
+                instruction,
+                fault,
+                ..
+            } => Error::Run(RunError {
+                kind: RunErrorKind::Machine(format!("{fault} (at `{instruction}`)")),
+                qpu: qpu as u32,
+                location: pc
+                    .checked_sub(code)
+                    .and_then(|offset| compiled.locations.get(offset as usize / 8))
+                    .copied()
+                    .flatten(),
+            }),
+            other => self.backend_error(other),
+        })?;
+        if let Some(address) = margin_written {
+            return Err(Error::Run(RunError {
+                kind: RunErrorKind::Machine(format!(
+                    "a store past the end of an array (address {address:#010x})"
+                )),
+                qpu: 0,
+                location: None,
+            }));
+        }
+        if let Some(address) = read_only_changed {
+            return Err(Error::Run(RunError {
+                kind: RunErrorKind::ReadOnly { address },
+                qpu: 0,
+                location: None,
+            }));
+        }
+
+        let qpus = report
+            .qpus
+            .iter()
+            .take(n as usize)
+            .map(|q| QpuStats {
+                steps: q.instructions,
+                stores: q.tmu_stores,
+                gathers: q.tmu_loads,
+                stray_gathers: 0,
+            })
+            .collect();
+        let counters = vec![
+            ("instructions".to_string(), report.instructions()),
+            (
+                "stall_tmu".to_string(),
+                report.qpus.iter().map(|q| q.stall_cycles).sum(),
+            ),
+        ];
+        let result = RunReport {
+            backend: self.name().to_string(),
+            num_qpus: n,
+            qpus,
+            cycles: Some(report.cycles()),
+            counters,
+            debug: Vec::new(),
+        };
+        *lock(&self.last) = Some(report);
+        Ok(result)
+    }
+}
