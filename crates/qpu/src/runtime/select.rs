@@ -3,13 +3,13 @@
 //!
 //! | `QPU_BACKEND` | device |
 //! |---|---|
-//! | unset or empty | automatic: the Pi when [`qpu_pi::probe`] finds a supported board (and its GPU opens), else the emulator |
+//! | unset or empty | automatic: the Pi when [`qpu_pi::probe`] finds a supported board (and its GPU opens), `pi-v3d` on a Pi 4/5 (when its v3d node opens), else the emulator |
 //! | `pi` | the Pi; off a supported Pi, [`Device::auto`] fails with `qpu_pi`'s explanation (`no Raspberry Pi GPU found: ...`) |
 //! | `emulator` (or `emulator-vc4`) | the strict emulator (VideoCore IV) |
 //! | `emulator-vc6` | the V3D 4.2 emulator (Pi 4), kernels compiled by the first-slice V3D compiler |
 //! | `emulator-vc7` | the V3D 7.1 emulator (Pi 5), likewise |
 //! | `interpreter` | the reference interpreter |
-//! | `pi-v3d` | a Pi 4/5 GPU through the Linux `v3d` DRM driver, kernels compiled by the first-slice V3D compiler (not yet run on hardware; never chosen automatically) |
+//! | `pi-v3d` | a Pi 4/5 GPU through the Linux `v3d` DRM driver, kernels compiled by the V3D compiler (not yet run on hardware) |
 //!
 //! Values are case-insensitive; anything else is an error listing these. The choice is
 //! reported once: [`Device::describe`] says which backend runs and why, and the first
@@ -161,6 +161,17 @@ pub fn choose(
                 requested: false,
                 fallback: false,
             },
+            // A Pi 4/5: its GPU is reached through the v3d DRM driver instead.
+            Err(PiError::UnsupportedBoard { board, gpu })
+                if gpu == "VideoCore VI" || gpu == "VideoCore VII" =>
+            {
+                Choice {
+                    kind: BackendKind::PiV3d,
+                    reason: format!("automatic: {board} has a {gpu} GPU (the v3d DRM path)"),
+                    requested: false,
+                    fallback: false,
+                }
+            }
             Err(error) => Choice::automatic_fallback(error),
         }),
     }
@@ -202,7 +213,17 @@ impl Device {
             BackendKind::EmulatorVc7 => {
                 (Device::v3d_emulator(qpu_isa::v3d::V3dVersion::V71), choice)
             }
-            BackendKind::PiV3d => (Device::pi_v3d()?, choice),
+            BackendKind::PiV3d => match Device::pi_v3d() {
+                Ok(device) => (device, choice),
+                Err(error) if !choice.requested => (
+                    Device::emulator(),
+                    Choice::automatic_fallback(format_args!(
+                        "a Pi 4/5 was found but its GPU could not be opened through the v3d \
+                         driver: {error}"
+                    )),
+                ),
+                Err(error) => return Err(error),
+            },
             BackendKind::Pi => match qpu_pi::Gpu::open() {
                 Ok(gpu) => (Device::new(Pi::with_gpu(gpu)), choice),
                 Err(error) if !choice.requested => (
@@ -238,6 +259,32 @@ mod tests {
 
     fn unreachable_probe() -> std::result::Result<PiInfo, PiError> {
         panic!("an explicit QPU_BACKEND must not probe")
+    }
+
+    #[test]
+    fn a_pi4_or_pi5_chooses_the_v3d_path_and_falls_back_when_it_cannot_open() {
+        for gpu in ["VideoCore VI", "VideoCore VII"] {
+            let probe = || {
+                Err(PiError::UnsupportedBoard {
+                    board: "Raspberry Pi 4 Model B".to_string(),
+                    gpu: gpu.to_string(),
+                })
+            };
+            let choice = choose(None, probe).unwrap();
+            assert_eq!(choice.kind, BackendKind::PiV3d);
+            assert!(!choice.requested && !choice.fallback);
+            assert!(choice.reason.contains(gpu), "{}", choice.reason);
+            // This machine has no v3d render node: the automatic choice runs on the emulator
+            // and says why; asking for pi-v3d explicitly is an error instead.
+            let device = Device::auto_with(None, probe).unwrap();
+            assert_eq!(device.backend().name(), "emulator");
+            assert!(device.describe().contains("v3d"), "{}", device.describe());
+        }
+        let error = Device::auto_with(Some("pi-v3d"), unreachable_probe)
+            .err()
+            .expect("no v3d node here")
+            .to_string();
+        assert!(error.contains("pi-v3d"), "{error}");
     }
 
     #[test]
