@@ -281,8 +281,7 @@ mod tests {
             assert!(device.describe().contains("v3d"), "{}", device.describe());
         }
         let error = Device::auto_with(Some("pi-v3d"), unreachable_probe)
-            .err()
-            .expect("no v3d node here")
+            .expect_err("no v3d node here")
             .to_string();
         assert!(error.contains("pi-v3d"), "{error}");
     }
