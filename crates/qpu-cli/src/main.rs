@@ -479,6 +479,38 @@ enum DumpFormat {
     Float,
 }
 
+/// Allocates each `--buffer NAME=SIZE` in `memory` (by name: address and size) and checks
+/// that every `--dump` names one of them.
+/// Allocation failures are errors of the program at `path`.
+fn declare_buffers(
+    memory: &mut qpu_emu::memory::Memory,
+    path: &str,
+    specs: &[String],
+    dumps: &[(String, DumpFormat)],
+) -> Result<BTreeMap<String, (u32, u32)>, CliError> {
+    let mut buffers = BTreeMap::new();
+    for spec in specs {
+        let (name, size) = parse_buffer(spec)?;
+        let addr = memory.alloc(size, 64).map_err(|e| CliError::Emu {
+            path: path.to_string(),
+            source: Box::new(e.into()),
+        })?;
+        if buffers.insert(name.clone(), (addr, size)).is_some() {
+            return Err(CliError::Usage(format!(
+                "--buffer `{name}` is declared twice"
+            )));
+        }
+    }
+    for (name, _) in dumps {
+        if !buffers.contains_key(name) {
+            return Err(CliError::Usage(format!(
+                "--dump `{name}`: no buffer of that name"
+            )));
+        }
+    }
+    Ok(buffers)
+}
+
 fn parse_buffer(spec: &str) -> Result<(String, u32), CliError> {
     let usage = || {
         CliError::Usage(format!(
@@ -621,26 +653,7 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         config.max_instructions = max;
     }
     let mut emu = Emulator::new(config).map_err(emu_error)?;
-    let mut buffers = BTreeMap::new();
-    for spec in &args.buffers {
-        let (name, size) = parse_buffer(spec)?;
-        let addr = emu
-            .memory_mut()
-            .alloc(size, 64)
-            .map_err(|e| emu_error(e.into()))?;
-        if buffers.insert(name.clone(), (addr, size)).is_some() {
-            return Err(CliError::Usage(format!(
-                "--buffer `{name}` is declared twice"
-            )));
-        }
-    }
-    for (name, _) in &dumps {
-        if !buffers.contains_key(name) {
-            return Err(CliError::Usage(format!(
-                "--dump `{name}`: no buffer of that name"
-            )));
-        }
-    }
+    let buffers = declare_buffers(emu.memory_mut(), &path, &args.buffers, &dumps)?;
     let uniforms = args
         .uniforms
         .iter()
@@ -739,26 +752,7 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
         config.max_instructions = max;
     }
     let mut emu = V3dEmulator::new(config).map_err(emu_error)?;
-    let mut buffers = BTreeMap::new();
-    for spec in &args.buffers {
-        let (name, size) = parse_buffer(spec)?;
-        let addr = emu
-            .memory_mut()
-            .alloc(size, 64)
-            .map_err(|e| emu_error(e.into()))?;
-        if buffers.insert(name.clone(), (addr, size)).is_some() {
-            return Err(CliError::Usage(format!(
-                "--buffer `{name}` is declared twice"
-            )));
-        }
-    }
-    for (name, _) in &dumps {
-        if !buffers.contains_key(name) {
-            return Err(CliError::Usage(format!(
-                "--dump `{name}`: no buffer of that name"
-            )));
-        }
-    }
+    let buffers = declare_buffers(emu.memory_mut(), &path, &args.buffers, &dumps)?;
     let uniforms = args
         .uniforms
         .iter()

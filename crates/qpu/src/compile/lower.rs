@@ -710,7 +710,9 @@ fn uniform_variables(kernel: &Kernel) -> Vec<bool> {
     }
 }
 
-fn visit_assignments(
+/// Calls `visit(variable, value, masked)` for every assignment in `stmts` at any depth
+/// (`value` is `None` for a receive; `masked` inside a `where_`).
+pub(super) fn visit_assignments(
     stmts: &[Stmt],
     masked: bool,
     visit: &mut dyn FnMut(u32, Option<&Expr>, bool),

@@ -316,32 +316,11 @@ impl Needs {
 /// variables only ever assigned lane-uniform values outside `where_`. A load or store whose
 /// address is lane-uniform needs no lane-0 broadcast.
 fn uniform_vars(kernel: &Kernel) -> Vec<bool> {
-    fn assigns(stmts: &[Stmt], in_where: bool, out: &mut Vec<(usize, Option<Expr>)>) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Assign { var, value } => {
-                    out.push((var.0 as usize, (!in_where).then(|| value.clone())))
-                }
-                StmtKind::Receive { var } => out.push((var.0 as usize, None)),
-                StmtKind::If {
-                    then, otherwise, ..
-                } => {
-                    assigns(then, in_where, out);
-                    assigns(otherwise, in_where, out);
-                }
-                StmtKind::While { body, .. } => assigns(body, in_where, out),
-                StmtKind::Where {
-                    then, otherwise, ..
-                } => {
-                    assigns(then, true, out);
-                    assigns(otherwise, true, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut list = Vec::new();
-    assigns(&kernel.body, false, &mut list);
+    // (variable, the value it is given unmasked; `None` for a masked assignment or receive)
+    let mut list: Vec<(usize, Option<Expr>)> = Vec::new();
+    super::lower::visit_assignments(&kernel.body, false, &mut |var, value, masked| {
+        list.push((var as usize, value.filter(|_| !masked).cloned()))
+    });
     let mut uniform = vec![true; kernel.vars.len()];
     loop {
         let mut changed = false;
