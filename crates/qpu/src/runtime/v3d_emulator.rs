@@ -42,7 +42,7 @@ use crate::error::{Error, Result, RunError, RunErrorKind};
 pub struct V3dEmulatorBackend {
     version: V3dVersion,
     arrays: HostArrays,
-    compiled: Mutex<HashMap<u64, Arc<V3dCompiled>>>,
+    compiled: V3dCompileCache,
     last: Mutex<Option<V3dRunReport>>,
 }
 
@@ -52,7 +52,7 @@ impl V3dEmulatorBackend {
         V3dEmulatorBackend {
             version,
             arrays: HostArrays::default(),
-            compiled: Mutex::default(),
+            compiled: V3dCompileCache::default(),
             last: Mutex::default(),
         }
     }
@@ -60,15 +60,6 @@ impl V3dEmulatorBackend {
     /// The V3D emulator's full report of the last run on this backend.
     pub fn last_report(&self) -> Option<V3dRunReport> {
         lock(&self.last).clone()
-    }
-
-    fn compile(&self, launch: &Launch<'_>) -> Result<Arc<V3dCompiled>> {
-        if let Some(c) = lock(&self.compiled).get(&launch.kernel_id) {
-            return Ok(c.clone());
-        }
-        let compiled = Arc::new(v3d::compile(launch.kernel, self.version)?);
-        lock(&self.compiled).insert(launch.kernel_id, compiled.clone());
-        Ok(compiled)
     }
 
     fn backend_error(&self, message: impl std::fmt::Display) -> Error {
@@ -115,7 +106,7 @@ impl Backend for V3dEmulatorBackend {
                 "{n} QPUs requested; this V3D has {max} (use 1..={max})"
             )));
         }
-        let compiled = self.compile(launch)?;
+        let compiled = self.compiled.get(launch, self.version)?;
         let mut config = V3dConfig::new(self.version);
         config.qpus = n as usize;
         if let Some(limit) = launch.step_limit {
@@ -152,29 +143,19 @@ impl Backend for V3dEmulatorBackend {
             .map_err(|e| self.backend_error(e))?;
         let ran = emu.dispatch(&CsdJob::per_qpu(code, uniforms, n));
 
-        // Copy back what the kernel could write; check what it could not.
-        let mut read_only_changed = None;
+        // A store into the margin after an array; then the arrays taken back.
         let mut margin_written = None;
-        for buffer in &mut launch.buffers {
-            let len = buffer.len() as u32;
-            let end = buffer.bus_address + len * 4;
+        for buffer in &launch.buffers {
+            let end = buffer.bus_address + buffer.len() as u32 * 4;
             if let Ok(margin) = emu.memory().read_u32s(end, TAIL_MARGIN / 4) {
                 if let Some(i) = margin.iter().position(|&w| w != 0) {
                     margin_written.get_or_insert(end + i as u32 * 4);
                 }
             }
-            let Ok(after) = emu.memory().read_u32s(buffer.bus_address, len) else {
-                continue;
-            };
-            match &mut buffer.words {
-                BufferWords::ReadWrite(words) => words.copy_from_slice(&after),
-                BufferWords::ReadOnly(words) => {
-                    if let Some(i) = words.iter().zip(&after).position(|(a, b)| a != b) {
-                        read_only_changed.get_or_insert(buffer.bus_address + i as u32 * 4);
-                    }
-                }
-            }
         }
+        let read_only_changed = take_back(&mut launch.buffers, |b| {
+            Ok(emu.memory().read_u32s(b.bus_address, b.len() as u32).ok())
+        })?;
         let report = ran.map_err(|e| match e {
             qpu_emu::EmuError::V3dFault {
                 qpu,
@@ -203,11 +184,7 @@ impl Backend for V3dEmulatorBackend {
             }));
         }
         if let Some(address) = read_only_changed {
-            return Err(Error::Run(RunError {
-                kind: RunErrorKind::ReadOnly { address },
-                qpu: 0,
-                location: None,
-            }));
+            return Err(read_only_error(address));
         }
 
         let qpus = report
@@ -239,4 +216,54 @@ impl Backend for V3dEmulatorBackend {
         *lock(&self.last) = Some(report);
         Ok(result)
     }
+}
+
+/// The V3D backends' compiled kernels, by kernel id (one V3D version per backend).
+#[derive(Default)]
+pub(super) struct V3dCompileCache(Mutex<HashMap<u64, Arc<V3dCompiled>>>);
+
+impl V3dCompileCache {
+    /// The compiled form of a launched kernel (compiled on first use).
+    pub(super) fn get(&self, launch: &Launch<'_>, version: V3dVersion) -> Result<Arc<V3dCompiled>> {
+        if let Some(c) = lock(&self.0).get(&launch.kernel_id) {
+            return Ok(c.clone());
+        }
+        let compiled = Arc::new(v3d::compile(launch.kernel, version)?);
+        lock(&self.0).insert(launch.kernel_id, compiled.clone());
+        Ok(compiled)
+    }
+}
+
+/// Takes a run's results back into the launch's arrays, given `after(buffer)`, the words the
+/// device holds for an array (`None`: nothing to take back). Arrays passed as `&mut` receive
+/// them; for the others the first changed address is returned (a store into an array passed
+/// as `&SharedArray`).
+pub(super) fn take_back(
+    buffers: &mut [super::Buffer<'_>],
+    mut after: impl FnMut(&super::Buffer<'_>) -> Result<Option<Vec<u32>>>,
+) -> Result<Option<u32>> {
+    let mut read_only_changed = None;
+    for buffer in buffers {
+        let Some(words_after) = after(buffer)? else {
+            continue;
+        };
+        match &mut buffer.words {
+            BufferWords::ReadWrite(words) => words.copy_from_slice(&words_after),
+            BufferWords::ReadOnly(words) => {
+                if let Some(i) = words.iter().zip(&words_after).position(|(a, b)| a != b) {
+                    read_only_changed.get_or_insert(buffer.bus_address + i as u32 * 4);
+                }
+            }
+        }
+    }
+    Ok(read_only_changed)
+}
+
+/// The run error of a store into an array passed as `&SharedArray`.
+pub(super) fn read_only_error(address: u32) -> Error {
+    Error::Run(RunError {
+        kind: RunErrorKind::ReadOnly { address },
+        qpu: 0,
+        location: None,
+    })
 }

@@ -12,17 +12,15 @@
 //! `&SharedArray` that the kernel changed is an error. The buffers are released after each
 //! run, on failure as well as on success.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
 
-use super::host::{lock, HostArrays};
+use super::host::HostArrays;
+use super::v3d_emulator::{read_only_error, take_back, V3dCompileCache};
 use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
-use crate::compile::v3d::{self, V3dCompiled};
-use crate::error::{Error, Result, RunError, RunErrorKind};
+use crate::error::{Error, Result};
 use crate::lang::ast;
 
 /// The backend's name in reports and errors.
@@ -43,7 +41,7 @@ fn pi_error(error: qpu_pi::PiError) -> Error {
 pub struct V3dPi {
     v3d: V3d,
     arrays: HostArrays,
-    compiled: Mutex<HashMap<u64, Arc<V3dCompiled>>>,
+    compiled: V3dCompileCache,
 }
 
 impl V3dPi {
@@ -52,7 +50,7 @@ impl V3dPi {
         V3dPi {
             v3d,
             arrays: HostArrays::default(),
-            compiled: Mutex::default(),
+            compiled: V3dCompileCache::default(),
         }
     }
 
@@ -61,15 +59,6 @@ impl V3dPi {
             V3dVersion::V42 => IsaVersion::V42,
             V3dVersion::V71 => IsaVersion::V71,
         }
-    }
-
-    fn compile(&self, launch: &Launch<'_>) -> Result<Arc<V3dCompiled>> {
-        if let Some(c) = lock(&self.compiled).get(&launch.kernel_id) {
-            return Ok(c.clone());
-        }
-        let compiled = Arc::new(v3d::compile(launch.kernel, self.version())?);
-        lock(&self.compiled).insert(launch.kernel_id, compiled.clone());
-        Ok(compiled)
     }
 }
 
@@ -128,7 +117,7 @@ impl Backend for V3dPi {
                 message: format!("{n} QPUs requested; this GPU has {qpus} (use 1..={qpus})"),
             });
         }
-        let compiled = self.compile(launch)?;
+        let compiled = self.compiled.get(launch, self.version())?;
         // One buffer object per distinct array; pointer arguments point into them.
         let mut buffers: Vec<(u32, V3dBuffer)> = Vec::new();
         for b in &launch.buffers {
@@ -175,31 +164,18 @@ impl Backend for V3dPi {
         let ran = self.v3d.launch(&dispatch, &all, TIMEOUT);
         let elapsed_ns = start.elapsed().as_nanos() as u64;
 
-        // Copy back what the kernel could write (also after a failure); check the rest.
-        let mut read_only_changed = None;
-        for b in &mut launch.buffers {
+        // Take the arrays back (also after a failure).
+        let read_only_changed = take_back(&mut launch.buffers, |b| {
             let bo = &buffers
                 .iter()
                 .find(|(bus, _)| *bus == b.bus_address)
                 .expect("every array has a buffer")
                 .1;
-            let after = bo.read_words(0, b.len()).map_err(pi_error)?;
-            match &mut b.words {
-                BufferWords::ReadWrite(words) => words.copy_from_slice(&after),
-                BufferWords::ReadOnly(words) => {
-                    if let Some(i) = words.iter().zip(&after).position(|(x, y)| x != y) {
-                        read_only_changed.get_or_insert(b.bus_address + i as u32 * 4);
-                    }
-                }
-            }
-        }
+            bo.read_words(0, b.len()).map(Some).map_err(pi_error)
+        })?;
         ran.map_err(pi_error)?;
         if let Some(address) = read_only_changed {
-            return Err(Error::Run(RunError {
-                kind: RunErrorKind::ReadOnly { address },
-                qpu: 0,
-                location: None,
-            }));
+            return Err(read_only_error(address));
         }
         Ok(RunReport {
             backend: NAME.to_string(),
