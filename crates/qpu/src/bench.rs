@@ -385,6 +385,44 @@ impl Backend for SharedEmulator {
     }
 }
 
+/// The GCD of each pair by Euclid's remainder algorithm (an independent route from the
+/// kernel's subtractions).
+fn euclid_gcds(a: &[i32], b: &[i32]) -> Vec<i32> {
+    let euclid = |mut a: i32, mut b: i32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    a.iter().zip(b).map(|(&a, &b)| euclid(a, b)).collect()
+}
+
+/// The HeatMap benchmark's grid: the interior size, the floats per row and the initial map
+/// (a point every 97 floats set to its index modulo 1000).
+struct HeatGrid {
+    width: usize,
+    height: usize,
+    ncols: usize,
+    initial: Vec<f32>,
+}
+
+fn heat_grid() -> HeatGrid {
+    let (width, height) = (496usize, 504usize);
+    let (ncols, nrows) = (width + 16, height + 2);
+    let mut initial = vec![0.0f32; ncols * nrows];
+    for (i, v) in initial.iter_mut().enumerate() {
+        if i % 97 == 0 {
+            *v = (i % 1000) as f32;
+        }
+    }
+    HeatGrid {
+        width,
+        height,
+        ncols,
+        initial,
+    }
+}
+
 /// glibc's `rand()`, shared with the examples so the GCD inputs are QPULib's README's.
 #[allow(dead_code, missing_docs)]
 #[path = "../examples/support/glibc_rand.rs"]
@@ -495,13 +533,7 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
     let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
     let mut r = device.alloc::<i32>(16)?;
     k.run(&device, (&pa, &pb, &mut r))?;
-    let euclid = |mut a: i32, mut b: i32| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
-    let want: Vec<i32> = a.iter().zip(&b).map(|(&a, &b)| euclid(a, b)).collect();
+    let want = euclid_gcds(&a, &b);
     rows.push(numbers(
         "gcd (16 pairs, 1 QPU)",
         k.ast(),
@@ -571,14 +603,12 @@ pub fn run_all() -> crate::Result<Vec<ExampleNumbers>> {
         )?);
     }
 
-    let (width, height) = (496usize, 504usize);
-    let (ncols, nrows) = (width + 16, height + 2);
-    let mut initial = vec![0.0f32; ncols * nrows];
-    for (i, v) in initial.iter_mut().enumerate() {
-        if i % 97 == 0 {
-            *v = (i % 1000) as f32;
-        }
-    }
+    let HeatGrid {
+        width,
+        height,
+        ncols,
+        initial,
+    } = heat_grid();
     let mut k = compile(heatmap_step)?;
     let src = device.alloc_from(&initial)?;
     for qpus in [1, 12] {
@@ -679,13 +709,7 @@ pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dEx
         let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
         let mut r = device.alloc::<i32>(16)?;
         let report = k.run(&device, (&pa, &pb, &mut r))?;
-        let euclid = |mut a: i32, mut b: i32| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        let want: Vec<i32> = a.iter().zip(&b).map(|(&a, &b)| euclid(a, b)).collect();
+        let want = euclid_gcds(&a, &b);
         Ok((report, r.to_vec() == want))
     })?;
 
@@ -736,14 +760,12 @@ pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dEx
         })?;
     }
 
-    let (width, height) = (496usize, 504usize);
-    let (ncols, nrows) = (width + 16, height + 2);
-    let mut initial = vec![0.0f32; ncols * nrows];
-    for (i, v) in initial.iter_mut().enumerate() {
-        if i % 97 == 0 {
-            *v = (i % 1000) as f32;
-        }
-    }
+    let HeatGrid {
+        width,
+        height,
+        ncols,
+        initial,
+    } = heat_grid();
     let k = compile(heatmap_step)?;
     row("heatmap (one 512x506 step, 1 QPU)", 1, k.ast(), &mut || {
         let src = device.alloc_from(&initial)?;
