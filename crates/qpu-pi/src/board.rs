@@ -91,6 +91,16 @@ pub enum GpuGeneration {
     VideoCoreVii,
 }
 
+impl GpuGeneration {
+    /// Whether `name` (as [`PiError::UnsupportedBoard`](crate::PiError) gives it) is a GPU
+    /// the `v3d` DRM driver runs: VideoCore VI or VII (Pi 4/5).
+    pub fn is_v3d_name(name: &str) -> bool {
+        [GpuGeneration::VideoCoreVi, GpuGeneration::VideoCoreVii]
+            .iter()
+            .any(|g| name == g.to_string())
+    }
+}
+
 impl fmt::Display for GpuGeneration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

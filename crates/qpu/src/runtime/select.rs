@@ -163,7 +163,7 @@ pub fn choose(
             },
             // A Pi 4/5: its GPU is reached through the v3d DRM driver instead.
             Err(PiError::UnsupportedBoard { board, gpu })
-                if gpu == "VideoCore VI" || gpu == "VideoCore VII" =>
+                if qpu_pi::GpuGeneration::is_v3d_name(&gpu) =>
             {
                 Choice {
                     kind: BackendKind::PiV3d,
