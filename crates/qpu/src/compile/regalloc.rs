@@ -5,10 +5,13 @@
 //!    destination: unwritten lanes keep their value).
 //! 2. An interference graph; copies do not make their two sides interfere, so they can share
 //!    a location and disappear.
-//! 3. Greedy colouring, most valuable values first (uses weighted by loop depth). Encoding
-//!    constraints steer the choice: one read per register file per instruction (two operands
-//!    prefer different files), a small immediate takes the B read (its partner prefers A or an
-//!    accumulator), rotation sources must be in r0–r3.
+//! 3. Greedy colouring, most valuable values first (uses weighted by loop depth); when that
+//!    leaves values without a location, Chaitin and Briggs's simplification order, then the
+//!    order of range starts (linear scan's), whichever spills least. Encoding constraints
+//!    steer the choice: one read per register file per instruction (two operands prefer
+//!    different files), a small immediate takes the B read (its partner goes to A or an
+//!    accumulator, or, when file A is full along its range, to B with a fix-up copy rather
+//!    than spill), rotation sources must be in r0–r3.
 //! 4. Operands that still break a port rule get a copy into an accumulator temporary just
 //!    before the instruction, and allocation runs again.
 //! 5. Values that find no location are spilled. Constants (one unconditional load immediate)
@@ -487,8 +490,16 @@ fn colouring_order(
     unspillable: &[bool],
     costs: &[bool],
     simplify: bool,
+    linear: bool,
 ) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).filter(|&v| g.touched[v]).collect();
+    if linear {
+        // By where each value's range starts, as a linear-scan allocator would: optimal
+        // for straight-line code (an interval graph), where the priority order can leave
+        // registers fragmented among values that never meet.
+        order.sort_by_key(|&v| (!acc_only[v], !unspillable[v], g.span[v].0, v));
+        return order;
+    }
     // Dense values first: many (loop-weighted) uses over a short range. Long ranges with few
     // uses come last, so they are the ones left without a location (and spilled). A use
     // of a spilled constant costs one load immediate, of any other spilled value a DMA round
@@ -566,6 +577,8 @@ struct Order<'a> {
     costs: &'a [bool],
     /// Chaitin and Briggs's simplification order instead of priority order.
     simplify: bool,
+    /// Order by where ranges start (tried last, when the others spill).
+    linear: bool,
 }
 
 /// A register file's penalty for each [`word_partners`] partner already in it.
@@ -581,9 +594,13 @@ fn colour(
     strict: &[bool],
     hot_density: f64,
 ) -> Vec<Option<Loc>> {
-    let Order { costs, simplify } = order;
+    let Order {
+        costs,
+        simplify,
+        linear,
+    } = order;
     let mut loc: Vec<Option<Loc>> = vec![None; n];
-    let order = colouring_order(g, n, acc_only, unspillable, costs, simplify);
+    let order = colouring_order(g, n, acc_only, unspillable, costs, simplify, linear);
     let mut file_load = [0usize; 3];
     // Accumulators are handed out round-robin, so that short-lived temporaries (rotation
     // sources above all) do not all share r0 and serialise the schedule.
@@ -640,13 +657,21 @@ fn colour(
         } else {
             &[Loc::Acc, Loc::A, Loc::B]
         };
-        for make in files {
+        // A value read beside a small immediate (or elem_num) belongs in the other file;
+        // when that file is full along its range, it takes a register in the wrong one
+        // rather than spill, and the port fix-ups copy it into an accumulator where the
+        // two reads meet.
+        for (k, make) in files.iter().chain(files.iter().skip(1)).enumerate() {
+            let second_pass = k >= files.len();
+            if second_pass && (best.is_some() || acc_only[v]) {
+                break;
+            }
             if make(0) != Loc::Acc(0) {
                 // A register-file register: every free one scores the same except for the
                 // copy bonus, so the best is the lowest-numbered free register a copy
                 // partner holds, else the lowest free one.
                 let f = file_of(make(0));
-                if (f == 1 && g.not_a[v]) || (f == 2 && g.not_b[v]) {
+                if !second_pass && ((f == 1 && g.not_a[v]) || (f == 2 && g.not_b[v])) {
                     continue;
                 }
                 let shift = bit(make(0));
@@ -754,6 +779,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         // fit keep the order measured best for them.
         let mut costs: &[bool] = &[];
         let mut simplify = false;
+        let mut linear = false;
         let colour_with = |order: Order<'_>, strict: &[bool]| {
             colour(&g, n, &acc_only, &unspillable, order, strict, 2.0)
         };
@@ -763,10 +789,24 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                 .filter(|&v| g.touched[v] && loc[v].is_none() && !remat[v])
                 .count()
         };
-        let mut loc = colour_with(Order { costs, simplify }, &strict);
+        let mut loc = colour_with(
+            Order {
+                costs,
+                simplify,
+                linear,
+            },
+            &strict,
+        );
         if spilled(&loc) > 0 {
             costs = &remat;
-            loc = colour_with(Order { costs, simplify }, &strict);
+            loc = colour_with(
+                Order {
+                    costs,
+                    simplify,
+                    linear,
+                },
+                &strict,
+            );
         }
         // Still spilling: try the simplification order, and keep it if it spills fewer.
         if spilled(&loc) > 0 {
@@ -774,11 +814,27 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                 Order {
                     costs,
                     simplify: true,
+                    linear,
                 },
                 &strict,
             );
             if spilled(&other) < spilled(&loc) {
                 simplify = true;
+                loc = other;
+            }
+        }
+        // Still spilling: the linear order.
+        if spilled(&loc) > 0 {
+            let other = colour_with(
+                Order {
+                    costs,
+                    simplify: false,
+                    linear: true,
+                },
+                &strict,
+            );
+            if spilled(&other) < spilled(&loc) {
+                (simplify, linear) = (false, true);
                 loc = other;
             }
         }
@@ -807,7 +863,14 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if clashes {
-            loc = colour_with(Order { costs, simplify }, &strict);
+            loc = colour_with(
+                Order {
+                    costs,
+                    simplify,
+                    linear,
+                },
+                &strict,
+            );
         }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
@@ -1160,6 +1223,75 @@ mod tests {
         let (live_in, live_out) = liveness(&code, &cfg, 3);
         assert_eq!(live_in, vec![vec![], vec![0, 1], vec![0]]);
         assert_eq!(live_out, vec![vec![0, 1], vec![0, 1], vec![]]);
+    }
+
+    #[test]
+    fn values_beside_small_immediates_overflow_into_file_b_instead_of_spilling() {
+        // 40 values, all live at once, each later read beside a small immediate (`sub x,
+        // 1`: the immediate takes the B read, so each value belongs in file A or an
+        // accumulator: 36 places). The kernel has no spill support, so a spill would fail
+        // the allocation; instead the rest take B registers, and a fix-up copy into an
+        // accumulator serves each read that meets the immediate.
+        const N: u32 = 40;
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let mut code = vec![Op::mov(Dst::Reg(VReg(0)), Src::Read(IoRead::Uniform))];
+        for i in 1..N {
+            code.push(Op::alu(
+                AluOp::Add(AddOp::Add),
+                Dst::Reg(VReg(i)),
+                v(i - 1),
+                one,
+            ));
+        }
+        for i in 0..N {
+            code.push(Op::alu(
+                AluOp::Add(AddOp::Sub),
+                Dst::Write(IoWrite::TmuS(0)),
+                v(i),
+                one,
+            ));
+        }
+        let mut lowered = Lowered {
+            code,
+            vregs: N,
+            acc_only: vec![],
+            unspillable: vec![],
+            globals: None,
+            uniforms: 1,
+            body: Label(0),
+            first_temporary: N,
+            sources: vec![],
+            stream_reads: vec![],
+        };
+        let allocated = allocate(&mut lowered).expect("fits without spilling");
+        assert_eq!(allocated.spill_slots, 0);
+        let mut in_b = 0;
+        for op in &allocated.code {
+            if let Op::Alu { a, b, dst, .. } = op {
+                // Every op encodes: no two reads of one file, no B register beside the
+                // immediate.
+                assert_eq!(port_conflict(a, b), None, "{op:?}");
+                if let Dst::Reg(Loc::B(_)) = dst {
+                    in_b += 1;
+                }
+            }
+        }
+        assert!(in_b >= (N - 36) as usize, "{in_b} values in file B");
+        // The values still reach the TMU in order: 40 subtractions, each from its own value.
+        let writes = allocated
+            .code
+            .iter()
+            .filter(|op| {
+                matches!(
+                    op,
+                    Op::Alu {
+                        dst: Dst::Write(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(writes, N as usize);
     }
 
     #[test]
