@@ -310,6 +310,8 @@ fn lower_and_clean(
     dump("share_io_increments", || ir::listing(&lowered.code));
     pipeline::pipeline_chains(&mut lowered.code, &mut lowered.vregs);
     dump("pipeline_chains", || ir::listing(&lowered.code));
+    opt::share_induction_offsets(&mut lowered.code, &mut lowered.vregs, LONG_LOOP_BODY);
+    dump("share_induction_offsets", || ir::listing(&lowered.code));
     if prepass {
         prepass::reorder(
             &mut lowered.code,
