@@ -767,17 +767,22 @@ impl<'k> Gen<'k> {
                 }
             }
             StmtKind::While { cond, body } => {
+                // The condition is tested before the loop and again at the end of each
+                // iteration (the same evaluations in the same order as one test at the top),
+                // so the body and its test are one basic block the packer schedules together.
                 let top = self.label();
-                let test = self.label();
-                self.branch("", &test);
+                let end = self.label();
+                let taken = self.cond(cond)?;
+                self.branch(negate_branch(taken), &end);
+                self.next_temp = mark;
                 self.place(&top);
                 let gathers = self.gathers;
                 self.body(body, None)?;
                 self.balanced(gathers, "a `while_` body")?;
                 self.here = Some(s.location);
-                self.place(&test);
                 let taken = self.cond(cond)?;
                 self.branch(taken, &top);
+                self.place(&end);
             }
             StmtKind::Where {
                 cond,

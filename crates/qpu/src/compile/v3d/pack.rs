@@ -801,10 +801,18 @@ fn schedule(
     nodes: &[Node],
     mut outstanding: u32,
     fifo: u32,
+    flags_branch: bool,
 ) -> Option<Vec<Issued>> {
     let (succ, mut preds) = edges(nodes);
-    // Longest weighted path to the end of the block.
+    // Longest weighted path to the end of the block. The last flag write before a
+    // conditional branch counts the branch and its three delay slots too, so that it comes
+    // early enough for the branch to move up over the instructions after it.
     let mut delay = vec![1usize; nodes.len()];
+    if flags_branch {
+        if let Some(last) = nodes.iter().rposition(|n| n.writes_flags) {
+            delay[last] = 5;
+        }
+    }
     for i in (0..nodes.len()).rev() {
         for e in &succ[i] {
             delay[i] = delay[i].max(delay[e.to] + e.weight);
@@ -1019,7 +1027,10 @@ fn pack_blocks(
             }
         }
         let scheduled = if known {
-            schedule(version, &nodes, outstanding[start], fifo)
+            let flags_branch = branch_at.is_some_and(
+                |b| matches!(&block[b], Instruction::Branch(br) if br.cond != BranchCond::Always),
+            );
+            schedule(version, &nodes, outstanding[start], fifo, flags_branch)
         } else {
             None
         };
