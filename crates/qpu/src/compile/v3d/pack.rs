@@ -89,6 +89,9 @@ struct Slots {
     /// Signals other than the small-immediate ones (those follow from the operands).
     signals: Signals,
     sig_addr: Option<Waddr>,
+    /// The 4.2 `rot` signal's amount (`raddr_b`: a small-immediate index, 0 for r5). The
+    /// signal rotates the mul ALU's inputs; port B then carries no operand.
+    rot: Option<u8>,
 }
 
 const SMALL_IMMS: [Signal; 4] = [
@@ -131,12 +134,30 @@ fn operand(ins: &AluInstruction, n: usize) -> Operand {
 }
 
 impl Slots {
-    /// Takes an instruction apart; `None` for the 4.2 `rot` signal (it reuses `raddr_b` as
-    /// the rotation amount, so its instruction is kept whole).
+    /// Takes an instruction apart; `None` for a 4.2 `rot` whose inputs use port B.
     fn of(ins: &AluInstruction) -> Option<Slots> {
-        if ins.signals.contains(Signal::Rot) {
-            return None;
-        }
+        let rot = match ins.inputs {
+            Inputs::V42 {
+                add_a,
+                add_b,
+                mul_a,
+                mul_b,
+                raddr_b,
+                ..
+            } if ins.signals.contains(Signal::Rot) => {
+                let (ar, mr) = (usize::from(ins.add_arity()), usize::from(ins.mul_arity()));
+                let (adds, muls) = ([add_a, add_b], [mul_a, mul_b]);
+                if adds[..ar.min(2)]
+                    .iter()
+                    .chain(&muls[..mr.min(2)])
+                    .any(|&m| m == Mux::B)
+                {
+                    return None;
+                }
+                Some(raddr_b)
+            }
+            _ => None,
+        };
         let flags = ins.flags();
         let add = (ins.add.op != AddOp::Nop).then(|| Op {
             alu: ins.add,
@@ -167,6 +188,7 @@ impl Slots {
             mul,
             signals,
             sig_addr,
+            rot,
         })
     }
 
@@ -231,6 +253,27 @@ impl Slots {
                 if imms.len() > 1 || regs.len() + imms.len() > 2 {
                     return None;
                 }
+                if let Some(amount) = self.rot {
+                    // Port B holds the amount: no small immediate, one register on port A.
+                    if !imms.is_empty() || regs.len() > 1 {
+                        return None;
+                    }
+                    let mux = |o: Option<&Operand>| match o {
+                        Some(Operand::Acc(r)) => Mux::Acc(*r),
+                        Some(_) => Mux::A,
+                        None => Mux::Acc(0),
+                    };
+                    let mut ins = base;
+                    ins.inputs = Inputs::V42 {
+                        add_a: mux(add_in.first()),
+                        add_b: mux(add_in.get(1)),
+                        mul_a: mux(mul_in.first()),
+                        mul_b: mux(mul_in.get(1)),
+                        raddr_a: regs.first().copied().unwrap_or(0),
+                        raddr_b: amount,
+                    };
+                    return fits(ins);
+                }
                 // (register on port A, register on port B, small immediate on B)
                 let routes: Vec<(Option<u8>, Option<u8>)> = match (regs.as_slice(), imms.first()) {
                     ([], _) => vec![(None, None)],
@@ -267,6 +310,15 @@ impl Slots {
                 None
             }
             V3dVersion::V71 => {
+                // A rotate beside a mul write to a TMU register (py-videocore7
+                // tests/test_guard.py; the emulator's RotateDestination rule).
+                if matches!(add_alu.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
+                    && self.mul.is_some()
+                    && mul_alu.waddr.is_magic()
+                    && matches!(mul_alu.waddr.index(), 11..=13 | 32..=46)
+                {
+                    return None;
+                }
                 let count = add_in
                     .iter()
                     .chain(mul_in)
@@ -366,6 +418,10 @@ fn merge(version: V3dVersion, a: &Slots, b: &Slots) -> Option<Slots> {
     }
     signals.encode(version)?;
     let sig_addr = a.sig_addr.or(b.sig_addr);
+    if a.rot.is_some() && b.rot.is_some() {
+        return None;
+    }
+    let rot = a.rot.or(b.rot);
     let mut options: Vec<Pair> = Vec::new();
     match (a.add, b.add, a.mul, b.mul) {
         (Some(_), Some(_), None, None) => {
@@ -378,10 +434,11 @@ fn merge(version: V3dVersion, a: &Slots, b: &Slots) -> Option<Slots> {
             }
         }
         (None, None, Some(x), Some(y)) => {
-            if let Some(o) = mul_as_add(version, &y) {
+            // The rotated op stays on the mul ALU.
+            if let Some(o) = mul_as_add(version, &y).filter(|_| b.rot.is_none()) {
                 options.push((Some(o), Some(x)));
             }
-            if let Some(o) = mul_as_add(version, &x) {
+            if let Some(o) = mul_as_add(version, &x).filter(|_| a.rot.is_none()) {
                 options.push((Some(o), Some(y)));
             }
         }
@@ -398,6 +455,7 @@ fn merge(version: V3dVersion, a: &Slots, b: &Slots) -> Option<Slots> {
             mul,
             signals,
             sig_addr,
+            rot,
         };
         s.encode(version).map(|_| s)
     })
@@ -442,7 +500,7 @@ struct Node {
     load: bool,
     tmua: bool,
     ldtmu: bool,
-    /// A rotation: alone in its instruction, two instructions after what it reads.
+    /// A rotation: two instructions after what it reads.
     rotation: bool,
 }
 
@@ -666,14 +724,8 @@ fn node(
     if n.tmua {
         n.load = !data_pending;
     }
-    // A peripheral access shares no instruction with another (the TMU write and the SFU
-    // would otherwise have to be told apart from the loads here).
-    if !n.rotation {
-        let slots = Slots::of(&instr)?;
-        if slots.encode(version).is_some() {
-            n.slots = Some(slots);
-        }
-    }
+    // An instruction that does not re-encode from its parts stays alone.
+    n.slots = Slots::of(&instr).filter(|s| s.encode(version).is_some());
     Some(n)
 }
 

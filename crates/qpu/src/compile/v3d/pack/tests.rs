@@ -268,3 +268,35 @@ fn tmu_requests_and_results_keep_their_order_and_peripherals_stay_apart() {
     assert!(lines.iter().filter(|l| l.contains("tmua")).count() == 2);
     assert!(lines[1].contains("tmua"), "{lines:#?}");
 }
+
+#[test]
+fn a_rotation_takes_an_add_op_that_leaves_port_b_to_its_amount() {
+    let m = merged(
+        V42,
+        "nop ; mov rf10, r0 ; rot.1",
+        "or rf11, rf12, rf12 ; nop",
+    )
+    .unwrap();
+    assert_eq!(m, "or rf11, rf12, rf12 ; mov rf10, r0 ; rot.1");
+    // A mov beside it moves to the add ALU; the rotated mov stays on the mul ALU.
+    assert!(merged(V42, "nop ; mov rf10, r0 ; rot.1", "nop ; mov r0, rf12").is_some());
+    // Two registers or a small immediate would need port B.
+    assert_eq!(
+        merged(
+            V42,
+            "nop ; mov rf10, r0 ; rot.1",
+            "add rf11, rf12, rf13 ; nop"
+        ),
+        None
+    );
+    assert_eq!(
+        merged(V42, "nop ; mov rf10, r0 ; rot.1", "add rf11, rf12, 1 ; nop"),
+        None
+    );
+    // 7.1: no mul write to a TMU register beside a rotate.
+    assert!(merged(V71, "rotate rf10, rf11, 3 ; nop", "nop ; mov rf12, rf13").is_some());
+    assert_eq!(
+        merged(V71, "rotate rf10, rf11, 3 ; nop", "nop ; mov tmud, rf13"),
+        None
+    );
+}
