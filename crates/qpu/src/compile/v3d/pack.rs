@@ -1190,9 +1190,21 @@ fn pack_blocks(
         }
         start = end;
     }
+    let jumps_to_end = targets.values().any(|&t| t == tail);
     new_index[tail] = out.len();
-    out.extend_from_slice(&instrs[tail..]);
-    out_locs.extend_from_slice(&locations[tail..]);
+    if jumps_to_end
+        || !fold_end(
+            version,
+            &instrs[tail..],
+            &mut out,
+            &mut out_locs,
+            &targets,
+            &new_index,
+        )
+    {
+        out.extend_from_slice(&instrs[tail..]);
+        out_locs.extend_from_slice(&locations[tail..]);
+    }
     for (at, target) in branches {
         let to = new_index[target];
         if to == usize::MAX {
@@ -1208,6 +1220,106 @@ fn pack_blocks(
         };
     }
     Some((out, out_locs))
+}
+
+/// The generated end: the last-thread-switch pair, two nops, the final `thrsw` and its two
+/// delay slots.
+fn is_generated_end(end: &[Instruction]) -> bool {
+    let thrsw = Signals::NONE.with(Signal::Thrsw);
+    let pattern = [true, true, false, false, true, false, false];
+    end.len() == pattern.len()
+        && end.iter().zip(pattern).all(|(i, t)| match i {
+            Instruction::Alu(a) if t => {
+                is_nop(&AluInstruction {
+                    signals: Signals::NONE,
+                    ..*a
+                }) && a.signals == thrsw
+            }
+            Instruction::Alu(a) => is_nop(a),
+            Instruction::Branch(_) => false,
+        })
+}
+
+/// Puts the last-thread-switch pair on the last one or two instructions of the code before
+/// the end (Mesa `emit_thrsw` moves a `thrsw` up the same way) and the final `thrsw` three
+/// instructions after the pair's first (Mesa: no `thrsw` before the previous one has taken
+/// effect). An instruction takes the signal if the signal table has room, it is not in a
+/// branch's delay slots, starts no SFU operation and writes no `unifa`
+/// (`qpu_inst_before_thrsw_valid_in_delay_slot`), and, for the first of two, the second is
+/// not a branch target. Returns false (nothing changed) when no instruction qualifies.
+fn fold_end(
+    version: V3dVersion,
+    end: &[Instruction],
+    out: &mut Vec<Instruction>,
+    out_locs: &mut Vec<Option<SourceLocation>>,
+    targets: &HashMap<usize, usize>,
+    new_index: &[usize],
+) -> bool {
+    if !is_generated_end(end) {
+        return false;
+    }
+    let m = out.len();
+    let is_target = |j: usize| targets.values().any(|&t| new_index[t] == j);
+    let takes_thrsw = |j: usize| -> bool {
+        let Instruction::Alu(a) = &out[j] else {
+            return false;
+        };
+        let in_branch_slots = out[j.saturating_sub(3)..j]
+            .iter()
+            .any(|i| matches!(i, Instruction::Branch(_)));
+        let sfu = matches!(
+            a.add.op,
+            AddOp::Recip | AddOp::Rsqrt | AddOp::Rsqrt2 | AddOp::Exp | AddOp::Log | AddOp::Sin
+        ) || [
+            (a.add.op != AddOp::Nop, a.add.waddr),
+            (a.mul.op != MulOp::Nop, a.mul.waddr),
+        ]
+        .iter()
+        .any(|&(live, w)| live && w.is_magic() && (19..=24).contains(&w.index()));
+        let unifa = [
+            (a.add.op != AddOp::Nop, a.add.waddr),
+            (a.mul.op != MulOp::Nop, a.mul.waddr),
+        ]
+        .iter()
+        .any(|&(live, w)| live && w == Waddr::UNIFA);
+        !in_branch_slots
+            && !sfu
+            && !unifa
+            && !a.signals.contains(Signal::Thrsw)
+            && a.signals.with(Signal::Thrsw).encode(version).is_some()
+    };
+    let pair = if m >= 2 && takes_thrsw(m - 2) && takes_thrsw(m - 1) && !is_target(m - 1) {
+        m - 2
+    } else if m >= 1 && takes_thrsw(m - 1) {
+        m - 1
+    } else {
+        return false;
+    };
+    let thrsw = |i: &mut Instruction| {
+        if let Instruction::Alu(a) = i {
+            a.signals = a.signals.with(Signal::Thrsw);
+        }
+    };
+    thrsw(&mut out[pair]);
+    let mut second = AluInstruction::nop(version);
+    second.signals = Signals::NONE.with(Signal::Thrsw);
+    if pair + 1 < m {
+        thrsw(&mut out[pair + 1]);
+    } else {
+        out.push(Instruction::Alu(second));
+        out_locs.push(None);
+    }
+    while out.len() < pair + 3 {
+        out.push(Instruction::Alu(AluInstruction::nop(version)));
+        out_locs.push(None);
+    }
+    out.push(Instruction::Alu(second));
+    out_locs.push(None);
+    for _ in 0..2 {
+        out.push(Instruction::Alu(AluInstruction::nop(version)));
+        out_locs.push(None);
+    }
+    true
 }
 
 #[cfg(test)]

@@ -300,3 +300,43 @@ fn a_rotation_takes_an_add_op_that_leaves_port_b_to_its_amount() {
         None
     );
 }
+
+const END: &str = "
+    nop ; nop ; thrsw
+    nop ; nop ; thrsw
+    nop ; nop
+    nop ; nop
+    nop ; nop ; thrsw
+    nop ; nop
+    nop ; nop";
+
+#[test]
+fn the_last_thread_switch_pair_rides_on_the_last_instructions() {
+    let lines = packed(
+        V42,
+        &format!("add rf10, rf1, rf2 ; nop\nshl rf11, rf10, rf3 ; nop\ntmuwt ; nop{END}"),
+    );
+    let thrsw: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("thrsw"))
+        .collect();
+    // The pair on the last two instructions, the final thrsw three after the first, two
+    // slots.
+    assert_eq!(thrsw.len(), 3, "{lines:#?}");
+    assert_eq!(thrsw[1], thrsw[0] + 1);
+    assert_eq!(thrsw[2], thrsw[0] + 3, "{lines:#?}");
+    assert_eq!(lines.len(), thrsw[2] + 3, "{lines:#?}");
+    assert_eq!(thrsw[0], 0, "{lines:#?}");
+    // 4.2 has no signal code for thrsw beside a small immediate.
+    let lines = packed(V42, &format!("shl rf11, rf10, 2 ; nop{END}"));
+    assert_eq!(lines[0], "shl rf11, rf10, 2 ; nop");
+    assert_eq!(lines[1], "nop ; nop ; thrsw");
+    // Not when a branch jumps to the end: it would skip the folded thrsw.
+    let lines = packed(
+        V42,
+        &format!(
+            "sub.pushz rf10, rf10, 1 ; nop\nb.anyna E\nnop ; nop\nnop ; nop\nnop ; nop\n\
+             add rf11, rf1, rf2 ; nop\nE:{END}"
+        ),
+    );
+    assert!(lines[lines.len() - 7].ends_with("; thrsw"), "{lines:#?}");
+}
