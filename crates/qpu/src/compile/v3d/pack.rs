@@ -37,9 +37,14 @@
 //!   conditional branch reads, writes `unifa` or reads a uniform
 //!   (`qpu_inst_valid_in_branch_delay_slot`); no branch within three instructions of a `unifa`
 //!   write. The slots left are nops.
+//! * **Flags**: a plain flag push that repeats the block's last flag write on inputs nothing
+//!   wrote since is dropped (Mesa `vir_opt_redundant_flags`), unless the program reads flag
+//!   B anywhere (a push moves A into B).
+//! * **End**: the last-thread-switch pair rides on the last instructions before the end
+//!   sequence where the signal table and Mesa's delay-slot rules allow (`emit_thrsw`).
 //!
-//! The end sequence (from the first `thrsw`) is kept as generated. A block holding anything
-//! else (an op or register this module does not model) is kept as generated too.
+//! The end sequence (from the first `thrsw`) is otherwise kept as generated. A block holding
+//! anything else (an op or register this module does not model) is kept as generated too.
 
 use std::collections::HashMap;
 
@@ -737,6 +742,23 @@ fn push_read(n: &mut Node, o: Operand) {
     }
 }
 
+/// An add op that only pushes a flag: no register write, no signal, no condition, no mul op
+/// (repeating it with the same inputs leaves flag A as it is; Mesa
+/// `vir_opt_redundant_flags` drops such repeats before scheduling).
+fn is_plain_push(ins: &AluInstruction) -> bool {
+    let f = ins.flags();
+    ins.add.op != AddOp::Nop
+        && ins.add.waddr == Waddr::NOP
+        && ins.mul.op == MulOp::Nop
+        && ins.signals.iter().all(|s| SMALL_IMMS.contains(&s))
+        && f.apf.is_some()
+        && f.ac.is_none()
+        && f.mc.is_none()
+        && f.auf.is_none()
+        && f.mpf.is_none()
+        && f.muf.is_none()
+}
+
 fn is_nop(ins: &AluInstruction) -> bool {
     ins.add.op == AddOp::Nop
         && ins.mul.op == MulOp::Nop
@@ -1044,6 +1066,22 @@ fn pack_blocks(
         }
     }
 
+    // A repeated flag push is dropped only if nothing reads flag B (a push moves A into B).
+    let reads_flag_b = instrs.iter().any(|i| match i {
+        Instruction::Alu(a) => {
+            let f = a.flags();
+            [f.ac, f.mc]
+                .iter()
+                .any(|c| matches!(c, Some(Cond::IfB | Cond::IfNb)))
+                || [a.add.op].iter().any(|op| {
+                    matches!(
+                        op,
+                        AddOp::Vflb | AddOp::Vflnb | AddOp::Flbpush | AddOp::Flpop
+                    )
+                })
+        }
+        Instruction::Branch(_) => false,
+    });
     let mut out: Vec<Instruction> = Vec::new();
     let mut out_locs: Vec<Option<SourceLocation>> = Vec::new();
     let mut new_index = vec![usize::MAX; len + 1];
@@ -1066,13 +1104,32 @@ fn pack_blocks(
             .iter()
             .skip(1)
             .all(|i| matches!(i, Instruction::Alu(a) if is_nop(a)));
-        let mut nodes = Vec::new();
+        let mut nodes: Vec<Node> = Vec::new();
         let mut known = slots_are_nops;
+        // The last flag push if it is a plain one, and what was written since.
+        let mut last_push: Option<AluInstruction> = None;
+        let mut written: Vec<Res> = Vec::new();
         for i in start..body_end {
             match &instrs[i] {
                 Instruction::Alu(a) if is_nop(a) => {}
                 Instruction::Alu(a) => match node(version, *a, locations[i], data_pending[i]) {
-                    Some(n) => nodes.push(n),
+                    Some(n) => {
+                        if n.writes_flags {
+                            let again = !reads_flag_b
+                                && last_push == Some(*a)
+                                && !n.reads.iter().any(|r| {
+                                    matches!(r, Res::Rf(_) | Res::Acc(_)) && written.contains(r)
+                                });
+                            if again {
+                                // The same push of the same values: flag A is already so.
+                                continue;
+                            }
+                            last_push = is_plain_push(a).then_some(*a);
+                            written.clear();
+                        }
+                        written.extend(n.writes.iter().copied());
+                        nodes.push(n);
+                    }
                     None => known = false,
                 },
                 Instruction::Branch(_) => known = false,

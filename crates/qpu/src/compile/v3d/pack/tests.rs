@@ -340,3 +340,36 @@ fn the_last_thread_switch_pair_rides_on_the_last_instructions() {
     );
     assert!(lines[lines.len() - 7].ends_with("; thrsw"), "{lines:#?}");
 }
+
+#[test]
+fn a_flag_push_repeated_on_unchanged_inputs_is_dropped() {
+    let text = "xor.pushz nop, rf38, 0 ; nop
+         nop ; mov.ifa rf24, rf25
+         xor.pushz nop, rf38, 0 ; nop
+         nop ; mov.ifa rf26, rf27";
+    let lines = packed(V71, text);
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("pushz")).count(),
+        1,
+        "{lines:#?}"
+    );
+    // Not when an input changed in between, nor when flag B is read anywhere.
+    let lines = packed(
+        V71,
+        "xor.pushz nop, rf38, 0 ; nop
+         add rf38, rf38, 1 ; nop
+         xor.pushz nop, rf38, 0 ; nop
+         nop ; mov.ifa rf26, rf27",
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("pushz")).count(),
+        2,
+        "{lines:#?}"
+    );
+    let lines = packed(V71, &format!("{text}\nnop ; mov.ifb rf28, rf29"));
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("pushz")).count(),
+        2,
+        "{lines:#?}"
+    );
+}
