@@ -9,7 +9,10 @@
 //! register file, TMU stores and a different flag model would take longer to get right than a
 //! direct lowering. So this module walks the AST once and prints V3D assembly text, which
 //! [`qpu_isa::v3d::assemble`] encodes (labels, branch offsets, small-immediate signals,
-//! fadd/fmin operand order). One ALU operation per instruction, nops in branch delay slots.
+//! fadd/fmin operand order), one ALU operation or signal per instruction with nops where a
+//! latency or a branch delay slot needs them. The packer (`v3d/pack.rs`) then schedules each basic
+//! block: it pairs add- and mul-ALU operations, folds signals onto ALU instructions, turns
+//! the nops into latency constraints and fills branch delay slots.
 //!
 //! Registers are assigned statically: rf0–rf3 are reserved (the CSD payload arrives in rf0
 //! (4.2) or rf3 (7.1) and rf2; 7.1 writes `rep` into rf0), then one register per kernel
@@ -96,6 +99,8 @@ use qpu_isa::v3d::{self, small_imm_index, Instruction, V3dVersion};
 
 use super::CompileError;
 use crate::error::SourceLocation;
+
+mod pack;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp,
 };
@@ -533,7 +538,7 @@ impl<'k> Gen<'k> {
         } else {
             self.emit(format!("b.{cond} {label}"));
         }
-        // Three delay slots (Mesa qpu_validate.c), left empty in this first slice.
+        // Three delay slots (Mesa qpu_validate.c), left empty here; the packer fills them.
         for _ in 0..3 {
             self.emit("nop ; nop");
         }
@@ -656,9 +661,9 @@ impl<'k> Gen<'k> {
 
     /// A special function as the add-ALU op (V3D 4.1+; on 7.1 the only form), writing any
     /// register. Mesa's scheduler gives an SFU instruction a latency of 2
-    /// (`qpu_schedule.c`, `instruction_latency`); we keep the two instructions after it
-    /// free of any use, as the 4.2 r4 form requires (`qpu_validate.c`), since no source
-    /// says the register form has an interlock.
+    /// (`qpu_schedule.c`, `instruction_latency`; a read in the very next instruction stalls,
+    /// `read_stalls`). The two nops after it stand for that latency: the packer keeps
+    /// readers two instructions away and fills the gap with independent work.
     fn sfu(&mut self, op: &str, dest: u8, a: Src) {
         self.add1(op, None, &format!("rf{dest}"), a);
         self.emit("nop ; nop");
@@ -762,17 +767,22 @@ impl<'k> Gen<'k> {
                 }
             }
             StmtKind::While { cond, body } => {
+                // The condition is tested before the loop and again at the end of each
+                // iteration (the same evaluations in the same order as one test at the top),
+                // so the body and its test are one basic block the packer schedules together.
                 let top = self.label();
-                let test = self.label();
-                self.branch("", &test);
+                let end = self.label();
+                let taken = self.cond(cond)?;
+                self.branch(negate_branch(taken), &end);
+                self.next_temp = mark;
                 self.place(&top);
                 let gathers = self.gathers;
                 self.body(body, None)?;
                 self.balanced(gathers, "a `while_` body")?;
                 self.here = Some(s.location);
-                self.place(&test);
                 let taken = self.cond(cond)?;
                 self.branch(taken, &top);
+                self.place(&end);
             }
             StmtKind::Where {
                 cond,
@@ -1407,11 +1417,14 @@ impl<'k> Gen<'k> {
         for line in &self.lines {
             let _ = writeln!(text, "{line}");
         }
-        let instructions =
-            v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
-                index: e.line.saturating_sub(1),
-                message: format!("the generated V3D assembly does not assemble: {e}"),
-            })?;
+        let generated = v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
+            index: e.line.saturating_sub(1),
+            message: format!("the generated V3D assembly does not assemble: {e}"),
+        })?;
+        debug_assert_eq!(generated.len(), self.locations.len());
+        let (instructions, locations) =
+            pack::pack(self.version, &generated, &self.locations, TMU_FIFO);
+        self.locations = locations;
         let words = instructions
             .iter()
             .enumerate()

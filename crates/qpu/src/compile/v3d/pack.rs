@@ -1,0 +1,1383 @@
+//! The V3D packer: a list scheduler over the generated code that pairs an add-ALU and a
+//! mul-ALU operation in one instruction, folds signals (`ldunifrf`, `ldunifarf`, `ldtmu`)
+//! onto ALU instructions, drops the latency nops the code generator leaves, and fills branch
+//! delay slots.
+//!
+//! It follows the structure of Mesa's `src/broadcom/compiler/qpu_schedule.c`: per basic
+//! block, a dependency graph over the generated instructions (each holds one operation or
+//! signal), then cycle by cycle the ready node on the longest path to the block's end, with
+//! every other ready node that merges with it (`qpu_merge_inst`: one add and one mul op, add
+//! `add`/`sub` moved to the mul ALU, a mul `mov` moved to the add ALU, signals combined, the
+//! read ports shared as `qpu_merge_raddrs` shares them). The rules it keeps:
+//!
+//! * **Dependencies**: a read after a write waits one instruction, a write after a write one
+//!   instruction, a write after a read may share the reader's instruction (all inputs are
+//!   read before any result is written, as Mesa's scheduler assumes when it drops such
+//!   edges, `pre_remove_head`). Resources: each register, each 4.2 accumulator, the flags,
+//!   the uniform stream (uniform order is kept), the `unifa` stream, the TMU request and
+//!   result queues, and the `umul24`/`multop` rtop register.
+//! * **Latencies** (instructions from the producer to the consumer): an SFU result 2 (Mesa
+//!   `instruction_latency`), `unifa` to `ldunifa` 4 (three instructions in between, Mesa's
+//!   scheduler and py-videocore7 tests/test_unifa.py), into a rotation 2 (py-videocore6
+//!   tests/test_signals.py; kept for 7.1's `rotate` too). Across block boundaries the
+//!   producer's block is padded so its latencies have elapsed where any successor starts,
+//!   and a rotation never opens a block.
+//! * **Per instruction** (Mesa `qpu_compatible_peripheral_access`, `qpu_validate.c`): at most
+//!   one peripheral access (TMU write, `ldtmu`, SFU, `tmuwt`), one uniform read, one signal
+//!   with a write address (which then owns the cond field: no flags beside it), one small
+//!   immediate; on 4.2 at most two register-file reads between both ALUs (one with a small
+//!   immediate, which takes `raddr_b`). Every merged word is encoded to check the signal
+//!   table, the flag combinations and the `fadd`/`fmin` operand order.
+//! * **TMU**: requests stay in order, results are read in order, each `ldtmu` after the
+//!   request before it; a later load may be issued before an earlier result is read as long
+//!   as this thread's share of the output FIFO (16 words, Mesa `ntq_tmu_fifo_overflow`) is
+//!   never exceeded.
+//! * **Branches** (Mesa `emit_branch`): the branch moves up over at most three instructions
+//!   of its block, which then run in its delay slots, unless one writes the flags a
+//!   conditional branch reads, writes `unifa` or reads a uniform
+//!   (`qpu_inst_valid_in_branch_delay_slot`); no branch within three instructions of a `unifa`
+//!   write. The slots left are nops.
+//! * **Flags**: a plain flag push that repeats the block's last flag write on inputs nothing
+//!   wrote since is dropped (Mesa `vir_opt_redundant_flags`), unless the program reads flag
+//!   B anywhere (a push moves A into B).
+//! * **End**: the last-thread-switch pair rides on the last instructions before the end
+//!   sequence where the signal table and Mesa's delay-slot rules allow (`emit_thrsw`).
+//!
+//! The end sequence (from the first `thrsw`) is otherwise kept as generated. A block holding
+//! anything else (an op or register this module does not model) is kept as generated too.
+
+use std::collections::HashMap;
+
+use qpu_isa::v3d::{
+    self, AddOp, Alu, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField, Flags,
+    Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals, UpdateFlag, V3dVersion, Waddr,
+};
+
+use crate::error::SourceLocation;
+
+/// An ALU input: a register-file register, a 4.2 accumulator or a small immediate (its
+/// index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Operand {
+    Rf(u8),
+    Acc(u8),
+    Imm(u8),
+}
+
+/// One ALU's operation with its inputs and flag fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Op<K> {
+    alu: Alu<K>,
+    srcs: [Operand; 2],
+    arity: u8,
+    cond: Option<Cond>,
+    push: Option<PushFlag>,
+    update: Option<UpdateFlag>,
+}
+
+impl<K> Op<K> {
+    fn inputs(&self) -> &[Operand] {
+        &self.srcs[..usize::from(self.arity.min(2))]
+    }
+
+    fn sets_flags(&self) -> bool {
+        self.push.is_some() || self.update.is_some()
+    }
+}
+
+/// An ALU instruction taken apart: what each ALU does and the signals, independent of how
+/// the operands are routed to the read ports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slots {
+    add: Option<Op<AddOp>>,
+    mul: Option<Op<MulOp>>,
+    /// Signals other than the small-immediate ones (those follow from the operands).
+    signals: Signals,
+    sig_addr: Option<Waddr>,
+    /// The 4.2 `rot` signal's amount (`raddr_b`: a small-immediate index, 0 for r5). The
+    /// signal rotates the mul ALU's inputs; port B then carries no operand.
+    rot: Option<u8>,
+}
+
+const SMALL_IMMS: [Signal; 4] = [
+    Signal::SmallImmA,
+    Signal::SmallImmB,
+    Signal::SmallImmC,
+    Signal::SmallImmD,
+];
+
+fn operand(ins: &AluInstruction, n: usize) -> Operand {
+    let sigs = ins.signals;
+    match ins.inputs {
+        Inputs::V42 {
+            add_a,
+            add_b,
+            mul_a,
+            mul_b,
+            raddr_a,
+            raddr_b,
+        } => match [add_a, add_b, mul_a, mul_b][n] {
+            Mux::Acc(r) => Operand::Acc(r),
+            Mux::A => Operand::Rf(raddr_a),
+            Mux::B if sigs.contains(Signal::SmallImmB) => Operand::Imm(raddr_b),
+            Mux::B => Operand::Rf(raddr_b),
+        },
+        Inputs::V71 {
+            raddr_a,
+            raddr_b,
+            raddr_c,
+            raddr_d,
+        } => {
+            let raddr = [raddr_a, raddr_b, raddr_c, raddr_d][n];
+            if sigs.contains(SMALL_IMMS[n]) {
+                Operand::Imm(raddr)
+            } else {
+                Operand::Rf(raddr)
+            }
+        }
+    }
+}
+
+impl Slots {
+    /// Takes an instruction apart; `None` for a 4.2 `rot` whose inputs use port B.
+    fn of(ins: &AluInstruction) -> Option<Slots> {
+        let rot = match ins.inputs {
+            Inputs::V42 {
+                add_a,
+                add_b,
+                mul_a,
+                mul_b,
+                raddr_b,
+                ..
+            } if ins.signals.contains(Signal::Rot) => {
+                let (ar, mr) = (usize::from(ins.add_arity()), usize::from(ins.mul_arity()));
+                let (adds, muls) = ([add_a, add_b], [mul_a, mul_b]);
+                if adds[..ar.min(2)]
+                    .iter()
+                    .chain(&muls[..mr.min(2)])
+                    .any(|&m| m == Mux::B)
+                {
+                    return None;
+                }
+                Some(raddr_b)
+            }
+            _ => None,
+        };
+        let flags = ins.flags();
+        let add = (ins.add.op != AddOp::Nop).then(|| Op {
+            alu: ins.add,
+            srcs: [operand(ins, 0), operand(ins, 1)],
+            arity: ins.add_arity(),
+            cond: flags.ac,
+            push: flags.apf,
+            update: flags.auf,
+        });
+        let mul = (ins.mul.op != MulOp::Nop).then(|| Op {
+            alu: ins.mul,
+            srcs: [operand(ins, 2), operand(ins, 3)],
+            arity: ins.mul_arity(),
+            cond: flags.mc,
+            push: flags.mpf,
+            update: flags.muf,
+        });
+        let mut signals = ins.signals;
+        for s in SMALL_IMMS {
+            signals = signals.without(s);
+        }
+        let sig_addr = match ins.cond {
+            CondField::SigAddr(w) => Some(w),
+            CondField::Flags(_) => None,
+        };
+        Some(Slots {
+            add,
+            mul,
+            signals,
+            sig_addr,
+            rot,
+        })
+    }
+
+    fn flags(&self) -> Flags {
+        let mut f = Flags::default();
+        if let Some(a) = &self.add {
+            f.ac = a.cond;
+            f.apf = a.push;
+            f.auf = a.update;
+        }
+        if let Some(m) = &self.mul {
+            f.mc = m.cond;
+            f.mpf = m.push;
+            f.muf = m.update;
+        }
+        f
+    }
+
+    /// The instruction, with the operands routed to the read ports, if one word can hold it.
+    fn encode(&self, version: V3dVersion) -> Option<AluInstruction> {
+        let flags = self.flags();
+        let cond = match self.sig_addr {
+            Some(w) if flags.is_empty() => CondField::SigAddr(w),
+            Some(_) => return None,
+            None => CondField::Flags(flags),
+        };
+        let nop = AluInstruction::nop(version);
+        let add_alu = self.add.map_or(nop.add, |o| o.alu);
+        let mul_alu = self.mul.map_or(nop.mul, |o| o.alu);
+        let add_in: &[Operand] = self.add.as_ref().map_or(&[], |o| o.inputs());
+        let mul_in: &[Operand] = self.mul.as_ref().map_or(&[], |o| o.inputs());
+        let base = AluInstruction {
+            signals: self.signals,
+            cond,
+            add: add_alu,
+            mul: mul_alu,
+            inputs: nop.inputs,
+        };
+        let fits = |ins: AluInstruction| {
+            v3d::encode(version, &Instruction::Alu(ins))
+                .is_ok()
+                .then_some(ins)
+        };
+        let mut imms: Vec<u8> = Vec::new();
+        for o in add_in.iter().chain(mul_in) {
+            if let Operand::Imm(i) = *o {
+                if !imms.contains(&i) {
+                    imms.push(i);
+                }
+            }
+        }
+        match version {
+            V3dVersion::V42 => {
+                let mut regs: Vec<u8> = Vec::new();
+                for o in add_in.iter().chain(mul_in) {
+                    if let Operand::Rf(r) = *o {
+                        if !regs.contains(&r) {
+                            regs.push(r);
+                        }
+                    }
+                }
+                if imms.len() > 1 || regs.len() + imms.len() > 2 {
+                    return None;
+                }
+                if let Some(amount) = self.rot {
+                    // Port B holds the amount: no small immediate, one register on port A.
+                    if !imms.is_empty() || regs.len() > 1 {
+                        return None;
+                    }
+                    let mux = |o: Option<&Operand>| match o {
+                        Some(Operand::Acc(r)) => Mux::Acc(*r),
+                        Some(_) => Mux::A,
+                        None => Mux::Acc(0),
+                    };
+                    let mut ins = base;
+                    ins.inputs = Inputs::V42 {
+                        add_a: mux(add_in.first()),
+                        add_b: mux(add_in.get(1)),
+                        mul_a: mux(mul_in.first()),
+                        mul_b: mux(mul_in.get(1)),
+                        raddr_a: regs.first().copied().unwrap_or(0),
+                        raddr_b: amount,
+                    };
+                    return fits(ins);
+                }
+                // (register on port A, register on port B, small immediate on B)
+                let routes: Vec<(Option<u8>, Option<u8>)> = match (regs.as_slice(), imms.first()) {
+                    ([], _) => vec![(None, None)],
+                    ([r], Some(_)) => vec![(Some(*r), None)],
+                    ([r], None) => vec![(Some(*r), None), (None, Some(*r))],
+                    ([r, s], None) => vec![(Some(*r), Some(*s)), (Some(*s), Some(*r))],
+                    _ => return None,
+                };
+                let imm = imms.first().copied();
+                for (a, b) in routes {
+                    let mux = |o: Option<&Operand>| match o {
+                        None => Mux::Acc(0),
+                        Some(Operand::Acc(r)) => Mux::Acc(*r),
+                        Some(Operand::Imm(_)) => Mux::B,
+                        Some(Operand::Rf(r)) if Some(*r) == a => Mux::A,
+                        Some(Operand::Rf(_)) => Mux::B,
+                    };
+                    let mut ins = base;
+                    if imm.is_some() {
+                        ins.signals = ins.signals.with(Signal::SmallImmB);
+                    }
+                    ins.inputs = Inputs::V42 {
+                        add_a: mux(add_in.first()),
+                        add_b: mux(add_in.get(1)),
+                        mul_a: mux(mul_in.first()),
+                        mul_b: mux(mul_in.get(1)),
+                        raddr_a: a.unwrap_or(0),
+                        raddr_b: imm.or(b).unwrap_or(0),
+                    };
+                    if let Some(ins) = fits(ins) {
+                        return Some(ins);
+                    }
+                }
+                None
+            }
+            V3dVersion::V71 => {
+                // A rotate beside a mul write to a TMU register (py-videocore7
+                // tests/test_guard.py; the emulator's RotateDestination rule).
+                if matches!(add_alu.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
+                    && self.mul.is_some()
+                    && mul_alu.waddr.is_magic()
+                    && matches!(mul_alu.waddr.index(), 11..=13 | 32..=46)
+                {
+                    return None;
+                }
+                let count = add_in
+                    .iter()
+                    .chain(mul_in)
+                    .filter(|o| matches!(o, Operand::Imm(_)))
+                    .count();
+                if count > 1 {
+                    return None;
+                }
+                let mut ins = base;
+                let mut raddr = [0u8; 4];
+                for (n, o) in [add_in.first(), add_in.get(1), mul_in.first(), mul_in.get(1)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    match o {
+                        Some(Operand::Rf(r)) => raddr[n] = *r,
+                        Some(Operand::Imm(i)) => {
+                            raddr[n] = *i;
+                            ins.signals = ins.signals.with(SMALL_IMMS[n]);
+                        }
+                        Some(Operand::Acc(_)) => return None,
+                        None => {}
+                    }
+                }
+                ins.inputs = Inputs::V71 {
+                    raddr_a: raddr[0],
+                    raddr_b: raddr[1],
+                    raddr_c: raddr[2],
+                    raddr_d: raddr[3],
+                };
+                fits(ins)
+            }
+        }
+    }
+}
+
+/// The add op as a mul op (Mesa `qpu_convert_add_to_mul`: `add` and `sub` exist on both
+/// ALUs). Only plain encodings without flag pushes or updates move.
+fn add_as_mul(op: &Op<AddOp>) -> Option<Op<MulOp>> {
+    let kind = match op.alu.op {
+        AddOp::Add => MulOp::Add,
+        AddOp::Sub => MulOp::Sub,
+        _ => return None,
+    };
+    if op.alu.variant != 0 || op.sets_flags() {
+        return None;
+    }
+    Some(Op {
+        alu: Alu {
+            op: kind,
+            variant: 0,
+            waddr: op.alu.waddr,
+        },
+        srcs: op.srcs,
+        arity: op.arity,
+        cond: op.cond,
+        push: None,
+        update: None,
+    })
+}
+
+/// The mul `mov` as an add op: 7.1's add `mov` (Mesa `qpu_convert_mul_to_add`), on 4.2 an
+/// `or` of the input with itself.
+fn mul_as_add(version: V3dVersion, op: &Op<MulOp>) -> Option<Op<AddOp>> {
+    if op.alu.op != MulOp::Mov || op.alu.variant != 0 || op.sets_flags() {
+        return None;
+    }
+    let (kind, srcs, arity) = match version {
+        V3dVersion::V71 => (AddOp::Mov, op.srcs, 1),
+        V3dVersion::V42 => (AddOp::Or, [op.srcs[0], op.srcs[0]], 2),
+    };
+    Some(Op {
+        alu: Alu {
+            op: kind,
+            variant: 0,
+            waddr: op.alu.waddr,
+        },
+        srcs,
+        arity,
+        cond: op.cond,
+        push: None,
+        update: None,
+    })
+}
+
+/// An add op and a mul op for one instruction.
+type Pair = (Option<Op<AddOp>>, Option<Op<MulOp>>);
+
+/// Two instructions' work in one, if the ALUs, signals, flags and read ports allow.
+fn merge(version: V3dVersion, a: &Slots, b: &Slots) -> Option<Slots> {
+    if a.sig_addr.is_some() && b.sig_addr.is_some() {
+        return None;
+    }
+    let mut signals = a.signals;
+    for s in b.signals.iter() {
+        signals = signals.with(s);
+    }
+    signals.encode(version)?;
+    let sig_addr = a.sig_addr.or(b.sig_addr);
+    if a.rot.is_some() && b.rot.is_some() {
+        return None;
+    }
+    let rot = a.rot.or(b.rot);
+    let mut options: Vec<Pair> = Vec::new();
+    match (a.add, b.add, a.mul, b.mul) {
+        (Some(_), Some(_), None, None) => {
+            let (x, y) = (a.add.unwrap(), b.add.unwrap());
+            if let Some(m) = add_as_mul(&y) {
+                options.push((Some(x), Some(m)));
+            }
+            if let Some(m) = add_as_mul(&x) {
+                options.push((Some(y), Some(m)));
+            }
+        }
+        (None, None, Some(x), Some(y)) => {
+            // The rotated op stays on the mul ALU.
+            if let Some(o) = mul_as_add(version, &y).filter(|_| b.rot.is_none()) {
+                options.push((Some(o), Some(x)));
+            }
+            if let Some(o) = mul_as_add(version, &x).filter(|_| a.rot.is_none()) {
+                options.push((Some(o), Some(y)));
+            }
+        }
+        (add_a, add_b, mul_a, mul_b) => {
+            if (add_a.is_some() && add_b.is_some()) || (mul_a.is_some() && mul_b.is_some()) {
+                return None;
+            }
+            options.push((add_a.or(add_b), mul_a.or(mul_b)));
+        }
+    }
+    options.into_iter().find_map(|(add, mul)| {
+        let s = Slots {
+            add,
+            mul,
+            signals,
+            sig_addr,
+            rot,
+        };
+        s.encode(version).map(|_| s)
+    })
+}
+
+/// What an instruction uses that orders it against others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Res {
+    Rf(u8),
+    Acc(u8),
+    Flags,
+    /// The uniform stream (`ldunif`, `ldunifrf`).
+    Unif,
+    /// The `unifa` pointer and its stream (`ldunifa`, `ldunifarf`).
+    Unifa,
+    /// TMU requests (`tmud`, `tmua`, `tmuwt`).
+    TmuWrite,
+    /// TMU results (`ldtmu`, `tmuwt`).
+    TmuRead,
+    Rtop,
+    Sfu,
+}
+
+/// One generated instruction as the scheduler sees it.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The instruction as generated (used as is when `slots` is `None`).
+    instr: AluInstruction,
+    slots: Option<Slots>,
+    loc: Option<SourceLocation>,
+    reads: Vec<Res>,
+    writes: Vec<Res>,
+    sfu: bool,
+    /// A peripheral access: at most one per instruction.
+    peripheral: bool,
+    /// Reads the uniform stream / the unifa stream.
+    unif: bool,
+    unifa_read: bool,
+    writes_unifa: bool,
+    writes_flags: bool,
+    /// A TMU request that returns data (a load), and a read of TMU data.
+    load: bool,
+    tmua: bool,
+    ldtmu: bool,
+    /// A rotation: two instructions after what it reads.
+    rotation: bool,
+}
+
+impl Node {
+    /// Instructions that must pass after this one before a consumer of its result.
+    fn exit_latency(&self) -> usize {
+        if self.writes_unifa {
+            4
+        } else if self.sfu {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn valid_in_branch_delay_slot(&self, conditional: bool) -> bool {
+        !(self.writes_unifa || self.unif || self.unifa_read || (conditional && self.writes_flags))
+    }
+}
+
+/// Register-like destinations of a write address; `None` for one this module does not model.
+fn waddr_res(version: V3dVersion, w: Waddr, node: &mut Node) -> Option<()> {
+    if !w.is_magic() {
+        node.writes.push(Res::Rf(w.index()));
+        return Some(());
+    }
+    let v42 = version == V3dVersion::V42;
+    match w.index() {
+        0..=4 if v42 => node.writes.push(Res::Acc(w.index())),
+        5 | 55 if v42 => node.writes.push(Res::Acc(5)),
+        5 | 55 => node.writes.push(Res::Rf(0)),
+        6 => {}
+        9 => {
+            node.writes.push(Res::Unifa);
+            node.reads.push(Res::Unifa);
+            node.writes_unifa = true;
+        }
+        11 | 12 => {
+            node.writes.push(Res::TmuWrite);
+            node.reads.push(Res::TmuWrite);
+            node.peripheral = true;
+            node.tmua = w.index() == 12;
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+fn pure_add(op: AddOp) -> bool {
+    use AddOp::*;
+    matches!(
+        op,
+        Fadd | Faddnf
+            | Vfpack
+            | Add
+            | Sub
+            | Fsub
+            | Min
+            | Max
+            | Umin
+            | Umax
+            | Shl
+            | Shr
+            | Asr
+            | Ror
+            | Fmin
+            | Fmax
+            | Vfmin
+            | And
+            | Or
+            | Xor
+            | Vadd
+            | Vsub
+            | Not
+            | Neg
+            | Nop
+            | Tidx
+            | Eidx
+            | Iid
+            | Fcmp
+            | Vfmax
+            | Fround
+            | Ftoin
+            | Ftrunc
+            | Ftoiz
+            | Ffloor
+            | Ftouz
+            | Fceil
+            | Ftoc
+            | Itof
+            | Clz
+            | Utof
+            | Fmov
+            | Mov
+            | Vpack
+            | V8pack
+            | V10pack
+            | V11fpack
+    )
+}
+
+/// The scheduler's view of an ALU instruction; `None` if it uses something not modelled.
+fn node(
+    version: V3dVersion,
+    instr: AluInstruction,
+    loc: Option<SourceLocation>,
+    data_pending: bool,
+) -> Option<Node> {
+    let mut n = Node {
+        instr,
+        slots: None,
+        loc,
+        reads: Vec::new(),
+        writes: Vec::new(),
+        sfu: false,
+        peripheral: false,
+        unif: false,
+        unifa_read: false,
+        writes_unifa: false,
+        writes_flags: false,
+        load: false,
+        tmua: false,
+        ldtmu: false,
+        rotation: false,
+    };
+    let v42 = version == V3dVersion::V42;
+    let sigs = instr.signals;
+    for s in sigs.iter() {
+        match s {
+            Signal::Ldunif | Signal::Ldunifrf => {
+                n.unif = true;
+                n.reads.push(Res::Unif);
+                n.writes.push(Res::Unif);
+                if s == Signal::Ldunif {
+                    n.writes.push(if v42 { Res::Acc(5) } else { Res::Rf(0) });
+                }
+            }
+            Signal::Ldunifa | Signal::Ldunifarf => {
+                n.unifa_read = true;
+                n.reads.push(Res::Unifa);
+                n.writes.push(Res::Unifa);
+                if s == Signal::Ldunifa {
+                    n.writes.push(if v42 { Res::Acc(5) } else { Res::Rf(0) });
+                }
+            }
+            Signal::Ldtmu => {
+                n.ldtmu = true;
+                n.peripheral = true;
+                n.reads.push(Res::TmuRead);
+                n.writes.push(Res::TmuRead);
+            }
+            Signal::Rot if v42 => n.rotation = true,
+            Signal::SmallImmA | Signal::SmallImmB | Signal::SmallImmC | Signal::SmallImmD => {}
+            _ => return None,
+        }
+    }
+    if let CondField::SigAddr(w) = instr.cond {
+        match (w.is_magic(), w.index()) {
+            (false, r) => n.writes.push(Res::Rf(r)),
+            (true, r @ 0..=5) if v42 => n.writes.push(Res::Acc(r)),
+            _ => return None,
+        }
+    }
+    let flags = instr.flags();
+    if flags.ac.is_some() || flags.mc.is_some() {
+        n.reads.push(Res::Flags);
+    }
+    if flags.apf.is_some() || flags.mpf.is_some() || flags.auf.is_some() || flags.muf.is_some() {
+        n.reads.push(Res::Flags);
+        n.writes.push(Res::Flags);
+        n.writes_flags = true;
+    }
+    let add_live = instr.add.op != AddOp::Nop;
+    let mul_live = instr.mul.op != MulOp::Nop;
+    if add_live {
+        match instr.add.op {
+            op if pure_add(op) => {}
+            AddOp::Recip | AddOp::Rsqrt | AddOp::Rsqrt2 | AddOp::Exp | AddOp::Log | AddOp::Sin => {
+                n.sfu = true;
+                n.peripheral = true;
+                n.reads.push(Res::Sfu);
+                n.writes.push(Res::Sfu);
+            }
+            AddOp::Tmuwt => {
+                n.peripheral = true;
+                for r in [Res::TmuWrite, Res::TmuRead] {
+                    n.reads.push(r);
+                    n.writes.push(r);
+                }
+            }
+            AddOp::Rot if !v42 => n.rotation = true,
+            _ => return None,
+        }
+        for i in 0..usize::from(instr.add_arity().min(2)) {
+            push_read(&mut n, operand(&instr, i));
+        }
+        waddr_res(version, instr.add.waddr, &mut n)?;
+    }
+    if mul_live {
+        if matches!(instr.mul.op, MulOp::Umul24 | MulOp::Multop) {
+            n.reads.push(Res::Rtop);
+            n.writes.push(Res::Rtop);
+        }
+        for i in 0..usize::from(instr.mul_arity().min(2)) {
+            let o = operand(&instr, 2 + i);
+            if n.rotation && v42 {
+                // The rotated input must come from an accumulator (the only form generated).
+                if !matches!(o, Operand::Acc(_)) {
+                    return None;
+                }
+            }
+            push_read(&mut n, o);
+        }
+        waddr_res(version, instr.mul.waddr, &mut n)?;
+    }
+    if n.rotation && v42 {
+        if let Inputs::V42 { raddr_b: 0, .. } = instr.inputs {
+            n.reads.push(Res::Acc(5));
+        }
+    }
+    if n.tmua {
+        n.load = !data_pending;
+    }
+    // An instruction that does not re-encode from its parts stays alone.
+    n.slots = Slots::of(&instr).filter(|s| s.encode(version).is_some());
+    Some(n)
+}
+
+fn push_read(n: &mut Node, o: Operand) {
+    match o {
+        Operand::Rf(r) => n.reads.push(Res::Rf(r)),
+        Operand::Acc(r) => n.reads.push(Res::Acc(r)),
+        Operand::Imm(_) => {}
+    }
+}
+
+/// An add op that only pushes a flag: no register write, no signal, no condition, no mul op
+/// (repeating it with the same inputs leaves flag A as it is; Mesa
+/// `vir_opt_redundant_flags` drops such repeats before scheduling).
+fn is_plain_push(ins: &AluInstruction) -> bool {
+    let f = ins.flags();
+    ins.add.op != AddOp::Nop
+        && ins.add.waddr == Waddr::NOP
+        && ins.mul.op == MulOp::Nop
+        && ins.signals.iter().all(|s| SMALL_IMMS.contains(&s))
+        && f.apf.is_some()
+        && f.ac.is_none()
+        && f.mc.is_none()
+        && f.auf.is_none()
+        && f.mpf.is_none()
+        && f.muf.is_none()
+}
+
+fn is_nop(ins: &AluInstruction) -> bool {
+    ins.add.op == AddOp::Nop
+        && ins.mul.op == MulOp::Nop
+        && ins.signals == Signals::NONE
+        && ins.cond == CondField::Flags(Flags::default())
+}
+
+/// A dependency: `to` waits `latency` instructions after `from` (0: may share it).
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    to: usize,
+    latency: usize,
+    /// Weight for the priority (the TMU round trip for a load's result).
+    weight: usize,
+}
+
+/// Instructions from a TMU load request to its data in the emulator's (uncalibrated) cycle
+/// model: 100 clocks at 4 clocks an instruction. Only the priority uses it.
+const TMU_ROUND_TRIP: usize = 25;
+
+fn edges(nodes: &[Node]) -> (Vec<Vec<Edge>>, Vec<usize>) {
+    let mut out: Vec<Vec<Edge>> = vec![Vec::new(); nodes.len()];
+    let mut preds = vec![0usize; nodes.len()];
+    let mut last_write: HashMap<Res, usize> = HashMap::new();
+    let mut readers: HashMap<Res, Vec<usize>> = HashMap::new();
+    let mut last_tmua: Option<usize> = None;
+    let add = |out: &mut Vec<Vec<Edge>>, from: usize, to: usize, latency: usize| {
+        let weight = if nodes[from].load && nodes[to].ldtmu {
+            TMU_ROUND_TRIP
+        } else {
+            latency.max(1)
+        };
+        out[from].push(Edge {
+            to,
+            latency,
+            weight,
+        });
+    };
+    for (i, n) in nodes.iter().enumerate() {
+        for r in &n.reads {
+            if let Some(&w) = last_write.get(r) {
+                let mut latency = 1;
+                if nodes[w].sfu {
+                    latency = 2;
+                }
+                if *r == Res::Unifa && nodes[w].writes_unifa && n.unifa_read {
+                    latency = 4;
+                }
+                if n.rotation {
+                    latency = latency.max(2);
+                }
+                add(&mut out, w, i, latency);
+            }
+        }
+        if n.ldtmu {
+            if let Some(t) = last_tmua {
+                add(&mut out, t, i, 1);
+            }
+        }
+        for r in &n.writes {
+            if let Some(&w) = last_write.get(r) {
+                let latency = if nodes[w].sfu { 2 } else { 1 };
+                add(&mut out, w, i, latency);
+            }
+            for &j in readers.get(r).map_or(&[][..], |v| v.as_slice()) {
+                if j != i {
+                    add(&mut out, j, i, 0);
+                }
+            }
+        }
+        for r in &n.writes {
+            last_write.insert(*r, i);
+            readers.insert(*r, Vec::new());
+        }
+        for r in &n.reads {
+            if !n.writes.contains(r) {
+                readers.entry(*r).or_default().push(i);
+            }
+        }
+        if n.tmua {
+            last_tmua = Some(i);
+        }
+    }
+    for list in &out {
+        for e in list {
+            preds[e.to] += 1;
+        }
+    }
+    (out, preds)
+}
+
+/// One scheduled instruction.
+#[derive(Clone, Debug)]
+struct Issued {
+    instr: AluInstruction,
+    loc: Option<SourceLocation>,
+    /// The nodes it holds (indices into the block's nodes).
+    nodes: Vec<usize>,
+}
+
+impl Issued {
+    fn nop(version: V3dVersion) -> Issued {
+        Issued {
+            instr: AluInstruction::nop(version),
+            loc: None,
+            nodes: Vec::new(),
+        }
+    }
+}
+
+/// List-schedules one block's nodes; `outstanding` is the TMU results waiting at its start.
+fn schedule(
+    version: V3dVersion,
+    nodes: &[Node],
+    mut outstanding: u32,
+    fifo: u32,
+    flags_branch: bool,
+) -> Option<Vec<Issued>> {
+    let (succ, mut preds) = edges(nodes);
+    // Longest weighted path to the end of the block. The last flag write before a
+    // conditional branch counts the branch and its three delay slots too, so that it comes
+    // early enough for the branch to move up over the instructions after it.
+    let mut delay = vec![1usize; nodes.len()];
+    if flags_branch {
+        if let Some(last) = nodes.iter().rposition(|n| n.writes_flags) {
+            delay[last] = 5;
+        }
+    }
+    for i in (0..nodes.len()).rev() {
+        for e in &succ[i] {
+            delay[i] = delay[i].max(delay[e.to] + e.weight);
+        }
+    }
+    let mut earliest: Vec<usize> = nodes.iter().map(|n| usize::from(n.rotation)).collect();
+    let mut done = vec![false; nodes.len()];
+    let mut left = nodes.len();
+    let mut out: Vec<Issued> = Vec::new();
+    let mut cycle = 0usize;
+    while left > 0 {
+        // Every node is ready within its latencies of the last one issued; a block that is
+        // not done long after that has a dependency the graph cannot satisfy.
+        if cycle > 8 * nodes.len() + 64 {
+            return None;
+        }
+        let mut cur: Option<(Option<Slots>, Issued)> = None;
+        let mut peripheral = false;
+        let mut unif = false;
+        let mut unifa = false;
+        loop {
+            let mut ready: Vec<usize> = (0..nodes.len())
+                .filter(|&i| !done[i] && preds[i] == 0 && earliest[i] <= cycle)
+                .filter(|&i| !(nodes[i].load && outstanding >= fifo))
+                .collect();
+            ready.sort_by_key(|&i| (std::cmp::Reverse(delay[i]), i));
+            let mut chosen = None;
+            for i in ready {
+                let n = &nodes[i];
+                match &cur {
+                    None => {
+                        chosen = Some((i, n.slots));
+                        break;
+                    }
+                    Some((None, _)) => break,
+                    Some((Some(s), _)) => {
+                        if (peripheral && n.peripheral)
+                            || (unif && n.unifa_read)
+                            || (unifa && n.unif)
+                        {
+                            continue;
+                        }
+                        let Some(ns) = &n.slots else { continue };
+                        if let Some(m) = merge(version, s, ns) {
+                            chosen = Some((i, Some(m)));
+                            break;
+                        }
+                    }
+                }
+            }
+            let Some((i, slots)) = chosen else { break };
+            let n = &nodes[i];
+            peripheral |= n.peripheral;
+            unif |= n.unif;
+            unifa |= n.unifa_read;
+            if n.load {
+                outstanding += 1;
+            }
+            if n.ldtmu {
+                outstanding = outstanding.saturating_sub(1);
+            }
+            done[i] = true;
+            left -= 1;
+            for e in &succ[i] {
+                preds[e.to] -= 1;
+                earliest[e.to] = earliest[e.to].max(cycle + e.latency);
+            }
+            match &mut cur {
+                None => {
+                    let instr = match &slots {
+                        Some(s) => s.encode(version).unwrap_or(n.instr),
+                        None => n.instr,
+                    };
+                    cur = Some((
+                        slots,
+                        Issued {
+                            instr,
+                            loc: n.loc,
+                            nodes: vec![i],
+                        },
+                    ));
+                }
+                Some((s, issued)) => {
+                    *s = slots;
+                    issued.nodes.push(i);
+                    if issued.loc.is_none() {
+                        issued.loc = n.loc;
+                    }
+                }
+            }
+        }
+        match cur {
+            Some((slots, mut issued)) => {
+                if let Some(s) = slots {
+                    issued.instr = s
+                        .encode(version)
+                        .expect("merged slots were checked to encode");
+                }
+                out.push(issued);
+            }
+            None => out.push(Issued::nop(version)),
+        }
+        cycle += 1;
+    }
+    Some(out)
+}
+
+/// Packs a program (the assembled output of the code generator) and returns the new
+/// instructions with their source locations. A program whose control flow it does not
+/// recognise is returned unchanged.
+pub(super) fn pack(
+    version: V3dVersion,
+    instrs: &[Instruction],
+    locations: &[Option<SourceLocation>],
+    fifo: u32,
+) -> (Vec<Instruction>, Vec<Option<SourceLocation>>) {
+    pack_blocks(version, instrs, locations, fifo)
+        .unwrap_or_else(|| (instrs.to_vec(), locations.to_vec()))
+}
+
+fn pack_blocks(
+    version: V3dVersion,
+    instrs: &[Instruction],
+    locations: &[Option<SourceLocation>],
+    fifo: u32,
+) -> Option<(Vec<Instruction>, Vec<Option<SourceLocation>>)> {
+    let len = instrs.len();
+    let tail = instrs
+        .iter()
+        .position(|i| matches!(i, Instruction::Alu(a) if a.signals.contains(Signal::Thrsw)))
+        .unwrap_or(len);
+    let mut leaders = vec![false; len + 1];
+    leaders[0] = true;
+    leaders[tail] = true;
+    let mut targets: HashMap<usize, usize> = HashMap::new();
+    for (i, ins) in instrs.iter().enumerate() {
+        if let Instruction::Branch(b) = ins {
+            if i + 4 > tail || b.bdi != BranchDest::Rel || b.link || b.ub {
+                return None;
+            }
+            let target = (i as i64 + 4) + i64::from(b.offset as i32) / 8;
+            let target = usize::try_from(target).ok().filter(|&t| t <= tail)?;
+            targets.insert(i, target);
+            leaders[target] = true;
+            leaders[i + 4] = true;
+        }
+    }
+    // TMU results outstanding before each instruction and whether store data waits (the
+    // generator keeps both equal on every path into a label, so one pass in program order
+    // finds them).
+    let mut outstanding = vec![0u32; len + 1];
+    let mut data_pending = vec![false; len + 1];
+    {
+        let (mut count, mut data) = (0u32, false);
+        for (i, ins) in instrs.iter().enumerate() {
+            outstanding[i] = count;
+            data_pending[i] = data;
+            if let Instruction::Alu(a) = ins {
+                if a.signals.contains(Signal::Ldtmu) {
+                    count = count.saturating_sub(1);
+                }
+                for (live, w) in [
+                    (a.add.op != AddOp::Nop, a.add.waddr),
+                    (a.mul.op != MulOp::Nop, a.mul.waddr),
+                ] {
+                    if live && w == Waddr::TMUD {
+                        data = true;
+                    } else if live && w == Waddr::TMUA {
+                        if data {
+                            data = false;
+                        } else {
+                            count += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // A repeated flag push is dropped only if nothing reads flag B (a push moves A into B).
+    let reads_flag_b = instrs.iter().any(|i| match i {
+        Instruction::Alu(a) => {
+            let f = a.flags();
+            [f.ac, f.mc]
+                .iter()
+                .any(|c| matches!(c, Some(Cond::IfB | Cond::IfNb)))
+                || [a.add.op].iter().any(|op| {
+                    matches!(
+                        op,
+                        AddOp::Vflb | AddOp::Vflnb | AddOp::Flbpush | AddOp::Flpop
+                    )
+                })
+        }
+        Instruction::Branch(_) => false,
+    });
+    let mut out: Vec<Instruction> = Vec::new();
+    let mut out_locs: Vec<Option<SourceLocation>> = Vec::new();
+    let mut new_index = vec![usize::MAX; len + 1];
+    let mut branches: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < tail {
+        let end = (start + 1..=tail).find(|&i| leaders[i]).unwrap_or(tail);
+        new_index[start] = out.len();
+        let block = &instrs[start..end];
+        // A block ends with its branch and three delay slots, or has no branch.
+        let branch_at = block
+            .iter()
+            .position(|i| matches!(i, Instruction::Branch(_)));
+        let body_end = match branch_at {
+            Some(b) if start + b + 4 == end => start + b,
+            Some(_) => return None,
+            None => end,
+        };
+        let slots_are_nops = instrs[body_end..end]
+            .iter()
+            .skip(1)
+            .all(|i| matches!(i, Instruction::Alu(a) if is_nop(a)));
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut known = slots_are_nops;
+        // The last flag push if it is a plain one, and what was written since.
+        let mut last_push: Option<AluInstruction> = None;
+        let mut written: Vec<Res> = Vec::new();
+        for i in start..body_end {
+            match &instrs[i] {
+                Instruction::Alu(a) if is_nop(a) => {}
+                Instruction::Alu(a) => match node(version, *a, locations[i], data_pending[i]) {
+                    Some(n) => {
+                        if n.writes_flags {
+                            let again = !reads_flag_b
+                                && last_push == Some(*a)
+                                && !n.reads.iter().any(|r| {
+                                    matches!(r, Res::Rf(_) | Res::Acc(_)) && written.contains(r)
+                                });
+                            if again {
+                                // The same push of the same values: flag A is already so.
+                                continue;
+                            }
+                            last_push = is_plain_push(a).then_some(*a);
+                            written.clear();
+                        }
+                        written.extend(n.writes.iter().copied());
+                        nodes.push(n);
+                    }
+                    None => known = false,
+                },
+                Instruction::Branch(_) => known = false,
+            }
+        }
+        let scheduled = if known {
+            let flags_branch = branch_at.is_some_and(
+                |b| matches!(&block[b], Instruction::Branch(br) if br.cond != BranchCond::Always),
+            );
+            schedule(version, &nodes, outstanding[start], fifo, flags_branch)
+        } else {
+            None
+        };
+        let Some(mut issued) = scheduled else {
+            // Kept as generated.
+            for i in start..end {
+                if let Some(&t) = targets.get(&i) {
+                    branches.push((out.len(), t));
+                }
+                out.push(instrs[i]);
+                out_locs.push(locations[i]);
+            }
+            start = end;
+            continue;
+        };
+        match branch_at {
+            None => {
+                // Latencies elapse before the next block starts.
+                let need = issued
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(c, i)| i.nodes.iter().map(move |&n| (c, n)))
+                    .map(|(c, n)| c + nodes[n].exit_latency())
+                    .max()
+                    .unwrap_or(0);
+                while issued.len() < need {
+                    issued.push(Issued::nop(version));
+                }
+                for i in issued {
+                    out.push(Instruction::Alu(i.instr));
+                    out_locs.push(i.loc);
+                }
+            }
+            Some(_) => {
+                let Instruction::Branch(br) = instrs[body_end] else {
+                    unreachable!("branch_at points at a branch")
+                };
+                let conditional = br.cond != BranchCond::Always;
+                let n = issued.len();
+                // How many of the last instructions can run in the delay slots.
+                let mut k = 0;
+                while k < 3 && k < n {
+                    let slot = &issued[n - 1 - k];
+                    if slot.nodes.is_empty()
+                        || !slot
+                            .nodes
+                            .iter()
+                            .all(|&x| nodes[x].valid_in_branch_delay_slot(conditional))
+                    {
+                        break;
+                    }
+                    k += 1;
+                }
+                // Each delay-slot instruction's latencies elapse within the slots.
+                loop {
+                    let ok = (0..k).all(|j| {
+                        issued[n - k + j]
+                            .nodes
+                            .iter()
+                            .all(|&x| j + nodes[x].exit_latency() <= 3)
+                    });
+                    if ok {
+                        break;
+                    }
+                    k -= 1;
+                }
+                let (before, slots) = issued.split_at(n - k);
+                let mut before = before.to_vec();
+                // No branch within three instructions after a unifa write, and every
+                // latency elapsed where the successors start (branch + 3 slots later).
+                loop {
+                    let m = before.len();
+                    let unifa_close = before[m.saturating_sub(3)..]
+                        .iter()
+                        .any(|i| i.nodes.iter().any(|&x| nodes[x].writes_unifa));
+                    let late = before
+                        .iter()
+                        .enumerate()
+                        .any(|(c, i)| i.nodes.iter().any(|&x| c + nodes[x].exit_latency() > m + 4));
+                    if !unifa_close && !late {
+                        break;
+                    }
+                    before.push(Issued::nop(version));
+                }
+                for i in before {
+                    out.push(Instruction::Alu(i.instr));
+                    out_locs.push(i.loc);
+                }
+                branches.push((out.len(), targets[&body_end]));
+                out.push(instrs[body_end]);
+                out_locs.push(locations[body_end]);
+                for j in 0..3 {
+                    match slots.get(j) {
+                        Some(i) => {
+                            out.push(Instruction::Alu(i.instr));
+                            out_locs.push(i.loc);
+                        }
+                        None => {
+                            out.push(Instruction::Alu(AluInstruction::nop(version)));
+                            out_locs.push(None);
+                        }
+                    }
+                }
+            }
+        }
+        start = end;
+    }
+    let jumps_to_end = targets.values().any(|&t| t == tail);
+    new_index[tail] = out.len();
+    if jumps_to_end
+        || !fold_end(
+            version,
+            &instrs[tail..],
+            &mut out,
+            &mut out_locs,
+            &targets,
+            &new_index,
+        )
+    {
+        out.extend_from_slice(&instrs[tail..]);
+        out_locs.extend_from_slice(&locations[tail..]);
+    }
+    for (at, target) in branches {
+        let to = new_index[target];
+        if to == usize::MAX {
+            return None;
+        }
+        let Instruction::Branch(b) = &mut out[at] else {
+            unreachable!("recorded branch positions hold branches")
+        };
+        let offset = (to as i64 - (at as i64 + 4)) * 8;
+        *b = Branch {
+            offset: offset as i32 as u32,
+            ..*b
+        };
+    }
+    Some((out, out_locs))
+}
+
+/// The generated end: the last-thread-switch pair, two nops, the final `thrsw` and its two
+/// delay slots.
+fn is_generated_end(end: &[Instruction]) -> bool {
+    let thrsw = Signals::NONE.with(Signal::Thrsw);
+    let pattern = [true, true, false, false, true, false, false];
+    end.len() == pattern.len()
+        && end.iter().zip(pattern).all(|(i, t)| match i {
+            Instruction::Alu(a) if t => {
+                is_nop(&AluInstruction {
+                    signals: Signals::NONE,
+                    ..*a
+                }) && a.signals == thrsw
+            }
+            Instruction::Alu(a) => is_nop(a),
+            Instruction::Branch(_) => false,
+        })
+}
+
+/// Puts the last-thread-switch pair on the last one or two instructions of the code before
+/// the end (Mesa `emit_thrsw` moves a `thrsw` up the same way) and the final `thrsw` three
+/// instructions after the pair's first (Mesa: no `thrsw` before the previous one has taken
+/// effect). An instruction takes the signal if the signal table has room, it is not in a
+/// branch's delay slots, starts no SFU operation and writes no `unifa`
+/// (`qpu_inst_before_thrsw_valid_in_delay_slot`), and, for the first of two, the second is
+/// not a branch target. Returns false (nothing changed) when no instruction qualifies.
+fn fold_end(
+    version: V3dVersion,
+    end: &[Instruction],
+    out: &mut Vec<Instruction>,
+    out_locs: &mut Vec<Option<SourceLocation>>,
+    targets: &HashMap<usize, usize>,
+    new_index: &[usize],
+) -> bool {
+    if !is_generated_end(end) {
+        return false;
+    }
+    let m = out.len();
+    let is_target = |j: usize| targets.values().any(|&t| new_index[t] == j);
+    let takes_thrsw = |j: usize| -> bool {
+        let Instruction::Alu(a) = &out[j] else {
+            return false;
+        };
+        let in_branch_slots = out[j.saturating_sub(3)..j]
+            .iter()
+            .any(|i| matches!(i, Instruction::Branch(_)));
+        let sfu = matches!(
+            a.add.op,
+            AddOp::Recip | AddOp::Rsqrt | AddOp::Rsqrt2 | AddOp::Exp | AddOp::Log | AddOp::Sin
+        ) || [
+            (a.add.op != AddOp::Nop, a.add.waddr),
+            (a.mul.op != MulOp::Nop, a.mul.waddr),
+        ]
+        .iter()
+        .any(|&(live, w)| live && w.is_magic() && (19..=24).contains(&w.index()));
+        let unifa = [
+            (a.add.op != AddOp::Nop, a.add.waddr),
+            (a.mul.op != MulOp::Nop, a.mul.waddr),
+        ]
+        .iter()
+        .any(|&(live, w)| live && w == Waddr::UNIFA);
+        !in_branch_slots
+            && !sfu
+            && !unifa
+            && !a.signals.contains(Signal::Thrsw)
+            && a.signals.with(Signal::Thrsw).encode(version).is_some()
+    };
+    let pair = if m >= 2 && takes_thrsw(m - 2) && takes_thrsw(m - 1) && !is_target(m - 1) {
+        m - 2
+    } else if m >= 1 && takes_thrsw(m - 1) {
+        m - 1
+    } else {
+        return false;
+    };
+    let thrsw = |i: &mut Instruction| {
+        if let Instruction::Alu(a) = i {
+            a.signals = a.signals.with(Signal::Thrsw);
+        }
+    };
+    thrsw(&mut out[pair]);
+    let mut second = AluInstruction::nop(version);
+    second.signals = Signals::NONE.with(Signal::Thrsw);
+    if pair + 1 < m {
+        thrsw(&mut out[pair + 1]);
+    } else {
+        out.push(Instruction::Alu(second));
+        out_locs.push(None);
+    }
+    while out.len() < pair + 3 {
+        out.push(Instruction::Alu(AluInstruction::nop(version)));
+        out_locs.push(None);
+    }
+    out.push(Instruction::Alu(second));
+    out_locs.push(None);
+    for _ in 0..2 {
+        out.push(Instruction::Alu(AluInstruction::nop(version)));
+        out_locs.push(None);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;
