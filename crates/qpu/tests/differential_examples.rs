@@ -273,3 +273,64 @@ fn listings_assemble_back_to_the_same_words() {
     let listing = compile(gcd::gcd).unwrap().disassemble().unwrap();
     assert!(listing.contains("thrend") && listing.contains("brr"));
 }
+
+/// Pointers that advance together in a short loop share one offset in the compiled code
+/// (`opt::share_induction_offsets`); where the loop ends, each pointer still needed must
+/// hold its final address. Two gathered streams summed into a third, then one more gather
+/// through the first pointer after the loop, for trip counts from none to several, against
+/// scalar Rust.
+#[test]
+fn pointers_sharing_an_offset_end_where_the_scalar_loop_does() {
+    use qpu::lang::*;
+    let a: Vec<i32> = (0..256).map(|i| i * 3 + 1).collect();
+    let b: Vec<i32> = (0..256).map(|i| 1000 - i * 7).collect();
+    // (The loop's last requests read one vector past the last one summed: both inputs
+    // have room.)
+    for n in [0, 1, 2, 5, 9] {
+        let device = Device::emulator();
+        let da = device.alloc_from(&a).unwrap();
+        let db = device.alloc_from(&b).unwrap();
+        let mut out = device.alloc_from(&[-1i32; 176]).unwrap();
+        let kernel = compile(|pa: Ptr<Int>, pb: Ptr<Int>, out: Ptr<Int>, n: Int| {
+            let mut p = Ptr::var(pa + index());
+            let mut q = Ptr::var(pb + index());
+            let mut o = Ptr::var(out + index());
+            let x = Int::var(0);
+            let y = Int::var(0);
+            // Rot3D's shape: each iteration requests the next vectors.
+            gather(p);
+            gather(q);
+            for_(
+                0,
+                |i| i.lt(n),
+                |i| i + 1,
+                |_| {
+                    gather(p + 16);
+                    gather(q + 16);
+                    receive(x);
+                    receive(y);
+                    store(x + y, o);
+                    p += 16;
+                    q += 16;
+                    o += 16;
+                },
+            );
+            receive(x);
+            receive(y);
+            gather(p);
+            receive(x);
+            store(x, o);
+        })
+        .unwrap();
+        kernel.run(&device, (&da, &db, &mut out, n)).unwrap();
+        let mut expected = vec![-1i32; 176];
+        for i in 0..n as usize {
+            for lane in 0..16 {
+                expected[16 * i + lane] = a[16 * i + lane] + b[16 * i + lane];
+            }
+        }
+        let end = 16 * n as usize;
+        expected[end..end + 16].copy_from_slice(&a[end..end + 16]);
+        assert_eq!(out.to_vec(), expected, "{n} iterations");
+    }
+}
