@@ -11,7 +11,8 @@
 //! 2. `opt`: loop-invariant code motion, flag reuse, TMU results read from r4, uniform
 //!    reads folded into their use, and a gather of the next pointer sharing its increment.
 //!    Then `pipeline`: a loop whose body ends in a long chain feeding a VPM write runs that
-//!    chain one iteration late, beside the next iteration's work.
+//!    chain one iteration late, beside the next iteration's work; then pointers that advance
+//!    by one step in a short loop share one offset (`opt::share_induction_offsets`).
 //! 3. `prepass`: list scheduling of each block before allocation (kernels with a long loop
 //!    body are compiled with and without it; the smaller loop-weighted code wins).
 //! 4. `regalloc`: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
