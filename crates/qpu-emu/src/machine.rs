@@ -568,6 +568,14 @@ fn run_qpu_until(
                 if q.icount > icount_limit || q.time > max_cycles {
                     return Err(budget_error(q, config, icount_limit));
                 }
+                // The hint again: if the next instruction (same page) takes a plain path too,
+                // a run may start here next time (a run that stopped after one instruction
+                // once, in another context, does not rule the word out for good).
+                if q.pc & PAGE_KEY_MASK == q.page_key
+                    && code.pages[q.page][slot_of(q.pc)].path != Path::General
+                {
+                    d.plain_run.set(true);
+                }
                 continue;
             }
             Path::Branch => {

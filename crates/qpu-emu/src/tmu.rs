@@ -82,9 +82,21 @@ impl TmuUnit {
         let mut misses = 0;
         let slot_mask = self.tags.len() - 1;
         // A lane in the same line as the lane before it always hits (that lane left the
-        // line in its slot), so only line changes need the cache.
+        // line in its slot), so only line changes need the cache; when all 16 lanes are in
+        // the first lane's line (16 consecutive words in one line, a broadcast), that line
+        // is the only one looked up.
+        let first = addresses[0] >> line_shift;
+        let one_line = addresses
+            .iter()
+            .fold(0, |other, &addr| other | ((addr >> line_shift) ^ first))
+            == 0;
+        let lanes = if one_line {
+            &addresses[..1]
+        } else {
+            &addresses[..]
+        };
         let mut previous = None;
-        for &addr in addresses {
+        for &addr in lanes {
             let line = addr >> line_shift;
             if previous == Some(line) {
                 continue;
