@@ -225,6 +225,10 @@ pub(crate) struct Qpu {
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
     latch: u16,
+    /// The physical-register bits of the two latch rows (`latch_bits(latch)`, kept up to
+    /// date with it: file A's latch row is never a file B register and the other way round,
+    /// so each file's bit lives in its own half).
+    latch_phys: u64,
     /// The lanes the last conditional write reached, for a rotation right after it.
     cond_writes: CondWrites,
 
@@ -288,6 +292,7 @@ impl Qpu {
             poison_origin_address: None,
             vpm_write_undefined: 0,
             latch: (rows::UNDEFINED as u16) * 0x0101,
+            latch_phys: 0,
             cond_writes: CondWrites::default(),
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
@@ -1078,7 +1083,7 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
     if mul {
         (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
         if ROTATE {
-            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+            rotate_in_place(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     if add {
@@ -1482,7 +1487,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Re
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
         if d.rotate != Rotate::None {
-            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+            rotate_in_place(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     write_back(
@@ -1536,21 +1541,37 @@ fn rotation(rotate: Rotate, file: &alu::Table) -> usize {
 
 /// Rotates "upwards" by `by` lanes (lane 0 moves to lane `by`): across all 16 lanes, or
 /// within each quad by the low 2 bits [measured: vc4asm].
+#[cfg(test)]
 fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
-    let mut out = [0; 16];
+    let mut out = *values;
+    rotate_in_place(&mut out, by, full);
+    out
+}
+
+/// [`rotate`] in place: the full rotation copies a 16-lane window of the vector repeated
+/// twice straight back (four 16-byte loads and stores, not the lane-by-lane moves that
+/// returning the rotated array by value compiled to).
+#[inline(always)]
+fn rotate_in_place(values: &mut Lanes, by: usize, full: bool) {
     if full {
-        // Lane i takes lane (i - by) mod 16: a 16-lane window of the vector repeated twice
-        // (fixed-size copies, no call to memcpy).
+        // Lane i takes lane (i - by) mod 16.
         let mut doubled = [0; 32];
         doubled[..16].copy_from_slice(values);
         doubled[16..].copy_from_slice(values);
         let start = 16 - (by & 15);
-        out.copy_from_slice(&doubled[start..start + 16]);
+        values.copy_from_slice(&doubled[start..start + 16]);
     } else {
-        let by = by & 3;
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
-        }
+        *values = rotate_quads(values, by);
+    }
+}
+
+/// The rotation within each quad by the low 2 bits of `by`.
+#[inline(always)]
+fn rotate_quads(values: &Lanes, by: usize) -> Lanes {
+    let mut out = [0; 16];
+    let by = by & 3;
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
     }
     out
 }
@@ -1975,7 +1996,9 @@ fn latch_bit(row: u8) -> u64 {
 #[inline(always)]
 fn latch_reads(q: &mut Qpu, d: &Decoded) {
     q.latch = (q.latch & d.latch_keep) | d.latch_set;
-    if d.phys_writes != 0 && d.phys_writes & latch_bits(q.latch) != 0 {
+    q.latch_phys = (q.latch_phys & d.latch_keep_phys) | d.latch_set_phys;
+    debug_assert_eq!(q.latch_phys, latch_bits(q.latch));
+    if d.phys_writes & q.latch_phys != 0 {
         save_latches(q, d.phys_writes);
     }
 }
@@ -2016,6 +2039,9 @@ fn fill_latch(q: &mut Qpu, file: usize) {
     q.file[row] = std::array::from_fn(|i| values[12 + (i & 3)]);
     q.poison[row] = ((q.poison[src] >> 12) & 0xf) * 0x1111;
     q.latch = (q.latch & !(0xff << (8 * file))) | ((row as u16) << (8 * file));
+    // The latch row is no register: that file's half of the bits clears.
+    q.latch_phys &= if file == 0 { !0xffff_ffff } else { 0xffff_ffff };
+    debug_assert_eq!(q.latch_phys, latch_bits(q.latch));
 }
 
 /// The rows and lanes of `d`'s conditional writes under `flags`, as instruction `icount`.
