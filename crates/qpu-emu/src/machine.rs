@@ -401,17 +401,23 @@ fn run_qpus(
 ) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
     loop {
+        // The running QPU with the lowest (clock, number), and the next lowest. QPU i is
+        // `qpus[i]`, so every QPU seen earlier in the loop has a lower number: on equal clocks
+        // the earlier one stays ahead, and comparing clocks alone orders the keys.
         let mut best: Option<(u64, usize)> = None;
         let mut second = (u64::MAX, usize::MAX);
-        for q in qpus.iter().filter(|q| q.state == State::Running) {
-            let key = (q.time, q.id);
+        for (i, q) in qpus.iter().enumerate() {
+            debug_assert_eq!(q.id, i);
+            if q.state != State::Running {
+                continue;
+            }
             match best {
-                None => best = Some(key),
-                Some(b) if key < b => {
+                None => best = Some((q.time, q.id)),
+                Some(b) if q.time < b.0 => {
                     second = b;
-                    best = Some(key);
+                    best = Some((q.time, q.id));
                 }
-                Some(_) if key < second => second = key,
+                Some(_) if q.time < second.0 => second = (q.time, q.id),
                 Some(_) => {}
             }
         }
