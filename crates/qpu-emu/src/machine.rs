@@ -1893,7 +1893,11 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> R
         return Err(Fault::Rule(Rule::TmuNoswapTooLate));
     }
     // Direct lookups ignore the low 2 address bits and return one word per lane.
-    let addresses: [u32; 16] = values.map(|v| v & !3);
+    // (A lane loop rather than `map`, which compiled to a call.)
+    let mut addresses = *values;
+    for address in &mut addresses {
+        *address &= !3;
+    }
     let (data, poison) = gather(x.mem, &addresses);
     // A lane outside every allocation reads whatever the bus returns on hardware: poison,
     // an error only where it is used (hardware-proven code prefetches one vector past an
@@ -1929,6 +1933,21 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> R
     Ok(())
 }
 
+/// The 16 little-endian words of 64 bytes.
+#[inline(always)]
+fn words_of(bytes: &[u8; 64]) -> Lanes {
+    let mut data = [0u32; 16];
+    for (i, word) in data.iter_mut().enumerate() {
+        *word = u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ]);
+    }
+    data
+}
+
 /// Reads one word per lane, and the lanes (bit i = lane i) whose address is outside every
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
@@ -1941,11 +1960,10 @@ fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16]) -> (Lanes, u16) {
             .fold(true, |all, (i, &addr)| all & (addr == first + 4 * i));
     if consecutive {
         if let Ok(bytes) = mem.read_bytes(first, 64) {
-            let mut data = [0u32; 16];
-            for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
-                *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            // As a fixed-size array, so that the copy is four 16-byte moves.
+            if let Ok(bytes) = <&[u8; 64]>::try_from(bytes) {
+                return (words_of(bytes), 0);
             }
-            return (data, 0);
         }
     }
     let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
