@@ -579,10 +579,13 @@ fn run_qpu_until(
                 if q.icount > icount_limit || q.time > max_cycles {
                     return Err(budget_error(q, config, icount_limit));
                 }
-                // The hint again: if the next instruction (same page) takes a plain path too,
-                // a run may start here next time (a run that stopped after one instruction
-                // once, in another context, does not rule the word out for good).
-                if q.pc & PAGE_KEY_MASK == q.page_key
+                // The hint again, on one instruction in 16 (checking every time costs more than
+                // it saves around lone plain instructions): if the next instruction (same
+                // page) takes a plain path too, a run may start here next time (a run that
+                // stopped after one instruction once, in another context, does not rule the
+                // word out for good).
+                if q.icount & 15 == 0
+                    && q.pc & PAGE_KEY_MASK == q.page_key
                     && code.pages[q.page][slot_of(q.pc)].path != Path::General
                 {
                     d.plain_run.set(true);
