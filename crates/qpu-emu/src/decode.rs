@@ -409,10 +409,6 @@ pub(crate) struct Decoded {
     /// byte): `latch = (latch & latch_keep) | latch_set`.
     pub latch_keep: u16,
     pub latch_set: u16,
-    /// The same update of the latch rows' physical-register bits (file A's in the low 32
-    /// bits, file B's in the high 32): `bits = (bits & latch_keep_phys) | latch_set_phys`.
-    pub latch_keep_phys: u64,
-    pub latch_set_phys: u64,
     /// An operand reads address 39 (the latch rows must be filled first).
     pub reads_nop: bool,
     /// Rows of the operands each side consumes, for undefined-value tracking (a clean row
@@ -513,8 +509,6 @@ impl Decoded {
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,
             latch_set: 0,
-            latch_keep_phys: u64::MAX,
-            latch_set_phys: 0,
             reads_nop: false,
             poison_srcs: [[rows::ELEMENT as u8; 2]; 2],
             self_cancelling: [false; 2],
@@ -807,13 +801,6 @@ impl Decoded {
             if row != rows::KEEP {
                 self.latch_keep &= !(0xff << (8 * file));
                 self.latch_set |= u16::from(row) << (8 * file);
-                let half = 0xffff_ffffu64 << (32 * file);
-                self.latch_keep_phys &= !half;
-                // A file's latch row is one of its own registers or no register at all.
-                if usize::from(row) < rows::ACC {
-                    debug_assert!(1u64 << row & half != 0);
-                    self.latch_set_phys |= 1 << row;
-                }
             }
         }
         self.is_thread_end = self.signal == Signal::ProgramEnd;

@@ -225,10 +225,6 @@ pub(crate) struct Qpu {
     /// gives); a write to that row first copies the latch out.
     /// (file A's row in the low byte, file B's in the high byte).
     latch: u16,
-    /// The physical-register bits of the two latch rows (`latch_bits(latch)`, kept up to
-    /// date with it: file A's latch row is never a file B register and the other way round,
-    /// so each file's bit lives in its own half).
-    latch_phys: u64,
     /// The lanes the last conditional write reached, for a rotation right after it.
     cond_writes: CondWrites,
 
@@ -292,7 +288,6 @@ impl Qpu {
             poison_origin_address: None,
             vpm_write_undefined: 0,
             latch: (rows::UNDEFINED as u16) * 0x0101,
-            latch_phys: 0,
             cond_writes: CondWrites::default(),
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
@@ -2023,18 +2018,28 @@ fn latch_bit(row: u8) -> u64 {
 #[inline(always)]
 fn latch_reads(q: &mut Qpu, d: &Decoded) {
     q.latch = (q.latch & d.latch_keep) | d.latch_set;
-    q.latch_phys = (q.latch_phys & d.latch_keep_phys) | d.latch_set_phys;
-    debug_assert_eq!(q.latch_phys, latch_bits(q.latch));
-    if d.phys_writes & q.latch_phys != 0 {
+    if d.phys_writes != 0 && d.phys_writes & latch_bits(q.latch) != 0 {
         save_latches(q, d.phys_writes);
     }
 }
 
-/// The physical-register bits of the rows the two read latches point at.
+/// The physical-register bits of the rows the two read latches point at: two loads from a
+/// table of [`latch_bit`], no branch.
 #[inline(always)]
 fn latch_bits(latch: u16) -> u64 {
-    latch_bit(latch as u8) | latch_bit((latch >> 8) as u8)
+    LATCH_BITS[usize::from(latch as u8)] | LATCH_BITS[usize::from((latch >> 8) as u8)]
 }
+
+/// [`latch_bit`] of every row.
+static LATCH_BITS: [u64; 256] = {
+    let mut bits = [0; 256];
+    let mut row = 0;
+    while row < rows::ACC {
+        bits[row] = 1 << row;
+        row += 1;
+    }
+    bits
+};
 
 /// File `file`'s latch row.
 fn latch_row(q: &Qpu, file: usize) -> u8 {
@@ -2066,9 +2071,6 @@ fn fill_latch(q: &mut Qpu, file: usize) {
     q.file[row] = std::array::from_fn(|i| values[12 + (i & 3)]);
     q.poison[row] = ((q.poison[src] >> 12) & 0xf) * 0x1111;
     q.latch = (q.latch & !(0xff << (8 * file))) | ((row as u16) << (8 * file));
-    // The latch row is no register: that file's half of the bits clears.
-    q.latch_phys &= if file == 0 { !0xffff_ffff } else { 0xffff_ffff };
-    debug_assert_eq!(q.latch_phys, latch_bits(q.latch));
 }
 
 /// The rows and lanes of `d`'s conditional writes under `flags`, as instruction `icount`.
@@ -2419,6 +2421,16 @@ mod path_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latch_bits_table_matches_latch_bit() {
+        for a in 0..=255u8 {
+            for b in [0u8, 5, 31, 32, 63, 64, 200, 255] {
+                let latch = u16::from(a) | u16::from(b) << 8;
+                assert_eq!(latch_bits(latch), latch_bit(a) | latch_bit(b));
+            }
+        }
+    }
 
     #[test]
     fn rotation_moves_lane_zero_upwards() {
