@@ -396,17 +396,23 @@ fn run_qpus(
 ) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
     loop {
+        // The running QPU with the lowest (clock, number), and the next lowest. QPU i is
+        // `qpus[i]`, so every QPU seen earlier in the loop has a lower number: on equal clocks
+        // the earlier one stays ahead, and comparing clocks alone orders the keys.
         let mut best: Option<(u64, usize)> = None;
         let mut second = (u64::MAX, usize::MAX);
-        for q in qpus.iter().filter(|q| q.state == State::Running) {
-            let key = (q.time, q.id);
+        for (i, q) in qpus.iter().enumerate() {
+            debug_assert_eq!(q.id, i);
+            if q.state != State::Running {
+                continue;
+            }
             match best {
-                None => best = Some(key),
-                Some(b) if key < b => {
+                None => best = Some((q.time, q.id)),
+                Some(b) if q.time < b.0 => {
                     second = b;
-                    best = Some(key);
+                    best = Some((q.time, q.id));
                 }
-                Some(_) if key < second => second = key,
+                Some(_) if q.time < second.0 => second = (q.time, q.id),
                 Some(_) => {}
             }
         }
@@ -567,6 +573,17 @@ fn run_qpu_until(
                 }
                 if q.icount > icount_limit || q.time > max_cycles {
                     return Err(budget_error(q, config, icount_limit));
+                }
+                // The hint again, on one instruction in 16 (checking every time costs more than
+                // it saves around lone plain instructions): if the next instruction (same
+                // page) takes a plain path too, a run may start here next time (a run that
+                // stopped after one instruction once, in another context, does not rule the
+                // word out for good).
+                if q.icount & 15 == 0
+                    && q.pc & PAGE_KEY_MASK == q.page_key
+                    && code.pages[q.page][slot_of(q.pc)].path != Path::General
+                {
+                    d.plain_run.set(true);
                 }
                 continue;
             }
@@ -1070,7 +1087,7 @@ fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsR
     if mul {
         (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
         if ROTATE {
-            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+            rotate_in_place(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     if add {
@@ -1474,7 +1491,7 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Re
             exact = exact_sum(d, &operands[0], &operands[1]);
         }
         if d.rotate != Rotate::None {
-            *mul_out = rotate(mul_out, rotation(d.rotate, file), d.rotate_full);
+            rotate_in_place(mul_out, rotation(d.rotate, file), d.rotate_full);
         }
     }
     write_back(
@@ -1528,21 +1545,37 @@ fn rotation(rotate: Rotate, file: &alu::Table) -> usize {
 
 /// Rotates "upwards" by `by` lanes (lane 0 moves to lane `by`): across all 16 lanes, or
 /// within each quad by the low 2 bits [measured: vc4asm].
+#[cfg(test)]
 fn rotate(values: &Lanes, by: usize, full: bool) -> Lanes {
-    let mut out = [0; 16];
+    let mut out = *values;
+    rotate_in_place(&mut out, by, full);
+    out
+}
+
+/// [`rotate`] in place: the full rotation copies a 16-lane window of the vector repeated
+/// twice straight back (four 16-byte loads and stores, not the lane-by-lane moves that
+/// returning the rotated array by value compiled to).
+#[inline(always)]
+fn rotate_in_place(values: &mut Lanes, by: usize, full: bool) {
     if full {
-        // Lane i takes lane (i - by) mod 16: a 16-lane window of the vector repeated twice
-        // (fixed-size copies, no call to memcpy).
+        // Lane i takes lane (i - by) mod 16.
         let mut doubled = [0; 32];
         doubled[..16].copy_from_slice(values);
         doubled[16..].copy_from_slice(values);
         let start = 16 - (by & 15);
-        out.copy_from_slice(&doubled[start..start + 16]);
+        values.copy_from_slice(&doubled[start..start + 16]);
     } else {
-        let by = by & 3;
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
-        }
+        *values = rotate_quads(values, by);
+    }
+}
+
+/// The rotation within each quad by the low 2 bits of `by`.
+#[inline(always)]
+fn rotate_quads(values: &Lanes, by: usize) -> Lanes {
+    let mut out = [0; 16];
+    let by = by & 3;
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = values[(i & !3) + ((i & 3) + 4 - by) % 4];
     }
     out
 }
@@ -1858,7 +1891,11 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> R
         return Err(Fault::Rule(Rule::TmuNoswapTooLate));
     }
     // Direct lookups ignore the low 2 address bits and return one word per lane.
-    let addresses: [u32; 16] = values.map(|v| v & !3);
+    // (A lane loop rather than `map`, which compiled to a call.)
+    let mut addresses = *values;
+    for address in &mut addresses {
+        *address &= !3;
+    }
     let (data, poison) = gather(x.mem, &addresses);
     // A lane outside every allocation reads whatever the bus returns on hardware: poison,
     // an error only where it is used (hardware-proven code prefetches one vector past an
@@ -1894,6 +1931,21 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> R
     Ok(())
 }
 
+/// The 16 little-endian words of 64 bytes.
+#[inline(always)]
+fn words_of(bytes: &[u8; 64]) -> Lanes {
+    let mut data = [0u32; 16];
+    for (i, word) in data.iter_mut().enumerate() {
+        *word = u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ]);
+    }
+    data
+}
+
 /// Reads one word per lane, and the lanes (bit i = lane i) whose address is outside every
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
@@ -1906,11 +1958,10 @@ fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16]) -> (Lanes, u16) {
             .fold(true, |all, (i, &addr)| all & (addr == first + 4 * i));
     if consecutive {
         if let Ok(bytes) = mem.read_bytes(first, 64) {
-            let mut data = [0u32; 16];
-            for (word, chunk) in data.iter_mut().zip(bytes.chunks_exact(4)) {
-                *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            // As a fixed-size array, so that the copy is four 16-byte moves.
+            if let Ok(bytes) = <&[u8; 64]>::try_from(bytes) {
+                return (words_of(bytes), 0);
             }
-            return (data, 0);
         }
     }
     let low = addresses.iter().fold(u32::MAX, |m, &a| m.min(a));
@@ -1972,11 +2023,23 @@ fn latch_reads(q: &mut Qpu, d: &Decoded) {
     }
 }
 
-/// The physical-register bits of the rows the two read latches point at.
+/// The physical-register bits of the rows the two read latches point at: two loads from a
+/// table of [`latch_bit`], no branch.
 #[inline(always)]
 fn latch_bits(latch: u16) -> u64 {
-    latch_bit(latch as u8) | latch_bit((latch >> 8) as u8)
+    LATCH_BITS[usize::from(latch as u8)] | LATCH_BITS[usize::from((latch >> 8) as u8)]
 }
+
+/// [`latch_bit`] of every row.
+static LATCH_BITS: [u64; 256] = {
+    let mut bits = [0; 256];
+    let mut row = 0;
+    while row < rows::ACC {
+        bits[row] = 1 << row;
+        row += 1;
+    }
+    bits
+};
 
 /// File `file`'s latch row.
 fn latch_row(q: &Qpu, file: usize) -> u8 {
@@ -2358,6 +2421,16 @@ mod path_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latch_bits_table_matches_latch_bit() {
+        for a in 0..=255u8 {
+            for b in [0u8, 5, 31, 32, 63, 64, 200, 255] {
+                let latch = u16::from(a) | u16::from(b) << 8;
+                assert_eq!(latch_bits(latch), latch_bit(a) | latch_bit(b));
+            }
+        }
+    }
 
     #[test]
     fn rotation_moves_lane_zero_upwards() {

@@ -82,9 +82,21 @@ impl TmuUnit {
         let mut misses = 0;
         let slot_mask = self.tags.len() - 1;
         // A lane in the same line as the lane before it always hits (that lane left the
-        // line in its slot), so only line changes need the cache.
+        // line in its slot), so only line changes need the cache; when all 16 lanes are in
+        // the first lane's line (16 consecutive words in one line, a broadcast), that line
+        // is the only one looked up.
+        let first = addresses[0] >> line_shift;
+        let one_line = addresses
+            .iter()
+            .fold(0, |other, &addr| other | ((addr >> line_shift) ^ first))
+            == 0;
+        let lanes = if one_line {
+            &addresses[..1]
+        } else {
+            &addresses[..]
+        };
         let mut previous = None;
-        for &addr in addresses {
+        for &addr in lanes {
             let line = addr >> line_shift;
             if previous == Some(line) {
                 continue;
@@ -111,6 +123,90 @@ impl TmuUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `TmuUnit::lookup` as the lane-by-lane walk it shortens: every line change in
+    /// element order goes to the cache.
+    fn lookup_lane_by_lane(
+        tmu: &mut TmuUnit,
+        now: u64,
+        addresses: &[u32; 16],
+        l2c: &mut L2Cache,
+        timing: &Timing,
+    ) -> (u64, u64) {
+        let start = now.max(tmu.free_at);
+        let line_shift = timing.cache_line_bytes.max(1).trailing_zeros();
+        let (mut fill, mut misses) = (0, 0);
+        let slot_mask = tmu.tags.len() - 1;
+        let mut previous = None;
+        for &addr in addresses {
+            let line = addr >> line_shift;
+            if previous == Some(line) {
+                continue;
+            }
+            previous = Some(line);
+            let slot = line as usize & slot_mask;
+            if tmu.tags[slot] != Some(line) {
+                tmu.tags[slot] = Some(line);
+                misses += 1;
+                fill += timing.l2c_hit_fill;
+                if !l2c.access(line) {
+                    fill += timing.mem_latency;
+                }
+            }
+        }
+        tmu.free_at = start + timing.tmu_request_occupancy + fill;
+        (start + timing.tmu_hit_latency + fill, misses)
+    }
+
+    /// The one-line shortcut (and any later one) against the walk, over consecutive words,
+    /// broadcasts, near-consecutive and scattered lanes, and several line sizes.
+    #[test]
+    fn shortcuts_match_the_lane_by_lane_walk() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for line_bytes in [1, 2, 4, 16, 64, 256] {
+            let t = Timing {
+                cache_line_bytes: line_bytes,
+                ..Timing::VC4
+            };
+            let (mut l2, mut tmu) = (L2Cache::new(&t), TmuUnit::new(&t));
+            let (mut l2_ref, mut tmu_ref) = (l2.clone(), tmu.clone());
+            for step in 0..4000u64 {
+                let r = next();
+                let base = match r % 4 {
+                    0 => (r >> 8) as u32 & 0xffff,
+                    1 => u32::MAX - ((r >> 8) as u32 & 0x7f),
+                    _ => 0x1000 + ((r >> 8) as u32 & 0x3ffc),
+                };
+                let addresses: [u32; 16] = match (r >> 40) % 4 {
+                    // Consecutive words (some wrap past 2^32).
+                    0 => std::array::from_fn(|i| base.wrapping_add(4 * i as u32)),
+                    // A broadcast.
+                    1 => [base; 16],
+                    // Consecutive words with one lane elsewhere.
+                    2 => std::array::from_fn(|i| {
+                        if i == (r >> 50) as usize % 16 {
+                            base ^ 0x40
+                        } else {
+                            base.wrapping_add(4 * i as u32)
+                        }
+                    }),
+                    _ => std::array::from_fn(|_| 0x1000 + (next() as u32 & 0x1ffc)),
+                };
+                let now = step * 40;
+                let fast = tmu.lookup(now, &addresses, &mut l2, &t);
+                let walk = lookup_lane_by_lane(&mut tmu_ref, now, &addresses, &mut l2_ref, &t);
+                assert_eq!((fast.ready_at, fast.misses), walk, "{addresses:x?}");
+                assert_eq!(tmu.free_at, tmu_ref.free_at);
+                assert_eq!(tmu.tags, tmu_ref.tags);
+            }
+        }
+    }
 
     #[test]
     fn second_lookup_of_the_same_lines_hits() {
