@@ -330,3 +330,31 @@ fn assembler_errors_name_line_and_column() {
         assert!(e.message.contains(needle), "`{text}`: {e}");
     }
 }
+
+/// `AluInstruction::input` resolves each input's mux (4.2) or read address (7.1) and the
+/// small-immediate signals, on the instructions checked against Mesa's words above.
+#[test]
+fn input_sources_follow_muxes_and_small_immediate_signals() {
+    use v3d::InputSource::{Acc, Rf, SmallImm};
+    let alu = |version, text| match v3d::assemble(version, text).unwrap()[..] {
+        [v3d::Instruction::Alu(a)] => a,
+        ref other => panic!("{other:?}"),
+    };
+    let sources = |a: v3d::AluInstruction| [0, 1, 2, 3].map(|n| a.input(n));
+    // 4.2: add r0, r1; mul rf3 (port A), 2.0 (port B as small immediate index 41).
+    let a = alu(V42, "add rf1, r0, r1 ; nop");
+    assert_eq!(sources(a)[..2], [Acc(0), Acc(1)]);
+    let m = alu(V42, "nop ; fmul rf2, rf3, 2.0");
+    assert_eq!(sources(m)[2..], [Rf(3), SmallImm(41)]);
+    // 7.1: one read address per input, a small immediate where its own signal says so.
+    assert_eq!(
+        sources(alu(V71, "add rf1, rf2, rf3 ; nop"))[..2],
+        [Rf(2), Rf(3)]
+    );
+    let s = sources(alu(V71, "add rf1, 1, rf3 ; nop"));
+    assert!(matches!(s[0], SmallImm(_)) && s[1] == Rf(3), "{s:?}");
+    assert_eq!(
+        sources(alu(V71, "nop ; fmul rf2, rf3, rf4"))[2..],
+        [Rf(3), Rf(4)]
+    );
+}

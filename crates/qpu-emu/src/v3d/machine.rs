@@ -5,7 +5,8 @@ use std::collections::VecDeque;
 
 use qpu_isa::v3d::{
     self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
-    FloatPack, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, UpdateFlag, V3dVersion, Waddr,
+    FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, UpdateFlag,
+    V3dVersion, Waddr,
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
@@ -366,51 +367,35 @@ impl Thread {
     /// Reads ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b).
     fn read_input(&self, alu: &AluInstruction, n: usize) -> Result<Lanes, V3dFault> {
         let sigs = alu.signals;
-        match alu.inputs {
-            Inputs::V42 {
-                add_a,
-                add_b,
-                mul_a,
-                mul_b,
-                raddr_a,
-                raddr_b,
-            } => {
-                let mux = [add_a, add_b, mul_a, mul_b][n];
-                let value = match mux {
-                    Mux::Acc(r) => self.read_acc(r)?,
-                    Mux::A => self.read_rf(raddr_a)?,
-                    Mux::B if sigs.contains(Signal::SmallImmB) => self.small_imm(raddr_b)?,
-                    Mux::B if sigs.contains(Signal::Rot) => {
-                        return Err(unsupported(
-                            "an input through port B while rot uses raddr_b as its amount",
-                        ))
-                    }
-                    Mux::B => self.read_rf(raddr_b)?,
-                };
-                if n >= 2 && sigs.contains(Signal::Rot) {
-                    return self.rotate42(mux, raddr_b, value);
-                }
-                Ok(value)
-            }
-            Inputs::V71 {
-                raddr_a,
-                raddr_b,
-                raddr_c,
-                raddr_d,
-            } => {
-                let (raddr, sig) = [
-                    (raddr_a, Signal::SmallImmA),
-                    (raddr_b, Signal::SmallImmB),
-                    (raddr_c, Signal::SmallImmC),
-                    (raddr_d, Signal::SmallImmD),
-                ][n];
-                if sigs.contains(sig) {
-                    self.small_imm(raddr)
-                } else {
-                    self.read_rf(raddr)
-                }
-            }
+        let source = alu.input(n);
+        let value = |source| match source {
+            InputSource::Acc(r) => self.read_acc(r),
+            InputSource::Rf(r) => self.read_rf(r),
+            InputSource::SmallImm(i) => self.small_imm(i),
+        };
+        let Inputs::V42 {
+            add_a,
+            add_b,
+            mul_a,
+            mul_b,
+            raddr_b,
+            ..
+        } = alu.inputs
+        else {
+            return value(source);
+        };
+        // 4.2's `rot` takes raddr_b for its amount.
+        let mux = [add_a, add_b, mul_a, mul_b][n];
+        if sigs.contains(Signal::Rot) && matches!((mux, source), (Mux::B, InputSource::Rf(_))) {
+            return Err(unsupported(
+                "an input through port B while rot uses raddr_b as its amount",
+            ));
         }
+        let value = value(source)?;
+        if n >= 2 && sigs.contains(Signal::Rot) {
+            return self.rotate42(mux, raddr_b, value);
+        }
+        Ok(value)
     }
 
     /// The 4.2 `rot` signal on a mul input (py-videocore6 tests/test_signals.py, run on a

@@ -325,47 +325,10 @@ pub(crate) fn small_imm_text(index: u8) -> String {
 
 /// One ALU input as text: which field it reads and whether that is a small immediate.
 fn source(alu: &AluInstruction, mul: bool, input: usize) -> String {
-    let sig = alu.signals;
-    match alu.inputs {
-        Inputs::V42 {
-            add_a,
-            add_b,
-            mul_a,
-            mul_b,
-            raddr_a,
-            raddr_b,
-        } => {
-            let m = match (mul, input) {
-                (false, 0) => add_a,
-                (false, _) => add_b,
-                (true, 0) => mul_a,
-                (true, _) => mul_b,
-            };
-            match m {
-                Mux::Acc(n) => format!("r{n}"),
-                Mux::A => format!("rf{raddr_a}"),
-                Mux::B if sig.contains(Signal::SmallImmB) => small_imm_text(raddr_b),
-                Mux::B => format!("rf{raddr_b}"),
-            }
-        }
-        Inputs::V71 {
-            raddr_a,
-            raddr_b,
-            raddr_c,
-            raddr_d,
-        } => {
-            let (r, s) = match (mul, input) {
-                (false, 0) => (raddr_a, Signal::SmallImmA),
-                (false, _) => (raddr_b, Signal::SmallImmB),
-                (true, 0) => (raddr_c, Signal::SmallImmC),
-                (true, _) => (raddr_d, Signal::SmallImmD),
-            };
-            if sig.contains(s) {
-                small_imm_text(r)
-            } else {
-                format!("rf{r}")
-            }
-        }
+    match alu.input(2 * usize::from(mul) + input.min(1)) {
+        InputSource::Acc(n) => format!("r{n}"),
+        InputSource::Rf(r) => format!("rf{r}"),
+        InputSource::SmallImm(i) => small_imm_text(i),
     }
 }
 

@@ -204,7 +204,59 @@ pub enum Instruction {
     Branch(Branch),
 }
 
+/// Where one ALU input's value comes from, with the version's multiplexing resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputSource {
+    /// Accumulator r0–r5 (4.2 only).
+    Acc(u8),
+    /// A register-file register.
+    Rf(u8),
+    /// A small immediate: the index into the small-immediate table.
+    SmallImm(u8),
+}
+
 impl AluInstruction {
+    /// The source of ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b). On 4.2 the input's
+    /// mux picks an accumulator or a read port, and port B carries the small immediate when
+    /// the `small_imm_b` signal is set (so does a `rot` amount, which this does not look
+    /// at); on 7.1 each input has its own read address and small-immediate signal.
+    pub fn input(&self, n: usize) -> InputSource {
+        let sigs = self.signals;
+        match self.inputs {
+            Inputs::V42 {
+                add_a,
+                add_b,
+                mul_a,
+                mul_b,
+                raddr_a,
+                raddr_b,
+            } => match [add_a, add_b, mul_a, mul_b][n] {
+                Mux::Acc(r) => InputSource::Acc(r),
+                Mux::A => InputSource::Rf(raddr_a),
+                Mux::B if sigs.contains(Signal::SmallImmB) => InputSource::SmallImm(raddr_b),
+                Mux::B => InputSource::Rf(raddr_b),
+            },
+            Inputs::V71 {
+                raddr_a,
+                raddr_b,
+                raddr_c,
+                raddr_d,
+            } => {
+                let (raddr, sig) = [
+                    (raddr_a, Signal::SmallImmA),
+                    (raddr_b, Signal::SmallImmB),
+                    (raddr_c, Signal::SmallImmC),
+                    (raddr_d, Signal::SmallImmD),
+                ][n];
+                if sigs.contains(sig) {
+                    InputSource::SmallImm(raddr)
+                } else {
+                    InputSource::Rf(raddr)
+                }
+            }
+        }
+    }
+
     /// The canonical no-op for `version`: both ALUs `nop` to the magic `nop` address, no
     /// signal, no flags (Mesa and py-videocore6 produce the same word).
     pub fn nop(version: V3dVersion) -> AluInstruction {

@@ -50,7 +50,8 @@ use std::collections::HashMap;
 
 use qpu_isa::v3d::{
     self, AddOp, Alu, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField, Flags,
-    Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals, UpdateFlag, V3dVersion, Waddr,
+    InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals, UpdateFlag,
+    V3dVersion, Waddr,
 };
 
 use crate::error::SourceLocation;
@@ -107,34 +108,10 @@ const SMALL_IMMS: [Signal; 4] = [
 ];
 
 fn operand(ins: &AluInstruction, n: usize) -> Operand {
-    let sigs = ins.signals;
-    match ins.inputs {
-        Inputs::V42 {
-            add_a,
-            add_b,
-            mul_a,
-            mul_b,
-            raddr_a,
-            raddr_b,
-        } => match [add_a, add_b, mul_a, mul_b][n] {
-            Mux::Acc(r) => Operand::Acc(r),
-            Mux::A => Operand::Rf(raddr_a),
-            Mux::B if sigs.contains(Signal::SmallImmB) => Operand::Imm(raddr_b),
-            Mux::B => Operand::Rf(raddr_b),
-        },
-        Inputs::V71 {
-            raddr_a,
-            raddr_b,
-            raddr_c,
-            raddr_d,
-        } => {
-            let raddr = [raddr_a, raddr_b, raddr_c, raddr_d][n];
-            if sigs.contains(SMALL_IMMS[n]) {
-                Operand::Imm(raddr)
-            } else {
-                Operand::Rf(raddr)
-            }
-        }
+    match ins.input(n) {
+        InputSource::Acc(r) => Operand::Acc(r),
+        InputSource::Rf(r) => Operand::Rf(r),
+        InputSource::SmallImm(i) => Operand::Imm(i),
     }
 }
 
