@@ -775,11 +775,6 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu::bench`).
         let mut strict = vec![false; n];
-        // Spill costs enter the order only when something must spill, so that kernels that
-        // fit keep the order measured best for them.
-        let mut costs: &[bool] = &[];
-        let mut simplify = false;
-        let mut linear = false;
         let colour_with = |order: Order<'_>, strict: &[bool]| {
             colour(&g, n, &acc_only, &unspillable, order, strict, 2.0)
         };
@@ -789,52 +784,36 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
                 .filter(|&v| g.touched[v] && loc[v].is_none() && !remat[v])
                 .count()
         };
-        let mut loc = colour_with(
+        // Spill costs enter the order only when something must spill, so that kernels that
+        // fit keep the order measured best for them.
+        let mut order = Order {
+            costs: &[],
+            simplify: false,
+            linear: false,
+        };
+        let mut loc = colour_with(order, &strict);
+        if spilled(&loc) > 0 {
+            order.costs = &remat;
+            loc = colour_with(order, &strict);
+        }
+        // Still spilling: try the simplification order, then the linear one, and keep
+        // whichever spills fewest.
+        for other_order in [
             Order {
-                costs,
-                simplify,
-                linear,
+                simplify: true,
+                ..order
             },
-            &strict,
-        );
-        if spilled(&loc) > 0 {
-            costs = &remat;
-            loc = colour_with(
-                Order {
-                    costs,
-                    simplify,
-                    linear,
-                },
-                &strict,
-            );
-        }
-        // Still spilling: try the simplification order, and keep it if it spills fewer.
-        if spilled(&loc) > 0 {
-            let other = colour_with(
-                Order {
-                    costs,
-                    simplify: true,
-                    linear,
-                },
-                &strict,
-            );
-            if spilled(&other) < spilled(&loc) {
-                simplify = true;
-                loc = other;
+            Order {
+                linear: true,
+                ..order
+            },
+        ] {
+            if spilled(&loc) == 0 {
+                break;
             }
-        }
-        // Still spilling: the linear order.
-        if spilled(&loc) > 0 {
-            let other = colour_with(
-                Order {
-                    costs,
-                    simplify: false,
-                    linear: true,
-                },
-                &strict,
-            );
+            let other = colour_with(other_order, &strict);
             if spilled(&other) < spilled(&loc) {
-                (simplify, linear) = (false, true);
+                order = other_order;
                 loc = other;
             }
         }
@@ -863,14 +842,7 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             }
         }
         if clashes {
-            loc = colour_with(
-                Order {
-                    costs,
-                    simplify,
-                    linear,
-                },
-                &strict,
-            );
+            loc = colour_with(order, &strict);
         }
 
         // Values without a location: spill them (or, for unspillable ones, a neighbour).
