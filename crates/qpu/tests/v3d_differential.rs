@@ -431,7 +431,19 @@ impl Gen {
                             elem: ElemType::Int,
                             stride: 1 + self.rng.below(3) as u32,
                         };
-                        out.push(stmt(StmtKind::Assign { var, value }));
+                        let assign = stmt(StmtKind::Assign { var, value });
+                        if self.rng.chance(40) {
+                            // In an `if_` body: the compiler pops the gathers before the
+                            // condition so that both paths agree.
+                            let cond = Cond::Any(self.bool(1, false));
+                            out.push(stmt(StmtKind::If {
+                                cond,
+                                then: vec![assign],
+                                otherwise: Vec::new(),
+                            }));
+                        } else {
+                            out.push(assign);
+                        }
                     }
                     let var = self.target();
                     out.push(stmt(StmtKind::Receive { var }));

@@ -66,12 +66,13 @@
 //!   also with loads while gathered values wait, uniform streams (`UniformStream::at`/`next`,
 //!   through the second uniform pointer: `unifa` and `ldunifarf`). Gathers and receives may
 //!   sit on either side of control flow as long as each `if_`/`else_`/`while_` body leaves
-//!   as many gathers waiting, and as many gathered values popped by a load, as it found: a
-//!   gather before a loop whose body receives it and gathers the next is accepted (with or
-//!   without loads in the body, if each iteration ends in the state it started in). A body
-//!   that changes either count (a receive or gather in only one branch, a load in an `if_`
-//!   body while a gather waits) is refused, because which register or FIFO entry a later
-//!   receive reads would then depend on the path taken.
+//!   as many gathers waiting, and as many gathered values popped by a load, as it found. If
+//!   a body does not, the `if_`/`while_` is lowered again with the waiting gathers popped
+//!   before its condition, which is accepted when the bodies then keep the counts: so a
+//!   gather before a loop whose body receives it and gathers the next is accepted, with
+//!   loads anywhere in the body, and so is a load in an `if_` body while gathers wait. A body
+//!   that still changes a count (a receive or a gather on one path only) is refused, because
+//!   which register or FIFO entry a later receive reads would depend on the path taken.
 //! * `rotate` (4.2: the `rot` signal through accumulator r0 and, for a variable amount, r5;
 //!   7.1: the `rotate` op by the negated amount, since it turns the other way).
 //!
@@ -755,48 +756,7 @@ impl<'k> Gen<'k> {
             StmtKind::Assign { var, value } => {
                 self.assign(self.var_reg[var.0 as usize], value, mask)?
             }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let taken = self.cond(cond)?;
-                let else_label = self.label();
-                self.branch(negate_branch(taken), &else_label);
-                self.next_temp = mark;
-                let pending = self.pending();
-                self.body(then, None)?;
-                self.balanced(pending, "an `if_` body")?;
-                if otherwise.is_empty() {
-                    self.place(&else_label);
-                } else {
-                    let end = self.label();
-                    self.here = Some(s.location);
-                    self.branch("", &end);
-                    self.place(&else_label);
-                    self.body(otherwise, None)?;
-                    self.balanced(pending, "an `else_` body")?;
-                    self.place(&end);
-                }
-            }
-            StmtKind::While { cond, body } => {
-                // The condition is tested before the loop and again at the end of each
-                // iteration (the same evaluations in the same order as one test at the top),
-                // so the body and its test are one basic block the packer schedules together.
-                let top = self.label();
-                let end = self.label();
-                let taken = self.cond(cond)?;
-                self.branch(negate_branch(taken), &end);
-                self.next_temp = mark;
-                self.place(&top);
-                let pending = self.pending();
-                self.body(body, None)?;
-                self.balanced(pending, "a `while_` body")?;
-                self.here = Some(s.location);
-                let taken = self.cond(cond)?;
-                self.branch(taken, &top);
-                self.place(&end);
-            }
+            StmtKind::If { .. } | StmtKind::While { .. } => self.control(s, mark)?,
             StmtKind::Where {
                 cond,
                 then,
@@ -881,6 +841,81 @@ impl<'k> Gen<'k> {
         }
         self.next_temp = mark;
         self.here = outer;
+        Ok(())
+    }
+
+    /// An `if_` or `while_`: lowered as it stands; if that fails while gathers wait (a body
+    /// that pops them with a load, say), lowered again after popping them into registers
+    /// before the condition, so that both paths start with none waiting. Popping early is
+    /// always correct (the values are buffered in FIFO order); the first error is kept if
+    /// the second attempt fails too.
+    fn control(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+        let (lines, locations) = (self.lines.len(), self.locations.len());
+        let (gathers, buffered) = (self.gathers, self.buffered);
+        let first = match self.control_flow(s, mark) {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        if gathers == 0 {
+            return Err(first);
+        }
+        self.lines.truncate(lines);
+        self.locations.truncate(locations);
+        (self.gathers, self.buffered) = (gathers, buffered);
+        self.next_temp = mark;
+        self.here = Some(s.location);
+        if self.drain().is_err() {
+            return Err(first);
+        }
+        self.control_flow(s, mark).map_err(|_| first)
+    }
+
+    fn control_flow(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+        match &s.kind {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let taken = self.cond(cond)?;
+                let else_label = self.label();
+                self.branch(negate_branch(taken), &else_label);
+                self.next_temp = mark;
+                let pending = self.pending();
+                self.body(then, None)?;
+                self.balanced(pending, "an `if_` body")?;
+                if otherwise.is_empty() {
+                    self.place(&else_label);
+                } else {
+                    let end = self.label();
+                    self.here = Some(s.location);
+                    self.branch("", &end);
+                    self.place(&else_label);
+                    self.body(otherwise, None)?;
+                    self.balanced(pending, "an `else_` body")?;
+                    self.place(&end);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                // The condition is tested before the loop and again at the end of each
+                // iteration (the same evaluations in the same order as one test at the top),
+                // so the body and its test are one basic block the packer schedules together.
+                let top = self.label();
+                let end = self.label();
+                let taken = self.cond(cond)?;
+                self.branch(negate_branch(taken), &end);
+                self.next_temp = mark;
+                self.place(&top);
+                let pending = self.pending();
+                self.body(body, None)?;
+                self.balanced(pending, "a `while_` body")?;
+                self.here = Some(s.location);
+                let taken = self.cond(cond)?;
+                self.branch(taken, &top);
+                self.place(&end);
+            }
+            _ => unreachable!("control_flow is called for `if_` and `while_` only"),
+        }
         Ok(())
     }
 
