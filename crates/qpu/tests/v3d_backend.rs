@@ -139,3 +139,280 @@ fn a_read_just_past_an_array_is_harmless_and_a_store_there_is_reported() {
         );
     }
 }
+
+// ---- loads while gathered values wait (issue 14) -------------------------------------------
+//
+// On V3D, loads and gathers share one TMU result FIFO: the compiler pops the waiting gathered
+// values into registers before a load's own result, and later receives take those first.
+// Each kernel runs on both versions' emulators and is checked against scalar Rust.
+
+/// The input array: 128 distinct, mixed-sign words.
+fn fifo_input() -> Vec<i32> {
+    (0..128)
+        .map(|k| (k * 37 + 11) % 101 - 50 + k * 1000)
+        .collect()
+}
+
+/// Runs `kernel` on `inp` = [`fifo_input`] and an output array of `out_len` zeros.
+fn run_fifo_kernel(
+    version: V3dVersion,
+    kernel: &qpu::Kernel<(Ptr<Int>, Ptr<Int>)>,
+    out_len: usize,
+) -> Vec<i32> {
+    let device = Device::v3d_emulator(version);
+    let inp = device.alloc_from(&fifo_input()).unwrap();
+    let mut out = device.alloc::<i32>(out_len).unwrap();
+    kernel.run(&device, (&inp, &mut out)).unwrap();
+    out.to_vec()
+}
+
+#[test]
+fn a_load_between_a_gather_and_its_receive() {
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        gather(inp + index() * 3);
+        let a = Int::var((inp + 16).load());
+        let g = Int::var(0);
+        receive(g);
+        out.store(g * 10 + a);
+    })
+    .unwrap();
+    let m = fifo_input();
+    let want: Vec<i32> = (0..16).map(|i| m[3 * i] * 10 + m[16 + i]).collect();
+    for version in VERSIONS {
+        assert_eq!(run_fifo_kernel(version, &kernel, 16), want, "{version:?}");
+    }
+}
+
+#[test]
+fn two_gathers_with_loads_between_their_receives() {
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        gather(inp + index() * 2);
+        gather(inp + 63 - index());
+        let a = Int::var((inp + 32).load());
+        let x = Int::var(0);
+        receive(x);
+        let b = Int::var((inp + 5).load());
+        let y = Int::var(0);
+        receive(y);
+        // A gather whose address is loaded while another gather waits, then a third load
+        // in the same statement as nothing else.
+        gather(inp + index());
+        gather(inp + ((inp + 64).load() & 63));
+        let z = Int::var(0);
+        let w = Int::var(0);
+        receive(z);
+        receive(w);
+        out.store(x);
+        (out + 16).store(y);
+        (out + 32).store(a - b);
+        (out + 48).store(z);
+        (out + 64).store(w);
+    })
+    .unwrap();
+    let m = fifo_input();
+    let mut want = Vec::new();
+    want.extend((0..16).map(|i| m[2 * i]));
+    want.extend((0..16).map(|i| m[63 - i]));
+    want.extend((0..16).map(|i| m[32 + i] - m[5 + i]));
+    want.extend((0..16).map(|i| m[i]));
+    want.extend((0..16).map(|i| m[(m[64 + i] & 63) as usize]));
+    for version in VERSIONS {
+        assert_eq!(run_fifo_kernel(version, &kernel, 80), want, "{version:?}");
+    }
+}
+
+#[test]
+fn loads_and_gathers_interleaved_in_loops() {
+    // A prefetch loop: one gather waits at the top of each iteration, the body's load pops
+    // it, the receive takes it from the register, the next gather is issued. Then a loop
+    // that keeps a popped value across its back edge.
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        let sum = Int::var(0);
+        let x = Int::var(0);
+        gather(inp + index());
+        for_range(0, 4, 1, |i| {
+            let a = Int::var((inp + 64 + i * 16).load());
+            receive(x);
+            sum.set(sum + x * 3 + a);
+            gather(inp + (i + 1) * 16 + index());
+        });
+        receive(x);
+        out.store(sum + x);
+        let acc = Int::var(0);
+        gather(inp + 127 - index());
+        let first = Int::var((inp + 1).load());
+        for_range(0, 3, 1, |i| {
+            receive(x);
+            acc.set(acc * 2 + x);
+            gather(inp + index() * 2 + i);
+            acc.set(acc + (inp + 20 + i).load());
+        });
+        receive(x);
+        (out + 16).store(acc + x + first);
+    })
+    .unwrap();
+    let m = fifo_input();
+    let mut want = Vec::new();
+    for lane in 0..16 {
+        let mut sum = 0i32;
+        let mut x = m[lane];
+        for i in 0..4 {
+            let a = m[64 + i * 16 + lane];
+            sum = sum + x * 3 + a;
+            x = m[(i + 1) * 16 + lane];
+        }
+        want.push(sum + x);
+    }
+    for lane in 0..16 {
+        let first = m[1 + lane];
+        let mut acc = 0i32;
+        let mut x = m[127 - lane];
+        for i in 0..3 {
+            acc = acc * 2 + x;
+            x = m[lane * 2 + i];
+            acc += m[20 + i + lane];
+        }
+        want.push(acc + x + first);
+    }
+    for version in VERSIONS {
+        assert_eq!(run_fifo_kernel(version, &kernel, 32), want, "{version:?}");
+    }
+}
+
+#[test]
+fn loads_in_where_and_if_while_gathers_wait() {
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        let y = Int::var(0);
+        let x = Int::var(0);
+        gather(inp + index() * 2);
+        // A `where_` whose condition loads (loads are not allowed in its bodies), then a
+        // `select` between two loads, while the gather waits.
+        where_((inp + 16).load().gt(3000), || y.set(index() + 1)).else_(|| y.set(-1));
+        y.set(y + select(index().lt(8), (inp + 32).load(), (inp + 48).load()));
+        receive(x);
+        out.store(x + y * 2);
+        // A load in an `if_` condition while a gather waits (it pops the gather); an `if_`
+        // body that receives that value, gathers again and loads (popping the new gather:
+        // one popped value again, as it found); a `while_` whose condition loads.
+        gather(inp + 40 + index());
+        let taken = Int::var(0);
+        if_(any((inp + 48).load().gt(0)), || taken.set(1));
+        if_(any(index().eq(3)), || {
+            receive(x);
+            gather(inp + 100 + index());
+            taken.set(taken + x + (inp + 80).load());
+        });
+        let n = Int::var(0);
+        while_(any((inp + n * 16).load().lt(3000)), || n.set(n + 1));
+        receive(x);
+        (out + 16).store(x);
+        (out + 32).store(taken);
+        (out + 48).store(n);
+    })
+    .unwrap();
+    let m = fifo_input();
+    let mut want = Vec::new();
+    want.extend((0..16).map(|i| {
+        let y = if m[16 + i] > 3000 { i as i32 + 1 } else { -1 };
+        let y = y + if i < 8 { m[32 + i] } else { m[48 + i] };
+        m[2 * i] + y * 2
+    }));
+    // The `if_` runs (lane 3 exists): x is the second gather, the last gather is received.
+    want.extend((0..16).map(|i| m[100 + i]));
+    let taken_any = (0..16).any(|i| m[48 + i] > 0);
+    want.extend((0..16).map(|i| i32::from(taken_any) + m[40 + i] + m[80 + i]));
+    // Vectors 0..n all have a lane below 3000 while any lane is.
+    let mut n = 0usize;
+    while (0..16).any(|i| m[n * 16 + i] < 3000) {
+        n += 1;
+    }
+    want.extend(std::iter::repeat_n(n as i32, 16));
+    for version in VERSIONS {
+        assert_eq!(run_fifo_kernel(version, &kernel, 64), want, "{version:?}");
+    }
+}
+
+#[test]
+fn control_flow_bodies_that_load_while_gathers_wait() {
+    // Each body below would pop the waiting gathers with its load on one path only; the
+    // compiler pops them before the condition instead, so every path agrees.
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        let x = Int::var(0);
+        let y = Int::var(0);
+        gather(inp + index() * 2);
+        if_(any(index().eq(3)), || y.set((inp + 16).load()));
+        receive(x);
+        out.store(x + y);
+        // An `if_` taken by no lane, an `else_` that loads, two gathers waiting.
+        gather(inp + 64 + index());
+        gather(inp + 127 - index());
+        if_(any(index().gt(20)), || y.set(0)).else_(|| y.set(y + (inp + 32).load()));
+        receive(x);
+        (out + 16).store(x * 2 + y);
+        receive(x);
+        (out + 32).store(x);
+        // A loop whose body gathers the next vector, receives the previous one, then loads:
+        // it starts with one gathered value popped instead of one waiting.
+        let sum = Int::var(0);
+        gather(inp + index());
+        for_range(1, 5, 1, |i| {
+            gather(inp + i * 16 + index());
+            receive(x);
+            sum.set(sum + x - (inp + 100 + i).load());
+        });
+        receive(x);
+        (out + 48).store(sum * 4 + x);
+    })
+    .unwrap();
+    let m = fifo_input();
+    let mut want = Vec::new();
+    let y: Vec<i32> = (0..16).map(|i| m[16 + i]).collect();
+    want.extend((0..16).map(|i| m[2 * i] + y[i]));
+    let y: Vec<i32> = (0..16).map(|i| y[i] + m[32 + i]).collect();
+    want.extend((0..16).map(|i| m[64 + i] * 2 + y[i]));
+    want.extend((0..16).map(|i| m[127 - i]));
+    want.extend((0..16).map(|lane| {
+        let mut sum = 0i32;
+        let mut x = m[lane];
+        for i in 1..5 {
+            let next = m[i * 16 + lane];
+            sum = sum + x - m[100 + i + lane];
+            x = next;
+        }
+        sum * 4 + x
+    }));
+    for version in VERSIONS {
+        assert_eq!(run_fifo_kernel(version, &kernel, 64), want, "{version:?}");
+    }
+}
+
+#[test]
+fn control_flow_that_changes_what_receives_find_is_refused_at_its_line() {
+    // A receive on one path only: whether the next receive finds a value would depend on
+    // the branch taken.
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>| {
+        gather(inp + index());
+        gather(inp + 16 + index());
+        let y = Int::var(0);
+        if_(any(index().eq(3)), || receive(y));
+        receive(y);
+        receive(y);
+        out.store(y);
+    })
+    .unwrap();
+    let line = line!() - 6;
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        let inp = device.alloc_from(&fifo_input()).unwrap();
+        let mut out = device.alloc::<i32>(16).unwrap();
+        let error = kernel
+            .run(&device, (&inp, &mut out))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("an `if_` body that leaves a different number of gathers waiting")
+                && error.contains(&format!("v3d_backend.rs:{line}")),
+            "{version:?}: {error}"
+        );
+    }
+}

@@ -4,8 +4,9 @@
 //!
 //! The subset: integer arithmetic (every operator the backend has), `rotate`, `where_`/`else_` nests,
 //! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
-//! 1–3 from lane-varying addresses, gathers with their receives, full and partial stores,
-//! uniform-stream reads, `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
+//! 1–3 from lane-varying addresses, gathers with their receives (and loads while gathered
+//! values wait), full and partial stores, uniform-stream reads, `index()`, `me()`,
+//! `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
 //! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
 //! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
 //! VideoCore IV's rounding, so inexact float results are not comparable.
@@ -409,15 +410,41 @@ impl Gen {
                 })]
             }
             9 => {
+                // Gathers, then their receives, with loads while gathered values wait (in
+                // later gathers' addresses and between the receives): on V3D they share the
+                // result FIFO, so the compiler pops the gathered values first.
                 let n = 1 + self.rng.below(3);
+                let loads = self.rng.chance(50);
                 let mut out = Vec::new();
                 for _ in 0..n {
-                    let e = self.int(1, false);
+                    let e = self.int(1, loads);
                     out.push(stmt(StmtKind::Gather {
                         addr: input_address(e, 63),
                     }));
                 }
                 for _ in 0..n {
+                    if loads && self.rng.chance(50) {
+                        let var = self.target();
+                        let e = self.int(1, false);
+                        let value = Expr::Load {
+                            addr: a(input_address(e, 15)),
+                            elem: ElemType::Int,
+                            stride: 1 + self.rng.below(3) as u32,
+                        };
+                        let assign = stmt(StmtKind::Assign { var, value });
+                        if self.rng.chance(40) {
+                            // In an `if_` body: the compiler pops the gathers before the
+                            // condition so that both paths agree.
+                            let cond = Cond::Any(self.bool(1, false));
+                            out.push(stmt(StmtKind::If {
+                                cond,
+                                then: vec![assign],
+                                otherwise: Vec::new(),
+                            }));
+                        } else {
+                            out.push(assign);
+                        }
+                    }
                     let var = self.target();
                     out.push(stmt(StmtKind::Receive { var }));
                 }
@@ -607,4 +634,23 @@ fn generator_makes_varied_programs() {
     let b = case(2, V3dVersion::V42).kernel.to_string();
     assert_ne!(a, b);
     assert_eq!(a, case(1, V3dVersion::V42).kernel.to_string());
+    // Some programs load while gathered values wait (a load prints as `*addr` or `load(`).
+    let loads_while_waiting = (0..PROGRAMS)
+        .filter(|&seed| {
+            let text = case(seed, V3dVersion::V42).kernel.to_string();
+            let mut waiting = 0u32;
+            let mut found = false;
+            for line in text.lines().map(str::trim) {
+                let loads = line.contains("load(") || line.contains("*(");
+                found |= waiting > 0 && loads;
+                if line.starts_with("gather(") {
+                    waiting += 1;
+                } else if line.starts_with("receive(") {
+                    waiting = waiting.saturating_sub(1);
+                }
+            }
+            found
+        })
+        .count();
+    assert!(loads_while_waiting >= 20, "{loads_while_waiting}");
 }

@@ -35,7 +35,10 @@
 //! Memory goes through the TMU (Mesa `ntq_emit_tmu_general`): a load writes each lane's
 //! address to `tmua` and reads the word back with `ldtmu`; a store writes `tmud` then `tmua`
 //! (with the lanes of a partial store disabled by a write condition); a gather is a `tmua`
-//! write whose result a later receive pops with `ldtmu`. The program waits for its stores
+//! write whose result a later receive pops with `ldtmu`. Loads and gathers share the one
+//! result FIFO, read in request order, so a load issued while gathered values wait first pops
+//! them (`ldtmu`) into registers counted down from rf63, and the receives that follow copy
+//! the oldest of those before they pop the FIFO again. The program waits for its stores
 //! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
 //! the final `thrsw` and its two delay slots).
 //!
@@ -59,10 +62,17 @@
 //!   ops; `/` is `a · recip(b)` as the language defines it).
 //! * All six comparisons combined with `&&`, `||`, `!`; `select`.
 //! * `if_`/`else_`, `while_`, `for_`/`for_range` with `any`/`all`; `where_`/`else_`, nested.
-//! * Loads and stores with any stride, partial stores (`store_first`), `gather`/`receive`
-//!   (a load while gathered values wait in the FIFO, and a gather/receive pair split across
-//!   control flow, are refused), uniform streams (`UniformStream::at`/`next`, through the
-//!   second uniform pointer: `unifa` and `ldunifarf`).
+//! * Loads and stores with any stride, partial stores (`store_first`), `gather`/`receive`,
+//!   also with loads while gathered values wait, uniform streams (`UniformStream::at`/`next`,
+//!   through the second uniform pointer: `unifa` and `ldunifarf`). Gathers and receives may
+//!   sit on either side of control flow as long as each `if_`/`else_`/`while_` body leaves
+//!   as many gathers waiting, and as many gathered values popped by a load, as it found. If
+//!   a body does not, the `if_`/`while_` is lowered again with the waiting gathers popped
+//!   before its condition, which is accepted when the bodies then keep the counts: so a
+//!   gather before a loop whose body receives it and gathers the next is accepted, with
+//!   loads anywhere in the body, and so is a load in an `if_` body while gathers wait. A body
+//!   that still changes a count (a receive or a gather on one path only) is refused, because
+//!   which register or FIFO entry a later receive reads would depend on the path taken.
 //! * `rotate` (4.2: the `rot` signal through accumulator r0 and, for a variable amount, r5;
 //!   7.1: the `rotate` op by the negated amount, since it turns the other way).
 //!
@@ -458,8 +468,11 @@ struct Gen<'k> {
     uniform: Vec<bool>,
     /// Next free temporary register; temporaries are a stack above the pinned registers.
     next_temp: u32,
-    /// Gathers not yet received.
+    /// Gathers whose results are still in the TMU's FIFO.
     gathers: u32,
+    /// Gathered values a load popped out of the FIFO before its own result, oldest first in
+    /// `buffer(0)`, `buffer(1)`, …: later receives take them before any `ldtmu`.
+    buffered: u32,
     /// The statement being lowered.
     here: Option<SourceLocation>,
 }
@@ -511,6 +524,7 @@ impl<'k> Gen<'k> {
             uniform: uniform_vars(kernel),
             next_temp: next,
             gathers: 0,
+            buffered: 0,
             here: None,
         })
     }
@@ -553,7 +567,7 @@ impl<'k> Gen<'k> {
     }
 
     fn temp(&mut self) -> Result<u8, CompileError> {
-        if self.next_temp >= REGISTERS {
+        if self.next_temp >= REGISTERS - self.buffered {
             return Err(CompileError::RegisterAllocation(format!(
                 "the expression at {} needs more temporary registers than V3D has left; split \
                  it into several statements",
@@ -742,48 +756,7 @@ impl<'k> Gen<'k> {
             StmtKind::Assign { var, value } => {
                 self.assign(self.var_reg[var.0 as usize], value, mask)?
             }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let taken = self.cond(cond)?;
-                let else_label = self.label();
-                self.branch(negate_branch(taken), &else_label);
-                self.next_temp = mark;
-                let gathers = self.gathers;
-                self.body(then, None)?;
-                self.balanced(gathers, "an `if_` body")?;
-                if otherwise.is_empty() {
-                    self.place(&else_label);
-                } else {
-                    let end = self.label();
-                    self.here = Some(s.location);
-                    self.branch("", &end);
-                    self.place(&else_label);
-                    self.body(otherwise, None)?;
-                    self.balanced(gathers, "an `else_` body")?;
-                    self.place(&end);
-                }
-            }
-            StmtKind::While { cond, body } => {
-                // The condition is tested before the loop and again at the end of each
-                // iteration (the same evaluations in the same order as one test at the top),
-                // so the body and its test are one basic block the packer schedules together.
-                let top = self.label();
-                let end = self.label();
-                let taken = self.cond(cond)?;
-                self.branch(negate_branch(taken), &end);
-                self.next_temp = mark;
-                self.place(&top);
-                let gathers = self.gathers;
-                self.body(body, None)?;
-                self.balanced(gathers, "a `while_` body")?;
-                self.here = Some(s.location);
-                let taken = self.cond(cond)?;
-                self.branch(taken, &top);
-                self.place(&end);
-            }
+            StmtKind::If { .. } | StmtKind::While { .. } => self.control(s, mark)?,
             StmtKind::Where {
                 cond,
                 then,
@@ -823,23 +796,33 @@ impl<'k> Gen<'k> {
                 self.add2("add", cond, "tmua", base, offsets)?;
             }
             StmtKind::Gather { addr } => {
+                // The address first: a load in it pops the gathers already waiting.
+                let a = self.eval(addr)?;
                 if self.gathers >= TMU_FIFO {
                     return Err(self.unsupported(format!(
                         "more than {TMU_FIFO} gathers waiting to be received"
                     )));
                 }
-                let a = self.eval(addr)?;
                 // The TMU ignores no address bits: clear the two the language ignores.
                 self.add2("and", None, "tmua", a, Src::Imm(-4i32 as u32))?;
                 self.gathers += 1;
             }
             StmtKind::Receive { var } => {
-                if self.gathers == 0 {
+                let r = self.var_reg[var.0 as usize];
+                if self.buffered > 0 {
+                    // The oldest gathered value was popped by a load (`drain`): copy it, then
+                    // move the younger ones down so the oldest is again in buffer 0.
+                    self.mov(&format!("rf{r}"), Src::Reg(buffer(0)), None);
+                    for i in 1..self.buffered {
+                        self.mov(&format!("rf{}", buffer(i - 1)), Src::Reg(buffer(i)), None);
+                    }
+                    self.buffered -= 1;
+                } else if self.gathers > 0 {
+                    self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
+                    self.gathers -= 1;
+                } else {
                     return Err(self.unsupported("a `receive` with no gather before it"));
                 }
-                let r = self.var_reg[var.0 as usize];
-                self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
-                self.gathers -= 1;
             }
             StmtKind::UniformsFrom { addr } => {
                 // The second uniform pointer: unifa takes lane 0's address, and three
@@ -861,12 +844,117 @@ impl<'k> Gen<'k> {
         Ok(())
     }
 
-    fn balanced(&self, before: u32, what: &str) -> Result<(), CompileError> {
-        if self.gathers != before {
+    /// An `if_` or `while_`: lowered as it stands; if that fails while gathers wait (a body
+    /// that pops them with a load, say), lowered again after popping them into registers
+    /// before the condition, so that both paths start with none waiting. Popping early is
+    /// always correct (the values are buffered in FIFO order); the first error is kept if
+    /// the second attempt fails too.
+    fn control(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+        let (lines, locations) = (self.lines.len(), self.locations.len());
+        let (gathers, buffered) = (self.gathers, self.buffered);
+        let first = match self.control_flow(s, mark) {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        if gathers == 0 {
+            return Err(first);
+        }
+        self.lines.truncate(lines);
+        self.locations.truncate(locations);
+        (self.gathers, self.buffered) = (gathers, buffered);
+        self.next_temp = mark;
+        self.here = Some(s.location);
+        if self.drain().is_err() {
+            return Err(first);
+        }
+        self.control_flow(s, mark).map_err(|_| first)
+    }
+
+    fn control_flow(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+        match &s.kind {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let taken = self.cond(cond)?;
+                let else_label = self.label();
+                self.branch(negate_branch(taken), &else_label);
+                self.next_temp = mark;
+                let pending = self.pending();
+                self.body(then, None)?;
+                self.balanced(pending, "an `if_` body")?;
+                if otherwise.is_empty() {
+                    self.place(&else_label);
+                } else {
+                    let end = self.label();
+                    self.here = Some(s.location);
+                    self.branch("", &end);
+                    self.place(&else_label);
+                    self.body(otherwise, None)?;
+                    self.balanced(pending, "an `else_` body")?;
+                    self.place(&end);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                // The condition is tested before the loop and again at the end of each
+                // iteration (the same evaluations in the same order as one test at the top),
+                // so the body and its test are one basic block the packer schedules together.
+                let top = self.label();
+                let end = self.label();
+                let taken = self.cond(cond)?;
+                self.branch(negate_branch(taken), &end);
+                self.next_temp = mark;
+                self.place(&top);
+                let pending = self.pending();
+                self.body(body, None)?;
+                self.balanced(pending, "a `while_` body")?;
+                self.here = Some(s.location);
+                let taken = self.cond(cond)?;
+                self.branch(taken, &top);
+                self.place(&end);
+            }
+            _ => unreachable!("control_flow is called for `if_` and `while_` only"),
+        }
+        Ok(())
+    }
+
+    /// What receives will find: gathers in the FIFO and values popped by loads.
+    fn pending(&self) -> (u32, u32) {
+        (self.gathers, self.buffered)
+    }
+
+    /// Control flow must leave the gathers waiting and the values buffered as it found them,
+    /// so that each receive's source is known when it is compiled (and the packer's count of
+    /// TMU results outstanding at each label holds on every path into it).
+    fn balanced(&self, before: (u32, u32), what: &str) -> Result<(), CompileError> {
+        if self.pending() != before {
             return Err(self.unsupported(format!(
-                "{what} that leaves a different number of gathers waiting than it found"
+                "{what} that leaves a different number of gathers waiting (or of gathered \
+                 values popped by a load) than it found"
             )));
         }
+        Ok(())
+    }
+
+    /// Before a load: pops the results of the gathers waiting in the TMU's FIFO into buffer
+    /// registers, so that the load's own `ldtmu` gets its own result. Loads and gathers share
+    /// one result FIFO on V3D, read in request order (Mesa `ntq_flush_tmu` likewise reads
+    /// every outstanding result, oldest first, before it reads a later one).
+    fn drain(&mut self) -> Result<(), CompileError> {
+        for _ in 0..self.gathers {
+            let r = buffer(self.buffered);
+            if u32::from(r) < self.next_temp {
+                return Err(CompileError::RegisterAllocation(format!(
+                    "the load at {} has no register left to hold the gathered values waiting \
+                     before it; receive them first or split the expression",
+                    self.here.unwrap_or(self.kernel.location)
+                )));
+            }
+            self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
+            self.buffered += 1;
+        }
+        self.gathers = 0;
         Ok(())
     }
 
@@ -1057,12 +1145,7 @@ impl<'k> Gen<'k> {
                 }
             }
             Expr::Load { addr, stride, .. } => {
-                if self.gathers > 0 {
-                    return Err(self.unsupported(
-                        "a load while gathered values wait to be received (they share the \
-                         TMU's result FIFO on V3D); receive them first",
-                    ));
-                }
+                self.drain()?;
                 let uniform = is_uniform(addr, &self.uniform);
                 let base = self.eval(addr)?;
                 let base = self.broadcast(base, uniform)?;
@@ -1502,6 +1585,12 @@ fn negate_branch(cond: &str) -> &'static str {
         "alla" => "anyna",
         _ => "alla",
     }
+}
+
+/// The register holding the `i`-th oldest gathered value a load popped (from rf63 down;
+/// temporaries stay below them).
+fn buffer(i: u32) -> u8 {
+    (REGISTERS - 1 - i) as u8
 }
 
 fn version_name(version: V3dVersion) -> &'static str {
