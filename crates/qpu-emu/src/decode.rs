@@ -402,6 +402,9 @@ pub(crate) struct Decoded {
     /// starting here was longer than this one instruction the last time (so is worth the
     /// plain loop's set-up).
     pub plain_run: std::cell::Cell<bool>,
+    /// The memory allocation this word's last TMU gather of 16 consecutive words read (a
+    /// search hint, tried first: a word's lookups usually walk one array).
+    pub tmu_allocation: std::cell::Cell<usize>,
     /// The rows whose lanes 12–15 become files A's and B's read latches (what a later read
     /// of address 39 returns), or [`rows::KEEP`].
     pub latch_rows: [u8; 2],
@@ -505,6 +508,7 @@ impl Decoded {
             io_read: false,
             path: Path::General,
             plain_run: std::cell::Cell::new(true),
+            tmu_allocation: std::cell::Cell::new(0),
             needs_history_checks: false,
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,

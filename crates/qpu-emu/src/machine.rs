@@ -1646,7 +1646,7 @@ fn write_back(
             }
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_add, 0, &mask_add, pack)?;
+        write_dest(q, x, d.dst_add, 0, &mask_add, pack, &d.tmu_allocation)?;
     }
     if mask_mul.any() && d.dst_mul != Dest::Nop {
         let pack = match d.pack {
@@ -1656,7 +1656,7 @@ fn write_back(
             Pack::Mul(mode) if mode != qpu_isa::PackMul::None => PackStep::Mul(mode),
             _ => PackStep::None,
         };
-        write_dest(q, x, d.dst_mul, 1, &mask_mul, pack)?;
+        write_dest(q, x, d.dst_mul, 1, &mask_mul, pack, &d.tmu_allocation)?;
     }
     if d.set_flags {
         let Qpu {
@@ -1722,19 +1722,20 @@ fn write_dest(
     side: usize,
     mask: &WriteMask,
     pack: PackStep<'_>,
+    hint: &std::cell::Cell<usize>,
 ) -> Result<(), Fault> {
     if let PackStep::None = pack {
         let row = match dest {
             Dest::PhysA(n) => rows::A + usize::from(n),
             Dest::PhysB(n) => rows::B + usize::from(n),
             Dest::Acc(n) => rows::ACC + usize::from(n),
-            _ => return write_dest_general(q, x, dest, side, mask, pack),
+            _ => return write_dest_general(q, x, dest, side, mask, pack, hint),
         };
         // `side` is 0 or 1; the mask lets the index go unchecked.
         masked_store(&mut q.file[row], &q.results[side & 1], mask);
         return Ok(());
     }
-    write_dest_general(q, x, dest, side, mask, pack)
+    write_dest_general(q, x, dest, side, mask, pack, hint)
 }
 
 #[inline(never)]
@@ -1745,6 +1746,7 @@ fn write_dest_general(
     side: usize,
     mask: &WriteMask,
     pack: PackStep<'_>,
+    hint: &std::cell::Cell<usize>,
 ) -> Result<(), Fault> {
     let result = q.results[side & 1];
     let packed;
@@ -1773,13 +1775,19 @@ fn write_dest_general(
             masked_store(&mut q.file[rows::R5], &quads, mask);
         }
         Dest::R5Replicate => masked_store(&mut q.file[rows::R5], &[values[0]; 16], mask),
-        io => write_io(q, x, io, values)?,
+        io => write_io(q, x, io, values, hint)?,
     }
     Ok(())
 }
 
 /// Writes to I/O registers. Registers that take a single value use element 0.
-fn write_io(q: &mut Qpu, x: &mut Ctx<'_, '_>, dest: Dest, values: &Lanes) -> Result<(), Fault> {
+fn write_io(
+    q: &mut Qpu,
+    x: &mut Ctx<'_, '_>,
+    dest: Dest,
+    values: &Lanes,
+    hint: &std::cell::Cell<usize>,
+) -> Result<(), Fault> {
     let now = q.time;
     let timing = &x.config.timing;
     match dest {
@@ -1868,14 +1876,20 @@ fn write_io(q: &mut Qpu, x: &mut Ctx<'_, '_>, dest: Dest, values: &Lanes) -> Res
             q.last_sfu = Some(q.icount);
             q.r4_loaded = true;
         }
-        Dest::TmuS(tmu) => tmu_lookup(q, x, usize::from(tmu), values)?,
+        Dest::TmuS(tmu) => tmu_lookup(q, x, usize::from(tmu), values, hint)?,
         // Unsupported destinations are rejected before execution.
         _ => {}
     }
     Ok(())
 }
 
-fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> Result<(), Fault> {
+fn tmu_lookup(
+    q: &mut Qpu,
+    x: &mut Ctx<'_, '_>,
+    tmu: usize,
+    values: &Lanes,
+    hint: &std::cell::Cell<usize>,
+) -> Result<(), Fault> {
     let check = x.config.check_hazards;
     let depth = x.config.ambiguities.tmu_fifo_depth;
     if check && q.tmu_fifo[tmu].len() >= depth as usize {
@@ -1896,7 +1910,9 @@ fn tmu_lookup(q: &mut Qpu, x: &mut Ctx<'_, '_>, tmu: usize, values: &Lanes) -> R
     for address in &mut addresses {
         *address &= !3;
     }
-    let (data, poison) = gather(x.mem, &addresses);
+    let mut allocation = hint.get();
+    let (data, poison) = gather(x.mem, &addresses, &mut allocation);
+    hint.set(allocation);
     // A lane outside every allocation reads whatever the bus returns on hardware: poison,
     // an error only where it is used (hardware-proven code prefetches one vector past an
     // array's end and discards it). Not tracked without hazard checks: such lanes read 0.
@@ -1949,7 +1965,7 @@ fn words_of(bytes: &[u8; 64]) -> Lanes {
 /// Reads one word per lane, and the lanes (bit i = lane i) whose address is outside every
 /// allocation (those read 0). Lanes usually fall in one allocation: read that span once and
 /// index it (as one copy when the lanes are consecutive words); otherwise read lane by lane.
-fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16]) -> (Lanes, u16) {
+fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16], hint: &mut usize) -> (Lanes, u16) {
     // The common case first: 16 consecutive words (a compare per lane, no min/max search).
     let first = addresses[0];
     let consecutive = first <= u32::MAX - 60
@@ -1957,7 +1973,7 @@ fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16]) -> (Lanes, u16) {
             .zip(addresses)
             .fold(true, |all, (i, &addr)| all & (addr == first + 4 * i));
     if consecutive {
-        if let Ok(bytes) = mem.read_bytes(first, 64) {
+        if let Ok(bytes) = mem.read_bytes_near(first, 64, hint) {
             // As a fixed-size array, so that the copy is four 16-byte moves.
             if let Ok(bytes) = <&[u8; 64]>::try_from(bytes) {
                 return (words_of(bytes), 0);

@@ -482,6 +482,29 @@ impl<'a> LendingMemory<'a> {
         Ok(value)
     }
 
+    /// [`Memory::read_bytes`] for lookups that mostly stay in one allocation (TMU gathers):
+    /// `hint` is the index of the allocation the last read found, tried first; otherwise
+    /// (and for every error) the search of `read_bytes` runs, and a success updates it.
+    #[inline]
+    pub(crate) fn read_bytes_near(
+        &self,
+        addr: u32,
+        len: u32,
+        hint: &mut usize,
+    ) -> Result<&[u8], MemoryError> {
+        if let Some(a) = self.allocations.get(*hint) {
+            if addr >= a.base {
+                let offset = (addr - a.base) as usize;
+                if let Some(bytes) = a.bytes().get(offset..offset.wrapping_add(len as usize)) {
+                    return Ok(bytes);
+                }
+            }
+        }
+        let (index, offset) = self.locate(addr, len)?;
+        *hint = index;
+        Ok(&self.allocations[index].bytes()[offset..offset + len as usize])
+    }
+
     /// Writes `value` little-endian at the 4-byte aligned address `addr`.
     pub fn write_u32(&mut self, addr: u32, value: u32) -> Result<(), MemoryError> {
         if !addr.is_multiple_of(4) {
@@ -824,5 +847,32 @@ mod tests {
         assert!(message.contains(&format!("{:#010x}", a + 8)), "{message}");
         let message = mem.read_bytes(a + 4, 8).unwrap_err().to_string();
         assert!(message.contains(&format!("{a:#010x}")), "{message}");
+    }
+
+    /// `read_bytes_near` gives what `read_bytes` gives for every hint, including stale and
+    /// out-of-range ones, and ranges that leave the hinted allocation.
+    #[test]
+    fn hinted_reads_match_plain_reads() {
+        let first = [1u32, 2, 3, 4];
+        let second = [5u32, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+        let mut mem = LendingMemory::new();
+        mem.lend(0xC000_0000, &first).unwrap();
+        mem.lend(0xC000_0010, &second).unwrap();
+        mem.lend(0xC001_0000, &second).unwrap();
+        for addr in (0xBFFF_FFF0u32..0xC000_0060)
+            .step_by(4)
+            .chain([0xC001_0000, 0xFFFF_FFFC])
+        {
+            for len in [4, 16, 64] {
+                for start in 0..5 {
+                    let mut hint = start;
+                    assert_eq!(
+                        mem.read_bytes_near(addr, len, &mut hint),
+                        mem.read_bytes(addr, len),
+                        "{addr:#x} + {len}, hint {start}"
+                    );
+                }
+            }
+        }
     }
 }

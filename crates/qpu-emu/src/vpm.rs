@@ -1119,6 +1119,32 @@ impl VpmPort {
         let end = start + (setup.units - 1) * unit_step + setup.depth;
         if setup.horizontal && width == Width::Bits32 && end as usize <= VPM_ROWS * VPM_COLUMNS {
             let words = vpm.words.as_flattened();
+            // With a zero stride the units land end to end in memory (guide section 7: each
+            // row is followed by STRIDE bytes), so a transfer whose words are all defined and
+            // whose whole memory range is one writable allocation is one copy. Anything else
+            // (undefined words, an address or range the per-unit loop would report) takes
+            // that loop, which finds the same first failing unit as before.
+            let defined = || {
+                let rows = start as usize / VPM_COLUMNS..=(end as usize - 1) / VPM_COLUMNS;
+                vpm.undefined[rows].iter().all(|&m| m == 0)
+            };
+            if stride.stride == 0
+                && row_bytes != 0
+                && addr.is_multiple_of(4)
+                && u64::from(addr) + u64::from(transfer.bytes) <= 1 << 32
+                && defined()
+            {
+                if let Ok(bytes) = mem.bytes_mut(addr, transfer.bytes) {
+                    for (unit, chunk) in bytes.chunks_exact_mut(row_bytes as usize).enumerate() {
+                        let first = start as usize + unit * VPM_COLUMNS;
+                        let run = &words[first..first + setup.depth as usize];
+                        for (bytes, word) in chunk.chunks_exact_mut(4).zip(run) {
+                            bytes.copy_from_slice(&word.to_le_bytes());
+                        }
+                    }
+                    return Ok(transfer);
+                }
+            }
             for unit in 0..setup.units {
                 let mem_addr = u64::from(addr)
                     + u64::from(unit) * (u64::from(row_bytes) + u64::from(stride.stride));
