@@ -158,13 +158,7 @@ mod tests {
         // Random operands whose exponents differ by -40..40, so that every alignment of the
         // two significands (and the remainders two-sum must recover) occurs, over the whole
         // exponent range, plus fully random words.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift64(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..2_000_000 {
             let r = next();
             let a = r as u32;
@@ -258,13 +252,7 @@ mod tests {
         // Operands of the form k·2^e (|k| < 2^24, e in -20..20), so that a·2^20 and b·2^20
         // are integers below 2^63 and the exact sums and products are i128 integers over
         // 2^20 and 2^40, which the reference truncates directly.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift64(0x2545_f491_4f6c_dd1du64);
         for _ in 0..20_000 {
             let (ka, kb) = ((next() as i32 >> 7) as i128, (next() as i32 >> 7) as i128);
             let (ea, eb) = ((next() % 40) as i32 - 20, (next() % 40) as i32 - 20);

@@ -56,6 +56,18 @@ pub mod v3d;
 mod validate;
 pub mod vpm;
 
+/// Marsaglia's xorshift64 from `seed` (non-zero): the unit tests' source of random operands,
+/// reproducible from the seed.
+#[cfg(test)]
+pub(crate) fn xorshift64(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
 pub use error::{EmuError, Fault, Rule, RuleSource};
 pub use report::{QpuReport, RunReport, Stalls};

@@ -162,13 +162,7 @@ mod tests {
     /// broadcasts, near-consecutive and scattered lanes, and several line sizes.
     #[test]
     fn shortcuts_match_the_lane_by_lane_walk() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift64(0x2545_f491_4f6c_dd1du64);
         for line_bytes in [1, 2, 4, 16, 64, 256] {
             let t = Timing {
                 cache_line_bytes: line_bytes,
