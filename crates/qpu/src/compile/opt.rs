@@ -706,8 +706,13 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             .iter()
             .filter(|op| !matches!(op, Op::Source(_)))
             .count();
+        // (The length first: the group search is quadratic in the body.)
+        if body_ops > max_body {
+            i = end;
+            continue;
+        }
         let group = induction_group(&code[i + 1..end]);
-        if group.len() < 2 || body_ops > max_body {
+        if group.len() < 2 {
             i = end;
             continue;
         }
