@@ -141,19 +141,22 @@ fn two_streams_keep_program_order_where_they_overlap() {
         });
     };
     let mut kernel = compile(kernel_fn).unwrap();
-    // (step, distance): far apart, interleaved one row apart, at the same place, and a
-    // batch apart exactly on 12 QPUs (2 rows of 16).
+    // (step, distance): far apart, interleaved one row apart, at the same place, a batch
+    // apart exactly on 5–8 QPUs (2 rows of 16), a staged batch apart exactly on 9–12 QPUs
+    // (4 rows: the second stream waits in registers), and one row short of that.
     for (step, distance) in [
         (16, 5000),
         (32, 16),
         (16, 16),
         (16, 0),
         (16, 32),
+        (16, 64),
+        (16, 48),
         (80, 7000),
     ] {
-        for qpus in [1, 2, 12] {
+        for qpus in [1, 2, 9, 12] {
             kernel.set_num_qpus(qpus).unwrap();
-            for &rows in &[0, 1, 2, 3, 31, 32, 33, 70] {
+            for &rows in &[0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 70] {
                 if (rows + 1) * step + distance >= REGION {
                     continue;
                 }
@@ -207,6 +210,39 @@ fn batches_share_the_dma_engine_better_than_rows() {
     // rows one at a time would need at least 768 × 137 = 105,216 clocks.
     let cycles = store_cycles(64);
     assert!(cycles < 768 * 137 / 3, "{cycles} cycles");
+}
+
+#[test]
+fn two_streams_on_twelve_qpus_go_out_four_rows_per_dma() {
+    // Each of 12 QPUs owns 4 VPM rows: two streams in 2 rows each would take 12 × 64 DMAs
+    // of 2 rows, at least 768 × 143 clocks (vdw_time) of the one DMA engine. Staged, the
+    // second stream waits in registers and both go out 4 rows at a time: 384 × 156.
+    let rows = 64;
+    let device = Device::emulator();
+    let mut out = device.alloc::<i32>((rows * 32 * 12) as usize).unwrap();
+    let mut kernel = compile(|out: Ptr<Int>, rows: Int| {
+        let mut p = Ptr::var(out + me() * rows * 32 + index());
+        let mut q = Ptr::var(p + rows * 16);
+        for_range(0, rows, 1, |i| {
+            store(i, p);
+            store(i + 1000, q);
+            p += 16;
+            q += 16;
+        });
+    })
+    .unwrap();
+    kernel.set_num_qpus(12).unwrap();
+    let report = kernel.run(&device, (&mut out, rows)).unwrap();
+    let want: Vec<i32> = (0..12 * 2 * rows)
+        .flat_map(|r| {
+            let v = (r % rows) + if (r / rows) % 2 == 1 { 1000 } else { 0 };
+            std::iter::repeat_n(v, 16)
+        })
+        .collect();
+    assert!(out.to_vec() == want);
+    let cycles = report.cycles.expect("the emulator models cycles");
+    // 60,440 cycles; 110,336 with 2-row batches.
+    assert!(cycles < 768 * 143 * 6 / 10, "{cycles} cycles");
 }
 
 /// A batched store that runs past its array is the same error on both backends: the first

@@ -24,7 +24,11 @@
 //!   original one did), then the batch is stored. Each QPU owns 64 >> ceil(log2 n) of the 64
 //!   VPM rows user programs can address (erratum HW-2253), split between the streams; a
 //!   batch is one row where the gap does not fit the stride field or two streams' batches
-//!   could overlap in memory (their order would change).
+//!   could overlap in memory (their order would change). Compiled for 9–12 QPUs (4 rows
+//!   each), two streams are staged instead: the batch's 4 iterations are unrolled, the first
+//!   stream fills all 4 rows and the second waits in 4 registers until the first stream's
+//!   DMA has read the rows, so both go out 4 rows per DMA rather than 2 (a VDW job's fixed
+//!   cost dominates the one DMA engine's time).
 //! * Store runs: consecutive stores in straight-line code at `base + first + k·step` (bytes;
 //!   one base expression, a step of at least a row whose gap fits the stride field, values
 //!   that read no memory) write this QPU's VPM rows in turn and share one VDW DMA per 4 rows
@@ -155,6 +159,12 @@ struct Batch {
     count_step: Src<VReg>,
     /// The batched stores.
     streams: Vec<StreamRegs>,
+    /// Staged batches (two streams, 4 VPM rows per QPU): the second stream's values wait in
+    /// these registers, one per iteration of the (unrolled) batch, while the first stream's
+    /// rows fill every row.
+    stash: Option<[VReg; STAGED_ROWS]>,
+    /// The iteration of a staged batch being lowered.
+    stage: usize,
 }
 
 /// One batched store's registers.
@@ -426,6 +436,13 @@ struct Stream {
 /// At most this many batched stores per loop: each needs its own VPM rows, and a QPU has 4
 /// rows (of the 64 user programs can address) when 12 QPUs run.
 const MAX_STREAMS: usize = 2;
+
+/// Rows of a staged batch: what every QPU owns on 9–12 QPUs. There, two streams would get 2
+/// rows each, and a VDW job costs the one DMA engine a fixed ~130 clocks (emulator timing
+/// model, #26) whatever its length; so the first stream takes all 4 rows and the second
+/// waits in 4 registers, to go out through the same rows after the first stream's DMA: 4
+/// rows per DMA instead of 2.
+const STAGED_ROWS: usize = 4;
 
 /// The stores of an innermost loop body to batch, if the body qualifies: straight-line (no
 /// `if_`, loops or semaphores), every store in it of the batchable form, each through its own
@@ -1005,8 +1022,15 @@ impl Lower<'_> {
                 // itself; with two, the first store of each iteration sets it to its row,
                 // kmax - k of the batch, and the second follows at the setup's stride.
                 let (k, vpm, several) = (b.k, b.streams[i].vpm, b.streams.len() > 1);
+                let stash = b.stash;
+                if let (Some(stash), 1) = (stash, i) {
+                    // Staged: the second stream's value waits in its iteration's register.
+                    let r = stash[b.stage];
+                    self.expr_into(value, r, Cond::Always);
+                    return;
+                }
                 let v = self.prepare_io(value);
-                if several && i == 0 {
+                if several && i == 0 && stash.is_none() {
                     self.emit(Op::alu(
                         AluOp::Add(AddOp::Sub),
                         Dst::Write(IoWrite::VwSetup),
@@ -1159,7 +1183,8 @@ impl Lower<'_> {
         count: Counted,
     ) {
         let add = |op| AluOp::Add(op);
-        let b = self.begin_batch(streams, &count);
+        let staged = streams.len() == 2 && rows_per_qpu(self.max_qpus) == STAGED_ROWS;
+        let b = self.begin_batch(streams, &count, staged);
         let (outer, inner, end) = (self.label(), self.label(), self.label());
         let (flag, all) = self.cond(cond);
         self.emit(Op::Branch {
@@ -1189,47 +1214,84 @@ impl Lower<'_> {
             Src::Reg(lim),
             end_value,
         ));
-        self.emit(Op::mov(Dst::Reg(b.k), Src::Reg(b.kmax)));
-        if b.streams.len() == 1 {
+        if b.stash.is_none() {
+            self.emit(Op::mov(Dst::Reg(b.k), Src::Reg(b.kmax)));
+        }
+        if b.streams.len() == 1 || b.stash.is_some() {
             self.emit(Op::mov(
                 Dst::Write(IoWrite::VwSetup),
                 Src::Reg(b.streams[0].vpm),
             ));
         }
-        self.emit(Op::Label(inner));
-        self.batch = Some(b);
-        for s in body {
-            self.stmt(s);
-        }
-        let b = self.batch.take().expect("the batch outlives its body");
-        self.source(location);
-        self.emit(Op::alu(
-            add(AddOp::Sub),
-            Dst::Reg(b.k),
-            Src::Reg(b.k),
-            imm(1),
-        ));
-        // lim > i: min sets C (as `boolean` does for `<`).
-        self.alu_full(
-            add(AddOp::Min),
-            Dst::None,
-            Src::Reg(lim),
-            Src::Reg(i),
-            Cond::Always,
-            true,
-        );
-        self.emit(Op::Branch {
-            cond: BranchCond::AnyCarrySet,
-            target: inner,
-        });
-        // The batch: kmax - k rows (at least one).
-        let (rows, units) = (self.fresh(), self.fresh());
-        self.emit(Op::alu(
-            add(AddOp::Sub),
-            Dst::Reg(rows),
-            Src::Reg(b.kmax),
-            Src::Reg(b.k),
-        ));
+        let rows = self.fresh();
+        let b = if b.stash.is_some() {
+            // Staged: the batch's (at most STAGED_ROWS) iterations unrolled, each storing
+            // the second stream into its own register, each but the last leaving when the
+            // batch or the loop ends, with `rows` saying how many ran.
+            let batch_end = self.label();
+            self.batch = Some(b);
+            for stage in 0..STAGED_ROWS {
+                self.batch.as_mut().expect("set above").stage = stage;
+                for s in body {
+                    self.stmt(s);
+                }
+                self.source(location);
+                self.emit(Op::mov(Dst::Reg(rows), imm(stage as i32 + 1)));
+                if stage + 1 < STAGED_ROWS {
+                    // lim > i: min sets C (as `boolean` does for `<`).
+                    self.alu_full(
+                        add(AddOp::Min),
+                        Dst::None,
+                        Src::Reg(lim),
+                        Src::Reg(i),
+                        Cond::Always,
+                        true,
+                    );
+                    self.emit(Op::Branch {
+                        cond: BranchCond::AllCarryClear,
+                        target: batch_end,
+                    });
+                }
+            }
+            self.emit(Op::Label(batch_end));
+            self.batch.take().expect("the batch outlives its body")
+        } else {
+            self.emit(Op::Label(inner));
+            self.batch = Some(b);
+            for s in body {
+                self.stmt(s);
+            }
+            let b = self.batch.take().expect("the batch outlives its body");
+            self.source(location);
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(b.k),
+                Src::Reg(b.k),
+                imm(1),
+            ));
+            // lim > i: min sets C (as `boolean` does for `<`).
+            self.alu_full(
+                add(AddOp::Min),
+                Dst::None,
+                Src::Reg(lim),
+                Src::Reg(i),
+                Cond::Always,
+                true,
+            );
+            self.emit(Op::Branch {
+                cond: BranchCond::AnyCarrySet,
+                target: inner,
+            });
+            // The batch: kmax - k rows (at least one).
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(rows),
+                Src::Reg(b.kmax),
+                Src::Reg(b.k),
+            ));
+            b
+        };
+        let units = self.fresh();
         self.emit(Op::alu(
             add(AddOp::Shl),
             Dst::Reg(units),
@@ -1241,6 +1303,9 @@ impl Lower<'_> {
             if n > 0 {
                 // One store DMA per QPU at a time (guide p.55).
                 self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+            }
+            if let (Some(stash), 1) = (b.stash, n) {
+                self.unstage(stash, b.streams[0].vpm);
             }
             self.emit(Op::alu(
                 add(AddOp::Add),
@@ -1263,9 +1328,20 @@ impl Lower<'_> {
         self.emit(Op::Label(end));
     }
 
+    /// A staged batch's second stream into the rows the first stream's DMA has read: every
+    /// register in order from the first row (the DMA takes as many rows as the batch has).
+    fn unstage(&mut self, stash: [VReg; STAGED_ROWS], vpm: VReg) {
+        self.emit(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(vpm)));
+        for r in stash {
+            self.emit(Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(r)));
+        }
+    }
+
     /// The preheader of a loop with batched stores: where each stream's rows go in the VPM
     /// and in memory, the DMA setups, and how many rows a batch holds (`kmax`).
-    fn begin_batch(&mut self, streams: Vec<Stream>, count: &Counted) -> Batch {
+    /// Staged (see [`STAGED_ROWS`]): both streams go out through the first stream's rows,
+    /// at most `STAGED_ROWS` per batch.
+    fn begin_batch(&mut self, streams: Vec<Stream>, count: &Counted, staged: bool) -> Batch {
         let (log2, first) = self
             .globals
             .and_then(|g| g.rows)
@@ -1299,7 +1375,17 @@ impl Lower<'_> {
         );
         // Each stream's share of this QPU's rows (at most 2 streams); 1 row (log2 0) when the
         // gap does not fit.
-        let share = if streams.len() > 1 {
+        let share = if staged {
+            // All the rows, up to STAGED_ROWS (a launch on fewer QPUs owns more).
+            let s = self.fresh();
+            self.emit(Op::alu(
+                add(AddOp::Min),
+                Dst::Reg(s),
+                Src::Reg(log2),
+                imm(STAGED_ROWS.trailing_zeros() as i32),
+            ));
+            s
+        } else if streams.len() > 1 {
             let s = self.fresh();
             self.emit(Op::alu(
                 add(AddOp::Sub),
@@ -1386,7 +1472,7 @@ impl Lower<'_> {
         let several = streams.len() > 1;
         let mut regs = Vec::new();
         for (n, (stream, start)) in streams.into_iter().zip(starts).enumerate() {
-            let y = if n == 0 {
+            let y = if n == 0 || staged {
                 first
             } else {
                 let y = self.fresh();
@@ -1404,7 +1490,7 @@ impl Lower<'_> {
                 Some(StreamRegs { vpm, .. }) if several => *vpm,
                 _ => self.fresh(),
             };
-            if several && n == 0 {
+            if several && !staged && n == 0 {
                 // One write setup per iteration, at the first stream's row kmax - k, with
                 // a stride of `rows`: each later store of the iteration lands in the next
                 // stream's row (the streams store in this order).
@@ -1429,7 +1515,7 @@ impl Lower<'_> {
                     Src::Reg(vpm),
                     Src::Reg(kmax),
                 ));
-            } else if !several {
+            } else if n == 0 {
                 let c = self.constant(VPM_WRITE_ROW);
                 self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(y), c));
             }
@@ -1449,6 +1535,14 @@ impl Lower<'_> {
                 stride,
             });
         }
+        // A staged batch writes all its registers to the VPM, so none may be undefined.
+        let stash = staged.then(|| {
+            [(); STAGED_ROWS].map(|_| {
+                let r = self.fresh();
+                self.emit(Op::mov(Dst::Reg(r), imm(0)));
+                r
+            })
+        });
         Batch {
             k: self.fresh(),
             kmax,
@@ -1456,6 +1550,8 @@ impl Lower<'_> {
             step,
             count_step,
             streams: regs,
+            stash,
+            stage: 0,
         }
     }
 

@@ -2,116 +2,148 @@ mov rb0, unif
 mov ra1, unif
 mov ra2, unif
 sub ra0, ra1, 1
-mov ra3, unif
+mov ra3, unif; mov r3, ra2
 clz ra0, ra0; mov rb1, unif
 ldi r0, 0x00001a00
 add ra0, ra0, -16
-mov rb2, unif; mov ra8, rb0
+mov rb2, unif; mov ra6, rb0
 add ra0, ra0, -10
-mov rb3, unif; mov ra11, ra1
+mov rb3, unif; mov ra13, ra1
 shl ra4, rb0, ra0
-mov ra10, ra2; mov rb4, rb1
-add ra5, ra4, r0
+mov rb5, ra3
+add ra5, ra4, r0; mov rb4, rb1
 shl r1, ra4, 7
 ldi r0, 0x80904000
 add r0, r1, r0
 shl r0, elem_num, 2
 add r1, rb2, r0
-shl r0, ra8, 4
+shl r0, ra6, 4
 shl r0, r0, 2
-add ra6, r1, r0; v8min r2, 0, 0
+add ra3, r1, r0; v8min rb0, 0, 0
 shl r0, elem_num, 2
-add r1, rb3, r0; mov tmu0_s, ra6
-shl r0, ra8, 4
-shl r0, r0, 2; mov ra8, ra6
-add ra2, r1, r0; v8min rb0, 0, 0
-shl ra7, ra11, 4
+add r1, rb3, r0; mov rb7, ra3
+shl r0, ra6, 4
+shl r0, r0, 2; mov tmu0_s, ra3
+add ra1, r1, r0; v8min rb0, 0, 0
+shl r2, ra13, 4
+shl rb0, r2, 2; mov ra9, ra1
 ldi r0, 64
-shl rb1, ra7, 2
-mov rb6, ra2; mov tmu0_s, ra2
-sub r1, rb1, r0
+sub r1, rb0, r0; mov tmu0_s, ra1
 ldi r0, 0xc0000000
-sub r0, ra8, rb6; mov rb5, r0
-shr.setf -, r1, 16
-add.ifz rb5, rb5, r1
-sub r1, 0, r0; v8min rb0, 0, 0
-sub ra0, ra0, 1
-max r0, r0, r1; v8min ra1, 0, 0
-shl r1, rb1, ra0; mov.ifz r2, ra0
-sub.setf -, r0, r1; mov -, vw_wait
-or.ifn r2, 0, 0
-min.setf -, ra10, rb0
-shl r3, 1, ra0
-ldi r1, 0x00000a00
-shl r0, r3, 12
-add rb2, r0, r1
-shl rb3, 1, r2
-add rb2, rb2, ra4
-mov r1, rb3
-add rb2, rb2, r1
+min ra0, ra0, 2
+shr.setf -, r1, 16; mov ra7, r0
+shl r0, 1, ra0
+add.ifz ra7, ra7, r1; v8min rb1, 0, 0
+sub r0, rb7, ra9
+sub r1, 0, r0; v8min ra2, 0, 0
+max r0, r0, r1; mov -, vw_wait
+shl r1, rb0, ra0; mov.ifz ra2, ra0
+sub.setf -, r0, r1; v8min ra6, 0, 0
+or.ifn ra2, 0, 0; v8min rb6, 0, 0
+min.setf -, r3, rb1
+shl r0, 1, ra2
+ldi r0, 0x00001a00
+add ra8, ra4, r0; v8min rb3, 0, 0
 shl r1, ra4, 7
 ldi r0, 0x80104000
-add rb7, r1, r0
-add r0, ra4, r3
-brr.allnc -, r:L87
-shl r1, r0, 7
+add ra12, r1, r0
+shl r1, ra4, 7
+brr.allnc -, r:L119
 ldi r0, 0x80104000
-add ra9, r1, r0
-shl ra4, ra7, r2
-shl rb1, ra7, 2
-:L61
-add ra1, rb0, ra4
-mov r0, ra10; mov ra0, rb3
-min ra1, ra1, r0; v8min r3, 0, 0
-:L64
-add rb0, rb0, ra7; ldtmu0
-add r3, r3, rb1; fmul r1, r4, ra3
-add tmu0_s, ra6, r3; fmul r2, r4, rb4
-min.setf -, ra1, rb0; ldtmu0
-add tmu0_s, ra2, r3; fmul r0, r4, rb4
-sub vw_setup, rb2, ra0
-brr.anyc -, r:L64
-fsub vpm, r1, r0; fmul r0, r4, ra3
-fadd vpm, r0, r2
-sub ra0, ra0, 1
+add ra11, r1, r0
+or ra4, 0, 0
+shl ra10, r2, ra2
+shl rb2, r2, 2
+:L56
+add ra2, rb1, ra10; ldtmu0
+add rb1, rb1, r2
+min ra2, ra2, r3; fmul r1, r4, rb5
+add ra3, ra3, rb2
+add ra1, ra1, rb2
+min.setf -, ra2, rb1
+mov tmu0_s, ra3; fmul ra0, r4, rb4
+mov tmu0_s, ra1
+mov vw_setup, ra8; ldtmu0
+nop; fmul r0, r4, rb4
+brr.allnc -, r:L102
+fsub vpm, r1, r0; fmul r0, r4, rb5
+fadd ra4, r0, ra0
+or ra0, 1, 1
+add ra3, ra3, rb2; ldtmu0
+add ra1, ra1, rb2
+add rb1, rb1, r2; mov tmu0_s, ra3
+mov tmu0_s, ra1; fmul r1, r4, rb5
+min.setf -, ra2, rb1
+nop; fmul ra0, r4, rb4; ldtmu0
+nop; fmul r0, r4, rb4
+brr.allnc -, r:L102
+fsub vpm, r1, r0; fmul r0, r4, rb5
+fadd ra6, r0, ra0
+or ra0, 2, 2
+add ra3, ra3, rb2; ldtmu0
+add rb1, rb1, r2
+add ra1, ra1, rb2
+mov tmu0_s, ra3; fmul r1, r4, rb5
+min.setf -, ra2, rb1
+mov tmu0_s, ra1; fmul rb0, r4, rb4
+nop; ldtmu0
+nop; fmul r0, r4, rb4
+brr.allnc -, r:L102
+fsub vpm, r1, r0; fmul r0, r4, rb5
+fadd rb6, r0, rb0
+or ra0, 3, 3
+add ra3, ra3, rb2; ldtmu0
+add ra1, ra1, rb2
+mov tmu0_s, ra3; fmul r1, r4, rb5
+mov tmu0_s, ra1; fmul rb0, r4, rb4
+add rb1, rb1, r2; ldtmu0
+nop; fmul r0, r4, rb4
+fsub vpm, r1, r0; fmul r0, r4, rb5
+fadd rb3, r0, rb0
+or ra0, 4, 4
+:L102
 nop
-sub r0, rb3, ra0
-shl r0, r0, 23
-min.setf -, ra10, rb0
-add vw_setup, rb7, r0
-add ra6, ra6, r3; mov vw_setup, rb5
-mov vw_addr, ra8
-add ra2, ra2, r3; mov -, vw_wait
-add vw_setup, ra9, r0
-brr.anyc -, r:L61
-mov vw_setup, rb5; mov ra8, ra6
-mov vw_addr, rb6
-mov rb6, ra2; mov -, vw_wait
-:L87
+shl rb0, ra0, 23
+min.setf -, r3, rb1
+add vw_setup, ra12, rb0
+mov vw_setup, ra7
+mov vw_addr, rb7
+mov -, vw_wait; mov rb7, ra3
+mov vw_setup, ra8
+mov vpm, ra4
+mov vpm, ra6
+mov vpm, rb6
+mov vpm, rb3
+add vw_setup, ra11, rb0
+brr.anyc -, r:L56
+mov vw_setup, ra7
+mov vw_addr, ra9
+mov ra9, ra1; mov -, vw_wait
+:L119
 ldi r0, 0x00001a00
 sub.setf -, ra5, r0; mov -, vw_wait; ldtmu0
-brr.allnz -, r:L108
+brr.allnz -, r:L140
 mov rb0, r4; ldtmu0
-mov ra1, r4
+mov rb0, r4
 nop
-sub.setf r0, ra11, 1
-brr.allz -, r:L104
+sub.setf r0, ra13, 1
+brr.allz -, r:L136
 nop
 nop
 nop
-:L98
+:L130
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L98
+brr.allnz -, r:L130
 nop
 nop
 nop
-:L104
+:L136
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L108
+:L140
 srel -, 15
 nop; thrend
 nop
