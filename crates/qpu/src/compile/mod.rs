@@ -333,7 +333,7 @@ fn lower_and_clean(
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
     let target = &Vc4;
-    let (mut best, cost) = build(target, kernel, options, false, false)?;
+    let (mut best, cost, mut best_items) = build(target, kernel, options, false, false)?;
     // A second schedule to try: before allocation for a long loop body; else, for code with
     // loops, TMU receives ordered by the FIFO (a prefetching loop receives before it
     // requests the next data). Either can lose, so the smaller loop-weighted code wins.
@@ -345,7 +345,8 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         None
     };
     if let Some((what, prepass, fifo)) = other {
-        if let Ok((other, other_cost)) = build(target, kernel, options, prepass, fifo) {
+        if let Ok((other, other_cost, other_items)) = build(target, kernel, options, prepass, fifo)
+        {
             dump("choice", || {
                 format!(
                     "loop-weighted size {} as it is, {} {what}",
@@ -354,9 +355,12 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
             });
             if other_cost.0 < cost.0 {
                 best = other;
+                best_items = other_items;
             }
         }
     }
+    // Only the kept code's notes are written out.
+    best.cycles = cycle_notes(&best_items);
     best.compile_time = start.elapsed();
     dump("listing", || best.disassemble_with_cycles());
     Ok(best)
@@ -509,6 +513,10 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
     notes
 }
 
+/// A compilation, its ([`loop_weighted_size`], [`longest_loop_body`]), and its scheduled
+/// items (for the cycle notes of the one kept).
+type Built = (Compiled, (u64, usize), Vec<schedule::Item>);
+
 /// One compilation, with the prepass or without; also its [`loop_weighted_size`] and
 /// [`longest_loop_body`].
 fn build(
@@ -517,7 +525,7 @@ fn build(
     options: Options,
     prepass: bool,
     fifo_order: bool,
-) -> Result<(Compiled, (u64, usize)), CompileError> {
+) -> Result<Built, CompileError> {
     let mut lowered = lower_and_clean(target, kernel, false, prepass, options.max_qpus);
     let longest = longest_loop_body(&lowered.code);
     let allocated = match regalloc::allocate(&mut lowered) {
@@ -546,7 +554,6 @@ fn build(
     dump("regalloc", || ir::listing(&allocated.code));
     let items = schedule::schedule(&allocated.code, options.dual_issue, target, fifo_order);
     let cost = (loop_weighted_size(&items), longest);
-    let cycles = cycle_notes(&items);
     let (bundles, sources) = schedule::resolve(&items);
     let locations = sources
         .iter()
@@ -588,9 +595,9 @@ fn build(
         compile_time: Duration::ZERO,
         max_qpus: options.max_qpus,
         locations,
-        cycles,
+        cycles: Vec::new(),
     };
-    Ok((compiled, cost))
+    Ok((compiled, cost, items))
 }
 
 impl<P> crate::runtime::Kernel<P> {

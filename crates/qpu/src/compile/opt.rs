@@ -723,7 +723,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             .blocks
             .iter()
             .position(|&(from, _)| from == end + 1)
-            .map(|b| live_in[b].clone())
+            .map(|b| live_in[b].to_vec())
             .unwrap_or_default();
         let offset = VReg(*vregs);
         *vregs += 1;

@@ -195,12 +195,12 @@ struct Graph {
     /// repeats, are `adj.1[adj.0[v]..adj.0[v + 1]]`.
     adj: (Vec<u32>, Vec<u32>),
     /// Operand pairs read by one instruction.
-    pairs: Vec<Vec<usize>>,
+    pairs: Lists,
     /// Values read by two one-operand ops of one loop block that could share a word (one on
     /// each ALU): in different files they may (see [`word_partners`]).
     soft_pairs: Vec<Vec<usize>>,
     /// Copy partners.
-    copies: Vec<Vec<usize>>,
+    copies: Lists,
     not_a: Vec<bool>,
     not_b: Vec<bool>,
     weight: Vec<f64>,
@@ -209,11 +209,39 @@ struct Graph {
     touched: Vec<bool>,
 }
 
+/// A list of values per key (per block: ascending, without repeats, for [`liveness`]), in
+/// one allocation (see [`group`]): `lists[k]` is key `k`'s.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Lists {
+    at: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    /// `pairs` (key, value) as lists for keys `0..n`, values in push order.
+    fn new(n: usize, pairs: &[(u32, u32)]) -> Lists {
+        let (at, items) = group(n, pairs);
+        Lists { at, items }
+    }
+
+    /// Key `k`'s values, if there is such a key.
+    pub(crate) fn get(&self, k: usize) -> Option<&[u32]> {
+        (k + 1 < self.at.len()).then(|| &self[k])
+    }
+}
+
+impl std::ops::Index<usize> for Lists {
+    type Output = [u32];
+    fn index(&self, k: usize) -> &[u32] {
+        &self.items[self.at[k] as usize..self.at[k + 1] as usize]
+    }
+}
+
 /// Live-in and live-out values of each block (each list ascending, no repeats), computed value
 /// by value: a value is pushed backwards from the blocks that read it before writing it, through
 /// predecessors, until blocks that write all its lanes. Time and memory are linear in the code
 /// plus the sizes of the results (a bit set per block would be blocks × values).
-pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Lists, Lists) {
     let nb = cfg.blocks.len();
     // (value, block) pairs: blocks reading it before any full write there, and blocks fully
     // writing it.
@@ -248,8 +276,9 @@ pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>
         .collect();
     let (preds_at, preds) = group(nb, &edges);
     let range = |at: &[u32], v: usize| at[v] as usize..at[v + 1] as usize;
-    let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
-    let mut live_out: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    // (block, value) pairs, values ascending: grouped by block at the end.
+    let mut live_in: Vec<(u32, u32)> = Vec::new();
+    let mut live_out: Vec<(u32, u32)> = Vec::new();
     // Per block, the last value (+1) that was marked killed / live in / live out there.
     let mut killed = vec![0u32; nb];
     let mut in_mark = vec![0u32; nb];
@@ -267,12 +296,12 @@ pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>
                 continue;
             }
             in_mark[b] = stamp;
-            live_in[b].push(v as u32);
+            live_in.push((b as u32, v as u32));
             for &p in &preds[range(&preds_at, b)] {
                 let p = p as usize;
                 if out_mark[p] != stamp {
                     out_mark[p] = stamp;
-                    live_out[p].push(v as u32);
+                    live_out.push((p as u32, v as u32));
                     if killed[p] != stamp {
                         work.push(p as u32);
                     }
@@ -280,7 +309,7 @@ pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Vec<Vec<u32>>
             }
         }
     }
-    (live_in, live_out)
+    (Lists::new(nb, &live_in), Lists::new(nb, &live_out))
 }
 
 fn build(code: &[Op<VReg>], n: usize) -> Graph {
@@ -290,9 +319,9 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     let depth = loop_depths(code);
     let mut g = Graph {
         adj: (Vec::new(), Vec::new()),
-        pairs: vec![Vec::new(); n],
+        pairs: Lists::new(n, &[]),
         soft_pairs: vec![Vec::new(); n],
-        copies: vec![Vec::new(); n],
+        copies: Lists::new(n, &[]),
         not_a: vec![false; n],
         not_b: vec![false; n],
         weight: vec![0.0; n],
@@ -301,6 +330,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     };
     let mut live = Live::new(n);
     let mut edges: Vec<(u32, u32)> = Vec::new();
+    let (mut pairs, mut copies) = (Vec::new(), Vec::new());
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
         live.empty();
         for &r in &live_out[b] {
@@ -340,15 +370,15 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
                 touch(d.0 as usize);
             }
             if let Some((d, s)) = op.as_copy() {
-                g.copies[d.0 as usize].push(s.0 as usize);
-                g.copies[s.0 as usize].push(d.0 as usize);
+                copies.push((d.0, s.0));
+                copies.push((s.0, d.0));
             }
             if let Op::Alu { a, b, .. } = op {
                 for (x, y) in [(a, b), (b, a)] {
                     if let Src::Reg(v) = x {
                         let v = v.0 as usize;
                         match y {
-                            Src::Reg(w) if w.0 as usize != v => g.pairs[v].push(w.0 as usize),
+                            Src::Reg(w) if w.0 as usize != v => pairs.push((v as u32, w.0)),
                             Src::Imm(_) | Src::Read(IoRead::VwWait) => g.not_b[v] = true,
                             Src::Read(IoRead::ElemNum | IoRead::VrWait) => g.not_a[v] = true,
                             _ => {}
@@ -358,6 +388,8 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             }
         }
     }
+    g.pairs = Lists::new(n, &pairs);
+    g.copies = Lists::new(n, &copies);
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
         if depth[s] > 0 && loop_block(code, &cfg, b) {
             word_partners(&code[s..e], &mut g.soft_pairs);
@@ -620,13 +652,14 @@ fn colour(
         }
         let mut copied: u128 = 0;
         for &p in &g.copies[v] {
-            if let Some(l) = loc[p] {
+            if let Some(l) = loc[p as usize] {
                 copied |= 1 << bit(l);
             }
         }
         // Penalty for each register file from the operand partners (index 1 = A, 2 = B).
         let mut file_penalty = [0i64; 3];
         for &p in &g.pairs[v] {
+            let p = p as usize;
             let hard = strict[v] || strict[p];
             match loc[p].map(file_of) {
                 Some(f @ (1 | 2)) => file_penalty[f as usize] += if hard { 5000 } else { 300 },
@@ -762,11 +795,15 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
     }
     let mut spill_slots = 0u32;
     let mut slot_of: HashMap<u32, u32> = HashMap::default();
-    for _round in 0..64 {
+    for round in 0..64 {
         let n = lowered.vregs as usize;
         acc_only.resize(n, false);
         unspillable.resize(n, false);
-        zero_uninitialised(lowered);
+        // Later rounds only add values written before they are read (spill reloads, port
+        // fix-up copies).
+        if round == 0 {
+            zero_uninitialised(lowered);
+        }
         let n = lowered.vregs as usize;
         acc_only.resize(n, false);
         unspillable.resize(n, false);
@@ -969,7 +1006,7 @@ fn zero_uninitialised(lowered: &mut Lowered) {
     let cfg = cfg(&lowered.code);
     let (live_in, _) = liveness(&lowered.code, &cfg, n);
     let missing: Vec<usize> = live_in
-        .first()
+        .get(0)
         .map(|b| b.iter().map(|&v| v as usize).collect())
         .unwrap_or_default();
     if missing.is_empty() {
@@ -1193,8 +1230,10 @@ mod tests {
         let cfg = cfg(&code);
         assert_eq!(cfg.blocks, vec![(0, 2), (2, 6), (6, 7)]);
         let (live_in, live_out) = liveness(&code, &cfg, 3);
-        assert_eq!(live_in, vec![vec![], vec![0, 1], vec![0]]);
-        assert_eq!(live_out, vec![vec![0, 1], vec![0, 1], vec![]]);
+        let lists = |sets: &Lists| (0..3).map(|b| sets[b].to_vec()).collect::<Vec<_>>();
+        assert_eq!(lists(&live_in), vec![vec![], vec![0, 1], vec![0]]);
+        assert_eq!(lists(&live_out), vec![vec![0, 1], vec![0, 1], vec![]]);
+        assert_eq!(live_in.get(3), None);
     }
 
     #[test]

@@ -61,18 +61,73 @@ pub(crate) enum Res<R> {
     Vpm,
 }
 
-pub(crate) struct Effects<R> {
-    /// (resource, read is a rotation source)
-    pub reads: Vec<(Res<R>, bool)>,
-    /// (resource, write is an SFU start)
-    pub writes: Vec<(Res<R>, bool)>,
+/// A short list kept inline: an op reads or writes a handful of resources, and the
+/// schedulers build thousands of these lists per compilation (a heap list each cost a
+/// tenth of compile time). Holds at most `N`.
+#[derive(Clone, Copy)]
+pub(crate) struct Few<T: Copy, const N: usize> {
+    len: usize,
+    items: [T; N],
 }
 
-impl<R> Default for Effects<R> {
+impl<T: Copy, const N: usize> Few<T, N> {
+    fn new(fill: T) -> Self {
+        Few {
+            len: 0,
+            items: [fill; N],
+        }
+    }
+
+    pub fn push(&mut self, item: T) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+impl<T: Copy, const N: usize> std::ops::Deref for Few<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a Few<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Room for two ops' effects ([`copyable`] merges a word's): an op reads at most five
+/// resources (two operands, r5 for a rotation, a conditional destination, the flags) and
+/// writes at most three.
+const MAX_READS: usize = 10;
+const MAX_WRITES: usize = 6;
+
+pub(crate) struct Effects<R: Copy> {
+    /// (resource, read is a rotation source)
+    pub reads: Few<(Res<R>, bool), MAX_READS>,
+    /// (resource, write is an SFU start)
+    pub writes: Few<(Res<R>, bool), MAX_WRITES>,
+}
+
+impl<R: Copy> Default for Effects<R> {
     fn default() -> Self {
         Effects {
-            reads: Vec::new(),
-            writes: Vec::new(),
+            reads: Few::new((Res::Flags, false)),
+            writes: Few::new((Res::Flags, false)),
         }
     }
 }
@@ -271,7 +326,9 @@ fn special_unit(op: &Op<Loc>) -> bool {
 /// Try to build a bundle from these ops; returns unit assignment or None.
 pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
     let mut signal = Signal::None;
-    let mut alus: Vec<&Op<Loc>> = Vec::new();
+    // At most two ALU operations fit a word (no heap: the scheduler tries many packs).
+    let mut alu_slots: [Option<&Op<Loc>>; 2] = [None; 2];
+    let mut count = 0;
     let mut specials = 0;
     for op in ops {
         match op {
@@ -281,7 +338,10 @@ pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
                 }
                 signal = *s;
             }
-            Op::Alu { .. } => alus.push(op),
+            Op::Alu { .. } => {
+                *alu_slots.get_mut(count)? = Some(op);
+                count += 1;
+            }
             _ => {
                 return if ops.len() == 1 {
                     Some(Bundle::Single((*op).clone()))
@@ -294,12 +354,17 @@ pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
             specials += 1;
         }
     }
-    if specials > 1 || alus.len() > 2 {
+    if specials > 1 {
         return None;
     }
+    let alus: &[&Op<Loc>] = match alu_slots {
+        [None, _] => &[],
+        [Some(x), None] => &[x],
+        [Some(x), Some(y)] => &[x, y],
+    };
     // Ports.
     let mut ports = Ports::empty();
-    for op in &alus {
+    for op in alus {
         if let Op::Alu { a, b, rotate, .. } = op {
             if let Some(r) = rotate {
                 let code = match r {
@@ -320,7 +385,7 @@ pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
         return None;
     }
     // Units and write spaces.
-    let assign: Vec<(Op<Loc>, Unit)> = match alus.as_slice() {
+    let assign: Vec<(Op<Loc>, Unit)> = match alus {
         [] => Vec::new(),
         [x] => {
             let u = units(x)[0];
@@ -536,12 +601,14 @@ fn schedule_segment(
     let mut bundles: Vec<Bundle> = Vec::new();
     let mut done = 0;
     let mut cycle = 0usize;
+    // Buffers reused from word to word.
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut tried: Vec<usize> = Vec::new();
+    let mut trial: Vec<&Op<Loc>> = Vec::new();
     while done < n {
-        let mut candidates: Vec<usize> = available
-            .iter()
-            .copied()
-            .filter(|&j| earliest[j] <= cycle)
-            .collect();
+        candidates.clear();
+        candidates.extend(available.iter().copied().filter(|&j| earliest[j] <= cycle));
         // A TMU receive whose lookup is not done yet goes after everything else ready: it
         // would stall (better than a NOP, worse than useful work).
         let early = |j: usize| {
@@ -560,7 +627,8 @@ fn schedule_segment(
             cycle += 1;
             continue;
         };
-        let mut chosen = vec![first];
+        chosen.clear();
+        chosen.push(first);
         let mut bundle = target
             .pack(&[&ops[first]])
             .expect("a single op always encodes");
@@ -569,7 +637,7 @@ fn schedule_segment(
             // with latency 0 (they only overwrite what it reads: a TMU receive may share
             // the word of the last read of r4).
             // Zero-latency successors are tried first: they would otherwise wait a word.
-            let mut tried: Vec<usize> = Vec::new();
+            tried.clear();
             let mut i = 1;
             while chosen.len() < 3 {
                 let successor = chosen
@@ -599,7 +667,8 @@ fn schedule_segment(
                     break;
                 };
                 tried.push(c);
-                let mut trial: Vec<&Op<Loc>> = chosen.iter().map(|&i| &ops[i]).collect();
+                trial.clear();
+                trial.extend(chosen.iter().map(|&i| &ops[i]));
                 trial.push(&ops[c]);
                 if let Some(b) = target.pack(&trial) {
                     bundle = b;
@@ -797,8 +866,12 @@ fn copyable(word: &Word) -> Option<Effects<Loc>> {
             }
         }
         let e = effects(op);
-        all.reads.extend(e.reads);
-        all.writes.extend(e.writes);
+        for &r in &e.reads {
+            all.reads.push(r);
+        }
+        for &w in &e.writes {
+            all.writes.push(w);
+        }
     }
     Some(all)
 }
