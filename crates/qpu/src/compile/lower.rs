@@ -1238,19 +1238,7 @@ impl Lower<'_> {
                 self.source(location);
                 self.emit(Op::mov(Dst::Reg(rows), imm(stage as i32 + 1)));
                 if stage + 1 < STAGED_ROWS {
-                    // lim > i: min sets C (as `boolean` does for `<`).
-                    self.alu_full(
-                        add(AddOp::Min),
-                        Dst::None,
-                        Src::Reg(lim),
-                        Src::Reg(i),
-                        Cond::Always,
-                        true,
-                    );
-                    self.emit(Op::Branch {
-                        cond: BranchCond::AllCarryClear,
-                        target: batch_end,
-                    });
+                    self.branch_on_batch(lim, i, BranchCond::AllCarryClear, batch_end);
                 }
             }
             self.emit(Op::Label(batch_end));
@@ -1269,19 +1257,7 @@ impl Lower<'_> {
                 Src::Reg(b.k),
                 imm(1),
             ));
-            // lim > i: min sets C (as `boolean` does for `<`).
-            self.alu_full(
-                add(AddOp::Min),
-                Dst::None,
-                Src::Reg(lim),
-                Src::Reg(i),
-                Cond::Always,
-                true,
-            );
-            self.emit(Op::Branch {
-                cond: BranchCond::AnyCarrySet,
-                target: inner,
-            });
+            self.branch_on_batch(lim, i, BranchCond::AnyCarrySet, inner);
             // The batch: kmax - k rows (at least one).
             self.emit(Op::alu(
                 add(AddOp::Sub),
@@ -1326,6 +1302,20 @@ impl Lower<'_> {
             target: outer,
         });
         self.emit(Op::Label(end));
+    }
+
+    /// Branch to `target` on `cond` of the carry `lim > i` (the batch goes on while it is
+    /// set): `min` sets C as `boolean` does for `<`.
+    fn branch_on_batch(&mut self, lim: VReg, i: VReg, cond: BranchCond, target: Label) {
+        self.alu_full(
+            AluOp::Add(AddOp::Min),
+            Dst::None,
+            Src::Reg(lim),
+            Src::Reg(i),
+            Cond::Always,
+            true,
+        );
+        self.emit(Op::Branch { cond, target });
     }
 
     /// A staged batch's second stream into the rows the first stream's DMA has read: every
