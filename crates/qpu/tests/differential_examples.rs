@@ -334,3 +334,125 @@ fn pointers_sharing_an_offset_end_where_the_scalar_loop_does() {
         assert_eq!(out.to_vec(), expected, "{n} iterations");
     }
 }
+
+/// A `while_(any(x != y))` loop whose body is only `where_` blocks on `x < y`, `x > y` or
+/// `x != y` is tested once per 4 copies of its body (`lower::idle_once_done`): the copies
+/// after the condition fails must change nothing. Euclid's algorithm with a per-lane step
+/// count (`where_(a != b)`) and a running sum, on pairs that are equal on entry, converge in
+/// 1 to 5 steps, or take many, on the interpreter and the emulator, against scalar Rust.
+#[test]
+fn copies_of_an_idle_loop_body_change_nothing_after_the_loop_ends() {
+    use qpu::lang::*;
+    let pairs: [(i32, i32); 16] = [
+        (7, 7),
+        (8, 4),
+        (4, 8),
+        (9, 6),
+        (10, 4),
+        (5, 3),
+        (12, 5),
+        (1, 2),
+        (6, 1),
+        (183, 186),
+        (199, 100),
+        (1, 1000),
+        (999, 1),
+        (144, 89),
+        (3, 3),
+        (2, 2),
+    ];
+    let scalar = |(mut a, mut b): (i32, i32)| {
+        let (mut steps, mut sum) = (0, 0);
+        while a != b {
+            if a > b {
+                a -= b;
+            }
+            if a < b {
+                b -= a;
+                sum += b;
+            }
+            if a != b {
+                steps += 1;
+            }
+        }
+        (a, steps, sum)
+    };
+    let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>, out: Ptr<Int>| {
+        let mut a = Int::var(p.load());
+        let mut b = Int::var(q.load());
+        let mut steps = Int::var(0);
+        let mut sum = Int::var(0);
+        while_(any(a.ne(b)), || {
+            where_(a.gt(b), || a -= b);
+            where_(b.gt(a), || {
+                b -= a;
+                sum += b;
+            });
+            where_(a.ne(b), || steps += 1);
+        });
+        out.store(a);
+        (out + 16).store(steps);
+        (out + 32).store(sum);
+    })
+    .unwrap();
+    let listing = kernel.disassemble().unwrap();
+    // The body's first flag-setting min appears once before the loop and once per copy.
+    let mins = listing
+        .lines()
+        .filter(|l| l.starts_with("min.setf"))
+        .count();
+    assert!(mins >= 8, "the loop body is not unrolled:\n{listing}");
+    let want: Vec<i32> = {
+        let r: Vec<(i32, i32, i32)> = pairs.iter().map(|&p| scalar(p)).collect();
+        r.iter()
+            .map(|t| t.0)
+            .chain(r.iter().map(|t| t.1))
+            .chain(r.iter().map(|t| t.2))
+            .collect()
+    };
+    for device in [Device::interpreter(), Device::emulator()] {
+        let pa = device.alloc_from(&pairs.map(|p| p.0)).unwrap();
+        let pb = device.alloc_from(&pairs.map(|p| p.1)).unwrap();
+        let mut out = device.alloc::<i32>(48).unwrap();
+        kernel.run(&device, (&pa, &pb, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), want, "{}", device.describe());
+    }
+    // Counting every step, not only the lanes still unequal, is not idle: tested each step,
+    // the count is the loop's trip count (the most steps of any lane).
+    let counted = compile(|p: Ptr<Int>, q: Ptr<Int>, out: Ptr<Int>| {
+        let mut a = Int::var(p.load());
+        let mut b = Int::var(q.load());
+        let mut trips = Int::var(0);
+        while_(any(a.ne(b)), || {
+            where_(a.gt(b), || a -= b);
+            where_(a.lt(b), || b -= a);
+            trips += 1;
+        });
+        out.store(trips);
+    })
+    .unwrap();
+    let trips = pairs
+        .iter()
+        .map(|&(mut a, mut b)| {
+            let mut n = 0;
+            while a != b {
+                if a > b {
+                    a -= b;
+                }
+                if a < b {
+                    b -= a;
+                }
+                n += 1;
+            }
+            n
+        })
+        .max()
+        .unwrap();
+    for device in [Device::interpreter(), Device::emulator()] {
+        let pa = device.alloc_from(&pairs.map(|p| p.0)).unwrap();
+        let pb = device.alloc_from(&pairs.map(|p| p.1)).unwrap();
+        let mut out = device.alloc::<i32>(16).unwrap();
+        counted.run(&device, (&pa, &pb, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), vec![trips; 16], "{}", device.describe());
+    }
+}

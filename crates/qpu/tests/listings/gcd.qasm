@@ -15,7 +15,7 @@ add tmu1_s, ra3, r0
 nop; ldtmu1
 mov r0, r4
 sub.setf -, r1, r0
-brr.allz -, r:L30
+brr.allz -, r:L42
 nop
 nop
 nop
@@ -24,39 +24,51 @@ sub.ifc r1, r1, r0
 min.setf -, r0, r1
 :L24
 sub.ifc r0, r0, r1
+min.setf -, r1, r0
+sub.ifc r1, r1, r0
+min.setf -, r0, r1
+sub.ifc r0, r0, r1
+min.setf -, r1, r0
+sub.ifc r1, r1, r0
+min.setf -, r0, r1
+sub.ifc r0, r0, r1
+min.setf -, r1, r0
+sub.ifc r1, r1, r0
+min.setf -, r0, r1
+sub.ifc r0, r0, r1
 sub.setf -, r1, r0
 brr.anynz -, r:L24
 min.setf -, r1, r0
 sub.ifc r1, r1, r0
 min.setf -, r0, r1
-:L30
+:L42
 mov -, vw_wait
 ldi r0, 0x00001a00
 sub.setf -, rb1, r0; mov vw_setup, rb1
 mov vpm, r1
 mov vw_setup, rb2
-brr.allnz -, r:L54
+brr.allnz -, r:L66
 mov vw_addr, rb0
 mov -, vw_wait
 mov -, vw_wait
 sub.setf r0, ra1, 1
-brr.allz -, r:L50
+brr.allz -, r:L62
 nop
 nop
 nop
-:L44
+:L56
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L44
+brr.allnz -, r:L56
 nop
 nop
 nop
-:L50
+:L62
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L54
+:L66
 srel -, 15
 nop; thrend
 nop
