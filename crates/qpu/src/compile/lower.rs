@@ -10,7 +10,9 @@
 //! * `Where` becomes a flag test plus conditional writes; nested `Where`s combine 0/-1 mask
 //!   registers.
 //! * `If` branches around; `While` tests on entry and again at the bottom of its body (one
-//!   branch per iteration, in the body's basic block).
+//!   branch per iteration, in the body's basic block). A body that can run again after its
+//!   condition fails without changing anything (`while_(any(x != y))` around `where_`
+//!   blocks on `x < y`, `x > y` or `x != y`, Euclid's algorithm) is copied 4 times per test.
 //! * Memory: whole-vector loads are TMU1 lookups of `lane 0's address + 4·stride·lane`;
 //!   gathers use TMU0 (so loads never disturb the gather FIFO); stores write this QPU's VPM
 //!   row and start a VDW DMA, waiting for the previous DMA first (one store DMA per QPU can
