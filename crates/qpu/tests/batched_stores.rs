@@ -213,6 +213,48 @@ fn batches_share_the_dma_engine_better_than_rows() {
 }
 
 #[test]
+fn two_streams_advanced_before_their_stores_land_like_one_store_at_a_time() {
+    // The pointers advance first: each batch's first rows are one step past where the
+    // previous batch's pointers stood (staged on 9–12 QPUs, counted on fewer).
+    let kernel_fn = |out: Ptr<Int>, rows: Int, step: Int, distance: Int| {
+        let mut a = Ptr::var(out + me() * REGION + index() - step);
+        let mut b = Ptr::var(out + me() * REGION + distance + index() - step);
+        for_range(0, rows, 1, |i| {
+            a += step;
+            b += step;
+            let v = Int::var(i * 1000 + index() + me() * 100_000);
+            store(v, a);
+            store(Int::from(0) - v, b);
+        });
+    };
+    let mut kernel = compile(kernel_fn).unwrap();
+    for (step, distance) in [(16, 5000), (16, 64), (16, 48), (80, 7000)] {
+        for qpus in [3, 12] {
+            kernel.set_num_qpus(qpus).unwrap();
+            for rows in [0, 1, 3, 4, 5, 8, 9, 70] {
+                if (rows + 1) * step + distance >= REGION {
+                    continue;
+                }
+                let want = two_streams_expected(qpus as i32, rows, step, distance);
+                for device in [Device::interpreter(), Device::emulator()] {
+                    let mut out = device
+                        .alloc_from(&vec![-1; (REGION * qpus as i32) as usize])
+                        .unwrap();
+                    kernel
+                        .run(&device, (&mut out, rows, step, distance))
+                        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
+                    assert!(
+                        out.to_vec() == want,
+                        "{}: {qpus} QPUs, {rows} rows, step {step}, distance {distance}",
+                        device.describe()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn two_streams_on_twelve_qpus_go_out_four_rows_per_dma() {
     // Each of 12 QPUs owns 4 VPM rows: two streams in 2 rows each would take 12 × 64 DMAs
     // of 2 rows, at least 768 × 143 clocks (vdw_time) of the one DMA engine. Staged, the
