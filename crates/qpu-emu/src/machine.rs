@@ -527,7 +527,7 @@ fn run_qpu_until(
         }
         // A run of plain instructions goes to `run_plain`; where that ran one instruction only
         // last time, the one-instruction paths below are cheaper.
-        if path != Path::General && !q.ending && d.plain_run.get() {
+        if path.plain() && !q.ending && d.plain_run.get() {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -581,7 +581,7 @@ fn run_qpu_until(
                 // word out for good).
                 if q.icount & 15 == 0
                     && q.pc & PAGE_KEY_MASK == q.page_key
-                    && code.pages[q.page][slot_of(q.pc)].path != Path::General
+                    && code.pages[q.page][slot_of(q.pc)].path.plain()
                 {
                     d.plain_run.set(true);
                 }
@@ -607,7 +607,7 @@ fn run_qpu_until(
                 }
                 continue;
             }
-            Path::General => {}
+            Path::Io | Path::General => {}
         }
         if !d.loaded {
             code.decode(q.page, pc, ctx.mem)
@@ -627,7 +627,12 @@ fn run_qpu_until(
                 }
             }
         }
-        let woke = match execute(q, d, ctx) {
+        let outcome = if path == Path::Io {
+            execute_io(q, d, ctx).map(|()| Outcome::Executed)
+        } else {
+            execute(q, d, ctx)
+        };
+        let woke = match outcome {
             Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
             Ok(Outcome::Blocked) => return Ok(()),
             Err(fault) => return Err(fault_at(q, Some(&d.instr), fault)),
@@ -685,7 +690,7 @@ fn run_plain(
             // Of the history rules only "branch in a delay slot" can apply besides the
             // register-file distance (see the branch path of `run_qpu_until`).
             Path::Branch => (true, q.branch_slots > 0),
-            Path::General => (false, false),
+            Path::Io | Path::General => (false, false),
         };
         if !runs {
             break;
@@ -998,6 +1003,114 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
 
     finish(q, d, now, x.config)?;
     Ok(Outcome::Executed)
+}
+
+/// [`Path::Io`]: what [`execute`] does for such an instruction while the QPU holds no
+/// undefined value (so nothing is tracked): the hazard checks, the operands (I/O reads
+/// included), both operations, the writes (registers as the fast path stores them, I/O
+/// registers through [`write_dest`]), the flags, the TMU load and the bookkeeping, in the
+/// general path's order.
+fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault> {
+    #[cfg(test)]
+    path_tests::note_io();
+    let config = x.config;
+    if config.check_hazards {
+        check_hazards(q, d, config).map_err(Fault::Rule)?;
+    }
+    latch_reads(q, d);
+    let now = q.time;
+    if d.io_read {
+        for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
+            if let Some(
+                read @ (Read::Uniform
+                | Read::VdrBusy
+                | Read::VdwBusy
+                | Read::VdrWait
+                | Read::VdwWait),
+            ) = read
+            {
+                read_io(q, x, read, row)?;
+            }
+        }
+    }
+    {
+        let Qpu {
+            file,
+            results,
+            carries,
+            ..
+        } = &mut *q;
+        let [add_out, mul_out] = results;
+        let [add_carry, mul_carry] = carries;
+        let row = |k: usize| &file[usize::from(d.src[k])];
+        if d.computes[0] {
+            (d.add_fn)(row(0), row(1), add_out, add_carry);
+        }
+        if d.computes[1] {
+            (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
+        }
+    }
+    // Both sides see the flags from before the instruction (they change last).
+    if d.cond_acc_write {
+        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+    }
+    for side in 0..2 {
+        let (dest, cond) = if side == 0 {
+            (d.dst_add, d.cond_add)
+        } else {
+            (d.dst_mul, d.cond_mul)
+        };
+        if d.dst_rows[side] != rows::SINK as u8 {
+            let Qpu {
+                file,
+                results,
+                flags,
+                ..
+            } = &mut *q;
+            store_if(
+                &mut file[usize::from(d.dst_rows[side])],
+                &results[side],
+                d.store_conds[side],
+                flags,
+            );
+        } else if dest != Dest::Nop && cond != Cond::Never {
+            let mask = cond_mask(cond, &q.flags);
+            if mask.any() {
+                write_dest(q, x, dest, side, &mask, PackStep::None, &d.tmu_allocation)?;
+            }
+        }
+    }
+    if d.set_flags {
+        let rule = match config.ambiguities.flags {
+            FlagsRule::Measured => 0,
+            FlagsRule::Guide => 1,
+        };
+        if let Some((side, cond)) = d.flag_sides[rule] {
+            let side = usize::from(side & 1);
+            set_flags_from(
+                &mut q.flags,
+                cond,
+                &q.results[side],
+                &q.carries[side],
+                d.writes_float[side],
+            );
+        }
+    }
+    // The loaded value is in r4 for the next instruction (as in `execute`).
+    if let Some(tmu) = ldtmu(d.signal) {
+        if let Some(result) = q.tmu_fifo[tmu].pop_front() {
+            q.file[rows::R4] = result.values;
+            q.poison[rows::R4] = result.poison;
+            q.r4_loaded = true;
+            if let Some((pc, what, address)) = result.origin {
+                q.poison_origin = what;
+                q.poison_origin_pc = Some(pc);
+                q.poison_origin_address = Some(address);
+                q.poisoned = true;
+            }
+        }
+    }
+    finish(q, d, now, config)
 }
 
 /// Bookkeeping after an instruction: hazard history, the clock, and control flow (three
