@@ -1074,9 +1074,16 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
                 flags,
             );
         } else if dest != Dest::Nop && cond != Cond::Never {
-            let mask = cond_mask(cond, &q.flags);
-            if mask.any() {
-                write_dest(q, x, dest, side, &mask, PackStep::None, &d.tmu_allocation)?;
+            if let Dest::R5Quad | Dest::R5Replicate = dest {
+                let mask = cond_mask(cond, &q.flags);
+                if mask.any() {
+                    write_dest(q, x, dest, side, &mask, PackStep::None, &d.tmu_allocation)?;
+                }
+            } else {
+                // An I/O register: written unconditionally (a condition is a static fault),
+                // with no pack, as `write_dest_general` writes it.
+                let values = q.results[side];
+                write_io(q, x, dest, &values, &d.tmu_allocation)?;
             }
         }
     }
