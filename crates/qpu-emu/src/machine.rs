@@ -160,8 +160,8 @@ struct TmuResult {
     /// Lanes whose address was outside every allocation: their value is undefined.
     poison: u16,
     /// Where the lookup was made, when `poison` is not empty: (PC, description, first
-    /// address outside memory).
-    origin: Option<(u32, String, u32)>,
+    /// address outside memory). Boxed: it is rare, and the FIFO entry stays small.
+    origin: Option<Box<(u32, String, u32)>>,
 }
 
 /// One QPU.
@@ -983,7 +983,8 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
             q.file[rows::R4] = result.values;
             q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
-            if let Some((pc, what, address)) = result.origin {
+            if let Some(origin) = result.origin {
+                let (pc, what, address) = *origin;
                 q.poison_origin = what;
                 q.poison_origin_pc = Some(pc);
                 q.poison_origin_address = Some(address);
@@ -1109,7 +1110,8 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
             q.file[rows::R4] = result.values;
             q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
-            if let Some((pc, what, address)) = result.origin {
+            if let Some(origin) = result.origin {
+                let (pc, what, address) = *origin;
                 q.poison_origin = what;
                 q.poison_origin_pc = Some(pc);
                 q.poison_origin_address = Some(address);
@@ -2038,7 +2040,7 @@ fn tmu_lookup(
     // array's end and discards it). Not tracked without hazard checks: such lanes read 0.
     let origin = (poison != 0 && check).then(|| {
         let lane = poison.trailing_zeros() as usize;
-        (
+        Box::new((
             q.pc,
             format!(
                 "at PC {:#010x}: the TMU lookup written there read lane(s) {} from outside \
@@ -2048,7 +2050,7 @@ fn tmu_lookup(
                 addresses[lane]
             ),
             addresses[lane],
-        )
+        ))
     });
     // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
     // (guide section 4).
