@@ -395,33 +395,28 @@ fn run_qpus(
     units: &mut Units,
 ) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
+    // The running QPUs in (clock, number) order. Only the QPU that just ran changes its clock
+    // (later) or state, and woken QPUs join: each moves to its place instead of a search of
+    // every QPU per run (12-QPU programs switch QPUs every few instructions).
+    let key = |qpus: &[Qpu], i: usize| (qpus[i].time, i);
+    let mut order = running_order(qpus);
     loop {
-        // The running QPU with the lowest (clock, number), and the next lowest. QPU i is
-        // `qpus[i]`, so every QPU seen earlier in the loop has a lower number: on equal clocks
-        // the earlier one stays ahead, and comparing clocks alone orders the keys.
-        let mut best: Option<(u64, usize)> = None;
-        let mut second = (u64::MAX, usize::MAX);
-        for (i, q) in qpus.iter().enumerate() {
-            debug_assert_eq!(q.id, i);
-            if q.state != State::Running {
-                continue;
-            }
-            match best {
-                None => best = Some((q.time, q.id)),
-                Some(b) if q.time < b.0 => {
-                    second = b;
-                    best = Some((q.time, q.id));
-                }
-                Some(_) if q.time < second.0 => second = (q.time, q.id),
-                Some(_) => {}
-            }
-        }
-        let Some((_, qi)) = best else {
+        debug_assert_eq!(
+            order,
+            running_order(qpus),
+            "the kept order is the searched one"
+        );
+        // The running QPU with the lowest (clock, number), and the next lowest.
+        let Some(&qi) = order.first() else {
             if qpus.iter().all(|q| q.state == State::Done) {
                 return Ok(());
             }
             return Err(deadlock(qpus, units));
         };
+        debug_assert_eq!(qpus[qi].id, qi);
+        let second = order
+            .get(1)
+            .map_or((u64::MAX, usize::MAX), |&i| key(qpus, i));
         let mut ctx = Ctx {
             mem: &mut *mem,
             vpm: &mut *vpm,
@@ -429,6 +424,18 @@ fn run_qpus(
             config,
         };
         run_qpu(&mut qpus[qi], second, code, &mut ctx, &mut executed)?;
+        if qpus[qi].state == State::Running {
+            // Later now: move it up past every QPU now ahead of it.
+            let own = key(qpus, qi);
+            let mut at = 0;
+            while at + 1 < order.len() && key(qpus, order[at + 1]) < own {
+                order[at] = order[at + 1];
+                at += 1;
+            }
+            order[at] = qi;
+        } else {
+            order.remove(0);
+        }
         for (w, at, cause) in units.wakes.drain(..) {
             let q = &mut qpus[w];
             if q.state == State::Blocked {
@@ -437,9 +444,22 @@ fn run_qpus(
                     q.add_stall(cause, at - q.time);
                     q.time = at;
                 }
+                let own = key(qpus, w);
+                let place = order.partition_point(|&i| key(qpus, i) < own);
+                order.insert(place, w);
             }
         }
     }
+}
+
+/// The running QPUs in (clock, number) order, by a search of every QPU: what `run_qpus`
+/// keeps up to date (checked in builds with debug assertions, tests included).
+fn running_order(qpus: &[Qpu]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..qpus.len())
+        .filter(|&i| qpus[i].state == State::Running)
+        .collect();
+    order.sort_by_key(|&i| (qpus[i].time, i));
+    order
 }
 
 fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
