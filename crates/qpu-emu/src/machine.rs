@@ -555,7 +555,11 @@ fn run_qpu_until(
                 icount_limit,
                 max_cycles,
             };
-            let ran = run_plain(q, &code.pages[q.page], &limits, config)?;
+            let ran = run_plain(q, &code.pages[q.page], &limits, limit, ctx)?;
+            // An I/O instruction in the run woke a QPU: the scheduler must see it first.
+            if !ctx.units.wakes.is_empty() {
+                return Ok(());
+            }
             if ran > 1 {
                 continue;
             }
@@ -677,21 +681,25 @@ struct Limits {
 }
 
 /// Runs QPU `q` through consecutive instructions of its current code page that take the
-/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]),
-/// branch delay slots included, thread-end slots not (the caller starts it only outside
-/// those, on a plain instruction). The clock, instruction count, PC and hazard history stay
-/// in locals meanwhile, written back before a hazard check and at the end. Returns how many
-/// instructions it ran; it stops (leaving the QPU exactly as the one-instruction loop of
-/// [`run_qpu_until`] would) before the first instruction it does not take, or when the PC
-/// leaves the page. None of these instructions touches shared state, stalls, ends the
-/// thread or makes an undefined value, so the QPU stays running and unpoisoned.
+/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]) or
+/// [`Path::Io`] without a possible stall, branch delay slots included, thread-end slots not
+/// (the caller starts it only outside those, on a plain instruction). The clock,
+/// instruction count, PC and hazard history stay in locals meanwhile, written back before a
+/// hazard check, around an I/O instruction and at the end. Returns how many instructions it
+/// ran; it stops (leaving the QPU exactly as the one-instruction loop of [`run_qpu_until`]
+/// would) before the first instruction it does not take, before a shared-state instruction
+/// while another QPU (`limit`) is earlier, after an I/O instruction that woke a QPU or made
+/// an undefined value (a TMU load), or when the PC leaves the page. None of these
+/// instructions stalls, blocks or ends the thread, so the QPU stays running.
 #[inline(never)]
 fn run_plain(
     q: &mut Qpu,
     page: &[Decoded; PAGE_SLOTS],
     limits: &Limits,
-    config: &EmulatorConfig,
+    limit: (u64, usize),
+    ctx: &mut Ctx<'_, '_>,
 ) -> Result<u64, EmuError> {
+    let config = ctx.config;
     let page_key = q.page_key;
     let mut pc = q.pc;
     let mut icount = q.icount;
@@ -701,6 +709,33 @@ fn run_plain(
     let start = icount;
     loop {
         let d = &page[slot_of(pc)];
+        if d.path == Path::Io {
+            // As the general part of `run_qpu_until` runs it: in global order, after any
+            // stall (the run stops before either), with the QPU's state written back first.
+            if d.may_stall || (d.shared && (time, q.id) > limit) {
+                break;
+            }
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+            pc = q.pc;
+            icount = q.icount;
+            time = q.time;
+            prev_phys_writes = q.prev_phys_writes;
+            prev_acc_writes = q.prev_acc_writes;
+            if icount > limits.icount_limit || time > limits.max_cycles {
+                return Err(budget_error(q, config, limits.icount_limit));
+            }
+            // A TMU load brought in an undefined value (only the general path tracks it), a
+            // QPU was woken, or the PC left the page.
+            if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
+                break;
+            }
+            continue;
+        }
         let (runs, history) = match d.path {
             Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
             Path::Rotate => (
@@ -1031,6 +1066,7 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
 /// included), both operations, the writes (registers as the fast path stores them, I/O
 /// registers through [`write_dest`]), the flags, the TMU load and the bookkeeping, in the
 /// general path's order.
+#[inline(always)]
 fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault> {
     #[cfg(test)]
     path_tests::note_io();
