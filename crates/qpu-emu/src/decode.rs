@@ -275,8 +275,25 @@ pub(crate) enum Path {
     LoadImm,
     /// A branch with no static fault, linking (if at all) to a register.
     Branch,
+    /// An ALU instruction that the plain paths do not take only for its I/O: a write to an
+    /// I/O register (TMU, VPM, SFU, DMA, uniforms address...), a TMU load signal or a read
+    /// of the uniform stream or a DMA busy/wait register. No pack, unpack, rotation, read
+    /// of address 39, VPM read, mutex acquire, thread end, static fault or undefined value
+    /// it can make, so it runs without undefined-value tracking while the QPU holds none
+    /// (the general path otherwise). Ordering, stalls and hazard checks are the general
+    /// path's.
+    Io,
     /// Everything else, including a code-cache slot not decoded yet.
     General,
+}
+
+impl Path {
+    /// One of the paths [`crate::machine`]'s plain loop runs (touching only the QPU's own
+    /// state, never stalling).
+    #[inline(always)]
+    pub(crate) fn plain(self) -> bool {
+        !matches!(self, Path::Io | Path::General)
+    }
 }
 
 /// Whether and in which order the fast path runs the two operations straight on the value
@@ -1034,6 +1051,24 @@ impl Decoded {
             && plain(self.dst_mul)
             && self.fault.is_none()
             && !self.may_poison;
+        let io = matches!(self.kind, Kind::Alu)
+            && matches!(
+                self.signal,
+                Signal::None | Signal::LoadTmu0 | Signal::LoadTmu1
+            )
+            && !reads
+                .iter()
+                .any(|r| matches!(r, Some(Read::Vpm | Read::Mutex)))
+            && self.unpack == Unpack::None
+            && matches!(
+                self.pack,
+                Pack::RegfileA(qpu_isa::PackA::None) | Pack::Mul(qpu_isa::PackMul::None)
+            )
+            && self.rotate == Rotate::None
+            && self.fault.is_none()
+            && !self.may_poison
+            && !self.reads_nop
+            && !self.is_thread_end;
         self.path = if fast && self.rotate != Rotate::None {
             Path::Rotate
         } else if fast {
@@ -1042,6 +1077,8 @@ impl Decoded {
             Path::LoadImm
         } else if plain_branch {
             Path::Branch
+        } else if io {
+            Path::Io
         } else {
             Path::General
         };

@@ -160,8 +160,8 @@ struct TmuResult {
     /// Lanes whose address was outside every allocation: their value is undefined.
     poison: u16,
     /// Where the lookup was made, when `poison` is not empty: (PC, description, first
-    /// address outside memory).
-    origin: Option<(u32, String, u32)>,
+    /// address outside memory). Boxed: it is rare, and the FIFO entry stays small.
+    origin: Option<Box<(u32, String, u32)>>,
 }
 
 /// One QPU.
@@ -395,33 +395,28 @@ fn run_qpus(
     units: &mut Units,
 ) -> Result<(), EmuError> {
     let mut executed: u64 = 0;
+    // The running QPUs in (clock, number) order. Only the QPU that just ran changes its clock
+    // (later) or state, and woken QPUs join: each moves to its place instead of a search of
+    // every QPU per run (12-QPU programs switch QPUs every few instructions).
+    let key = |qpus: &[Qpu], i: usize| (qpus[i].time, i);
+    let mut order = running_order(qpus);
     loop {
-        // The running QPU with the lowest (clock, number), and the next lowest. QPU i is
-        // `qpus[i]`, so every QPU seen earlier in the loop has a lower number: on equal clocks
-        // the earlier one stays ahead, and comparing clocks alone orders the keys.
-        let mut best: Option<(u64, usize)> = None;
-        let mut second = (u64::MAX, usize::MAX);
-        for (i, q) in qpus.iter().enumerate() {
-            debug_assert_eq!(q.id, i);
-            if q.state != State::Running {
-                continue;
-            }
-            match best {
-                None => best = Some((q.time, q.id)),
-                Some(b) if q.time < b.0 => {
-                    second = b;
-                    best = Some((q.time, q.id));
-                }
-                Some(_) if q.time < second.0 => second = (q.time, q.id),
-                Some(_) => {}
-            }
-        }
-        let Some((_, qi)) = best else {
+        debug_assert_eq!(
+            order,
+            running_order(qpus),
+            "the kept order is the searched one"
+        );
+        // The running QPU with the lowest (clock, number), and the next lowest.
+        let Some(&qi) = order.first() else {
             if qpus.iter().all(|q| q.state == State::Done) {
                 return Ok(());
             }
             return Err(deadlock(qpus, units));
         };
+        debug_assert_eq!(qpus[qi].id, qi);
+        let second = order
+            .get(1)
+            .map_or((u64::MAX, usize::MAX), |&i| key(qpus, i));
         let mut ctx = Ctx {
             mem: &mut *mem,
             vpm: &mut *vpm,
@@ -429,6 +424,18 @@ fn run_qpus(
             config,
         };
         run_qpu(&mut qpus[qi], second, code, &mut ctx, &mut executed)?;
+        if qpus[qi].state == State::Running {
+            // Later now: move it up past every QPU now ahead of it.
+            let own = key(qpus, qi);
+            let mut at = 0;
+            while at + 1 < order.len() && key(qpus, order[at + 1]) < own {
+                order[at] = order[at + 1];
+                at += 1;
+            }
+            order[at] = qi;
+        } else {
+            order.remove(0);
+        }
         for (w, at, cause) in units.wakes.drain(..) {
             let q = &mut qpus[w];
             if q.state == State::Blocked {
@@ -437,9 +444,22 @@ fn run_qpus(
                     q.add_stall(cause, at - q.time);
                     q.time = at;
                 }
+                let own = key(qpus, w);
+                let place = order.partition_point(|&i| key(qpus, i) < own);
+                order.insert(place, w);
             }
         }
     }
+}
+
+/// The running QPUs in (clock, number) order, by a search of every QPU: what `run_qpus`
+/// keeps up to date (checked in builds with debug assertions, tests included).
+fn running_order(qpus: &[Qpu]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..qpus.len())
+        .filter(|&i| qpus[i].state == State::Running)
+        .collect();
+    order.sort_by_key(|&i| (qpus[i].time, i));
+    order
 }
 
 fn deadlock(qpus: &[Qpu], units: &Units) -> EmuError {
@@ -527,7 +547,7 @@ fn run_qpu_until(
         }
         // A run of plain instructions goes to `run_plain`; where that ran one instruction only
         // last time, the one-instruction paths below are cheaper.
-        if path != Path::General && !q.ending && d.plain_run.get() {
+        if path.plain() && !q.ending && d.plain_run.get() {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -535,7 +555,11 @@ fn run_qpu_until(
                 icount_limit,
                 max_cycles,
             };
-            let ran = run_plain(q, &code.pages[q.page], &limits, config)?;
+            let ran = run_plain(q, &code.pages[q.page], &limits, limit, ctx)?;
+            // An I/O instruction in the run woke a QPU: the scheduler must see it first.
+            if !ctx.units.wakes.is_empty() {
+                return Ok(());
+            }
             if ran > 1 {
                 continue;
             }
@@ -581,7 +605,7 @@ fn run_qpu_until(
                 // word out for good).
                 if q.icount & 15 == 0
                     && q.pc & PAGE_KEY_MASK == q.page_key
-                    && code.pages[q.page][slot_of(q.pc)].path != Path::General
+                    && code.pages[q.page][slot_of(q.pc)].path.plain()
                 {
                     d.plain_run.set(true);
                 }
@@ -607,7 +631,7 @@ fn run_qpu_until(
                 }
                 continue;
             }
-            Path::General => {}
+            Path::Io | Path::General => {}
         }
         if !d.loaded {
             code.decode(q.page, pc, ctx.mem)
@@ -627,7 +651,12 @@ fn run_qpu_until(
                 }
             }
         }
-        let woke = match execute(q, d, ctx) {
+        let outcome = if path == Path::Io {
+            execute_io(q, d, ctx).map(|()| Outcome::Executed)
+        } else {
+            execute(q, d, ctx)
+        };
+        let woke = match outcome {
             Ok(Outcome::Executed) => !ctx.units.wakes.is_empty(),
             Ok(Outcome::Blocked) => return Ok(()),
             Err(fault) => return Err(fault_at(q, Some(&d.instr), fault)),
@@ -652,21 +681,25 @@ struct Limits {
 }
 
 /// Runs QPU `q` through consecutive instructions of its current code page that take the
-/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]),
-/// branch delay slots included, thread-end slots not (the caller starts it only outside
-/// those, on a plain instruction). The clock, instruction count, PC and hazard history stay
-/// in locals meanwhile, written back before a hazard check and at the end. Returns how many
-/// instructions it ran; it stops (leaving the QPU exactly as the one-instruction loop of
-/// [`run_qpu_until`] would) before the first instruction it does not take, or when the PC
-/// leaves the page. None of these instructions touches shared state, stalls, ends the
-/// thread or makes an undefined value, so the QPU stays running and unpoisoned.
+/// plain paths ([`Path::Fast`], [`Path::Rotate`], [`Path::LoadImm`], [`Path::Branch`]) or
+/// [`Path::Io`] without a possible stall, branch delay slots included, thread-end slots not
+/// (the caller starts it only outside those, on a plain instruction). The clock,
+/// instruction count, PC and hazard history stay in locals meanwhile, written back before a
+/// hazard check, around an I/O instruction and at the end. Returns how many instructions it
+/// ran; it stops (leaving the QPU exactly as the one-instruction loop of [`run_qpu_until`]
+/// would) before the first instruction it does not take, before a shared-state instruction
+/// while another QPU (`limit`) is earlier, after an I/O instruction that woke a QPU or made
+/// an undefined value (a TMU load), or when the PC leaves the page. None of these
+/// instructions stalls, blocks or ends the thread, so the QPU stays running.
 #[inline(never)]
 fn run_plain(
     q: &mut Qpu,
     page: &[Decoded; PAGE_SLOTS],
     limits: &Limits,
-    config: &EmulatorConfig,
+    limit: (u64, usize),
+    ctx: &mut Ctx<'_, '_>,
 ) -> Result<u64, EmuError> {
+    let config = ctx.config;
     let page_key = q.page_key;
     let mut pc = q.pc;
     let mut icount = q.icount;
@@ -676,6 +709,33 @@ fn run_plain(
     let start = icount;
     loop {
         let d = &page[slot_of(pc)];
+        if d.path == Path::Io {
+            // As the general part of `run_qpu_until` runs it: in global order, after any
+            // stall (the run stops before either), with the QPU's state written back first.
+            if d.may_stall || (d.shared && (time, q.id) > limit) {
+                break;
+            }
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+            execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+            pc = q.pc;
+            icount = q.icount;
+            time = q.time;
+            prev_phys_writes = q.prev_phys_writes;
+            prev_acc_writes = q.prev_acc_writes;
+            if icount > limits.icount_limit || time > limits.max_cycles {
+                return Err(budget_error(q, config, limits.icount_limit));
+            }
+            // A TMU load brought in an undefined value (only the general path tracks it), a
+            // QPU was woken, or the PC left the page.
+            if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
+                break;
+            }
+            continue;
+        }
         let (runs, history) = match d.path {
             Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
             Path::Rotate => (
@@ -685,7 +745,7 @@ fn run_plain(
             // Of the history rules only "branch in a delay slot" can apply besides the
             // register-file distance (see the branch path of `run_qpu_until`).
             Path::Branch => (true, q.branch_slots > 0),
-            Path::General => (false, false),
+            Path::Io | Path::General => (false, false),
         };
         if !runs {
             break;
@@ -978,7 +1038,8 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
             q.file[rows::R4] = result.values;
             q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
-            if let Some((pc, what, address)) = result.origin {
+            if let Some(origin) = result.origin {
+                let (pc, what, address) = *origin;
                 q.poison_origin = what;
                 q.poison_origin_pc = Some(pc);
                 q.poison_origin_address = Some(address);
@@ -998,6 +1059,123 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
 
     finish(q, d, now, x.config)?;
     Ok(Outcome::Executed)
+}
+
+/// [`Path::Io`]: what [`execute`] does for such an instruction while the QPU holds no
+/// undefined value (so nothing is tracked): the hazard checks, the operands (I/O reads
+/// included), both operations, the writes (registers as the fast path stores them, I/O
+/// registers through [`write_dest`]), the flags, the TMU load and the bookkeeping, in the
+/// general path's order.
+#[inline(always)]
+fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault> {
+    #[cfg(test)]
+    path_tests::note_io();
+    let config = x.config;
+    if config.check_hazards {
+        check_hazards(q, d, config).map_err(Fault::Rule)?;
+    }
+    latch_reads(q, d);
+    let now = q.time;
+    if d.io_read {
+        for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
+            if let Some(
+                read @ (Read::Uniform
+                | Read::VdrBusy
+                | Read::VdwBusy
+                | Read::VdrWait
+                | Read::VdwWait),
+            ) = read
+            {
+                read_io(q, x, read, row)?;
+            }
+        }
+    }
+    {
+        let Qpu {
+            file,
+            results,
+            carries,
+            ..
+        } = &mut *q;
+        let [add_out, mul_out] = results;
+        let [add_carry, mul_carry] = carries;
+        let row = |k: usize| &file[usize::from(d.src[k])];
+        if d.computes[0] {
+            (d.add_fn)(row(0), row(1), add_out, add_carry);
+        }
+        if d.computes[1] {
+            (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
+        }
+    }
+    // Both sides see the flags from before the instruction (they change last).
+    if d.cond_acc_write {
+        q.cond_writes = cond_writes_of(d, &q.flags, q.icount);
+    }
+    for side in 0..2 {
+        let (dest, cond) = if side == 0 {
+            (d.dst_add, d.cond_add)
+        } else {
+            (d.dst_mul, d.cond_mul)
+        };
+        if d.dst_rows[side] != rows::SINK as u8 {
+            let Qpu {
+                file,
+                results,
+                flags,
+                ..
+            } = &mut *q;
+            store_if(
+                &mut file[usize::from(d.dst_rows[side])],
+                &results[side],
+                d.store_conds[side],
+                flags,
+            );
+        } else if dest != Dest::Nop && cond != Cond::Never {
+            if let Dest::R5Quad | Dest::R5Replicate = dest {
+                let mask = cond_mask(cond, &q.flags);
+                if mask.any() {
+                    write_dest(q, x, dest, side, &mask, PackStep::None, &d.tmu_allocation)?;
+                }
+            } else {
+                // An I/O register: written unconditionally (a condition is a static fault),
+                // with no pack, as `write_dest_general` writes it.
+                let values = q.results[side];
+                write_io(q, x, dest, &values, &d.tmu_allocation)?;
+            }
+        }
+    }
+    if d.set_flags {
+        let rule = match config.ambiguities.flags {
+            FlagsRule::Measured => 0,
+            FlagsRule::Guide => 1,
+        };
+        if let Some((side, cond)) = d.flag_sides[rule] {
+            let side = usize::from(side & 1);
+            set_flags_from(
+                &mut q.flags,
+                cond,
+                &q.results[side],
+                &q.carries[side],
+                d.writes_float[side],
+            );
+        }
+    }
+    // The loaded value is in r4 for the next instruction (as in `execute`).
+    if let Some(tmu) = ldtmu(d.signal) {
+        if let Some(result) = q.tmu_fifo[tmu].pop_front() {
+            q.file[rows::R4] = result.values;
+            q.poison[rows::R4] = result.poison;
+            q.r4_loaded = true;
+            if let Some(origin) = result.origin {
+                let (pc, what, address) = *origin;
+                q.poison_origin = what;
+                q.poison_origin_pc = Some(pc);
+                q.poison_origin_address = Some(address);
+                q.poisoned = true;
+            }
+        }
+    }
+    finish(q, d, now, config)
 }
 
 /// Bookkeeping after an instruction: hazard history, the clock, and control flow (three
@@ -1918,7 +2096,7 @@ fn tmu_lookup(
     // array's end and discards it). Not tracked without hazard checks: such lanes read 0.
     let origin = (poison != 0 && check).then(|| {
         let lane = poison.trailing_zeros() as usize;
-        (
+        Box::new((
             q.pc,
             format!(
                 "at PC {:#010x}: the TMU lookup written there read lane(s) {} from outside \
@@ -1928,7 +2106,7 @@ fn tmu_lookup(
                 addresses[lane]
             ),
             addresses[lane],
-        )
+        ))
     });
     // QPUs 2 and 3 of each slice have TMU0 and TMU1 swapped unless TMU_NOSWAP is set
     // (guide section 4).

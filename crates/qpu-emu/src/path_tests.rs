@@ -1,8 +1,8 @@
 //! Property test: every executor path chosen at decode time (plain ALU, load immediate,
-//! branch) must leave exactly the machine state the general path leaves. Random
+//! branch, I/O) must leave exactly the machine state the general path leaves. Random
 //! instruction shapes run twice, once as decoded and once with every instruction forced
-//! onto the general path; the run results (report or error text) and the full state of
-//! every QPU must be identical.
+//! onto the general path; the run results (report or error text), the full state of every
+//! QPU, the VPM and a data buffer the TMU reads must be identical.
 
 use std::cell::RefCell;
 
@@ -10,12 +10,19 @@ use proptest::prelude::*;
 
 use super::{Qpu, State};
 use crate::config::{Ambiguities, BranchRegisterLane, EmulatorConfig, FlagsRule};
-use crate::decode::{rows, Decoded};
+use crate::decode::{rows, Decoded, Dest};
 use crate::Emulator;
 
 thread_local! {
     /// The final state of every QPU of the last run on this thread.
     static LAST: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Instructions run on [`super::Path::Io`] on this thread.
+    static IO_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Called for every instruction `execute_io` runs (tests only).
+pub(super) fn note_io() {
+    IO_RUNS.with(|n| n.set(n.get() + 1));
 }
 
 /// Called at the end of every run (tests only).
@@ -69,36 +76,62 @@ fn state(q: &Qpu) -> String {
     )
 }
 
-/// Runs `words` on one QPU (uniforms: 64 words counting up) with or without the fast
-/// paths; returns the result text and the final QPU state.
+/// Bus address of a 64 KiB data buffer that TMU lookups can read (uniforms and register
+/// 7 of both files point into it).
+const DATA: u32 = 0x0100_0000;
+const DATA_BYTES: u32 = 1 << 16;
+
+/// Runs `words` on one QPU (uniforms: 64 addresses in the data buffer, counting up in
+/// 64-byte steps) with or without the fast paths; returns the result text (with the VPM's
+/// rows and the data buffer after the run) and the final QPU state.
 fn run(words: &[u64], config: &EmulatorConfig, force_general: bool) -> (String, Vec<String>) {
     let mut emu = Emulator::new(config.clone()).unwrap();
     emu.code.force_general = force_general;
+    emu.memory_mut().alloc_at(DATA, DATA_BYTES).unwrap();
+    let pattern: Vec<u32> = (0..DATA_BYTES / 4)
+        .map(|i| i.wrapping_mul(0x9e37_79b9))
+        .collect();
+    emu.memory_mut().write_u32s(DATA, &pattern).unwrap();
     let code = emu.load_program(words).unwrap();
-    let uniforms: Vec<u32> = (0..64).map(|i| 0x0101_0101u32.wrapping_mul(i)).collect();
+    let uniforms: Vec<u32> = (0..64).map(|i| DATA + 64 * i).collect();
     let uniforms = emu.load_uniforms(&uniforms).unwrap();
     LAST.with(|last| last.borrow_mut().clear());
     let result = match emu.run(&[(uniforms, code)]) {
         Ok(report) => format!("{report:?}"),
         Err(e) => format!("error: {e}"),
     };
+    let data = emu.memory().read_u32s(DATA, DATA_BYTES / 4).unwrap();
+    let result = format!("{result} vpm {:?} data {data:?}", emu.vpm().rows());
     (result, LAST.with(|last| last.borrow().clone()))
 }
 
-/// Write addresses: physical registers 0–7, r0–r3, r5 (37), nop (39); rarely an SFU.
+/// Write addresses: physical registers 0–7, r0–r3, r5 (37), nop (39); rarely an SFU, a
+/// TMU (56, 60), the VPM (48), TMU_NOSWAP (36), the host interrupt (38) or the uniforms
+/// address (40).
 fn waddr() -> impl Strategy<Value = u64> {
     prop_oneof![
-        6 => 0u64..8,
-        6 => 32u64..36,
-        1 => Just(37u64),
-        3 => Just(39u64),
-        1 => 52u64..56,
+        12 => 0u64..8,
+        12 => 32u64..36,
+        2 => Just(37u64),
+        6 => Just(39u64),
+        2 => 52u64..56,
+        2 => prop_oneof![Just(56u64), Just(60u64)],
+        1 => Just(48u64),
+        1 => prop_oneof![Just(36u64), Just(38u64), Just(40u64)],
     ]
 }
 
-/// Read addresses: physical registers 0–7, the uniform (32), element number (38), nop (39).
+/// Read addresses: physical registers 0–7, the uniform (32), element number (38), nop (39);
+/// rarely a DMA busy (49) or wait (50) register.
 fn raddr() -> impl Strategy<Value = u64> {
-    prop_oneof![8 => 0u64..8, 1 => Just(32u64), 1 => Just(38u64), 1 => Just(39u64)]
+    prop_oneof![
+        16 => 0u64..8,
+        2 => Just(32u64),
+        2 => Just(38u64),
+        2 => Just(39u64),
+        1 => Just(49u64),
+        1 => Just(50u64),
+    ]
 }
 
 /// Conditions, mostly always.
@@ -114,6 +147,8 @@ fn alu_word() -> impl Strategy<Value = u64> {
             any::<bool>(),
             prop_oneof![3 => Just(0u64), 1 => 0u64..8],
             any::<bool>(),
+            // No signal, or now and then a TMU load (ldtmu0, ldtmu1).
+            prop_oneof![8 => Just(1u64), 1 => Just(10u64), 1 => Just(11u64)],
         ),
         (
             prop_oneof![3 => Just(0u64), 1 => 0u64..16],
@@ -131,9 +166,19 @@ fn alu_word() -> impl Strategy<Value = u64> {
         ),
     )
         .prop_map(
-            |((small, unpack, pm), (pack, ca, cm, sf), (ws, wa, wm, om, oa), (ra, rb, si, mux))| {
-                let sig = if small { 13 } else { 1 };
+            |(
+                (small, unpack, pm, sig),
+                (pack, ca, cm, sf),
+                (ws, wa, wm, om, oa),
+                (ra, rb, si, mux),
+            )| {
+                let sig = if small { 13 } else { sig };
                 let rb = if small { si } else { rb };
+                // I/O registers take unconditional writes only (a condition is a static
+                // fault, which the general path handles): mostly keep them unconditional.
+                let io = |w: u64| matches!(w, 36 | 38 | 40..=63);
+                let ca = if io(wa) && ca != 0 { 1 } else { ca };
+                let cm = if io(wm) && cm != 0 { 1 } else { cm };
                 (sig << 60)
                     | (unpack << 57)
                     | (u64::from(pm) << 56)
@@ -169,6 +214,10 @@ fn load_imm_word() -> impl Strategy<Value = u64> {
         any::<u32>(),
     )
         .prop_map(|(mode, ca, cm, sf, ws, wa, wm, imm)| {
+            // As in `alu_word`: I/O registers mostly written unconditionally.
+            let io = |w: u64| matches!(w, 36 | 38 | 40..=63);
+            let ca = if io(wa) && ca != 0 { 1 } else { ca };
+            let cm = if io(wm) && cm != 0 { 1 } else { cm };
             (14 << 60)
                 | (mode << 57)
                 | (ca << 49)
@@ -218,6 +267,12 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
         let mut words = Vec::new();
         for (reg, pair) in init.chunks(2).take(8).enumerate() {
             let reg = reg as u64;
+            // Register 7 of each file: an address in the data buffer.
+            let pair = if reg == 7 {
+                [DATA | (pair[0] & 0xfffc), DATA | (pair[1] & 0xfffc)]
+            } else {
+                [pair[0], pair[1]]
+            };
             words.push(0xe002_0000_0000_0000 | (reg << 38) | (39 << 32) | u64::from(pair[0]));
             words.push(0xe000_4000_0000_0000 | (39 << 38) | (reg << 32) | u64::from(pair[1]));
         }
@@ -226,13 +281,32 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
         }
         // ldi sfu_exp2, <value>: r4 holds a result before the body reads it.
         words.push(0xe002_0000_0000_0000 | (54 << 38) | (39 << 32) | u64::from(init[0]));
+        // ldi vw_setup, 0x1a00: VPM writes go to consecutive rows from row 0, 32-bit
+        // horizontal (guide section 7, VPM generic block write setup).
+        words.push(0xe002_1000_0000_0000 | (49 << 38) | (39 << 32) | 0x1a00);
         words.extend([NOP; 3]);
         let mut prev_writes = 0u64;
+        // TMU requests written and not loaded yet (straight-line count; branches may skip
+        // some).
+        let mut pending = [0u32; 2];
         for word in body {
             let Ok(instr) = qpu_isa::Instruction::decode(word) else {
                 words.push(NOP);
                 prev_writes = 0;
                 continue;
+            };
+            // A TMU load with no request outstanding is an error that ends the run: such a
+            // load loses its signal.
+            let word = match super::ldtmu(Decoded::new(instr).signal) {
+                Some(tmu) if pending[tmu] == 0 => (word & !(15 << 60)) | (1 << 60),
+                Some(tmu) => {
+                    pending[tmu] -= 1;
+                    word
+                }
+                None => word,
+            };
+            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+                unreachable!("only the signal changed");
             };
             // Mostly avoid reading a physical register right after writing it (an error
             // that would end the run early): read the element number instead.
@@ -249,8 +323,19 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
             let Ok(instr) = qpu_isa::Instruction::decode(word) else {
                 unreachable!("only read addresses changed");
             };
-            prev_writes = Decoded::new(instr).phys_writes;
+            let d = Decoded::new(instr);
+            prev_writes = d.phys_writes;
+            for (dest, cond) in [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)] {
+                if let (Dest::TmuS(tmu), false) = (dest, cond == qpu_isa::Cond::Never) {
+                    pending[usize::from(tmu)] += 1;
+                }
+            }
             words.push(word);
+        }
+        // Load what is left (nop; ldtmu0 / ldtmu1).
+        for (tmu, &n) in pending.iter().enumerate() {
+            let load = (NOP & !(15 << 60)) | ((10 + tmu as u64) << 60);
+            words.extend(std::iter::repeat_n(load, n as usize));
         }
         words.extend([NOP; 4]);
         words.extend([0x3000_09e7_009e_7000, NOP, NOP]);
@@ -276,7 +361,7 @@ fn configs() -> [EmulatorConfig; 3] {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(1024))]
 
     #[test]
     fn fast_paths_match_the_general_path(words in program(), config in 0usize..3) {
@@ -294,9 +379,10 @@ fn random_programs_reach_the_fast_paths() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let mut seen = [0usize; 5];
+    let mut seen = [0usize; 6];
     let mut completed = 0;
-    for _ in 0..64 {
+    let io_before = IO_RUNS.with(std::cell::Cell::get);
+    for _ in 0..128 {
         let words = program().new_tree(&mut runner).unwrap().current();
         for &w in &words {
             if let Ok(instr) = qpu_isa::Instruction::decode(w) {
@@ -305,7 +391,9 @@ fn random_programs_reach_the_fast_paths() {
         }
         completed += usize::from(!run(&words, &configs()[0], false).0.starts_with("error"));
     }
+    let io_runs = IO_RUNS.with(std::cell::Cell::get) - io_before;
     assert!(seen.iter().all(|&n| n > 30), "paths seen: {seen:?}");
-    eprintln!("{completed} of 64 completed, paths {seen:?}");
-    assert!(completed > 8, "{completed} of 64 programs ran to the end");
+    eprintln!("{completed} of 128 completed, paths {seen:?}, {io_runs} ran on the I/O path");
+    assert!(completed > 12, "{completed} of 128 programs ran to the end");
+    assert!(io_runs > 100, "{io_runs} instructions ran on the I/O path");
 }
