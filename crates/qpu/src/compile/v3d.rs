@@ -105,7 +105,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use qpu_isa::v3d::{self, small_imm_index, Instruction, V3dVersion};
+/// The V3D version a kernel is compiled for (re-exported from `qpu_isa`).
+pub use qpu_isa::v3d::V3dVersion;
+use qpu_isa::v3d::{self, small_imm_index, Instruction};
 
 use super::CompileError;
 use crate::error::SourceLocation;
