@@ -7,22 +7,36 @@
 //! the VideoCore IV pipeline's IR, allocator and scheduler are built around the A/B register
 //! files, VPM/DMA stores and the VC4 hazard table, and bending them to a unified 64-entry
 //! register file, TMU stores and a different flag model would take longer to get right than a
-//! direct lowering. So this module walks the AST once and prints V3D assembly text, which
-//! [`qpu_isa::v3d::assemble`] encodes (labels, branch offsets, small-immediate signals,
-//! fadd/fmin operand order), one ALU operation or signal per instruction with nops where a
-//! latency or a branch delay slot needs them. The packer (`v3d/pack.rs`) then schedules each basic
-//! block: it pairs add- and mul-ALU operations, folds signals onto ALU instructions, turns
-//! the nops into latency constraints and fills branch delay slots.
+//! direct lowering. So this module walks the AST once and prints V3D assembly text with
+//! virtual registers (`%n`), one ALU operation or signal per instruction with nops where a
+//! latency or a branch delay slot needs them. The allocator (`v3d/alloc.rs`) replaces the
+//! virtual registers by register-file registers, [`qpu_isa::v3d::assemble`] encodes the
+//! text (labels, branch offsets, small-immediate signals, fadd/fmin operand order), and the
+//! packer (`v3d/pack.rs`) then schedules each basic block: it pairs add- and mul-ALU
+//! operations, folds signals onto ALU instructions, turns the nops into latency constraints
+//! and fills branch delay slots. The packer sees only physical registers and keeps every
+//! dependency between them, including the write-after-read ones register reuse creates.
 //!
-//! Registers are assigned statically: rf0–rf3 are reserved (the CSD payload arrives in rf0
-//! (4.2) or rf3 (7.1) and rf2; 7.1 writes `rep` into rf0), then one register per kernel
-//! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4) and per
-//! constant that is not a small immediate; the rest hold temporaries, allocated as a stack
-//! while a statement is lowered. A kernel that needs more registers than that is a
-//! [`CompileError::RegisterAllocation`]. Accumulators hold values only within one
-//! operation's instruction sequence (4.2 only: the rotation source r0 and amount r5, and r1
-//! for an `fmax` of two registers), so the same lowering serves 4.2 and 7.1; the differences
-//! are in `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
+//! Registers: rf0–rf3 are reserved (the CSD payload arrives in rf0 (4.2) or rf3 (7.1) and
+//! rf2; 7.1 writes `rep` into rf0; rf1 takes the QPU count when nothing reads it) and
+//! written into the text by name. Everything else is a virtual register: one per kernel
+//! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4), per
+//! constant loaded from the uniforms (see below), per buffer position of gathered values a
+//! load popped, and a new one for every temporary. The allocator computes liveness over
+//! the text's control flow (labels and branches; a value live around a loop's back edge is
+//! live throughout the loop; a conditional write, such as a `where_` assignment, also
+//! reads its register, so it does not end the old value's life) and colours the
+//! interference graph with rf4–rf63 (Chaitin/Briggs, registers handed out round-robin as
+//! Mesa's `v3d_ra_select_rf` does). Constants no small immediate holds get a register each
+//! (loaded in the prologue) as long as everything fits; if it does not, [`compile`] lowers
+//! the kernel again with fewer of them, the least used first (a use inside `n` loops
+//! counts 8^n), which are then built where they are used. With none left to drop, the
+//! kernel is a [`CompileError::RegisterAllocation`] naming the kernel, the number of values
+//! live at once and the statement where that happens: there is no spilling. Accumulators
+//! hold values only within one operation's instruction sequence (4.2 only: the rotation
+//! source r0 and amount r5, and r1 for an `fmax` of two registers) and are not allocated,
+//! so the same lowering serves 4.2 and 7.1; the differences are in `Gen::broadcast`,
+//! `Gen::rotate` and `Gen::binary`.
 //!
 //! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
 //! (`xor` with `pushz` for `==`, the carry of `min` for signed `<`/`>`); float comparisons
@@ -37,8 +51,8 @@
 //! (with the lanes of a partial store disabled by a write condition); a gather is a `tmua`
 //! write whose result a later receive pops with `ldtmu`. Loads and gathers share the one
 //! result FIFO, read in request order, so a load issued while gathered values wait first pops
-//! them (`ldtmu`) into registers counted down from rf63, and the receives that follow copy
-//! the oldest of those before they pop the FIFO again. The program waits for its stores
+//! them (`ldtmu`) into buffer registers (one virtual register per position, oldest first),
+//! and the receives that follow copy the oldest of those before they pop the FIFO again. The program waits for its stores
 //! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
 //! the final `thrsw` and its two delay slots).
 //!
