@@ -359,8 +359,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             ..
         } => {
             let version = gpu.v3d().expect("a V3D GPU");
-            let rows = qpu::bench::run_all_v3d(version)
-                .map_err(|e| CliError::Usage(format!("bench: {e}")))?;
+            let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
+            let mut rows = qpu::bench::run_all_v3d(version).map_err(bench)?;
+            rows.extend(qpu_kernels::bench::run_all_v3d(version).map_err(bench)?);
             emit(&bench_v3d_table(&rows))
         }
         Command::Bench { json, .. } => {

@@ -625,8 +625,17 @@ fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
             .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
             .map(|l| l.split('|').map(str::trim).collect())
             .collect();
-        // Every example has a row: numbers and a checked output, or the compiler's reason.
-        assert_eq!(rows.len(), 6, "{out}");
+        // Every example has a row: numbers and a checked output, or the compiler's reason;
+        // then the library workloads (sha256, mandelbrot, sgemm, fft 2^8 and 2^12), which
+        // must all compile and match their references.
+        assert_eq!(rows.len(), 11, "{out}");
+        for (row, name) in
+            rows[6..]
+                .iter()
+                .zip(["sha256", "mandelbrot", "sgemm", "fft 2^8", "fft 2^12"])
+        {
+            assert!(row[1].starts_with(name) && row[5] == "yes", "{out}");
+        }
         for row in &rows {
             if row[2].starts_with("not compiled") {
                 assert!(row[2].contains("is not supported"), "{out}");

@@ -2,7 +2,9 @@
 //! QPUs, its output checked against a reference implementation, and its figure of merit
 //! beside the hand-written program's published figure.
 
-use qpu::bench::{ExampleNumbers, Metric};
+use qpu::bench::{ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
+use qpu::compile::v3d::V3dVersion;
+use qpu::runtime::RunReport;
 use qpu::Device;
 
 use crate::fft::{rms_error_ppm, FftDirection, FftPlanner};
@@ -169,5 +171,149 @@ pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
 pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
     let mut rows = vec![mandelbrot()?, sha256()?, sgemm()?];
     rows.extend(fft()?);
+    Ok(rows)
+}
+
+/// The library workloads compiled for V3D `version` and run on its emulator, each on the
+/// version's QPUs (8 on 4.2, the language's 12 on 7.1) and checked against a reference:
+/// SHA-256 digests against the `sha2` crate, Mandelbrot counts and SGEMM against scalar
+/// Rust rounding to nearest as the V3D float unit does, FFTs against an f64 FFT within 1.5
+/// times GPU_FFT's error. A kernel the V3D compiler refuses gets its message instead.
+pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
+    use sha2::Digest;
+    let device = Device::v3d_emulator(version);
+    let qpus = match version {
+        V3dVersion::V42 => 8,
+        V3dVersion::V71 => 12,
+    };
+    let mut rows = Vec::new();
+    let mut row = |name: String,
+                   ast: &qpu::lang::ast::Kernel,
+                   run: &mut dyn FnMut() -> qpu::Result<(RunReport, bool)>|
+     -> qpu::Result<()> {
+        let compiled = match qpu::compile::v3d::compile(ast, version) {
+            Ok(c) => c,
+            Err(e) => {
+                rows.push(V3dExampleNumbers {
+                    name,
+                    qpus,
+                    outcome: Err(e.to_string()),
+                });
+                return Ok(());
+            }
+        };
+        let (report, correct) = run()?;
+        rows.push(V3dExampleNumbers {
+            name,
+            qpus,
+            outcome: Ok(V3dRun {
+                static_instructions: compiled.words.len(),
+                issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
+                cycles: report.cycles.unwrap_or(0),
+                correct,
+            }),
+        });
+        Ok(())
+    };
+
+    let messages: Vec<String> = (0..qpus as usize * 16 * 8)
+        .map(|i| format!("message {i}"))
+        .collect();
+    let mut sha = Sha256::with_qpus(qpus)?;
+    let ast = sha.kernel().ast().clone();
+    row(
+        format!(
+            "sha256 ({} one-block messages, {qpus} QPUs)",
+            messages.len()
+        ),
+        &ast,
+        &mut || {
+            let (digests, report) = sha.digest_all_with_report(&device, &messages)?;
+            let correct = messages
+                .iter()
+                .zip(&digests)
+                .all(|(m, d)| sha2::Sha256::digest(m.as_bytes()).as_slice() == d);
+            Ok((report, correct))
+        },
+    )?;
+
+    let view = View::default();
+    let mut m = crate::mandelbrot::Mandelbrot::new()?;
+    m.kernel().set_num_qpus(qpus)?;
+    let ast = m.kernel().ast().clone();
+    row(
+        format!(
+            "mandelbrot ({}x{}, {} iterations, {qpus} QPUs)",
+            view.width, view.height, view.max_iter
+        ),
+        &ast,
+        &mut || {
+            let (counts, report) = m.render(&device, &view)?;
+            Ok((report, counts == view.reference_nearest()))
+        },
+    )?;
+
+    let n = 256;
+    let a: Vec<f32> = (0..n * n)
+        .map(|i| ((i * 7) % 13) as f32 * 0.25 - 1.5)
+        .collect();
+    let b: Vec<f32> = (0..n * n)
+        .map(|i| ((i * 5) % 11) as f32 * 0.125 - 0.5)
+        .collect();
+    let c0: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32).collect();
+    let sgemm = Sgemm::new(qpus)?;
+    let ast = sgemm.kernel(crate::sgemm::padded_width(n))?.ast().clone();
+    row(
+        format!("sgemm ({n}x{n}x{n}, {qpus} QPUs)"),
+        &ast,
+        &mut || {
+            let mut c = c0.clone();
+            let report = sgemm
+                .run(
+                    &device,
+                    Transpose::No,
+                    Transpose::No,
+                    n,
+                    n,
+                    n,
+                    1.5,
+                    &a,
+                    n,
+                    &b,
+                    n,
+                    0.5,
+                    &mut c,
+                    n,
+                )?
+                .ok_or_else(|| qpu::Error::Arguments("sgemm: nothing ran".to_string()))?;
+            let mut want = c0.clone();
+            crate::sgemm::reference_nearest(n, n, n, 1.5, &a, &b, 0.5, &mut want);
+            Ok((report, c == want))
+        },
+    )?;
+
+    for log2n in [8u32, 12] {
+        let len = 1usize << log2n;
+        let batch = 10;
+        let mut fft = FftPlanner::new(qpus).plan_fft_forward(len)?;
+        let input: Vec<num_complex::Complex32> = (0..len * batch)
+            .map(|i| {
+                let x = (i as f64 * 0.618_033_988_749_895).fract();
+                let y = (i as f64 * 0.414_213_562_373_095).fract();
+                num_complex::Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
+            })
+            .collect();
+        let ast = fft.kernel().ast().clone();
+        row(
+            format!("fft 2^{log2n} (batch {batch}, {qpus} QPUs)"),
+            &ast,
+            &mut || {
+                let mut data = input.clone();
+                let report = fft.process(&device, &mut data)?;
+                let ppm = rms_error_ppm(&input, &data, len, FftDirection::Forward);
+                Ok((report, ppm <= 1.5 * GPU_FFT_PPM[log2n as usize - 8]))
+            },
+        )?;
+    }
     Ok(rows)
 }

@@ -10,9 +10,13 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 //!
-//! The arithmetic is the QPU's (products and sums round toward zero, [`qpu::float`]); the
-//! scalar [`View::reference`] follows the kernel operation by operation, so the counts agree
-//! exactly on every backend.
+//! The arithmetic is the QPU's: on the VideoCore IV products and sums round toward zero
+//! ([`qpu::float`]), which the scalar [`View::reference`] follows operation by operation;
+//! the Pi 4/5 GPUs (V3D) round to nearest even, which [`View::reference_nearest`] follows
+//! with Rust's own `f32` operations. [`View::reference_for`] picks the one a device's
+//! float unit uses, so the counts agree exactly on every backend. (Escape counts are
+//! sensitive to the last bit near the set's boundary: the two roundings give different
+//! counts for some pixels.)
 
 use qpu::float::{add, mul, sub};
 use qpu::lang::*;
@@ -139,6 +143,48 @@ impl View {
         }
         counts
     }
+
+    /// The same counts in scalar Rust with IEEE single precision rounded to nearest even, the
+    /// V3D float unit's arithmetic (Pi 4/5), operation by operation as the kernel does them.
+    pub fn reference_nearest(&self) -> Vec<u32> {
+        let mut counts = Vec::with_capacity((self.width * self.height) as usize);
+        for y in 0..self.height {
+            let ci = self.y0 + y as f32 * self.dy;
+            for x in 0..self.width {
+                let cr = self.x0 + x as f32 * self.dx;
+                let (mut zr, mut zi, mut zr2, mut zi2, mut n) = (0.0f32, 0.0f32, 0.0, 0.0, 0);
+                while zr2 + zi2 < 4.0 && n < self.max_iter {
+                    zi = zr * zi * 2.0 + ci;
+                    zr = zr2 - zi2 + cr;
+                    n += 1;
+                    zr2 = zr * zr;
+                    zi2 = zi * zi;
+                }
+                counts.push(n);
+            }
+        }
+        counts
+    }
+
+    /// The reference for the float unit `device` runs kernels on: [`View::reference_nearest`]
+    /// for the V3D backends (`emulator-vc6`, `emulator-vc7`, `pi-v3d`), else
+    /// [`View::reference`].
+    pub fn reference_for(&self, device: &Device) -> Vec<u32> {
+        if runs_v3d_code(device) {
+            self.reference_nearest()
+        } else {
+            self.reference()
+        }
+    }
+}
+
+/// Whether `device` runs V3D code (Pi 4/5 or their emulators), whose floats round to nearest
+/// even rather than toward zero.
+pub fn runs_v3d_code(device: &Device) -> bool {
+    matches!(
+        device.backend().name(),
+        "emulator-vc6" | "emulator-vc7" | "pi-v3d"
+    )
 }
 
 /// The compiled Mandelbrot kernel.

@@ -342,3 +342,28 @@ pub fn reference(
         }
     }
 }
+
+/// [`reference`] with IEEE single precision rounded to nearest even, the V3D float unit's
+/// arithmetic (Pi 4/5), in the same order.
+#[allow(clippy::too_many_arguments)]
+pub fn reference_nearest(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: &[f32],
+    b: &[f32],
+    beta: f32,
+    c: &mut [f32],
+) {
+    for i in 0..m {
+        for j in 0..n {
+            let mut sum = 0.0f32;
+            for kk in 0..k {
+                sum += a[i * k + kk] * b[kk * n + j];
+            }
+            let old = if beta == 0.0 { 0.0 } else { c[i * n + j] };
+            c[i * n + j] = sum * alpha + beta * old;
+        }
+    }
+}

@@ -7,22 +7,36 @@
 //! the VideoCore IV pipeline's IR, allocator and scheduler are built around the A/B register
 //! files, VPM/DMA stores and the VC4 hazard table, and bending them to a unified 64-entry
 //! register file, TMU stores and a different flag model would take longer to get right than a
-//! direct lowering. So this module walks the AST once and prints V3D assembly text, which
-//! [`qpu_isa::v3d::assemble`] encodes (labels, branch offsets, small-immediate signals,
-//! fadd/fmin operand order), one ALU operation or signal per instruction with nops where a
-//! latency or a branch delay slot needs them. The packer (`v3d/pack.rs`) then schedules each basic
-//! block: it pairs add- and mul-ALU operations, folds signals onto ALU instructions, turns
-//! the nops into latency constraints and fills branch delay slots.
+//! direct lowering. So this module walks the AST once and prints V3D assembly text with
+//! virtual registers (`%n`), one ALU operation or signal per instruction with nops where a
+//! latency or a branch delay slot needs them. The allocator (`v3d/alloc.rs`) replaces the
+//! virtual registers by register-file registers, [`qpu_isa::v3d::assemble`] encodes the
+//! text (labels, branch offsets, small-immediate signals, fadd/fmin operand order), and the
+//! packer (`v3d/pack.rs`) then schedules each basic block: it pairs add- and mul-ALU
+//! operations, folds signals onto ALU instructions, turns the nops into latency constraints
+//! and fills branch delay slots. The packer sees only physical registers and keeps every
+//! dependency between them, including the write-after-read ones register reuse creates.
 //!
-//! Registers are assigned statically: rf0–rf3 are reserved (the CSD payload arrives in rf0
-//! (4.2) or rf3 (7.1) and rf2; 7.1 writes `rep` into rf0), then one register per kernel
-//! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4) and per
-//! constant that is not a small immediate; the rest hold temporaries, allocated as a stack
-//! while a statement is lowered. A kernel that needs more registers than that is a
-//! [`CompileError::RegisterAllocation`]. Accumulators hold values only within one
-//! operation's instruction sequence (4.2 only: the rotation source r0 and amount r5, and r1
-//! for an `fmax` of two registers), so the same lowering serves 4.2 and 7.1; the differences
-//! are in `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
+//! Registers: rf0–rf3 are reserved (the CSD payload arrives in rf0 (4.2) or rf3 (7.1) and
+//! rf2; 7.1 writes `rep` into rf0; rf1 takes the QPU count when nothing reads it) and
+//! written into the text by name. Everything else is a virtual register: one per kernel
+//! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4), per
+//! constant loaded from the uniforms (see below), per buffer position of gathered values a
+//! load popped, and a new one for every temporary. The allocator computes liveness over
+//! the text's control flow (labels and branches; a value live around a loop's back edge is
+//! live throughout the loop; a conditional write, such as a `where_` assignment, also
+//! reads its register, so it does not end the old value's life) and colours the
+//! interference graph with rf4–rf63 (Chaitin/Briggs, registers handed out round-robin as
+//! Mesa's `v3d_ra_select_rf` does). Constants no small immediate holds get a register each
+//! (loaded in the prologue) as long as everything fits; if it does not, [`compile`] lowers
+//! the kernel again with fewer of them, the least used first (a use inside `n` loops
+//! counts 8^n), which are then built where they are used. With none left to drop, the
+//! kernel is a [`CompileError::RegisterAllocation`] naming the kernel, the number of values
+//! live at once and the statement where that happens: there is no spilling. Accumulators
+//! hold values only within one operation's instruction sequence (4.2 only: the rotation
+//! source r0 and amount r5, and r1 for an `fmax` of two registers) and are not allocated,
+//! so the same lowering serves 4.2 and 7.1; the differences are in `Gen::broadcast`,
+//! `Gen::rotate` and `Gen::binary`.
 //!
 //! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
 //! (`xor` with `pushz` for `==`, the carry of `min` for signed `<`/`>`); float comparisons
@@ -37,8 +51,8 @@
 //! (with the lanes of a partial store disabled by a write condition); a gather is a `tmua`
 //! write whose result a later receive pops with `ldtmu`. Loads and gathers share the one
 //! result FIFO, read in request order, so a load issued while gathered values wait first pops
-//! them (`ldtmu`) into registers counted down from rf63, and the receives that follow copy
-//! the oldest of those before they pop the FIFO again. The program waits for its stores
+//! them (`ldtmu`) into buffer registers (one virtual register per position, oldest first),
+//! and the receives that follow copy the oldest of those before they pop the FIFO again. The program waits for its stores
 //! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
 //! the final `thrsw` and its two delay slots).
 //!
@@ -105,11 +119,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use qpu_isa::v3d::{self, small_imm_index, Instruction, V3dVersion};
+/// The V3D version a kernel is compiled for (re-exported from `qpu_isa`).
+pub use qpu_isa::v3d::V3dVersion;
+use qpu_isa::v3d::{self, small_imm_index, Instruction};
 
 use super::CompileError;
 use crate::error::SourceLocation;
 
+mod alloc;
 mod pack;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp,
@@ -119,10 +136,10 @@ use crate::lang::ast::{
 const FIRST_FREE: u8 = 4;
 /// Registers per thread with one thread per QPU.
 const REGISTERS: u32 = 64;
+/// Registers the allocator gives out: rf4–rf63.
+const ALLOCATABLE: u32 = REGISTERS - FIRST_FREE as u32;
 /// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
 const TMU_FIFO: u32 = 16;
-/// Registers kept free for temporaries when constants are given registers.
-const TEMPORARIES: u32 = 32;
 
 /// A kernel compiled for a V3D GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,23 +185,61 @@ impl V3dCompiled {
 }
 
 /// Compiles `kernel` for V3D `version` (see the module docs for what is supported).
+///
+/// The first attempt loads every constant no small immediate holds into a register of its
+/// own in the prologue; when the values then do not fit the register file, the least used
+/// constants (weighted by loop depth) are built where they are used instead, as few as
+/// needed, and the kernel is lowered again.
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
-    let mut gen = Gen::new(kernel, version)?;
-    gen.body(&kernel.body, None)?;
-    gen.finish()
+    let constants = Needs::of(kernel).constants.len();
+    let mut pin = constants.min(ALLOCATABLE as usize);
+    loop {
+        let mut gen = Gen::new(kernel, version, pin);
+        gen.body(&kernel.body, None)?;
+        match gen.finish() {
+            Ok(compiled) => return Ok(compiled),
+            Err(Attempt::Error(e)) => return Err(e),
+            Err(Attempt::Registers { uncolored, message }) => {
+                if pin == 0 {
+                    return Err(CompileError::RegisterAllocation(message));
+                }
+                pin = pin.saturating_sub(uncolored.max(1));
+            }
+        }
+    }
 }
 
-/// An ALU operand: a register-file register or a small immediate (its 32-bit value).
+/// Why one lowering of a kernel failed.
+enum Attempt {
+    Error(CompileError),
+    /// The values did not fit the register file: `uncolored` got no register.
+    Registers {
+        uncolored: usize,
+        message: String,
+    },
+}
+
+impl From<CompileError> for Attempt {
+    fn from(e: CompileError) -> Attempt {
+        Attempt::Error(e)
+    }
+}
+
+/// An ALU operand: a virtual register (`%n` in the generated text, given a register-file
+/// register by `alloc`), one of the reserved registers rf0–rf3, or a small immediate (its
+/// 32-bit value).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Src {
-    Reg(u8),
+    Reg(u32),
+    Phys(u8),
     Imm(u32),
 }
 
 impl Src {
     fn text(self) -> String {
         match self {
-            Src::Reg(n) => format!("rf{n}"),
+            Src::Reg(n) => format!("%{n}"),
+            Src::Phys(n) => format!("rf{n}"),
             Src::Imm(bits) => match small_imm_index(bits) {
                 Some(i) if i >= 32 => format!("{:?}", f32::from_bits(bits)),
                 _ => (bits as i32).to_string(),
@@ -222,7 +277,7 @@ enum Mask {
     /// Flag A holds the mask (nothing in the body changes the flags).
     Flags(Sense),
     /// A register holds −1 in the enabled lanes and 0 elsewhere.
-    Reg(u8),
+    Reg(u32),
 }
 
 /// What the pre-pass finds the code will need.
@@ -233,18 +288,28 @@ struct Needs {
     index: bool,
     memory: bool,
     stores: bool,
-    /// Constants no small immediate holds, with their number of uses.
+    /// Constants no small immediate holds, with their number of uses, a use inside `n`
+    /// nested loops counting 8^n.
     constants: Vec<(u32, u32)>,
+    /// Loops around the statement being walked.
+    depth: u32,
 }
 
 impl Needs {
+    fn of(kernel: &Kernel) -> Needs {
+        let mut needs = Needs::default();
+        needs.stmts(&kernel.body);
+        needs
+    }
+
     fn constant(&mut self, bits: u32) {
         if small_imm_index(bits).is_some() {
             return;
         }
+        let weight = 8u32.saturating_pow(self.depth);
         match self.constants.iter_mut().find(|(c, _)| *c == bits) {
-            Some((_, uses)) => *uses += 1,
-            None => self.constants.push((bits, 1)),
+            Some((_, uses)) => *uses = uses.saturating_add(weight),
+            None => self.constants.push((bits, weight)),
         }
     }
 
@@ -288,8 +353,10 @@ impl Needs {
                 }
                 StmtKind::While { cond, body } => {
                     let (Cond::Any(b) | Cond::All(b)) = cond;
+                    self.depth += 1;
                     self.bool(b);
                     self.stmts(body);
+                    self.depth -= 1;
                 }
                 StmtKind::Where {
                     cond,
@@ -457,57 +524,52 @@ struct Gen<'k> {
     lines: Vec<String>,
     locations: Vec<Option<SourceLocation>>,
     labels: u32,
-    var_reg: Vec<u8>,
-    const_reg: BTreeMap<u32, u8>,
+    /// Each variable's virtual register.
+    var_reg: Vec<u32>,
+    const_reg: BTreeMap<u32, u32>,
     /// The constants in `const_reg`, in uniform-stream order.
     pinned_constants: Vec<u32>,
-    me: u8,
-    num_qpus: u8,
-    index: u8,
-    lane4: u8,
+    me: u32,
+    num_qpus: u32,
+    index: u32,
+    lane4: u32,
     uniform: Vec<bool>,
-    /// Next free temporary register; temporaries are a stack above the pinned registers.
-    next_temp: u32,
+    /// The next virtual register: every temporary is a new one (`alloc` finds which can
+    /// share a register).
+    next_vreg: u32,
     /// Gathers whose results are still in the TMU's FIFO.
     gathers: u32,
     /// Gathered values a load popped out of the FIFO before its own result, oldest first in
     /// `buffer(0)`, `buffer(1)`, …: later receives take them before any `ldtmu`.
     buffered: u32,
+    /// The virtual registers of the buffer positions (one per position, so that every path
+    /// through control flow finds the `i`-th oldest value in the same register).
+    buffers: Vec<u32>,
     /// The statement being lowered.
     here: Option<SourceLocation>,
 }
 
 impl<'k> Gen<'k> {
-    fn new(kernel: &'k Kernel, version: V3dVersion) -> Result<Gen<'k>, CompileError> {
-        let mut needs = Needs::default();
-        needs.stmts(&kernel.body);
-        let mut next = u32::from(FIRST_FREE);
-        let mut pin = || {
+    /// A generator that loads the `pin` most used constants (weighted by loop depth) into
+    /// registers in the prologue; the others are built where they are used.
+    fn new(kernel: &'k Kernel, version: V3dVersion, pin: usize) -> Gen<'k> {
+        let needs = Needs::of(kernel);
+        let mut next = 0u32;
+        let mut pin_reg = || {
             let r = next;
             next += 1;
-            r.min(255) as u8
+            r
         };
-        let var_reg = (0..kernel.vars.len()).map(|_| pin()).collect();
-        let me = pin();
-        let num_qpus = pin();
-        let index = pin();
-        let lane4 = pin();
-        // The most used constants get a register each (loaded from the uniforms), as long
-        // as TEMPORARIES registers stay free; the others are built where they are used.
+        let var_reg = (0..kernel.vars.len()).map(|_| pin_reg()).collect();
+        let me = pin_reg();
+        let num_qpus = pin_reg();
+        let index = pin_reg();
+        let lane4 = pin_reg();
         let mut by_uses = needs.constants.clone();
         by_uses.sort_by_key(|&(_, uses)| std::cmp::Reverse(uses));
-        let pinned_so_far = u32::from(FIRST_FREE) + kernel.vars.len() as u32 + 4;
-        let room = (REGISTERS - TEMPORARIES).saturating_sub(pinned_so_far) as usize;
-        let pinned: Vec<u32> = by_uses.iter().take(room).map(|&(c, _)| c).collect();
-        let const_reg = pinned.iter().map(|&c| (c, pin())).collect();
-        if next > REGISTERS {
-            return Err(CompileError::RegisterAllocation(format!(
-                "the kernel at {} needs {} registers for its variables and constants; V3D has \
-                 {} (minus 4 reserved): use fewer variables or literals",
-                kernel.location, next, REGISTERS
-            )));
-        }
-        Ok(Gen {
+        let pinned: Vec<u32> = by_uses.iter().take(pin).map(|&(c, _)| c).collect();
+        let const_reg = pinned.iter().map(|&c| (c, pin_reg())).collect();
+        Gen {
             version,
             kernel,
             needs,
@@ -522,11 +584,12 @@ impl<'k> Gen<'k> {
             index,
             lane4,
             uniform: uniform_vars(kernel),
-            next_temp: next,
+            next_vreg: next,
             gathers: 0,
             buffered: 0,
+            buffers: Vec::new(),
             here: None,
-        })
+        }
     }
 
     // ---- emission helpers ----------------------------------------------------------------
@@ -566,17 +629,24 @@ impl<'k> Gen<'k> {
         }
     }
 
-    fn temp(&mut self) -> Result<u8, CompileError> {
-        if self.next_temp >= REGISTERS - self.buffered {
-            return Err(CompileError::RegisterAllocation(format!(
-                "the expression at {} needs more temporary registers than V3D has left; split \
-                 it into several statements",
-                self.here.unwrap_or(self.kernel.location)
-            )));
-        }
-        let r = self.next_temp as u8;
-        self.next_temp += 1;
+    fn temp(&mut self) -> Result<u32, CompileError> {
+        let r = self.next_vreg;
+        self.next_vreg = r.checked_add(1).ok_or_else(|| {
+            CompileError::RegisterAllocation(format!(
+                "the kernel at {} needs more than 2^32 values",
+                self.kernel.location
+            ))
+        })?;
         Ok(r)
+    }
+
+    /// The virtual register of buffer position `i` (see `buffered`).
+    fn buffer(&mut self, i: u32) -> Result<u32, CompileError> {
+        while self.buffers.len() <= i as usize {
+            let r = self.temp()?;
+            self.buffers.push(r);
+        }
+        Ok(self.buffers[i as usize])
     }
 
     fn constant(&mut self, bits: u32) -> Result<Src, CompileError> {
@@ -588,7 +658,7 @@ impl<'k> Gen<'k> {
         }
         // Built from 4-bit pieces, most significant first (V3D has no load-immediate).
         let t = self.temp()?;
-        let d = format!("rf{t}");
+        let d = format!("%{t}");
         let nibbles: Vec<u32> = (0..8).rev().map(|i| (bits >> (4 * i)) & 15).collect();
         let first = nibbles.iter().position(|&n| n != 0).unwrap_or(7);
         self.mov(&d, Src::Imm(nibbles[first]), None);
@@ -607,7 +677,7 @@ impl<'k> Gen<'k> {
         match (a, b) {
             (Src::Imm(x), Src::Imm(y)) if x != y || self.version == V3dVersion::V71 => {
                 let t = self.temp()?;
-                self.mov(&format!("rf{t}"), a, None);
+                self.mov(&format!("%{t}"), a, None);
                 Ok((Src::Reg(t), b))
             }
             _ => Ok((a, b)),
@@ -669,7 +739,7 @@ impl<'k> Gen<'k> {
         };
         self.emit(format!("nop ; mov {dest}, {}", value.text()));
         let t = self.temp()?;
-        self.emit(format!("nop ; mov rf{t}, {read}"));
+        self.emit(format!("nop ; mov %{t}, {read}"));
         Ok(Src::Reg(t))
     }
 
@@ -678,18 +748,18 @@ impl<'k> Gen<'k> {
     /// (`qpu_schedule.c`, `instruction_latency`; a read in the very next instruction stalls,
     /// `read_stalls`). The two nops after it stand for that latency: the packer keeps
     /// readers two instructions away and fills the gap with independent work.
-    fn sfu(&mut self, op: &str, dest: u8, a: Src) {
-        self.add1(op, None, &format!("rf{dest}"), a);
+    fn sfu(&mut self, op: &str, dest: u32, a: Src) {
+        self.add1(op, None, &format!("%{dest}"), a);
         self.emit("nop ; nop");
         self.emit("nop ; nop");
     }
 
     /// `dest` lane i = `value` lane (i − n) mod 16, n = lane 0 of `amount`.
-    fn rotate(&mut self, dest: u8, value: Src, amount: Src) -> Result<(), CompileError> {
-        let d = format!("rf{dest}");
+    fn rotate(&mut self, dest: u32, value: Src, amount: Src) -> Result<(), CompileError> {
+        let d = format!("%{dest}");
         let constant = match amount {
             Src::Imm(n) => Some(n & 15),
-            Src::Reg(_) => None,
+            Src::Reg(_) | Src::Phys(_) => None,
         };
         if constant == Some(0) {
             self.mov(&d, value, None);
@@ -720,15 +790,15 @@ impl<'k> Gen<'k> {
                     Some(n) => Src::Imm((16 - n) & 15),
                     None => {
                         let t = self.temp()?;
-                        self.add1("neg", None, &format!("rf{t}"), amount);
+                        self.add1("neg", None, &format!("%{t}"), amount);
                         Src::Reg(t)
                     }
                 };
                 let v = match value {
-                    Src::Reg(_) => value,
+                    Src::Reg(_) | Src::Phys(_) => value,
                     Src::Imm(_) => {
                         let t = self.temp()?;
-                        self.mov(&format!("rf{t}"), value, None);
+                        self.mov(&format!("%{t}"), value, None);
                         Src::Reg(t)
                     }
                 };
@@ -751,12 +821,11 @@ impl<'k> Gen<'k> {
     fn stmt(&mut self, s: &Stmt, mask: Option<Mask>) -> Result<(), CompileError> {
         let outer = self.here;
         self.here = Some(s.location);
-        let mark = self.next_temp;
         match &s.kind {
             StmtKind::Assign { var, value } => {
                 self.assign(self.var_reg[var.0 as usize], value, mask)?
             }
-            StmtKind::If { .. } | StmtKind::While { .. } => self.control(s, mark)?,
+            StmtKind::If { .. } | StmtKind::While { .. } => self.control(s)?,
             StmtKind::Where {
                 cond,
                 then,
@@ -812,13 +881,15 @@ impl<'k> Gen<'k> {
                 if self.buffered > 0 {
                     // The oldest gathered value was popped by a load (`drain`): copy it, then
                     // move the younger ones down so the oldest is again in buffer 0.
-                    self.mov(&format!("rf{r}"), Src::Reg(buffer(0)), None);
+                    let oldest = self.buffer(0)?;
+                    self.mov(&format!("%{r}"), Src::Reg(oldest), None);
                     for i in 1..self.buffered {
-                        self.mov(&format!("rf{}", buffer(i - 1)), Src::Reg(buffer(i)), None);
+                        let (to, from) = (self.buffer(i - 1)?, self.buffer(i)?);
+                        self.mov(&format!("%{to}"), Src::Reg(from), None);
                     }
                     self.buffered -= 1;
                 } else if self.gathers > 0 {
-                    self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
+                    self.emit(format!("nop ; nop ; ldtmu.%{r}"));
                     self.gathers -= 1;
                 } else {
                     return Err(self.unsupported("a `receive` with no gather before it"));
@@ -839,7 +910,6 @@ impl<'k> Gen<'k> {
             }
             StmtKind::Debug { .. } => {}
         }
-        self.next_temp = mark;
         self.here = outer;
         Ok(())
     }
@@ -849,10 +919,10 @@ impl<'k> Gen<'k> {
     /// before the condition, so that both paths start with none waiting. Popping early is
     /// always correct (the values are buffered in FIFO order); the first error is kept if
     /// the second attempt fails too.
-    fn control(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+    fn control(&mut self, s: &Stmt) -> Result<(), CompileError> {
         let (lines, locations) = (self.lines.len(), self.locations.len());
         let (gathers, buffered) = (self.gathers, self.buffered);
-        let first = match self.control_flow(s, mark) {
+        let first = match self.control_flow(s) {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
@@ -862,15 +932,14 @@ impl<'k> Gen<'k> {
         self.lines.truncate(lines);
         self.locations.truncate(locations);
         (self.gathers, self.buffered) = (gathers, buffered);
-        self.next_temp = mark;
         self.here = Some(s.location);
         if self.drain().is_err() {
             return Err(first);
         }
-        self.control_flow(s, mark).map_err(|_| first)
+        self.control_flow(s).map_err(|_| first)
     }
 
-    fn control_flow(&mut self, s: &Stmt, mark: u32) -> Result<(), CompileError> {
+    fn control_flow(&mut self, s: &Stmt) -> Result<(), CompileError> {
         match &s.kind {
             StmtKind::If {
                 cond,
@@ -880,7 +949,6 @@ impl<'k> Gen<'k> {
                 let taken = self.cond(cond)?;
                 let else_label = self.label();
                 self.branch(negate_branch(taken), &else_label);
-                self.next_temp = mark;
                 let pending = self.pending();
                 self.body(then, None)?;
                 self.balanced(pending, "an `if_` body")?;
@@ -904,7 +972,6 @@ impl<'k> Gen<'k> {
                 let end = self.label();
                 let taken = self.cond(cond)?;
                 self.branch(negate_branch(taken), &end);
-                self.next_temp = mark;
                 self.place(&top);
                 let pending = self.pending();
                 self.body(body, None)?;
@@ -943,15 +1010,8 @@ impl<'k> Gen<'k> {
     /// every outstanding result, oldest first, before it reads a later one).
     fn drain(&mut self) -> Result<(), CompileError> {
         for _ in 0..self.gathers {
-            let r = buffer(self.buffered);
-            if u32::from(r) < self.next_temp {
-                return Err(CompileError::RegisterAllocation(format!(
-                    "the load at {} has no register left to hold the gathered values waiting \
-                     before it; receive them first or split the expression",
-                    self.here.unwrap_or(self.kernel.location)
-                )));
-            }
-            self.emit(format!("nop ; nop ; ldtmu.rf{r}"));
+            let r = self.buffer(self.buffered)?;
+            self.emit(format!("nop ; nop ; ldtmu.%{r}"));
             self.buffered += 1;
         }
         self.gathers = 0;
@@ -1004,16 +1064,16 @@ impl<'k> Gen<'k> {
             None => c,
             Some(m) => {
                 let t = self.temp()?;
-                self.add2("and", None, &format!("rf{t}"), Src::Reg(m), Src::Reg(c))?;
+                self.add2("and", None, &format!("%{t}"), Src::Reg(m), Src::Reg(c))?;
                 t
             }
         };
         self.body(then, Some(Mask::Reg(then_mask)))?;
         if !otherwise.is_empty() {
             let t = self.temp()?;
-            self.add1("not", None, &format!("rf{t}"), Src::Reg(c));
+            self.add1("not", None, &format!("%{t}"), Src::Reg(c));
             if let Some(m) = outer_reg {
-                self.add2("and", None, &format!("rf{t}"), Src::Reg(t), Src::Reg(m))?;
+                self.add2("and", None, &format!("%{t}"), Src::Reg(t), Src::Reg(m))?;
             }
             self.body(otherwise, Some(Mask::Reg(t)))?;
         }
@@ -1021,7 +1081,7 @@ impl<'k> Gen<'k> {
     }
 
     /// `dest = value` in the lanes of `mask`.
-    fn assign(&mut self, dest: u8, value: &Expr, mask: Option<Mask>) -> Result<(), CompileError> {
+    fn assign(&mut self, dest: u32, value: &Expr, mask: Option<Mask>) -> Result<(), CompileError> {
         let Some(mask) = mask else {
             return self.eval_into(value, dest);
         };
@@ -1031,7 +1091,7 @@ impl<'k> Gen<'k> {
             match mask {
                 Mask::Flags(s) => s,
                 Mask::Reg(m) => {
-                    g.emit(format!("or.pushz nop, rf{m}, rf{m} ; nop"));
+                    g.emit(format!("or.pushz nop, %{m}, %{m} ; nop"));
                     Sense::NotA
                 }
             }
@@ -1041,12 +1101,12 @@ impl<'k> Gen<'k> {
                 let a = self.eval(lhs)?;
                 let b = self.eval(rhs)?;
                 let s = sense(self);
-                self.binary(*op, &format!("rf{dest}"), a, b, Some(s.cond()))
+                self.binary(*op, &format!("%{dest}"), a, b, Some(s.cond()))
             }
             _ => {
                 let v = self.eval(value)?;
                 let s = sense(self);
-                self.mov(&format!("rf{dest}"), v, Some(s.cond()));
+                self.mov(&format!("%{dest}"), v, Some(s.cond()));
                 Ok(())
             }
         }
@@ -1069,7 +1129,6 @@ impl<'k> Gen<'k> {
                 // dead once the value is computed.
                 let t = self.temp()?;
                 self.eval_into(e, t)?;
-                self.next_temp = u32::from(t) + 1;
                 Src::Reg(t)
             }
         })
@@ -1078,8 +1137,8 @@ impl<'k> Gen<'k> {
     /// Computes `e` into register `dest`. Multi-instruction sequences write `dest` only in
     /// their last instruction (or, for `select`, in a way that reads the operands first), so
     /// `dest` may be a variable `e` reads.
-    fn eval_into(&mut self, e: &Expr, dest: u8) -> Result<(), CompileError> {
-        let d = format!("rf{dest}");
+    fn eval_into(&mut self, e: &Expr, dest: u32) -> Result<(), CompileError> {
+        let d = format!("%{dest}");
         match e {
             Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Var(_) | Expr::Special(_) => {
                 let v = self.eval(e)?;
@@ -1097,12 +1156,12 @@ impl<'k> Gen<'k> {
                     UnaryOp::IntAbs => {
                         // max(x, −x); −MIN = MIN, as the language defines.
                         let t = self.temp()?;
-                        self.add1("neg", None, &format!("rf{t}"), a);
+                        self.add1("neg", None, &format!("%{t}"), a);
                         self.add2("max", None, &d, a, Src::Reg(t))?;
                     }
                     UnaryOp::FloatAbs => {
                         let t = self.temp()?;
-                        self.add2("shl", None, &format!("rf{t}"), a, Src::Imm(1))?;
+                        self.add2("shl", None, &format!("%{t}"), a, Src::Imm(1))?;
                         self.add2("shr", None, &d, Src::Reg(t), Src::Imm(1))?;
                     }
                     UnaryOp::Recip => self.sfu("recip", dest, a),
@@ -1111,7 +1170,7 @@ impl<'k> Gen<'k> {
                     // VideoCore IV SFU does); the V3D's gives NaN for a negative one.
                     UnaryOp::Rsqrt | UnaryOp::Log2 | UnaryOp::Sqrt => {
                         let t = self.temp()?;
-                        let abs = format!("rf{t}");
+                        let abs = format!("%{t}");
                         self.add2("shl", None, &abs, a, Src::Imm(1))?;
                         self.add2("shr", None, &abs, Src::Reg(t), Src::Imm(1))?;
                         match op {
@@ -1151,14 +1210,14 @@ impl<'k> Gen<'k> {
                 let base = self.broadcast(base, uniform)?;
                 let offsets = self.lane_offsets(*stride)?;
                 self.add2("add", None, "tmua", base, offsets)?;
-                self.emit(format!("nop ; nop ; ldtmu.rf{dest}"));
+                self.emit(format!("nop ; nop ; ldtmu.%{dest}"));
             }
             Expr::Rotate { value, amount } => {
                 let v = self.eval(value)?;
                 let n = self.eval(amount)?;
                 self.rotate(dest, v, n)?;
             }
-            Expr::Uniform { .. } => self.emit(format!("nop ; nop ; ldunifarf.rf{dest}")),
+            Expr::Uniform { .. } => self.emit(format!("nop ; nop ; ldunifarf.%{dest}")),
         }
         Ok(())
     }
@@ -1201,18 +1260,18 @@ impl<'k> Gen<'k> {
                 // a·b mod 2^32 = al·bl + ((ah·bl + al·bh) << 24), with al, bl the low 24 bits
                 // and ah, bh the high 8 (umul24 reads only the low 24 bits of each input).
                 let low = self.temp()?;
-                self.mul2("umul24", None, &format!("rf{low}"), a, b)?;
+                self.mul2("umul24", None, &format!("%{low}"), a, b)?;
                 let t = self.temp()?;
-                self.add2("shr", None, &format!("rf{t}"), a, Src::Imm(-8i32 as u32))?;
-                self.mul2("umul24", None, &format!("rf{t}"), Src::Reg(t), b)?;
+                self.add2("shr", None, &format!("%{t}"), a, Src::Imm(-8i32 as u32))?;
+                self.mul2("umul24", None, &format!("%{t}"), Src::Reg(t), b)?;
                 let u = self.temp()?;
-                self.add2("shr", None, &format!("rf{u}"), b, Src::Imm(-8i32 as u32))?;
-                self.mul2("umul24", None, &format!("rf{u}"), a, Src::Reg(u))?;
-                self.add2("add", None, &format!("rf{t}"), Src::Reg(t), Src::Reg(u))?;
+                self.add2("shr", None, &format!("%{u}"), b, Src::Imm(-8i32 as u32))?;
+                self.mul2("umul24", None, &format!("%{u}"), a, Src::Reg(u))?;
+                self.add2("add", None, &format!("%{t}"), Src::Reg(t), Src::Reg(u))?;
                 self.add2(
                     "shl",
                     None,
-                    &format!("rf{t}"),
+                    &format!("%{t}"),
                     Src::Reg(t),
                     Src::Imm(-8i32 as u32),
                 )?;
@@ -1242,7 +1301,7 @@ impl<'k> Gen<'k> {
         b: Src,
         cond: Option<&str>,
     ) -> Result<(), CompileError> {
-        let reg = |g: &mut Gen<'_>| g.temp().map(|t| (t, format!("rf{t}")));
+        let reg = |g: &mut Gen<'_>| g.temp().map(|t| (t, format!("%{t}")));
         let (ua, ua_s) = reg(self)?;
         let (ub, ub_s) = reg(self)?;
         let (r, r_s) = reg(self)?;
@@ -1295,7 +1354,7 @@ impl<'k> Gen<'k> {
             return Ok(Src::Imm(0));
         }
         let t = self.temp()?;
-        let d = format!("rf{t}");
+        let d = format!("%{t}");
         if bytes.is_power_of_two() {
             let shift = shift_imm(bytes.trailing_zeros());
             self.add2("shl", None, &d, Src::Reg(self.index), shift)?;
@@ -1308,14 +1367,6 @@ impl<'k> Gen<'k> {
 
     /// Pushes flag A for a per-lane condition; returns which state of A means "holds".
     fn flags(&mut self, b: &BoolExpr) -> Result<Sense, CompileError> {
-        // Once the flags are pushed, the temporaries used on the way are dead.
-        let mark = self.next_temp;
-        let sense = self.push_flags(b);
-        self.next_temp = mark;
-        sense
-    }
-
-    fn push_flags(&mut self, b: &BoolExpr) -> Result<Sense, CompileError> {
         match b {
             BoolExpr::Compare {
                 op,
@@ -1383,14 +1434,14 @@ impl<'k> Gen<'k> {
             BoolExpr::Not(inner) => Ok(self.flags(inner)?.not()),
             BoolExpr::And(..) | BoolExpr::Or(..) => {
                 let v = self.bool_value(b)?;
-                self.emit(format!("or.pushz nop, rf{v}, rf{v} ; nop"));
+                self.emit(format!("or.pushz nop, %{v}, %{v} ; nop"));
                 Ok(Sense::NotA)
             }
         }
     }
 
     /// A register holding −1 where `b` holds and 0 elsewhere.
-    fn bool_value(&mut self, b: &BoolExpr) -> Result<u8, CompileError> {
+    fn bool_value(&mut self, b: &BoolExpr) -> Result<u32, CompileError> {
         match b {
             BoolExpr::And(x, y) | BoolExpr::Or(x, y) => {
                 let vx = self.bool_value(x)?;
@@ -1400,14 +1451,13 @@ impl<'k> Gen<'k> {
                 } else {
                     "or"
                 };
-                self.add2(op, None, &format!("rf{vx}"), Src::Reg(vx), Src::Reg(vy))?;
-                self.next_temp = u32::from(vx) + 1;
+                self.add2(op, None, &format!("%{vx}"), Src::Reg(vx), Src::Reg(vy))?;
                 Ok(vx)
             }
             _ => {
                 let sense = self.flags(b)?;
                 let t = self.temp()?;
-                let d = format!("rf{t}");
+                let d = format!("%{t}");
                 self.mov(&d, Src::Imm(0), None);
                 self.mov(&d, Src::Imm(-1i32 as u32), Some(sense.cond()));
                 Ok(t)
@@ -1417,7 +1467,7 @@ impl<'k> Gen<'k> {
 
     // ---- prologue, end, assembly -----------------------------------------------------------
 
-    fn finish(mut self) -> Result<V3dCompiled, CompileError> {
+    fn finish(mut self) -> Result<V3dCompiled, Attempt> {
         let body = std::mem::take(&mut self.lines);
         let body_locations = std::mem::take(&mut self.locations);
         self.here = None;
@@ -1429,12 +1479,12 @@ impl<'k> Gen<'k> {
             V3dVersion::V71 => 3,
         };
         if self.needs.me {
-            let me = format!("rf{}", self.me);
+            let me = format!("%{}", self.me);
             self.add2(
                 "shl",
                 None,
                 &me,
-                Src::Reg(payload),
+                Src::Phys(payload),
                 Src::Imm(shift_bits(16)),
             )?;
             self.add2(
@@ -1445,33 +1495,33 @@ impl<'k> Gen<'k> {
                 Src::Imm(shift_bits(16)),
             )?;
         }
-        let sink = 1u8;
+        // The QPU count goes to the reserved rf1 when nothing reads it.
         let nq = if self.needs.num_qpus {
-            self.num_qpus
+            Src::Reg(self.num_qpus)
         } else {
-            sink
+            Src::Phys(1)
         };
-        self.emit(format!("nop ; nop ; ldunifrf.rf{nq}"));
+        self.emit(format!("nop ; nop ; ldunifrf.{}", nq.text()));
         for p in &self.kernel.params {
             let r = self.var_reg[p.var.0 as usize];
-            self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));
+            self.emit(format!("nop ; nop ; ldunifrf.%{r}"));
         }
         let constants = self.pinned_constants.clone();
         for c in &constants {
             let r = self.const_reg[c];
-            self.emit(format!("nop ; nop ; ldunifrf.rf{r}"));
+            self.emit(format!("nop ; nop ; ldunifrf.%{r}"));
         }
         if self.needs.index || self.needs.memory {
-            let idx = format!("rf{}", self.index);
+            let idx = format!("%{}", self.index);
             self.emit(format!("eidx {idx} ; nop"));
             if self.needs.memory {
-                let lane4 = format!("rf{}", self.lane4);
+                let lane4 = format!("%{}", self.lane4);
                 self.add2("shl", None, &lane4, Src::Reg(self.index), Src::Imm(2))?;
             }
         }
         for (v, zero) in vars_needing_zero(self.kernel).into_iter().enumerate() {
             if zero {
-                let r = format!("rf{}", self.var_reg[v]);
+                let r = format!("%{}", self.var_reg[v]);
                 self.mov(&r, Src::Imm(0), None);
             }
         }
@@ -1496,8 +1546,32 @@ impl<'k> Gen<'k> {
             });
         }
 
+        let lines = match alloc::allocate(&self.lines, ALLOCATABLE) {
+            Ok(lines) => lines,
+            Err(short) => {
+                // The statement where the most values are live at once.
+                let peak = self.lines[..short.peak]
+                    .iter()
+                    .filter(|l| !l.ends_with(':'))
+                    .count();
+                let at = self
+                    .locations
+                    .get(peak)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(self.kernel.location);
+                return Err(Attempt::Registers {
+                    uncolored: short.uncolored,
+                    message: format!(
+                        "the kernel at {} needs {} registers at once (at {at}); V3D has {} for \
+                         values (64, minus rf0–rf3 reserved): keep fewer values alive at once",
+                        self.kernel.location, short.pressure, ALLOCATABLE
+                    ),
+                });
+            }
+        };
         let mut text = String::new();
-        for line in &self.lines {
+        for line in &lines {
             let _ = writeln!(text, "{line}");
         }
         let generated = v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
@@ -1585,12 +1659,6 @@ fn negate_branch(cond: &str) -> &'static str {
         "alla" => "anyna",
         _ => "alla",
     }
-}
-
-/// The register holding the `i`-th oldest gathered value a load popped (from rf63 down;
-/// temporaries stay below them).
-fn buffer(i: u32) -> u8 {
-    (REGISTERS - 1 - i) as u8
 }
 
 fn version_name(version: V3dVersion) -> &'static str {

@@ -1,0 +1,435 @@
+//! Register allocation for the V3D code generator's assembly text.
+//!
+//! The generator writes every value it computes to a virtual register, `%n` in the text
+//! (kernel variables, built-ins, pinned constants, buffered TMU results and a new one for
+//! each temporary), and names the reserved registers rf0–rf3 and the accumulators
+//! directly. This pass gives each virtual register one of the register-file registers
+//! rf4–rf63 and rewrites the text, which the assembler and the packer then see as before.
+//!
+//! * **Reads and writes** come from the text: in each `;`-separated part, an ALU
+//!   operation's first operand is its destination and the others are its inputs; a signal
+//!   with a destination (`ldtmu.%n`, `ldunifrf.%n`, `ldunifarf.%n`) writes it. A write under
+//!   a condition (`.ifa`, `.ifna`, `.ifb`, `.ifnb`, the `where_` lanes) keeps the other lanes'
+//!   old value, so it also counts as a read: the register stays live from before.
+//! * **Liveness** is the usual backward data-flow over the instructions' control flow
+//!   (labels, conditional and unconditional branches), iterated to a fixed point, so a
+//!   value live around a loop's back edge is live in the whole loop.
+//! * **Interference**: a written register interferes with every register live after the
+//!   write (also when nothing reads the value: the write still lands in its register) and
+//!   with the other registers the same instruction writes.
+//! * **Colouring**: Chaitin's simplification with Briggs's optimistic colouring (Briggs,
+//!   Cooper and Torczon, "Improvements to graph coloring register allocation", 1994), with
+//!   the registers handed out round-robin as Mesa's V3D allocator does for the register
+//!   file (`v3d_ra_select_rf` in `src/broadcom/compiler/vir_register_allocate.c`), so that
+//!   values computed close together land in different registers and the packer is not held
+//!   back by false write-after-read dependencies.
+//!
+//! There is no spilling: when a value gets no register the caller learns how many did
+//! not, how many were live at once at the worst point, and where that point is.
+
+/// Why allocation failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Shortfall {
+    /// Virtual registers that got no register.
+    pub uncolored: usize,
+    /// The most virtual registers live at once (or written by one instruction while others
+    /// are live).
+    pub pressure: usize,
+    /// The line where that happens.
+    pub peak: usize,
+}
+
+/// The virtual registers one line reads and writes, and where control goes after it.
+#[derive(Debug, Default)]
+struct Line {
+    reads: Vec<u32>,
+    writes: Vec<u32>,
+    label: Option<String>,
+    /// The branch target, and whether the branch may fall through.
+    branch: Option<(String, bool)>,
+}
+
+fn vreg(token: &str) -> Option<u32> {
+    token.strip_prefix('%').and_then(|n| n.parse().ok())
+}
+
+fn parse(text: &str) -> Line {
+    let mut line = Line::default();
+    let t = text.trim();
+    if let Some(label) = t.strip_suffix(':') {
+        line.label = Some(label.to_string());
+        return line;
+    }
+    if t.starts_with("b ") || t.starts_with("b.") {
+        if let Some((head, target)) = t.split_once(char::is_whitespace) {
+            line.branch = Some((target.trim().to_string(), head != "b"));
+        }
+        return line;
+    }
+    for part in t.split(';') {
+        let part = part.trim();
+        let (head, rest) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
+        let mut pieces = head.split('.');
+        pieces.next();
+        let suffixes: Vec<&str> = pieces.collect();
+        if let Some(v) = suffixes.iter().find_map(|s| vreg(s)) {
+            // A signal writing a register.
+            line.writes.push(v);
+            continue;
+        }
+        let conditional = suffixes
+            .iter()
+            .any(|s| matches!(*s, "ifa" | "ifna" | "ifb" | "ifnb"));
+        let mut operands = rest.split(',').map(str::trim).filter(|o| !o.is_empty());
+        if let Some(dest) = operands.next() {
+            if let Some(v) = vreg(dest) {
+                line.writes.push(v);
+                if conditional {
+                    line.reads.push(v);
+                }
+            }
+        }
+        line.reads.extend(operands.filter_map(vreg));
+    }
+    line
+}
+
+/// A set of virtual registers.
+#[derive(Clone, PartialEq, Eq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn new(n: usize) -> Set {
+        Set(vec![0; n.div_ceil(64)])
+    }
+    fn insert(&mut self, v: u32) {
+        self.0[v as usize / 64] |= 1 << (v % 64);
+    }
+    fn remove(&mut self, v: u32) {
+        self.0[v as usize / 64] &= !(1 << (v % 64));
+    }
+    fn union(&mut self, other: &Set) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| (i * 64 + b) as u32)
+        })
+    }
+}
+
+/// For each line, the virtual registers live after it.
+fn live_out(lines: &[Line], vregs: usize) -> Vec<Set> {
+    let labels: std::collections::HashMap<&str, usize> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| l.label.as_deref().map(|name| (name, i)))
+        .collect();
+    let successors: Vec<Vec<usize>> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let next = (i + 1 < lines.len()).then_some(i + 1);
+            match &l.branch {
+                // The three delay slots after a branch run before it is taken; they hold no
+                // registers (the generator leaves them as nops), so the edge may start at
+                // the branch itself.
+                Some((target, falls)) => {
+                    let mut s: Vec<usize> =
+                        labels.get(target.as_str()).copied().into_iter().collect();
+                    if *falls {
+                        s.extend(next);
+                    }
+                    s
+                }
+                None => next.into_iter().collect(),
+            }
+        })
+        .collect();
+    let mut live_in = vec![Set::new(vregs); lines.len()];
+    let mut live_out = vec![Set::new(vregs); lines.len()];
+    loop {
+        let mut changed = false;
+        for i in (0..lines.len()).rev() {
+            let mut out = Set::new(vregs);
+            for &s in &successors[i] {
+                out.union(&live_in[s]);
+            }
+            let mut inn = out.clone();
+            for &w in &lines[i].writes {
+                inn.remove(w);
+            }
+            for &r in &lines[i].reads {
+                inn.insert(r);
+            }
+            if inn != live_in[i] {
+                live_in[i] = inn;
+                changed = true;
+            }
+            live_out[i] = out;
+        }
+        if !changed {
+            return live_out;
+        }
+    }
+}
+
+/// Gives every `%n` in `text` a register rf(4 + k), k < `registers`, and returns the text
+/// with the registers written in.
+pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, Shortfall> {
+    let lines: Vec<Line> = text.iter().map(|l| parse(l)).collect();
+    let vregs = lines
+        .iter()
+        .flat_map(|l| l.reads.iter().chain(&l.writes))
+        .map(|&v| v as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let live = live_out(&lines, vregs);
+
+    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
+    let mut used = vec![false; vregs];
+    let (mut pressure, mut peak) = (0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        for &v in line.reads.iter().chain(&line.writes) {
+            used[v as usize] = true;
+        }
+        let mut at_once = live[i].clone();
+        for &w in &line.writes {
+            at_once.insert(w);
+        }
+        let count = at_once.len();
+        if count > pressure {
+            (pressure, peak) = (count, i);
+        }
+        for &w in &line.writes {
+            for v in at_once.iter().filter(|&v| v != w) {
+                adjacent[w as usize].push(v);
+                adjacent[v as usize].push(w);
+            }
+        }
+    }
+    for a in &mut adjacent {
+        a.sort_unstable();
+        a.dedup();
+    }
+
+    // Simplify: take out a node with fewer than `registers` neighbours left, or, when none
+    // is, the one with the most (optimistically: it may still find a register).
+    let k = registers as usize;
+    let mut degree: Vec<usize> = adjacent.iter().map(Vec::len).collect();
+    let mut removed = vec![false; vregs];
+    let mut stack = Vec::new();
+    let mut low: Vec<u32> = (0..vregs as u32)
+        .filter(|&v| used[v as usize] && degree[v as usize] < k)
+        .collect();
+    let mut left = used.iter().filter(|&&u| u).count();
+    while left > 0 {
+        let v = match low.pop() {
+            Some(v) if !removed[v as usize] => v,
+            Some(_) => continue,
+            None => match (0..vregs as u32)
+                .filter(|&v| used[v as usize] && !removed[v as usize])
+                .max_by_key(|&v| degree[v as usize])
+            {
+                Some(v) => v,
+                None => break,
+            },
+        };
+        removed[v as usize] = true;
+        left -= 1;
+        stack.push(v);
+        for &n in &adjacent[v as usize] {
+            let n = n as usize;
+            if !removed[n] {
+                degree[n] -= 1;
+                if degree[n] + 1 == k {
+                    low.push(n as u32);
+                }
+            }
+        }
+    }
+
+    // Select, in the reverse order, round-robin from the register after the last one given.
+    let mut colour: Vec<Option<u32>> = vec![None; vregs];
+    let mut next = 0u32;
+    let mut uncolored = 0;
+    while let Some(v) = stack.pop() {
+        let mut taken = vec![false; k];
+        for &n in &adjacent[v as usize] {
+            if let Some(c) = colour[n as usize] {
+                taken[c as usize] = true;
+            }
+        }
+        match (0..registers)
+            .map(|j| (next + j) % registers)
+            .find(|&c| !taken[c as usize])
+        {
+            Some(c) => {
+                colour[v as usize] = Some(c);
+                next = (c + 1) % registers;
+            }
+            None => uncolored += 1,
+        }
+    }
+    if uncolored > 0 {
+        return Err(Shortfall {
+            uncolored,
+            pressure,
+            peak,
+        });
+    }
+    Ok(text
+        .iter()
+        .map(|l| rewrite(l, &colour, super::FIRST_FREE.into()))
+        .collect())
+}
+
+/// `text` with each `%n` replaced by its register.
+fn rewrite(text: &str, colour: &[Option<u32>], first: u32) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let digits = rest[at + 1..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len() - at - 1, |n| n);
+        let number = &rest[at + 1..at + 1 + digits];
+        match number
+            .parse::<usize>()
+            .ok()
+            .and_then(|v| colour.get(v).copied().flatten())
+        {
+            Some(c) => out.push_str(&format!("rf{}", first + c)),
+            None => out.push_str(&rest[at..at + 1 + digits]),
+        }
+        rest = &rest[at + 1 + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    fn registers(out: &[String]) -> Vec<u32> {
+        out.iter()
+            .flat_map(|l| {
+                l.split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter_map(|t| t.strip_prefix("rf").and_then(|n| n.parse().ok()))
+                    .collect::<Vec<u32>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parses_reads_writes_and_conditional_writes() {
+        let l = parse("add.ifa %3, %1, %2 ; nop");
+        assert_eq!(l.writes, vec![3]);
+        assert_eq!(l.reads, vec![3, 1, 2]);
+        let l = parse("nop ; mov %4, r0 ; rot.5");
+        assert_eq!((l.writes, l.reads), (vec![4], vec![]));
+        let l = parse("nop ; nop ; ldtmu.%7");
+        assert_eq!((l.writes, l.reads), (vec![7], vec![]));
+        let l = parse("or.pushz nop, %2, %2 ; nop");
+        assert_eq!((l.writes, l.reads), (vec![], vec![2, 2]));
+        assert_eq!(parse("b.anyna L3").branch, Some(("L3".to_string(), true)));
+        assert_eq!(parse("L3:").label.as_deref(), Some("L3"));
+    }
+
+    /// Short-lived values share registers: 200 values, each read only by the instruction
+    /// that writes the next, fit in one.
+    #[test]
+    fn short_lived_values_reuse_registers() {
+        let mut text = vec!["nop ; mov %0, 1".to_string()];
+        for v in 1..200 {
+            text.push(format!("add %{v}, %{}, 1 ; nop", v - 1));
+        }
+        let out = allocate(&text, 60).unwrap();
+        let mut regs = registers(&out);
+        regs.sort_unstable();
+        regs.dedup();
+        assert!(regs.len() <= 60 && regs.iter().all(|&r| (4..64).contains(&r)));
+        assert!(allocate(&text, 1).is_ok());
+    }
+
+    /// A value defined before a loop and read only at its top stays live through the whole
+    /// body: nothing written in the body may take its register.
+    #[test]
+    fn a_value_live_around_the_back_edge_interferes_with_the_loop_body() {
+        let text = lines(
+            "nop ; mov %0, 5\n\
+             nop ; mov %9, 0\n\
+             L1:\n\
+             add %1, %0, 1 ; nop\n\
+             add %2, %1, 2 ; nop\n\
+             add.pushz %9, %9, %2 ; nop\n\
+             b.anyna L1\n\
+             nop ; nop\n\
+             nop ; nop\n\
+             nop ; nop\n\
+             add %3, %9, 0 ; nop",
+        );
+        let out = allocate(&text, 60).unwrap();
+        let reg = |line: usize, n: usize| registers(&out[line..=line])[n];
+        let r0 = reg(0, 0);
+        assert_ne!(
+            reg(3, 0),
+            r0,
+            "%1 overwrote %0, which the next iteration reads"
+        );
+        assert_ne!(reg(4, 0), r0, "%2 overwrote %0");
+        // Without the back edge %0 dies at its read and %1 may take it; with it, three
+        // registers are needed at once (%0, %9 and %1 or %2).
+        assert!(allocate(&text, 2).is_err());
+        assert!(allocate(&text, 3).is_ok());
+    }
+
+    /// A conditional write keeps the lanes it does not write: the register must hold the
+    /// value from before, so a value written before it is live across everything between.
+    #[test]
+    fn a_conditional_write_keeps_the_value_live() {
+        let text = lines(
+            "nop ; mov %0, 1\n\
+             nop ; mov %1, 2\n\
+             add %2, %1, 1 ; nop\n\
+             nop ; mov.ifa %0, %2\n\
+             add %3, %0, 0 ; nop",
+        );
+        let out = allocate(&text, 60).unwrap();
+        let r = registers(&out);
+        // %0 (line 0) must differ from %1 (line 1) and %2 (line 2).
+        assert_ne!(r[0], r[1]);
+        assert_ne!(r[0], r[2]);
+        assert!(allocate(&text, 2).is_ok());
+        assert!(allocate(&text, 1).is_err());
+        // Made unconditional, %0's first value is dead at once: one register does.
+        let plain: Vec<String> = text.iter().map(|l| l.replace("mov.ifa", "mov")).collect();
+        assert!(allocate(&plain, 1).is_ok());
+    }
+
+    #[test]
+    fn a_dead_write_does_not_clobber_a_live_value() {
+        let text = lines(
+            "nop ; mov %0, 1\n\
+             nop ; mov %1, 2\n\
+             add %2, %0, 0 ; nop",
+        );
+        let r = registers(&allocate(&text, 60).unwrap());
+        assert_ne!(r[0], r[1]);
+        let short = allocate(&text, 1).unwrap_err();
+        assert_eq!(short.pressure, 2);
+        assert_eq!(short.peak, 1);
+    }
+}
