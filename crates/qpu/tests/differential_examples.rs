@@ -339,7 +339,8 @@ fn pointers_sharing_an_offset_end_where_the_scalar_loop_does() {
 /// `x != y` is tested once per 4 copies of its body (`lower::idle_once_done`): the copies
 /// after the condition fails must change nothing. Euclid's algorithm with a per-lane step
 /// count (`where_(a != b)`) and a running sum, on pairs that are equal on entry, converge in
-/// 1 to 5 steps, or take many, on the interpreter and the emulator, against scalar Rust.
+/// 1 to 5 steps, or take many, on the interpreter and the VideoCore IV and V3D emulators,
+/// against scalar Rust.
 #[test]
 fn copies_of_an_idle_loop_body_change_nothing_after_the_loop_ends() {
     use qpu::lang::*;
@@ -410,7 +411,17 @@ fn copies_of_an_idle_loop_body_change_nothing_after_the_loop_ends() {
             .chain(r.iter().map(|t| t.2))
             .collect()
     };
-    for device in [Device::interpreter(), Device::emulator()] {
+    // The V3D compiler copies such bodies too.
+    let devices = || {
+        use qpu_isa::v3d::V3dVersion;
+        [
+            Device::interpreter(),
+            Device::emulator(),
+            Device::v3d_emulator(V3dVersion::V42),
+            Device::v3d_emulator(V3dVersion::V71),
+        ]
+    };
+    for device in devices() {
         let pa = device.alloc_from(&pairs.map(|p| p.0)).unwrap();
         let pb = device.alloc_from(&pairs.map(|p| p.1)).unwrap();
         let mut out = device.alloc::<i32>(48).unwrap();
@@ -448,7 +459,7 @@ fn copies_of_an_idle_loop_body_change_nothing_after_the_loop_ends() {
         })
         .max()
         .unwrap();
-    for device in [Device::interpreter(), Device::emulator()] {
+    for device in devices() {
         let pa = device.alloc_from(&pairs.map(|p| p.0)).unwrap();
         let pb = device.alloc_from(&pairs.map(|p| p.1)).unwrap();
         let mut out = device.alloc::<i32>(16).unwrap();

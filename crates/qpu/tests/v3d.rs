@@ -385,21 +385,22 @@ fn code_sizes_stay_small() {
     // Measured when the backend was written (one op per instruction, empty delay slots), on
     // both versions: GCD 33 words, 578 issued on one QPU with the example's inputs; Tri 29
     // words, 146 issued. With the packer: GCD 28 / 568 on both, Tri 25 / 137 on 4.2 and
-    // 24 / 122 on 7.1. (The VideoCore IV compiler: GCD 58 / 408, Tri 52 / 140.) A larger
-    // count is a regression to look at.
+    // 24 / 122 on 7.1. GCD's loop then went to 4 body copies per test (idle once it ends):
+    // 40 / 355. (The VideoCore IV compiler: GCD 70 / 330, Tri 52 / 140.) A larger count is a
+    // regression to look at.
     let gcd = qpu::compile(gcd::gcd).unwrap();
     let tri = qpu::compile(tri::tri).unwrap();
     let (a, b) = gcd::inputs();
     for version in VERSIONS {
         let compiled = compile_v3d(gcd.ast(), version);
-        assert!(compiled.words.len() <= 28);
+        assert!(compiled.words.len() <= 40);
         let args = [
             Arg::Array(ints(&a)),
             Arg::Array(ints(&b)),
             Arg::Array(vec![0; 16]),
         ];
         let (_, report) = run_v3d(&compiled, 1, &args);
-        assert!(report.qpus[0].instructions <= 568);
+        assert!(report.qpus[0].instructions <= 355);
         let compiled = compile_v3d(tri.ast(), version);
         assert!(compiled.words.len() <= 25);
         let (_, report) = run_v3d(&compiled, 1, &[Arg::Array((0..16).collect())]);

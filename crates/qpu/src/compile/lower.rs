@@ -509,7 +509,7 @@ fn batched_stores(body: &[Stmt]) -> Option<Vec<Stream>> {
 /// How many copies of a body that [`idle_once_done`] clears share one loop test: Euclid's
 /// algorithm (GCD) issues 408 instructions tested every step, 352 every 2, 336 every 3, 330
 /// every 4 (`qpu bench`).
-const IDLE_UNROLL: usize = 4;
+pub(crate) const IDLE_UNROLL: usize = 4;
 
 /// Bodies of at most this many statements are unrolled by [`IDLE_UNROLL`].
 const IDLE_BODY: usize = 4;
@@ -521,7 +521,7 @@ const IDLE_BODY: usize = 4;
 /// values that read no memory and no uniform. Once the condition fails, x == y in every
 /// lane, so no block has an active lane and nothing is written, x and y included: every
 /// further copy is idle too.
-fn idle_once_done(cond: &AstCond, body: &[Stmt]) -> bool {
+pub(crate) fn idle_once_done(cond: &AstCond, body: &[Stmt]) -> bool {
     let AstCond::Any(BoolExpr::Compare {
         op: CmpOp::Ne,
         float: false,

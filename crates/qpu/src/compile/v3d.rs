@@ -974,7 +974,16 @@ impl<'k> Gen<'k> {
                 self.branch(negate_branch(taken), &end);
                 self.place(&top);
                 let pending = self.pending();
-                self.body(body, None)?;
+                // A body that is idle once the condition fails (Euclid's algorithm) runs
+                // several copies per test, as on the VideoCore IV (`lower::idle_once_done`).
+                let copies = if super::lower::idle_once_done(cond, body) {
+                    super::lower::IDLE_UNROLL
+                } else {
+                    1
+                };
+                for _ in 0..copies {
+                    self.body(body, None)?;
+                }
                 self.balanced(pending, "a `while_` body")?;
                 self.here = Some(s.location);
                 let taken = self.cond(cond)?;
