@@ -78,16 +78,21 @@ fn id_on_every_qpu_count() {
 }
 
 #[test]
-fn multi_tri_on_four_qpus() {
+fn multi_tri_on_every_qpu_count() {
+    // Each QPU sums its own 16 numbers: n QPUs cover 16·n of them.
     let kernel = qpu::compile(multi_tri::tri).unwrap();
-    let want: Vec<u32> = (0..64).map(|n: i32| (1..=n).sum::<i32>() as u32).collect();
     for version in VERSIONS {
-        let out = run(
-            &compile(kernel.ast(), version),
-            4,
-            &[Arg::Array((0..64).collect())],
-        );
-        assert_eq!(out[0], want, "{version:?}");
+        let compiled = compile(kernel.ast(), version);
+        for qpus in 1..=V3dConfig::max_qpus(version) as u32 {
+            let len = 16 * qpus as i32;
+            let want: Vec<u32> = (0..len).map(|n| (1..=n % 70).sum::<i32>() as u32).collect();
+            let out = run(
+                &compiled,
+                qpus,
+                &[Arg::Array((0..len).map(|n| (n % 70) as u32).collect())],
+            );
+            assert_eq!(out[0], want, "{version:?} on {qpus} QPUs");
+        }
     }
 }
 
@@ -119,9 +124,14 @@ fn rot3d_versions_match_scalar_rust() {
     for (k, kernel) in kernels.iter().enumerate() {
         for version in VERSIONS {
             let compiled = compile(kernel.ast(), version);
-            // Versions 1 and 2 do all the work on every QPU; run them on one.
-            let counts: &[u32] = if k == 2 { &[1, 3, 8] } else { &[1] };
-            for &qpus in counts {
+            // Versions 1 and 2 do all the work on every QPU; run them on one. Version 3
+            // splits it: every QPU count the version has.
+            let counts: Vec<u32> = if k == 2 {
+                (1..=V3dConfig::max_qpus(version) as u32).collect()
+            } else {
+                vec![1]
+            };
+            for qpus in counts {
                 let n = 16 * qpus as usize * 5;
                 let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 11.0).collect();
                 let y: Vec<f32> = (0..n).map(|i| 5.5 - i as f32 * 0.11).collect();
@@ -203,7 +213,8 @@ fn heatmap_step_matches_scalar_rust() {
     padded.resize(input.len() + 32, 0);
     for version in VERSIONS {
         let compiled = compile(kernel.ast(), version);
-        for qpus in [1, 3] {
+        // Rows are dealt out in turn: beyond 7 QPUs some get none.
+        for qpus in 1..=V3dConfig::max_qpus(version) as u32 {
             let out = run(
                 &compiled,
                 qpus,
