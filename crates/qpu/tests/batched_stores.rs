@@ -154,29 +154,45 @@ fn two_streams_keep_program_order_where_they_overlap() {
         (16, 48),
         (80, 7000),
     ] {
-        for qpus in [1, 2, 9, 12] {
-            kernel.set_num_qpus(qpus).unwrap();
-            for &rows in &[0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 70] {
-                if (rows + 1) * step + distance >= REGION {
-                    continue;
-                }
-                let want = two_streams_expected(qpus as i32, rows, step, distance);
-                for device in [Device::interpreter(), Device::emulator()] {
-                    let mut out = device
-                        .alloc_from(&vec![-1; (REGION * qpus as i32) as usize])
-                        .unwrap();
-                    kernel
-                        .run(&device, (&mut out, rows, step, distance))
-                        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
-                    let got = out.to_vec();
-                    assert!(
-                        got == want,
-                        "{}: {qpus} QPUs, {rows} rows, step {step}, distance {distance}: \
-                         first difference at element {:?}",
-                        device.describe(),
-                        got.iter().zip(&want).position(|(a, b)| a != b)
-                    );
-                }
+        check_two_streams(
+            &mut kernel,
+            (step, distance),
+            &[1, 2, 9, 12],
+            &[0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 70],
+        );
+    }
+}
+
+/// Run a two-stream kernel (`out`, `rows`, `step`, `distance`) on the interpreter and the
+/// emulator for each QPU count and row count, against [`two_streams_expected`].
+fn check_two_streams(
+    kernel: &mut qpu::runtime::Kernel<(Ptr<Int>, Int, Int, Int)>,
+    (step, distance): (i32, i32),
+    qpu_counts: &[u32],
+    row_counts: &[i32],
+) {
+    for &qpus in qpu_counts {
+        kernel.set_num_qpus(qpus).unwrap();
+        for &rows in row_counts {
+            if (rows + 1) * step + distance >= REGION {
+                continue;
+            }
+            let want = two_streams_expected(qpus as i32, rows, step, distance);
+            for device in [Device::interpreter(), Device::emulator()] {
+                let mut out = device
+                    .alloc_from(&vec![-1; (REGION * qpus as i32) as usize])
+                    .unwrap();
+                kernel
+                    .run(&device, (&mut out, rows, step, distance))
+                    .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
+                let got = out.to_vec();
+                assert!(
+                    got == want,
+                    "{}: {qpus} QPUs, {rows} rows, step {step}, distance {distance}: \
+                     first difference at element {:?}",
+                    device.describe(),
+                    got.iter().zip(&want).position(|(a, b)| a != b)
+                );
             }
         }
     }
@@ -228,29 +244,8 @@ fn two_streams_advanced_before_their_stores_land_like_one_store_at_a_time() {
         });
     };
     let mut kernel = compile(kernel_fn).unwrap();
-    for (step, distance) in [(16, 5000), (16, 64), (16, 48), (80, 7000)] {
-        for qpus in [3, 12] {
-            kernel.set_num_qpus(qpus).unwrap();
-            for rows in [0, 1, 3, 4, 5, 8, 9, 70] {
-                if (rows + 1) * step + distance >= REGION {
-                    continue;
-                }
-                let want = two_streams_expected(qpus as i32, rows, step, distance);
-                for device in [Device::interpreter(), Device::emulator()] {
-                    let mut out = device
-                        .alloc_from(&vec![-1; (REGION * qpus as i32) as usize])
-                        .unwrap();
-                    kernel
-                        .run(&device, (&mut out, rows, step, distance))
-                        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
-                    assert!(
-                        out.to_vec() == want,
-                        "{}: {qpus} QPUs, {rows} rows, step {step}, distance {distance}",
-                        device.describe()
-                    );
-                }
-            }
-        }
+    for case in [(16, 5000), (16, 64), (16, 48), (80, 7000)] {
+        check_two_streams(&mut kernel, case, &[3, 12], &[0, 1, 3, 4, 5, 8, 9, 70]);
     }
 }
 
