@@ -330,17 +330,16 @@ pub fn reference(
     beta: f32,
     c: &mut [f32],
 ) {
-    use qpu::float::{add, mul};
-    for i in 0..m {
-        for j in 0..n {
-            let mut sum = 0.0f32;
-            for kk in 0..k {
-                sum = add(sum, mul(a[i * k + kk], b[kk * n + j]));
-            }
-            let old = if beta == 0.0 { 0.0 } else { c[i * n + j] };
-            c[i * n + j] = add(mul(sum, alpha), mul(beta, old));
-        }
-    }
+    in_order(
+        qpu::float::add,
+        qpu::float::mul,
+        (m, n, k),
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+    );
 }
 
 /// [`reference`] with IEEE single precision rounded to nearest even, the V3D float unit's
@@ -356,14 +355,29 @@ pub fn reference_nearest(
     beta: f32,
     c: &mut [f32],
 ) {
+    in_order(|x, y| x + y, |x, y| x * y, (m, n, k), alpha, a, b, beta, c);
+}
+
+/// The kernel's order of operations with the given float `add` and `mul`.
+#[allow(clippy::too_many_arguments)]
+fn in_order(
+    add: impl Fn(f32, f32) -> f32,
+    mul: impl Fn(f32, f32) -> f32,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    a: &[f32],
+    b: &[f32],
+    beta: f32,
+    c: &mut [f32],
+) {
     for i in 0..m {
         for j in 0..n {
             let mut sum = 0.0f32;
             for kk in 0..k {
-                sum += a[i * k + kk] * b[kk * n + j];
+                sum = add(sum, mul(a[i * k + kk], b[kk * n + j]));
             }
             let old = if beta == 0.0 { 0.0 } else { c[i * n + j] };
-            c[i * n + j] = sum * alpha + beta * old;
+            c[i * n + j] = add(mul(sum, alpha), mul(beta, old));
         }
     }
 }

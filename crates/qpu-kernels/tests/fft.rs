@@ -3,10 +3,12 @@
 //! Accuracy is the relative RMS error against the f64 transform, bounded by GPU_FFT's
 //! published figures plus a margin stated below.
 
-use num_complex::{Complex, Complex32};
+use num_complex::Complex32;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
-use rustfft::FftPlanner as RustFftPlanner;
+
+mod common;
+use common::error_ppm;
 
 fn input(len: usize, seed: usize) -> Vec<Complex32> {
     (0..len)
@@ -16,27 +18,6 @@ fn input(len: usize, seed: usize) -> Vec<Complex32> {
             Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
         })
         .collect()
-}
-
-/// Relative RMS error (ppm) of `got` against rustfft's f64 transform of `x`.
-fn error_ppm(x: &[Complex32], got: &[Complex32], len: usize, direction: FftDirection) -> f64 {
-    let mut planner = RustFftPlanner::<f64>::new();
-    let fft = match direction {
-        FftDirection::Forward => planner.plan_fft_forward(len),
-        FftDirection::Inverse => planner.plan_fft_inverse(len),
-    };
-    let mut exact: Vec<Complex<f64>> = x
-        .iter()
-        .map(|c| Complex::new(f64::from(c.re), f64::from(c.im)))
-        .collect();
-    fft.process(&mut exact);
-    let (mut err, mut norm) = (0.0, 0.0);
-    for (e, g) in exact.iter().zip(got) {
-        let d = Complex::new(f64::from(g.re), f64::from(g.im)) - e;
-        err += d.norm_sqr();
-        norm += e.norm_sqr();
-    }
-    (err / norm).sqrt() * 1e6
 }
 
 /// GPU_FFT's published accuracy (ppm) for 2^8 … 2^16.
@@ -54,7 +35,7 @@ fn every_length_matches_rustfft_forward_and_inverse() {
             let mut got = x.clone();
             fft.process(&device, &mut got).unwrap();
             for (b, (xs, gs)) in x.chunks(len).zip(got.chunks(len)).enumerate() {
-                let ppm = error_ppm(xs, gs, len, direction);
+                let ppm = error_ppm(xs, gs, direction);
                 let bound = GPU_FFT_PPM[log2n - 8] * 1.5;
                 assert!(
                     ppm <= bound,

@@ -5,23 +5,13 @@ use qpu::Device;
 use qpu_kernels::sha256::Sha256;
 use sha2::Digest;
 
+mod common;
+use common::bytes;
+
 fn reference(messages: &[Vec<u8>]) -> Vec<[u8; 32]> {
     messages
         .iter()
         .map(|m| sha2::Sha256::digest(m).into())
-        .collect()
-}
-
-/// Deterministic bytes (a xorshift stream), so failures reproduce.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
         .collect()
 }
 

@@ -3,7 +3,7 @@
 //! reference: SHA-256 against the `sha2` crate, the FFT against rustfft in f64, Mandelbrot
 //! and SGEMM against scalar Rust rounding to nearest even as the V3D float unit does.
 
-use num_complex::{Complex, Complex32};
+use num_complex::Complex32;
 use qpu::compile::v3d::V3dVersion;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
@@ -11,6 +11,9 @@ use qpu_kernels::mandelbrot::View;
 use qpu_kernels::sgemm::{Sgemm, Transpose};
 use qpu_kernels::sha256::Sha256;
 use sha2::Digest;
+
+mod common;
+use common::{bytes, error_ppm};
 
 const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
 
@@ -20,19 +23,6 @@ fn qpu_counts(version: V3dVersion) -> [u32; 3] {
         V3dVersion::V42 => [1, 3, 8],
         V3dVersion::V71 => [1, 5, 12],
     }
-}
-
-/// Deterministic bytes (a xorshift stream).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 #[test]
@@ -59,26 +49,6 @@ fn sha256_matches_sha2_on_v3d() {
             assert_eq!(got, want, "{version:?} on {qpus} QPUs");
         }
     }
-}
-
-/// Relative RMS error (ppm) of `got` against rustfft's f64 transform of `x`.
-fn error_ppm(x: &[Complex32], got: &[Complex32], direction: FftDirection) -> f64 {
-    let mut planner = rustfft::FftPlanner::<f64>::new();
-    let fft = match direction {
-        FftDirection::Forward => planner.plan_fft_forward(x.len()),
-        FftDirection::Inverse => planner.plan_fft_inverse(x.len()),
-    };
-    let mut exact: Vec<Complex<f64>> = x
-        .iter()
-        .map(|c| Complex::new(f64::from(c.re), f64::from(c.im)))
-        .collect();
-    fft.process(&mut exact);
-    let (mut err, mut norm) = (0.0, 0.0);
-    for (e, g) in exact.iter().zip(got) {
-        err += (Complex::new(f64::from(g.re), f64::from(g.im)) - e).norm_sqr();
-        norm += e.norm_sqr();
-    }
-    (err / norm).sqrt() * 1e6
 }
 
 #[test]
