@@ -59,36 +59,14 @@ pub fn mandelbrot() -> qpu::Result<ExampleNumbers> {
 /// SGEMM on 12 QPUs: C ← 1.5·AB + 0.5·C for 256 × 256 matrices, in GFLOPS at 250 MHz
 /// (2·n³ flops), against 12 GFLOPS (half the VideoCore IV's 24 GFLOPS peak).
 pub fn sgemm() -> qpu::Result<ExampleNumbers> {
-    let n = 256;
-    let a: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 7) % 13) as f32 * 0.25 - 1.5)
-        .collect();
-    let b: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 5) % 11) as f32 * 0.125 - 0.5)
-        .collect();
-    let c0: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32).collect();
+    let n = SGEMM_N;
+    let (a, b, c0) = sgemm_inputs();
     let sgemm = Sgemm::new(12)?;
     let mut c = c0.clone();
-    let report = sgemm
-        .run(
-            &Device::emulator(),
-            Transpose::No,
-            Transpose::No,
-            n,
-            n,
-            n,
-            1.5,
-            &a,
-            n,
-            &b,
-            n,
-            0.5,
-            &mut c,
-            n,
-        )?
+    let report = sgemm_square(&sgemm, &Device::emulator(), &a, &b, &mut c)?
         .expect("a non-empty product runs");
     let mut want = c0;
-    crate::sgemm::reference(n, n, n, 1.5, &a, &b, 0.5, &mut want);
+    crate::sgemm::reference(n, n, n, SGEMM_ALPHA, &a, &b, SGEMM_BETA, &mut want);
     let kernel = sgemm.kernel(crate::sgemm::padded_width(n))?;
     let mut row = ExampleNumbers::from_run(
         &format!("sgemm ({n}x{n}x{n}, 12 QPUs)"),
@@ -120,13 +98,7 @@ pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
         let len = 1usize << log2n;
         let batch = if log2n <= 12 { 10 } else { 1 };
         let mut fft = FftPlanner::new(12).plan_fft_forward(len)?;
-        let input: Vec<num_complex::Complex32> = (0..len * batch)
-            .map(|i| {
-                let x = (i as f64 * 0.618_033_988_749_895).fract();
-                let y = (i as f64 * 0.414_213_562_373_095).fract();
-                num_complex::Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
-            })
-            .collect();
+        let input = fft_input(len * batch);
         let mut data = input.clone();
         let report = fft.process(&Device::emulator(), &mut data)?;
         let ppm = rms_error_ppm(&input, &data, len, FftDirection::Forward);
@@ -206,12 +178,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         rows.push(V3dExampleNumbers {
             name,
             qpus,
-            outcome: Ok(V3dRun {
-                static_instructions: compiled.words.len(),
-                issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
-                cycles: report.cycles.unwrap_or(0),
-                correct,
-            }),
+            outcome: Ok(V3dRun::of(compiled.words.len(), &report, correct)),
         });
         Ok(())
     };
@@ -253,14 +220,8 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         },
     )?;
 
-    let n = 256;
-    let a: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 7) % 13) as f32 * 0.25 - 1.5)
-        .collect();
-    let b: Vec<f32> = (0..n * n)
-        .map(|i| ((i * 5) % 11) as f32 * 0.125 - 0.5)
-        .collect();
-    let c0: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32).collect();
+    let n = SGEMM_N;
+    let (a, b, c0) = sgemm_inputs();
     let sgemm = Sgemm::new(qpus)?;
     let ast = sgemm.kernel(crate::sgemm::padded_width(n))?.ast().clone();
     row(
@@ -268,26 +229,10 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         &ast,
         &mut || {
             let mut c = c0.clone();
-            let report = sgemm
-                .run(
-                    &device,
-                    Transpose::No,
-                    Transpose::No,
-                    n,
-                    n,
-                    n,
-                    1.5,
-                    &a,
-                    n,
-                    &b,
-                    n,
-                    0.5,
-                    &mut c,
-                    n,
-                )?
+            let report = sgemm_square(&sgemm, &device, &a, &b, &mut c)?
                 .ok_or_else(|| qpu::Error::Arguments("sgemm: nothing ran".to_string()))?;
             let mut want = c0.clone();
-            crate::sgemm::reference_nearest(n, n, n, 1.5, &a, &b, 0.5, &mut want);
+            crate::sgemm::reference_nearest(n, n, n, SGEMM_ALPHA, &a, &b, SGEMM_BETA, &mut want);
             Ok((report, c == want))
         },
     )?;
@@ -296,13 +241,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         let len = 1usize << log2n;
         let batch = 10;
         let mut fft = FftPlanner::new(qpus).plan_fft_forward(len)?;
-        let input: Vec<num_complex::Complex32> = (0..len * batch)
-            .map(|i| {
-                let x = (i as f64 * 0.618_033_988_749_895).fract();
-                let y = (i as f64 * 0.414_213_562_373_095).fract();
-                num_complex::Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
-            })
-            .collect();
+        let input = fft_input(len * batch);
         let ast = fft.kernel().ast().clone();
         row(
             format!("fft 2^{log2n} (batch {batch}, {qpus} QPUs)"),
@@ -316,4 +255,61 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         )?;
     }
     Ok(rows)
+}
+
+/// The SGEMM workload's size, α and β.
+const SGEMM_N: usize = 256;
+const SGEMM_ALPHA: f32 = 1.5;
+const SGEMM_BETA: f32 = 0.5;
+
+/// The SGEMM workload's A, B and initial C (row-major, `SGEMM_N` square).
+fn sgemm_inputs() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let n = SGEMM_N;
+    let a = (0..n * n)
+        .map(|i| ((i * 7) % 13) as f32 * 0.25 - 1.5)
+        .collect();
+    let b = (0..n * n)
+        .map(|i| ((i * 5) % 11) as f32 * 0.125 - 0.5)
+        .collect();
+    let c = (0..n * n).map(|i| (i % 3) as f32).collect();
+    (a, b, c)
+}
+
+/// C ← α·A·B + β·C for the square workload on `device`.
+fn sgemm_square(
+    sgemm: &Sgemm,
+    device: &Device,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+) -> qpu::Result<Option<RunReport>> {
+    let n = SGEMM_N;
+    sgemm.run(
+        device,
+        Transpose::No,
+        Transpose::No,
+        n,
+        n,
+        n,
+        SGEMM_ALPHA,
+        a,
+        n,
+        b,
+        n,
+        SGEMM_BETA,
+        c,
+        n,
+    )
+}
+
+/// The FFT workloads' input: `n` points spread over the unit square by two irrational
+/// strides (no symmetry a transform could exploit).
+fn fft_input(n: usize) -> Vec<num_complex::Complex32> {
+    (0..n)
+        .map(|i| {
+            let x = (i as f64 * 0.618_033_988_749_895).fract();
+            let y = (i as f64 * 0.414_213_562_373_095).fract();
+            num_complex::Complex32::new(x as f32 - 0.5, y as f32 - 0.5)
+        })
+        .collect()
 }

@@ -650,6 +650,22 @@ pub struct V3dExampleNumbers {
     pub outcome: std::result::Result<V3dRun, String>,
 }
 
+impl V3dRun {
+    /// The numbers of a run of a kernel of `static_instructions` words.
+    pub fn of(
+        static_instructions: usize,
+        report: &crate::runtime::RunReport,
+        correct: bool,
+    ) -> V3dRun {
+        V3dRun {
+            static_instructions,
+            issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
+            cycles: report.cycles.unwrap_or(0),
+            correct,
+        }
+    }
+}
+
 /// What one V3D run measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct V3dRun {
@@ -693,12 +709,7 @@ pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dEx
         rows.push(V3dExampleNumbers {
             name: name.to_string(),
             qpus,
-            outcome: Ok(V3dRun {
-                static_instructions: compiled.words.len(),
-                issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
-                cycles: report.cycles.unwrap_or(0),
-                correct,
-            }),
+            outcome: Ok(V3dRun::of(compiled.words.len(), &report, correct)),
         });
         Ok(())
     };
