@@ -1076,20 +1076,8 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
     }
     latch_reads(q, d);
     let now = q.time;
-    if d.io_read {
-        for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
-            if let Some(
-                read @ (Read::Uniform
-                | Read::VdrBusy
-                | Read::VdwBusy
-                | Read::VdrWait
-                | Read::VdwWait),
-            ) = read
-            {
-                read_io(q, x, read, row)?;
-            }
-        }
-    }
+    // (The path takes no VPM read and no mutex acquire.)
+    read_io_operands(q, d, x)?;
     {
         let Qpu {
             file,
@@ -1597,7 +1585,10 @@ fn read_io(q: &mut Qpu, x: &mut Ctx<'_, '_>, read: Read, row: usize) -> Result<(
     Ok(())
 }
 
-fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Result<(), Fault> {
+/// The operands read from I/O registers (uniforms, VPM, DMA status, the mutex), each into
+/// its scratch row.
+#[inline(always)]
+fn read_io_operands(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault> {
     if d.io_read {
         for (read, row) in [(d.read_a, rows::SCRATCH_A), (d.read_b, rows::SCRATCH_B)] {
             if let Some(
@@ -1614,6 +1605,11 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Re
             }
         }
     }
+    Ok(())
+}
+
+fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Result<(), Fault> {
+    read_io_operands(q, d, x)?;
     // A VPM read may have brought in undefined lanes just now.
     let track = track || (q.poisoned && x.config.check_hazards);
     let poison = if track { result_poison(q, d) } else { [0; 2] };
