@@ -1033,20 +1033,7 @@ fn execute(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<Outcome, Fau
 
     // Signals that act after the write-back: the loaded value is in r4 for the next
     // instruction.
-    if let Some(tmu) = ldtmu(d.signal) {
-        if let Some(result) = q.tmu_fifo[tmu].pop_front() {
-            q.file[rows::R4] = result.values;
-            q.poison[rows::R4] = result.poison;
-            q.r4_loaded = true;
-            if let Some(origin) = result.origin {
-                let (pc, what, address) = *origin;
-                q.poison_origin = what;
-                q.poison_origin_pc = Some(pc);
-                q.poison_origin_address = Some(address);
-                q.poisoned = true;
-            }
-        }
-    }
+    load_tmu_result(q, d);
     if track {
         q.poisoned = q.poison[..rows::ELEMENT].iter().any(|&p| p != 0) || q.flag_poison != 0;
     }
@@ -1149,6 +1136,14 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
         }
     }
     // The loaded value is in r4 for the next instruction (as in `execute`).
+    load_tmu_result(q, d);
+    finish(q, d, now, config)
+}
+
+/// An `ldtmu` signal: the oldest result of its TMU's FIFO into r4 (with where an undefined
+/// value in it came from).
+#[inline(always)]
+fn load_tmu_result(q: &mut Qpu, d: &Decoded) {
     if let Some(tmu) = ldtmu(d.signal) {
         if let Some(result) = q.tmu_fifo[tmu].pop_front() {
             q.file[rows::R4] = result.values;
@@ -1163,7 +1158,6 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
             }
         }
     }
-    finish(q, d, now, config)
 }
 
 /// Bookkeeping after an instruction: hazard history, the clock, and control flow (three
