@@ -1563,7 +1563,6 @@ impl Lower<'_> {
                 ));
                 y
             };
-            let (y7, vdw_base) = (self.fresh(), self.fresh());
             let vpm = match regs.first() {
                 // Only the first stream's store sets up VPM writes.
                 Some(StreamRegs { vpm, .. }) if several => *vpm,
@@ -1598,14 +1597,22 @@ impl Lower<'_> {
                 let c = self.constant(VPM_WRITE_ROW);
                 self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(y), c));
             }
-            self.emit(Op::alu(add(AddOp::Shl), Dst::Reg(y7), Src::Reg(y), imm(7)));
-            let c = self.constant(VDW_ROWS);
-            self.emit(Op::alu(
-                add(AddOp::Add),
-                Dst::Reg(vdw_base),
-                Src::Reg(y7),
-                c,
-            ));
+            let vdw_base = match regs.first() {
+                // Staged, both streams go out from the same rows: one DMA setup.
+                Some(StreamRegs { vdw_base, .. }) if staged => *vdw_base,
+                _ => {
+                    let (y7, vdw_base) = (self.fresh(), self.fresh());
+                    self.emit(Op::alu(add(AddOp::Shl), Dst::Reg(y7), Src::Reg(y), imm(7)));
+                    let c = self.constant(VDW_ROWS);
+                    self.emit(Op::alu(
+                        add(AddOp::Add),
+                        Dst::Reg(vdw_base),
+                        Src::Reg(y7),
+                        c,
+                    ));
+                    vdw_base
+                }
+            };
             regs.push(StreamRegs {
                 stream,
                 start,

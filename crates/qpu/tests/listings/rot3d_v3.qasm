@@ -8,7 +8,7 @@ ldi r0, 0x00001a00
 add ra0, ra0, -16
 mov rb2, unif; mov ra6, rb0
 add ra0, ra0, -10
-mov rb3, unif; mov ra13, ra1
+mov rb3, unif; mov ra12, ra1
 shl ra4, rb0, ra0
 mov rb5, ra3
 add ra5, ra4, r0; mov rb4, rb1
@@ -21,41 +21,40 @@ shl r0, ra6, 4
 shl r0, r0, 2
 add ra3, r1, r0; v8min rb0, 0, 0
 shl r0, elem_num, 2
-add r1, rb3, r0; mov rb7, ra3
+add r1, rb3, r0; mov ra10, ra3
 shl r0, ra6, 4
 shl r0, r0, 2; mov tmu0_s, ra3
 add ra1, r1, r0; v8min rb0, 0, 0
-shl r2, ra13, 4
-shl rb0, r2, 2; mov ra9, ra1
+shl r2, ra12, 4
+shl rb0, r2, 2; mov tmu0_s, ra1
 ldi r0, 64
-sub r1, rb0, r0; mov tmu0_s, ra1
+sub r1, rb0, r0; mov rb7, ra1
 ldi r0, 0xc0000000
-min ra0, ra0, 2
-shr.setf -, r1, 16; mov ra7, r0
+min ra0, ra0, 2; mov rb6, r0
+shr.setf -, r1, 16
 shl r0, 1, ra0
-add.ifz ra7, ra7, r1; v8min rb1, 0, 0
-sub r0, rb7, ra9
+add.ifz rb6, rb6, r1
+sub r0, ra10, rb7
 sub r1, 0, r0; v8min ra2, 0, 0
-max r0, r0, r1; mov -, vw_wait
+max r0, r0, r1; v8min rb1, 0, 0
 shl r1, rb0, ra0; mov.ifz ra2, ra0
-sub.setf -, r0, r1; v8min ra6, 0, 0
-or.ifn ra2, 0, 0; v8min rb6, 0, 0
+sub.setf -, r0, r1; mov -, vw_wait
+or.ifn ra2, 0, 0; v8min rb3, 0, 0
 min.setf -, r3, rb1
 shl r0, 1, ra2
 ldi r0, 0x00001a00
-add ra8, ra4, r0; v8min rb3, 0, 0
+add ra9, ra4, r0
 shl r1, ra4, 7
 ldi r0, 0x80104000
-add ra12, r1, r0
-shl r1, ra4, 7
-brr.allnc -, r:L119
-ldi r0, 0x80104000
-add ra11, r1, r0
+add ra8, r1, r0
+brr.allnc -, r:L118
 or ra4, 0, 0
-shl ra10, r2, ra2
+or ra7, 0, 0
+or ra6, 0, 0
+shl ra11, r2, ra2
 shl rb2, r2, 2
-:L56
-add ra2, rb1, ra10; ldtmu0
+:L55
+add ra2, rb1, ra11; ldtmu0
 add rb1, rb1, r2
 min ra2, ra2, r3; fmul r1, r4, rb5
 add ra3, ra3, rb2
@@ -63,9 +62,9 @@ add ra1, ra1, rb2
 min.setf -, ra2, rb1
 mov tmu0_s, ra3; fmul ra0, r4, rb4
 mov tmu0_s, ra1
-mov vw_setup, ra8; ldtmu0
+mov vw_setup, ra9; ldtmu0
 nop; fmul r0, r4, rb4
-brr.allnc -, r:L102
+brr.allnc -, r:L101
 fsub vpm, r1, r0; fmul r0, r4, rb5
 fadd ra4, r0, ra0
 or ra0, 1, 1
@@ -76,9 +75,9 @@ mov tmu0_s, ra1; fmul r1, r4, rb5
 min.setf -, ra2, rb1
 nop; fmul ra0, r4, rb4; ldtmu0
 nop; fmul r0, r4, rb4
-brr.allnc -, r:L102
+brr.allnc -, r:L101
 fsub vpm, r1, r0; fmul r0, r4, rb5
-fadd ra6, r0, ra0
+fadd ra7, r0, ra0
 or ra0, 2, 2
 add ra3, ra3, rb2; ldtmu0
 add rb1, rb1, r2
@@ -88,9 +87,9 @@ min.setf -, ra2, rb1
 mov tmu0_s, ra1; fmul rb0, r4, rb4
 nop; ldtmu0
 nop; fmul r0, r4, rb4
-brr.allnc -, r:L102
+brr.allnc -, r:L101
 fsub vpm, r1, r0; fmul r0, r4, rb5
-fadd rb6, r0, rb0
+fadd ra6, r0, rb0
 or ra0, 3, 3
 add ra3, ra3, rb2; ldtmu0
 add ra1, ra1, rb2
@@ -101,49 +100,49 @@ nop; fmul r0, r4, rb4
 fsub vpm, r1, r0; fmul r0, r4, rb5
 fadd rb3, r0, rb0
 or ra0, 4, 4
-:L102
+:L101
 nop
 shl rb0, ra0, 23
 min.setf -, r3, rb1
-add vw_setup, ra12, rb0
-mov vw_setup, ra7
-mov vw_addr, rb7
-mov -, vw_wait; mov rb7, ra3
-mov vw_setup, ra8
+add vw_setup, ra8, rb0
+mov vw_setup, rb6
+mov vw_addr, ra10
+mov -, vw_wait; mov ra10, ra3
+mov vw_setup, ra9
 mov vpm, ra4
+mov vpm, ra7
 mov vpm, ra6
-mov vpm, rb6
 mov vpm, rb3
-add vw_setup, ra11, rb0
-brr.anyc -, r:L56
-mov vw_setup, ra7
-mov vw_addr, ra9
-mov ra9, ra1; mov -, vw_wait
-:L119
+add vw_setup, ra8, rb0
+brr.anyc -, r:L55
+mov vw_setup, rb6
+mov vw_addr, rb7
+mov rb7, ra1; mov -, vw_wait
+:L118
 ldi r0, 0x00001a00
 sub.setf -, ra5, r0; mov -, vw_wait; ldtmu0
-brr.allnz -, r:L140
+brr.allnz -, r:L139
 mov rb0, r4; ldtmu0
 mov rb0, r4
 nop
-sub.setf r0, ra13, 1
-brr.allz -, r:L136
+sub.setf r0, ra12, 1
+brr.allz -, r:L135
 nop
 nop
 nop
-:L130
+:L129
 sacq -, 15
 sub.setf r0, r0, 1
-brr.allnz -, r:L130
+brr.allnz -, r:L129
 nop
 nop
 nop
-:L136
+:L135
 ldi host_int, 1
 nop; thrend
 nop
 nop
-:L140
+:L139
 srel -, 15
 nop; thrend
 nop
