@@ -313,3 +313,89 @@ fn constants_hoisted_past_the_registers_are_loaded_again_not_spilled() {
         assert_eq!(p.to_vec(), want, "{}", device.describe());
     }
 }
+
+/// `where_(index().eq(c), || d.set(rotate(b, n)))` after `d = rotate(a, n)` (HeatMap's
+/// window edges) is compiled as one rotation of a vector whose lane `c - n` was taken from
+/// `b`; the result must be the two rotations' lanes exactly, for `eq` and `ne`, Int and
+/// Float, on the interpreter and the emulator, against scalar Rust.
+#[test]
+fn a_rotation_with_one_lane_from_another_vector_matches_scalar_rust() {
+    let a: Vec<i32> = (0..16).map(|i| 1000 + i).collect();
+    let b: Vec<i32> = (0..16).map(|i| -2000 - 7 * i).collect();
+    let fa: Vec<f32> = a.iter().map(|&x| x as f32 * 0.5).collect();
+    let fb: Vec<f32> = b.iter().map(|&x| x as f32 * 0.25).collect();
+    // Lane i of a rotation by n is lane i - n of its source.
+    let edge = |x: &[i32], y: &[i32], c: usize, n: usize, equal: bool| -> Vec<i32> {
+        (0..16)
+            .map(|i| {
+                let from = (i + 16 - n) % 16;
+                if (i == c) == equal {
+                    y[from]
+                } else {
+                    x[from]
+                }
+            })
+            .collect()
+    };
+    for (c, n) in [(0, 1), (15, 15), (0, 15), (15, 1), (5, 3), (12, 14)] {
+        let kernel = compile(
+            move |p: Ptr<Int>,
+                  q: Ptr<Int>,
+                  fp: Ptr<Float>,
+                  fq: Ptr<Float>,
+                  out: Ptr<Int>,
+                  fout: Ptr<Float>| {
+                let x = Int::var(p.load());
+                let y = Int::var(q.load());
+                let fx = Float::var(fp.load());
+                let fy = Float::var(fq.load());
+                let d = Int::var(rotate(x, n as i32));
+                let e = Int::var(rotate(y, n as i32));
+                where_(index().eq(c as i32), || d.set(e));
+                let g = Float::var(rotate(fx, n as i32));
+                let h = Float::var(rotate(fy, n as i32));
+                where_(index().eq(c as i32), || g.set(h));
+                let k = Int::var(rotate(x, n as i32));
+                let m = Int::var(rotate(y, n as i32));
+                where_(index().ne(c as i32), || k.set(m));
+                // A later flag test ends the lane tests' flags in this block.
+                where_(x.gt(y), || d.set(d + 0));
+                out.store(d);
+                (out + 16).store(k);
+                fout.store(g);
+            },
+        )
+        .unwrap();
+        let listing = kernel.disassemble().unwrap();
+        let rotations = listing.lines().filter(|l| l.contains(" >> ")).count();
+        assert!(
+            rotations <= 3,
+            "lane {c}, rotation by {n}: {rotations} rotations, not one per edge:\n{listing}"
+        );
+        let mut want = edge(&a, &b, c, n, true);
+        want.extend(edge(&a, &b, c, n, false));
+        let fbits = |v: &[f32]| v.iter().map(|x| x.to_bits() as i32).collect::<Vec<_>>();
+        let want_f: Vec<u32> = edge(&fbits(&fa), &fbits(&fb), c, n, true)
+            .into_iter()
+            .map(|x| x as u32)
+            .collect();
+        for device in devices() {
+            let (pa, pb) = (
+                device.alloc_from(&a).unwrap(),
+                device.alloc_from(&b).unwrap(),
+            );
+            let (pfa, pfb) = (
+                device.alloc_from(&fa).unwrap(),
+                device.alloc_from(&fb).unwrap(),
+            );
+            let mut out = device.alloc::<i32>(32).unwrap();
+            let mut fout = device.alloc::<f32>(16).unwrap();
+            kernel
+                .run(&device, (&pa, &pb, &pfa, &pfb, &mut out, &mut fout))
+                .unwrap();
+            assert_eq!(out.to_vec(), want, "lane {c}, rotation by {n}");
+            let got: Vec<u32> = fout.to_vec().iter().map(|x| x.to_bits()).collect();
+            assert_eq!(got, want_f, "lane {c}, rotation by {n} (float)");
+        }
+    }
+}

@@ -301,6 +301,8 @@ fn lower_and_clean(
     dump("forward_r4", || ir::listing(&lowered.code));
     opt::fuse_masked_rotations(&mut lowered.code, &lowered.acc_only);
     dump("fuse_masked_rotations", || ir::listing(&lowered.code));
+    opt::select_before_rotating(&mut lowered.code, &lowered.acc_only);
+    dump("select_before_rotating", || ir::listing(&lowered.code));
     opt::fold_uniform_reads(
         &mut lowered.code,
         lowered.first_temporary,
