@@ -380,6 +380,48 @@ impl Gen {
             .collect()
     }
 
+    /// HeatMap's window edge: `d = rotate(x, n)`, then one lane (or all but one), chosen by
+    /// the lane number, from `rotate(y, n)` (the compiler rotates once, selecting first).
+    fn window_edge(&mut self) -> Vec<Stmt> {
+        let float = self.rng.chance(40);
+        let d = if float {
+            FIRST_FLOAT + self.rng.below(FLOAT_VARS as u64) as u32
+        } else {
+            FIRST_INT + self.rng.below(INT_VARS as u64) as u32
+        };
+        let n = Expr::IntLit(1 + self.rng.below(15) as i32);
+        let rotation = |g: &mut Self| Expr::Rotate {
+            value: e(if float { g.float(1) } else { g.int(1) }),
+            amount: e(n.clone()),
+        };
+        let first = rotation(self);
+        let second = rotation(self);
+        let cond = BoolExpr::Compare {
+            op: if self.rng.chance(75) {
+                CmpOp::Eq
+            } else {
+                CmpOp::Ne
+            },
+            float: false,
+            lhs: e(Expr::Special(Special::Index)),
+            rhs: e(Expr::IntLit(self.rng.below(16) as i32)),
+        };
+        vec![
+            stmt(StmtKind::Assign {
+                var: VarId(d),
+                value: first,
+            }),
+            stmt(StmtKind::Where {
+                cond,
+                then: vec![stmt(StmtKind::Assign {
+                    var: VarId(d),
+                    value: second,
+                })],
+                otherwise: Vec::new(),
+            }),
+        ]
+    }
+
     fn where_stmt(&mut self, depth: u32) -> Stmt {
         let cond = self.boolean(1);
         let then = self.where_body(depth);
@@ -492,6 +534,7 @@ impl Gen {
                 let n = self.rng.below(15) as u8;
                 vec![stmt(StmtKind::SemaInc(n)), stmt(StmtKind::SemaDec(n))]
             }
+            3 | 4 if self.rng.chance(20) => self.window_edge(),
             3 | 4 => vec![self.where_stmt(2)],
             5 => {
                 let cond = if self.rng.chance(50) {
