@@ -565,8 +565,15 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
     let inp = mem.alloc(INPUT_WORDS * 4, 64).map_err(|e| e.to_string())?;
     let out = mem.alloc(out_words * 4, 64).map_err(|e| e.to_string())?;
     mem.write_u32s(inp, &c.input).map_err(|e| e.to_string())?;
+    let spill = match compiled.spill_bytes(c.qpus).ok_or("spill area too large")? {
+        0 => 0,
+        bytes => emu
+            .memory_mut()
+            .alloc(bytes, 64)
+            .map_err(|e| e.to_string())?,
+    };
     let uniforms = emu
-        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x]))
+        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill))
         .map_err(|e| e.to_string())?;
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
         .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
