@@ -12,7 +12,8 @@
 //! VideoCore IV's rounding, so inexact float results are not comparable.
 //!
 //! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it;
-//! `QPU_V3D_DIFF_PROGRAMS=<n>` checks seeds `0..n` instead of the default 500;
+//! `QPU_V3D_DIFF_PROGRAMS=<n>` checks `n` seeds instead of the default 500, from
+//! `QPU_V3D_DIFF_FIRST_SEED` (default 0);
 //! `QPU_V3D_DIFF_PRESSURE=<k>` adds `k` variables live from the start to the end (read and
 //! written by the statements, folded into the first variable at the end), so that with
 //! `k = 80` every program has more values live than registers and spills.
@@ -587,7 +588,8 @@ fn interpret(c: &Case) -> Result<Vec<u32>, String> {
     Ok(out)
 }
 
-fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
+/// The output words, and whether the kernel spilled.
+fn emulate(c: &Case, version: V3dVersion) -> Result<(Vec<u32>, bool), String> {
     let compiled = v3d::compile(&c.kernel, version).map_err(|e| format!("compile: {e}"))?;
     let mut config = V3dConfig::new(version);
     config.qpus = c.qpus as usize;
@@ -613,15 +615,18 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
         .map_err(|e| e.to_string())?;
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
         .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
-    emu.memory()
+    let words = emu
+        .memory()
         .read_u32s(out, out_words)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    Ok((words, compiled.spill_bytes_per_qpu > 0))
 }
 
-fn check(seed: u64, version: V3dVersion, pressure: u32) -> Result<(), String> {
+/// Runs one program on the interpreter and the emulator; returns whether it spilled.
+fn check(seed: u64, version: V3dVersion, pressure: u32) -> Result<bool, String> {
     let c = case(seed, version, pressure);
     let want = interpret(&c)?;
-    let got = emulate(&c, version)?;
+    let (got, spilled) = emulate(&c, version)?;
     if got != want {
         let first = got.iter().zip(&want).position(|(g, w)| g != w).unwrap_or(0);
         return Err(format!(
@@ -629,7 +634,7 @@ fn check(seed: u64, version: V3dVersion, pressure: u32) -> Result<(), String> {
             c.qpus, got[first], want[first]
         ));
     }
-    Ok(())
+    Ok(spilled)
 }
 
 #[test]
@@ -649,24 +654,37 @@ fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
         for version in [V3dVersion::V42, V3dVersion::V71] {
             let c = case(seed, version, pressure);
             eprintln!("{}", c.kernel);
-            check(seed, version, pressure).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let spilled =
+                check(seed, version, pressure).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            eprintln!("{version:?}: agrees (spilled: {spilled})");
         }
         return;
     }
-    campaign(0..programs, pressure);
+    let first = std::env::var("QPU_V3D_DIFF_FIRST_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
+    campaign(first..first.saturating_add(programs), pressure);
 }
 
 /// Checks seeds `seeds` on both versions at `pressure`; panics naming the disagreements.
 fn campaign(seeds: std::ops::Range<u64>, pressure: u32) {
     let runs = 2 * (seeds.end - seeds.start);
+    eprintln!(
+        "seeds {}..{} at pressure {pressure} on 4.2 and 7.1",
+        seeds.start, seeds.end
+    );
     let mut failures = Vec::new();
+    let mut spilled = 0;
     for seed in seeds {
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            if let Err(e) = check(seed, version, pressure) {
-                failures.push(format!("seed {seed}: {e}"));
+            match check(seed, version, pressure) {
+                Ok(s) => spilled += u64::from(s),
+                Err(e) => failures.push(format!("seed {seed}: {e}")),
             }
         }
     }
+    eprintln!("{runs} runs, {spilled} of them spilling");
     assert!(
         failures.is_empty(),
         "{} of {runs} runs disagree (rerun one with QPU_V3D_DIFF_SEED=<seed> \

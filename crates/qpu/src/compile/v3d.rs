@@ -30,9 +30,10 @@
 //! Mesa's `v3d_ra_select_rf` does). Constants no small immediate holds get a register each
 //! (loaded in the prologue) as long as everything fits; if it does not, [`compile`] lowers
 //! the kernel again with fewer of them, the least used first (a use inside `n` loops
-//! counts 8^n), which are then built where they are used. With none left to drop, the
-//! kernel is a [`CompileError::RegisterAllocation`] naming the kernel, the number of values
-//! live at once and the statement where that happens: there is no spilling. Accumulators
+//! counts 8^n), which are then built where they are used. With none left to drop, it
+//! spills variables (see "Spilling" below); when no variable live at the worst point is
+//! left to spill, the kernel is a [`CompileError::RegisterAllocation`] naming the kernel,
+//! the number of values live at once and the statement where that happens. Accumulators
 //! hold values only within one operation's instruction sequence (4.2 only: the rotation
 //! source r0 and amount r5, and r1 for an `fmax` of two registers) and are not allocated,
 //! so the same lowering serves 4.2 and 7.1; the differences are in `Gen::broadcast`,
@@ -56,16 +57,40 @@
 //! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
 //! the final `thrsw` and its two delay slots).
 //!
+//! Spilling: when the allocator finds no register for some values even with every constant
+//! built where it is used, [`compile`] takes the variables live where the most values are
+//! live at once, cheapest first (reads and writes, a use inside `n` loops counting 8^n as
+//! for the constants; Mesa's `v3d_choose_spill_node` also sums a cost per read and write but
+//! leaves scaling by loop depth as a to-do), spills as many as values went
+//! without a register, and lowers the kernel again, until it fits. Only kernel variables
+//! spill: temporaries live within one statement, and built-ins and buffer registers stay in
+//! registers. A spilled variable has a 64-byte slot (one word per lane) in this QPU's spill
+//! area; the prologue computes each lane's address of slot 0 once (area + `me()` × area
+//! size + lane × 4, like Mesa's `v3d_setup_spill_base`), and slot `s` is 64·`s` further.
+//! Every write of the variable becomes a store (`tmud`, then `tmua`; a `where_` write
+//! stores under the write condition, so the other lanes keep their word) and every read a
+//! load into a new temporary (`tmua`, `ldtmu`), which like any load first pops the gathers
+//! waiting in the result FIFO into buffer registers. A reload may follow a store to the
+//! same slot, so a `tmuwt` comes before a reload whenever a spill store may still be in
+//! flight on some path to it (Mesa waits with `tmuwt` after each spill store; waiting
+//! only before the next reload lets consecutive stores share one wait). A spill that makes
+//! a gather/receive pattern unbalanced in a loop body (a reload between a receive and the
+//! gather after it) reports the register shortage that caused it.
+//!
 //! # Launch contract
 //!
 //! Run a compiled kernel on `n` QPUs as `n` batches of 16 lanes, one workgroup each
 //! (`qpu_emu::v3d::CsdJob::per_qpu`, py-videocore6's "thread = n" dispatch): workgroup
 //! `i` is `me()` (read from the CSD payload, Mesa's `load_workgroup_id`), so it does not
 //! depend on which physical QPU runs it. Every batch reads the same uniform stream,
-//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, constants…]`, where the
-//! constants ([`V3dCompiled::constants`]) are the literals the code needs that no small
-//! immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
-//! uniforms). One thread per QPU (all 64 registers).
+//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, spill area…, constants…]`,
+//! where the constants ([`V3dCompiled::constants`]) are the literals the code needs that no
+//! small immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
+//! uniforms) and the spill area is present only in a kernel that spills
+//! ([`V3dCompiled::spill_bytes_per_qpu`] > 0): the GPU address of
+//! `n × spill_bytes_per_qpu` bytes the launch allocates ([`V3dCompiled::spill_bytes`]),
+//! workgroup `i` using the `i`-th `spill_bytes_per_qpu` of them. One thread per QPU (all 64
+//! registers).
 //!
 //! # Supported constructs
 //!
@@ -241,8 +266,7 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
                     continue;
                 }
                 // Spill candidates: the variables live at the worst point, cheapest first
-                // (uses weighted 8^loop depth, as for the constants; Mesa's
-                // `v3d_choose_spill_node` weighs uses by block depth the same way).
+                // (reads and writes weighted 8^loop depth, as for the constants).
                 let mut candidates: Vec<usize> = live
                     .iter()
                     .map(|&r| r as usize)
