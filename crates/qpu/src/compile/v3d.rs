@@ -71,9 +71,10 @@
 //! stores under the write condition, so the other lanes keep their word) and every read a
 //! load into a new temporary (`tmua`, `ldtmu`), which like any load first pops the gathers
 //! waiting in the result FIFO into buffer registers. A reload may follow a store to the
-//! same slot, so a `tmuwt` comes before a reload whenever a spill store may still be in
-//! flight on some path to it (Mesa waits with `tmuwt` after each spill store; waiting
-//! only before the next reload lets consecutive stores share one wait). A spill that makes
+//! same slot, so a `tmuwt` comes before a reload whenever a store to that variable may still
+//! be in flight on some path to it (Mesa waits with `tmuwt` after each spill store; waiting
+//! only before a reload of a variable just stored lets the stores of many variables share
+//! one wait, 5 instead of 48 in the `pressure` test kernel). A spill that makes
 //! a gather/receive pattern unbalanced in a loop body (a reload between a receive and the
 //! gather after it) reports the register shortage that caused it.
 //!
@@ -141,7 +142,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// The V3D version a kernel is compiled for (re-exported from `qpu_isa`).
@@ -491,19 +492,26 @@ impl Needs {
     }
 }
 
-/// Whether `stmts` assign (or receive into) a variable `spilled` marks.
-fn writes_spilled(stmts: &[Stmt], spilled: &[bool]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Assign { var, .. } | StmtKind::Receive { var } => spilled[var.0 as usize],
-        StmtKind::If {
-            then, otherwise, ..
+/// Adds to `out` the variables `spilled` marks that `stmts` assign (or receive into).
+fn spilled_writes(stmts: &[Stmt], spilled: &[bool], out: &mut BTreeSet<usize>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { var, .. } | StmtKind::Receive { var } if spilled[var.0 as usize] => {
+                out.insert(var.0 as usize);
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            }
+            | StmtKind::Where {
+                then, otherwise, ..
+            } => {
+                spilled_writes(then, spilled, out);
+                spilled_writes(otherwise, spilled, out);
+            }
+            StmtKind::While { body, .. } => spilled_writes(body, spilled, out),
+            _ => {}
         }
-        | StmtKind::Where {
-            then, otherwise, ..
-        } => writes_spilled(then, spilled) || writes_spilled(otherwise, spilled),
-        StmtKind::While { body, .. } => writes_spilled(body, spilled),
-        _ => false,
-    })
+    }
 }
 
 /// Which variables hold the same value in every lane whenever they are read: parameters and
@@ -667,9 +675,10 @@ struct Gen<'k> {
     spill_slots: u32,
     /// The virtual register holding this lane's address in slot 0 of this QPU's area.
     spill_base: u32,
-    /// Whether a spill store may still be in flight: the next reload waits for it first
-    /// (`tmuwt`, as Mesa's `v3d_emit_spill_tmua` waits after each spill).
-    spill_dirty: bool,
+    /// The spilled variables whose last store may still be in flight: a reload of one of
+    /// them waits for the stores first (`tmuwt`; Mesa's `v3d_emit_spill_tmua` waits after
+    /// each spill store).
+    spill_dirty: BTreeSet<usize>,
 }
 
 impl<'k> Gen<'k> {
@@ -737,7 +746,7 @@ impl<'k> Gen<'k> {
             spill_slots,
             spill_base,
             // The prologue may store parameters and zeros into the area.
-            spill_dirty: spill_slots > 0,
+            spill_dirty: (0..spilled.len()).filter(|&v| spilled[v]).collect(),
         }
     }
 
@@ -838,11 +847,11 @@ impl<'k> Gen<'k> {
         let slot = self.spill_slot[var].expect("a spilled variable has a slot");
         self.drain()?;
         let offset = self.spill_offset(slot)?;
-        if self.spill_dirty {
+        if self.spill_dirty.contains(&var) {
             // A store to the area may still be in flight: wait for it, so that the load
             // reads what it wrote (Mesa waits with `tmuwt` after every spill store).
             self.emit("tmuwt ; nop");
-            self.spill_dirty = false;
+            self.spill_dirty.clear();
         }
         self.add2("add", None, "tmua", Src::Reg(self.spill_base), offset)?;
         let t = self.temp()?;
@@ -862,7 +871,7 @@ impl<'k> Gen<'k> {
         let offset = self.spill_offset(slot)?;
         self.mov("tmud", value, None);
         self.add2("add", cond, "tmua", Src::Reg(self.spill_base), offset)?;
-        self.spill_dirty = true;
+        self.spill_dirty.insert(var);
         Ok(())
     }
 
@@ -1130,7 +1139,7 @@ impl<'k> Gen<'k> {
     fn control(&mut self, s: &Stmt) -> Result<(), CompileError> {
         let (lines, locations) = (self.lines.len(), self.locations.len());
         let (gathers, buffered) = (self.gathers, self.buffered);
-        let dirty = self.spill_dirty;
+        let dirty = self.spill_dirty.clone();
         let first = match self.control_flow(s) {
             Ok(()) => return Ok(()),
             Err(e) => e,
@@ -1162,13 +1171,13 @@ impl<'k> Gen<'k> {
                 let pending = self.pending();
                 // A spill store may be in flight after the `if_` if it may be after
                 // either path.
-                let dirty = self.spill_dirty;
+                let dirty = self.spill_dirty.clone();
                 self.body(then, None)?;
                 self.balanced(pending, "an `if_` body")?;
-                let then_dirty = self.spill_dirty;
+                let then_dirty = self.spill_dirty.clone();
                 if otherwise.is_empty() {
                     self.place(&else_label);
-                    self.spill_dirty |= dirty;
+                    self.spill_dirty.extend(dirty);
                 } else {
                     let end = self.label();
                     self.here = Some(s.location);
@@ -1178,7 +1187,7 @@ impl<'k> Gen<'k> {
                     self.body(otherwise, None)?;
                     self.balanced(pending, "an `else_` body")?;
                     self.place(&end);
-                    self.spill_dirty |= then_dirty;
+                    self.spill_dirty.extend(then_dirty);
                 }
             }
             StmtKind::While { cond, body } => {
@@ -1193,8 +1202,8 @@ impl<'k> Gen<'k> {
                 let pending = self.pending();
                 // The back edge may bring a spill store from the body into its top; the exit
                 // is reached from the first test or from the last.
-                let skipped_dirty = self.spill_dirty;
-                self.spill_dirty |= writes_spilled(body, &self.spilled);
+                let skipped_dirty = self.spill_dirty.clone();
+                spilled_writes(body, &self.spilled, &mut self.spill_dirty);
                 // A body that is idle once the condition fails (Euclid's algorithm) runs
                 // several copies per test, as on the VideoCore IV (`lower::idle_once_done`).
                 let copies = if super::lower::idle_once_done(cond, body) {
@@ -1210,7 +1219,7 @@ impl<'k> Gen<'k> {
                 let taken = self.cond(cond)?;
                 self.branch(taken, &top);
                 self.place(&end);
-                self.spill_dirty |= skipped_dirty;
+                self.spill_dirty.extend(skipped_dirty);
             }
             _ => unreachable!("control_flow is called for `if_` and `while_` only"),
         }
