@@ -670,6 +670,48 @@ fn a_kernel_with_a_hundred_live_values_spills_and_matches_scalar_rust() {
     }
 }
 
+/// A gather waits across each iteration of a loop whose body, after gathering the next
+/// vector, reads and writes spilled variables: their reloads share the TMU result FIFO with
+/// the gather, so they pop the gathered value first.
+fn gathers_between_spills(p: Ptr<Int>, out: Ptr<Int>) {
+    let q = p + index();
+    let vars: Vec<Int> = (0..70)
+        .map(|i| Int::var(q.load() * (i % 4 + 1) + i))
+        .collect();
+    let got = Int::var(0);
+    let acc = Int::var(0);
+    let i = Int::var(0);
+    gather(q);
+    while_(any(i.lt(4)), || {
+        receive(got);
+        acc.set(acc + got);
+        gather(q + ((i + 1) << 4));
+        for v in vars.iter().step_by(7) {
+            v.set(*v + acc);
+        }
+        i.set(i + 1);
+    });
+    receive(got);
+    let sum = Int::var(acc + got);
+    for v in &vars {
+        sum.set((sum << 1) ^ *v);
+    }
+    (out + index()).store(sum);
+}
+
+#[test]
+fn gathers_waiting_while_spilled_variables_reload_match_the_interpreter() {
+    let kernel = qpu::compile(gathers_between_spills).unwrap();
+    for version in VERSIONS {
+        assert!(compile_v3d(kernel.ast(), version).spill_bytes_per_qpu > 0);
+    }
+    let input: Vec<i32> = (0..80).map(|i| i * 1237 - 20_000).collect();
+    check_against_interpreter(
+        kernel.ast(),
+        &[Arg::Array(ints(&input)), Arg::Array(vec![0; 16])],
+    );
+}
+
 /// A right-leaning sum of 80 products: each left operand waits in a temporary while the
 /// rest is computed, and temporaries cannot spill.
 fn deep_expression(p: Ptr<Int>) {
