@@ -59,7 +59,13 @@ fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>>, V
             Arg::Word(w) => words.push(*w),
         }
     }
-    let uniforms = emu.load_uniforms(&compiled.uniforms(qpus, &words)).unwrap();
+    let spill = match compiled.spill_bytes(qpus).unwrap() {
+        0 => 0,
+        bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
+    };
+    let uniforms = emu
+        .load_uniforms(&compiled.uniforms(qpus, &words, spill))
+        .unwrap();
     let report = emu
         .dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
         .unwrap_or_else(|e| {
@@ -509,8 +515,217 @@ fn a_masked_write_keeps_the_old_value_live() {
 }
 
 #[test]
-fn register_exhaustion_is_an_error() {
+fn seventy_live_variables_spill_and_match_scalar_rust() {
     let kernel = qpu::compile(many_variables).unwrap();
+    let input: Vec<i32> = (0..16).map(|i| i * 977 - 5000).collect();
+    let expected: Vec<u32> = input
+        .iter()
+        .map(|&x| (0..70).fold(0i32, |s, i| s.wrapping_add(x.wrapping_add(i))) as u32)
+        .collect();
+    for version in VERSIONS {
+        let compiled = compile_v3d(kernel.ast(), version);
+        assert!(compiled.spill_bytes_per_qpu > 0, "{version:?} must spill");
+        for &qpus in qpu_counts(version) {
+            let (out, _) = run_v3d(&compiled, qpus, &[Arg::Array(ints(&input))]);
+            assert_eq!(out[0], expected, "{version:?} on {qpus} QPUs");
+        }
+    }
+}
+
+/// Variables of the pressure kernel: far more than the 60 registers, all live to the end.
+const PRESSURE_INTS: usize = 72;
+const PRESSURE_FLOATS: usize = 24;
+
+/// 72 Int and 24 Float variables updated in a loop, under `where_` and `if_`, and all read
+/// at the end; each QPU takes its own 16 lanes of `inp`.
+fn pressure(inp: Ptr<Int>, out: Ptr<Int>, fout: Ptr<Float>) {
+    let base = Int::var(me() * 16);
+    let x = Int::var((inp + base).load());
+    let ints: Vec<Int> = (0..PRESSURE_INTS as i32)
+        .map(|i| Int::var(x * (i % 7 + 1) + i))
+        .collect();
+    let floats: Vec<Float> = (0..PRESSURE_FLOATS)
+        .map(|j| Float::var((x & 1023).to_float() + j as f32))
+        .collect();
+    let k = Int::var(0);
+    while_(any(k.lt(4)), || {
+        for i in 0..PRESSURE_INTS {
+            ints[i].set((ints[i] + ints[(i + 5) % PRESSURE_INTS]) ^ k);
+        }
+        where_(x.lt(k * 500), || {
+            for i in (0..PRESSURE_INTS).step_by(3) {
+                ints[i].set(ints[i] - x);
+            }
+            floats[0].set(floats[0] + 1.0);
+        })
+        .else_(|| floats[1].set(floats[1] + 2.0));
+        if_(any(x.gt(1000 * k)), || {
+            for j in 0..PRESSURE_FLOATS {
+                floats[j].set(floats[j] + floats[(j + 1) % PRESSURE_FLOATS].min(100.0));
+            }
+        });
+        k.set(k + 1);
+    });
+    let sum = Int::var(0);
+    for v in &ints {
+        sum.set((sum * 3) ^ *v);
+    }
+    let fsum = Float::var(0.0);
+    for f in &floats {
+        fsum.set(fsum + *f);
+    }
+    (out + base).store(sum);
+    (fout + base).store(fsum);
+}
+
+/// `pressure` in scalar Rust for one batch of 16 lanes.
+fn scalar_pressure(xs: &[i32]) -> (Vec<u32>, Vec<u32>) {
+    let mut ints: Vec<Vec<i32>> = xs
+        .iter()
+        .map(|&x| {
+            (0..PRESSURE_INTS as i32)
+                .map(|i| x.wrapping_mul(i % 7 + 1).wrapping_add(i))
+                .collect()
+        })
+        .collect();
+    let mut floats: Vec<Vec<f32>> = xs
+        .iter()
+        .map(|&x| {
+            (0..PRESSURE_FLOATS)
+                .map(|j| (x & 1023) as f32 + j as f32)
+                .collect()
+        })
+        .collect();
+    for k in 0..4 {
+        for (l, &x) in xs.iter().enumerate() {
+            let v = &mut ints[l];
+            for i in 0..PRESSURE_INTS {
+                v[i] = v[i].wrapping_add(v[(i + 5) % PRESSURE_INTS]) ^ k;
+            }
+            if x < k * 500 {
+                for i in (0..PRESSURE_INTS).step_by(3) {
+                    v[i] = v[i].wrapping_sub(x);
+                }
+                floats[l][0] += 1.0;
+            } else {
+                floats[l][1] += 2.0;
+            }
+        }
+        if xs.iter().any(|&x| x > 1000 * k) {
+            for f in &mut floats {
+                for j in 0..PRESSURE_FLOATS {
+                    f[j] += f[(j + 1) % PRESSURE_FLOATS].min(100.0);
+                }
+            }
+        }
+    }
+    let sums = ints
+        .iter()
+        .map(|v| v.iter().fold(0i32, |s, &x| s.wrapping_mul(3) ^ x) as u32)
+        .collect();
+    let fsums = floats
+        .iter()
+        .map(|f| f.iter().fold(0f32, |s, &x| s + x).to_bits())
+        .collect();
+    (sums, fsums)
+}
+
+#[test]
+fn a_kernel_with_a_hundred_live_values_spills_and_matches_scalar_rust() {
+    let kernel = qpu::compile(pressure).unwrap();
+    let input: Vec<i32> = (0..256).map(|i| (i * 7919) % 4001 - 1500).collect();
+    for version in VERSIONS {
+        let compiled = compile_v3d(kernel.ast(), version);
+        // Spilling happens only after the unspilled kernel failed to allocate.
+        let slots = compiled.spill_bytes_per_qpu / 64;
+        assert!(slots >= 30, "{version:?}: {slots} spilled variables");
+        let listing = compiled.disassemble();
+        eprintln!(
+            "{version:?}: {slots} spilled variables, {} instructions, {} tmuwt",
+            compiled.instructions.len(),
+            listing.matches("tmuwt").count()
+        );
+        for &qpus in qpu_counts(version) {
+            let n = qpus as usize * 16;
+            let args = [
+                Arg::Array(ints(&input[..n])),
+                Arg::Array(vec![0; n]),
+                Arg::Array(vec![0; n]),
+            ];
+            let (out, report) = run_v3d(&compiled, qpus, &args);
+            let (mut want_int, mut want_float) = (Vec::new(), Vec::new());
+            for batch in input[..n].chunks(16) {
+                let (i, f) = scalar_pressure(batch);
+                want_int.extend(i);
+                want_float.extend(f);
+            }
+            assert_eq!(out[1], want_int, "{version:?} on {qpus} QPUs");
+            assert_eq!(out[2], want_float, "{version:?} on {qpus} QPUs");
+            eprintln!(
+                "{version:?} on {qpus} QPUs: {} cycles, {} instructions on QPU 0",
+                report.cycles(),
+                report.qpus[0].instructions
+            );
+        }
+    }
+}
+
+/// A gather waits across each iteration of a loop whose body, after gathering the next
+/// vector, reads and writes spilled variables: their reloads share the TMU result FIFO with
+/// the gather, so they pop the gathered value first.
+fn gathers_between_spills(p: Ptr<Int>, out: Ptr<Int>) {
+    let q = p + index();
+    let vars: Vec<Int> = (0..70)
+        .map(|i| Int::var(q.load() * (i % 4 + 1) + i))
+        .collect();
+    let got = Int::var(0);
+    let acc = Int::var(0);
+    let i = Int::var(0);
+    gather(q);
+    while_(any(i.lt(4)), || {
+        receive(got);
+        acc.set(acc + got);
+        gather(q + ((i + 1) << 4));
+        for v in vars.iter().step_by(7) {
+            v.set(*v + acc);
+        }
+        i.set(i + 1);
+    });
+    receive(got);
+    let sum = Int::var(acc + got);
+    for v in &vars {
+        sum.set((sum << 1) ^ *v);
+    }
+    (out + index()).store(sum);
+}
+
+#[test]
+fn gathers_waiting_while_spilled_variables_reload_match_the_interpreter() {
+    let kernel = qpu::compile(gathers_between_spills).unwrap();
+    for version in VERSIONS {
+        assert!(compile_v3d(kernel.ast(), version).spill_bytes_per_qpu > 0);
+    }
+    let input: Vec<i32> = (0..80).map(|i| i * 1237 - 20_000).collect();
+    check_against_interpreter(
+        kernel.ast(),
+        &[Arg::Array(ints(&input)), Arg::Array(vec![0; 16])],
+    );
+}
+
+/// A right-leaning sum of 80 products: each left operand waits in a temporary while the
+/// rest is computed, and temporaries cannot spill.
+fn deep_expression(p: Ptr<Int>) {
+    let x = Int::var(p.load());
+    let mut e: Int = x * 3;
+    for i in 0..80 {
+        e = (x * (i % 5 + 2)) + e;
+    }
+    p.store(e);
+}
+
+#[test]
+fn register_exhaustion_that_spilling_cannot_fix_is_an_error() {
+    let kernel = qpu::compile(deep_expression).unwrap();
     for version in VERSIONS {
         match v3d::compile(kernel.ast(), version) {
             Err(CompileError::RegisterAllocation(message)) => {

@@ -10,6 +10,8 @@ mod gcd;
 mod multi_tri;
 #[path = "support/scalar.rs"]
 mod scalar;
+#[path = "support/spill.rs"]
+mod spill;
 #[path = "../examples/tri.rs"]
 mod tri;
 
@@ -45,6 +47,25 @@ fn triangular_numbers_on_one_and_four_qpus() {
         assert_eq!(tri::run(&device).unwrap(), one, "{version:?}");
         let four: Vec<i32> = (0..64).map(triangle).collect();
         assert_eq!(multi_tri::run(&device).unwrap(), four, "{version:?}");
+    }
+}
+
+#[test]
+fn a_kernel_that_spills_runs_on_one_and_several_qpus() {
+    for (version, counts) in [(V3dVersion::V42, [1, 8]), (V3dVersion::V71, [1, 12])] {
+        assert!(
+            spill::spill_bytes_per_qpu(version) > 0,
+            "{version:?} spills"
+        );
+        let device = Device::v3d_emulator(version);
+        for qpus in counts {
+            let want: Vec<i32> = spill::input(qpus).into_iter().map(spill::scalar).collect();
+            assert_eq!(
+                spill::run(&device, qpus).unwrap(),
+                want,
+                "{version:?} on {qpus} QPUs"
+            );
+        }
     }
 }
 

@@ -12,7 +12,11 @@
 //! VideoCore IV's rounding, so inexact float results are not comparable.
 //!
 //! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it;
-//! `QPU_V3D_DIFF_PROGRAMS=<n>` checks seeds `0..n` instead of the default 500.
+//! `QPU_V3D_DIFF_PROGRAMS=<n>` checks `n` seeds instead of the default 500, from
+//! `QPU_V3D_DIFF_FIRST_SEED` (default 0);
+//! `QPU_V3D_DIFF_PRESSURE=<k>` adds `k` variables live from the start to the end (read and
+//! written by the statements, folded into the first variable at the end), so that with
+//! `k = 80` every program has more values live than registers and spills.
 
 use std::sync::Arc;
 
@@ -46,6 +50,10 @@ const P_X: u32 = 2;
 const FIRST_VAR: u32 = 3;
 const FIRST_COUNTER: u32 = FIRST_VAR + INT_VARS;
 const MAX_DEPTH: u32 = 3;
+/// The first of the pressure variables (after the loop counters).
+const FIRST_PRESSURE: u32 = FIRST_COUNTER + MAX_DEPTH;
+/// Pressure variables in the short spilling test.
+const SPILL_PRESSURE: u32 = 80;
 
 /// SplitMix64.
 struct Rng(u64);
@@ -128,6 +136,8 @@ struct Gen {
     rng: Rng,
     /// Whether the uniform stream points into the input yet.
     stream: bool,
+    /// Extra variables live from the start to the end (register pressure).
+    pressure: u32,
 }
 
 impl Gen {
@@ -152,8 +162,13 @@ impl Gen {
             2 => Expr::Special(Special::QpuId),
             3 => Expr::Special(Special::NumQpus),
             4 => var(P_X),
+            _ if self.pressure > 0 && self.rng.chance(30) => self.pressure_var(),
             _ => var(FIRST_VAR + self.rng.below(u64::from(INT_VARS)) as u32),
         }
+    }
+
+    fn pressure_var(&mut self) -> Expr {
+        var(FIRST_PRESSURE + self.rng.below(u64::from(self.pressure)) as u32)
     }
 
     /// An exact float: a 12-bit integer converted, or an exact combination of two.
@@ -291,6 +306,9 @@ impl Gen {
     }
 
     fn target(&mut self) -> VarId {
+        if self.pressure > 0 && self.rng.chance(30) {
+            return VarId(FIRST_PRESSURE + self.rng.below(u64::from(self.pressure)) as u32);
+        }
         VarId(FIRST_VAR + self.rng.below(u64::from(INT_VARS)) as u32)
     }
 
@@ -465,7 +483,25 @@ impl Gen {
             addr: input_address(start, 31),
         })];
         self.stream = true;
+        for v in 0..self.pressure {
+            let value = self.int(1, false);
+            body.push(stmt(StmtKind::Assign {
+                var: VarId(FIRST_PRESSURE + v),
+                value,
+            }));
+        }
         body.extend(self.block(0));
+        // Fold the pressure variables into the first variable, so all stay live to here.
+        for v in 0..self.pressure {
+            body.push(stmt(StmtKind::Assign {
+                var: VarId(FIRST_VAR),
+                value: bin(
+                    BinaryOp::Xor,
+                    bin(BinaryOp::IntMul, var(FIRST_VAR), lit(3)),
+                    var(FIRST_PRESSURE + v),
+                ),
+            }));
+        }
         for v in 0..INT_VARS {
             body.push(stmt(StmtKind::Store {
                 value: var(FIRST_VAR + v),
@@ -480,7 +516,7 @@ impl Gen {
             (P_OUT, Type::Ptr(ElemType::Int)),
             (P_X, Type::Int),
         ];
-        let vars = (0..FIRST_COUNTER + MAX_DEPTH)
+        let vars = (0..FIRST_PRESSURE + self.pressure)
             .map(|v| VarDecl {
                 ty: params.iter().find(|p| p.0 == v).map_or(Type::Int, |p| p.1),
                 location: HERE,
@@ -505,10 +541,11 @@ struct Case {
     x: u32,
 }
 
-fn case(seed: u64, version: V3dVersion) -> Case {
+fn case(seed: u64, version: V3dVersion, pressure: u32) -> Case {
     let mut g = Gen {
         rng: Rng(seed),
         stream: false,
+        pressure,
     };
     let kernel = g.kernel();
     let max = match version {
@@ -551,7 +588,8 @@ fn interpret(c: &Case) -> Result<Vec<u32>, String> {
     Ok(out)
 }
 
-fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
+/// The output words, and whether the kernel spilled.
+fn emulate(c: &Case, version: V3dVersion) -> Result<(Vec<u32>, bool), String> {
     let compiled = v3d::compile(&c.kernel, version).map_err(|e| format!("compile: {e}"))?;
     let mut config = V3dConfig::new(version);
     config.qpus = c.qpus as usize;
@@ -565,20 +603,30 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
     let inp = mem.alloc(INPUT_WORDS * 4, 64).map_err(|e| e.to_string())?;
     let out = mem.alloc(out_words * 4, 64).map_err(|e| e.to_string())?;
     mem.write_u32s(inp, &c.input).map_err(|e| e.to_string())?;
+    let spill = match compiled.spill_bytes(c.qpus).ok_or("spill area too large")? {
+        0 => 0,
+        bytes => emu
+            .memory_mut()
+            .alloc(bytes, 64)
+            .map_err(|e| e.to_string())?,
+    };
     let uniforms = emu
-        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x]))
+        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill))
         .map_err(|e| e.to_string())?;
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
         .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
-    emu.memory()
+    let words = emu
+        .memory()
         .read_u32s(out, out_words)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    Ok((words, compiled.spill_bytes_per_qpu > 0))
 }
 
-fn check(seed: u64, version: V3dVersion) -> Result<(), String> {
-    let c = case(seed, version);
+/// Runs one program on the interpreter and the emulator; returns whether it spilled.
+fn check(seed: u64, version: V3dVersion, pressure: u32) -> Result<bool, String> {
+    let c = case(seed, version, pressure);
     let want = interpret(&c)?;
-    let got = emulate(&c, version)?;
+    let (got, spilled) = emulate(&c, version)?;
     if got != want {
         let first = got.iter().zip(&want).position(|(g, w)| g != w).unwrap_or(0);
         return Err(format!(
@@ -586,7 +634,7 @@ fn check(seed: u64, version: V3dVersion) -> Result<(), String> {
             c.qpus, got[first], want[first]
         ));
     }
-    Ok(())
+    Ok(spilled)
 }
 
 #[test]
@@ -595,30 +643,53 @@ fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
         .unwrap_or(PROGRAMS);
+    let pressure = std::env::var("QPU_V3D_DIFF_PRESSURE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(0);
     if let Some(seed) = std::env::var("QPU_V3D_DIFF_SEED")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
     {
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            let c = case(seed, version);
+            let c = case(seed, version, pressure);
             eprintln!("{}", c.kernel);
-            check(seed, version).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let spilled =
+                check(seed, version, pressure).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            eprintln!("{version:?}: agrees (spilled: {spilled})");
         }
         return;
     }
+    let first = std::env::var("QPU_V3D_DIFF_FIRST_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
+    campaign(first..first.saturating_add(programs), pressure);
+}
+
+/// Checks seeds `seeds` on both versions at `pressure`; panics naming the disagreements.
+fn campaign(seeds: std::ops::Range<u64>, pressure: u32) {
+    let runs = 2 * (seeds.end - seeds.start);
+    eprintln!(
+        "seeds {}..{} at pressure {pressure} on 4.2 and 7.1",
+        seeds.start, seeds.end
+    );
     let mut failures = Vec::new();
-    for seed in 0..programs {
+    let mut spilled = 0;
+    for seed in seeds {
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            if let Err(e) = check(seed, version) {
-                failures.push(format!("seed {seed}: {e}"));
+            match check(seed, version, pressure) {
+                Ok(s) => spilled += u64::from(s),
+                Err(e) => failures.push(format!("seed {seed}: {e}")),
             }
         }
     }
+    eprintln!("{runs} runs, {spilled} of them spilling");
     assert!(
         failures.is_empty(),
-        "{} of {} runs disagree (rerun one with QPU_V3D_DIFF_SEED=<seed>):\n{}",
+        "{} of {runs} runs disagree (rerun one with QPU_V3D_DIFF_SEED=<seed> \
+         QPU_V3D_DIFF_PRESSURE={pressure}):\n{}",
         failures.len(),
-        2 * programs,
         failures
             .iter()
             .take(5)
@@ -628,16 +699,33 @@ fn random_kernels_agree_on_interpreter_and_v3d_emulator() {
     );
 }
 
+/// A few programs with 80 more variables live than the campaign's: each spills on both
+/// versions, and each agrees with the interpreter.
+#[test]
+fn random_kernels_that_spill_agree() {
+    for seed in 0..6 {
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            let c = case(seed, version, SPILL_PRESSURE);
+            let compiled = v3d::compile(&c.kernel, version).unwrap();
+            assert!(
+                compiled.spill_bytes_per_qpu > 0,
+                "seed {seed} {version:?} does not spill"
+            );
+        }
+    }
+    campaign(0..6, SPILL_PRESSURE);
+}
+
 #[test]
 fn generator_makes_varied_programs() {
-    let a = case(1, V3dVersion::V42).kernel.to_string();
-    let b = case(2, V3dVersion::V42).kernel.to_string();
+    let a = case(1, V3dVersion::V42, 0).kernel.to_string();
+    let b = case(2, V3dVersion::V42, 0).kernel.to_string();
     assert_ne!(a, b);
-    assert_eq!(a, case(1, V3dVersion::V42).kernel.to_string());
+    assert_eq!(a, case(1, V3dVersion::V42, 0).kernel.to_string());
     // Some programs load while gathered values wait (a load prints as `*addr` or `load(`).
     let loads_while_waiting = (0..PROGRAMS)
         .filter(|&seed| {
-            let text = case(seed, V3dVersion::V42).kernel.to_string();
+            let text = case(seed, V3dVersion::V42, 0).kernel.to_string();
             let mut waiting = 0u32;
             let mut found = false;
             for line in text.lines().map(str::trim) {

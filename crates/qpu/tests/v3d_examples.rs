@@ -55,7 +55,13 @@ fn run(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> Vec<Vec<u32>> {
             Arg::Word(w) => words.push(*w),
         }
     }
-    let uniforms = emu.load_uniforms(&compiled.uniforms(qpus, &words)).unwrap();
+    let spill = match compiled.spill_bytes(qpus).unwrap() {
+        0 => 0,
+        bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
+    };
+    let uniforms = emu
+        .load_uniforms(&compiled.uniforms(qpus, &words, spill))
+        .unwrap();
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
         .unwrap_or_else(|e| panic!("{:?} on {qpus} QPUs: {e}", compiled.version));
     arrays

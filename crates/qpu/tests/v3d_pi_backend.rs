@@ -11,6 +11,8 @@ mod gcd;
 mod multi_tri;
 #[path = "support/scalar.rs"]
 mod scalar;
+#[path = "support/spill.rs"]
+mod spill;
 
 use std::sync::Arc;
 
@@ -155,6 +157,25 @@ fn gcd_and_multi_tri_on_a_pi4_and_a_pi5() {
         assert_eq!(fake.live_buffers(), 0);
         // multi_tri ran 4 batches.
         assert_eq!(fake.jobs().last().unwrap().batches, 4);
+    }
+}
+
+#[test]
+fn a_kernel_that_spills_gets_its_spill_area_on_a_pi4_and_a_pi5() {
+    for (config, qpus) in [(FakeV3dConfig::pi4(), 8), (FakeV3dConfig::pi5(), 12)] {
+        let (fake, v3d, version) = v3d(config);
+        assert!(
+            spill::spill_bytes_per_qpu(version) > 0,
+            "{version:?} spills"
+        );
+        let device = Device::new(V3dPi::with_v3d(v3d));
+        for n in [1, qpus] {
+            let want: Vec<i32> = spill::input(n).into_iter().map(spill::scalar).collect();
+            assert_eq!(spill::run(&device, n).unwrap(), want, "{n} QPUs");
+            // The job listed the spill area's buffer beside code, uniforms and the array.
+            assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
+        }
+        assert_eq!(fake.live_buffers(), 0);
     }
 }
 

@@ -30,9 +30,10 @@
 //! Mesa's `v3d_ra_select_rf` does). Constants no small immediate holds get a register each
 //! (loaded in the prologue) as long as everything fits; if it does not, [`compile`] lowers
 //! the kernel again with fewer of them, the least used first (a use inside `n` loops
-//! counts 8^n), which are then built where they are used. With none left to drop, the
-//! kernel is a [`CompileError::RegisterAllocation`] naming the kernel, the number of values
-//! live at once and the statement where that happens: there is no spilling. Accumulators
+//! counts 8^n), which are then built where they are used. With none left to drop, it
+//! spills variables (see "Spilling" below); when no variable live at the worst point is
+//! left to spill, the kernel is a [`CompileError::RegisterAllocation`] naming the kernel,
+//! the number of values live at once and the statement where that happens. Accumulators
 //! hold values only within one operation's instruction sequence (4.2 only: the rotation
 //! source r0 and amount r5, and r1 for an `fmax` of two registers) and are not allocated,
 //! so the same lowering serves 4.2 and 7.1; the differences are in `Gen::broadcast`,
@@ -56,16 +57,41 @@
 //! with `tmuwt` and ends with py-videocore6's end sequence (the last-thread-switch pair, then
 //! the final `thrsw` and its two delay slots).
 //!
+//! Spilling: when the allocator finds no register for some values even with every constant
+//! built where it is used, [`compile`] takes the variables live where the most values are
+//! live at once, cheapest first (reads and writes, a use inside `n` loops counting 8^n as
+//! for the constants; Mesa's `v3d_choose_spill_node` also sums a cost per read and write but
+//! leaves scaling by loop depth as a to-do), spills as many as values went
+//! without a register, and lowers the kernel again, until it fits. Only kernel variables
+//! spill: temporaries live within one statement, and built-ins and buffer registers stay in
+//! registers. A spilled variable has a 64-byte slot (one word per lane) in this QPU's spill
+//! area; the prologue computes each lane's address of slot 0 once (area + `me()` × area
+//! size + lane × 4, like Mesa's `v3d_setup_spill_base`), and slot `s` is 64·`s` further.
+//! Every write of the variable becomes a store (`tmud`, then `tmua`; a `where_` write
+//! stores under the write condition, so the other lanes keep their word) and every read a
+//! load into a new temporary (`tmua`, `ldtmu`), which like any load first pops the gathers
+//! waiting in the result FIFO into buffer registers. A reload may follow a store to the
+//! same slot, so a `tmuwt` comes before a reload whenever a store to that variable may still
+//! be in flight on some path to it (Mesa waits with `tmuwt` after each spill store; waiting
+//! only before a reload of a variable just stored lets the stores of many variables share
+//! one wait, 5 instead of 48 in the `pressure` test kernel). A spill that makes
+//! a gather/receive pattern unbalanced in a loop body (a reload between a receive and the
+//! gather after it) reports the register shortage that caused it.
+//!
 //! # Launch contract
 //!
 //! Run a compiled kernel on `n` QPUs as `n` batches of 16 lanes, one workgroup each
 //! (`qpu_emu::v3d::CsdJob::per_qpu`, py-videocore6's "thread = n" dispatch): workgroup
 //! `i` is `me()` (read from the CSD payload, Mesa's `load_workgroup_id`), so it does not
 //! depend on which physical QPU runs it. Every batch reads the same uniform stream,
-//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, constants…]`, where the
-//! constants ([`V3dCompiled::constants`]) are the literals the code needs that no small
-//! immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
-//! uniforms). One thread per QPU (all 64 registers).
+//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, spill area…, constants…]`,
+//! where the constants ([`V3dCompiled::constants`]) are the literals the code needs that no
+//! small immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
+//! uniforms) and the spill area is present only in a kernel that spills
+//! ([`V3dCompiled::spill_bytes_per_qpu`] > 0): the GPU address of
+//! `n × spill_bytes_per_qpu` bytes the launch allocates ([`V3dCompiled::spill_bytes`]),
+//! workgroup `i` using the `i`-th `spill_bytes_per_qpu` of them. One thread per QPU (all 64
+//! registers).
 //!
 //! # Supported constructs
 //!
@@ -112,11 +138,11 @@
 //! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
 //! let compiled = qpu::compile::v3d::compile(kernel.ast(), V3dVersion::V42)?;
 //! assert!(compiled.disassemble().contains("ldtmu"));
-//! assert_eq!(compiled.uniforms(4, &[0x1000]), vec![4, 0x1000]);
+//! assert_eq!(compiled.uniforms(4, &[0x1000], 0), vec![4, 0x1000]);
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// The V3D version a kernel is compiled for (re-exported from `qpu_isa`).
@@ -138,6 +164,8 @@ const FIRST_FREE: u8 = 4;
 const REGISTERS: u32 = 64;
 /// Registers the allocator gives out: rf4–rf63.
 const ALLOCATABLE: u32 = REGISTERS - FIRST_FREE as u32;
+/// Bytes of one spill slot: a word per lane.
+const SPILL_SLOT_BYTES: u32 = 64;
 /// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
 const TMU_FIFO: u32 = 16;
 
@@ -157,17 +185,30 @@ pub struct V3dCompiled {
     pub constants: Vec<u32>,
     /// Number of kernel parameters.
     pub params: usize,
+    /// Bytes of spill area each QPU (batch) needs: 64 per spilled variable, 0 when
+    /// nothing spills (see the module docs' launch contract).
+    pub spill_bytes_per_qpu: u32,
 }
 
 impl V3dCompiled {
     /// The uniform stream every batch reads (see the module docs' launch contract):
-    /// the QPU count, the arguments, then the constants.
-    pub fn uniforms(&self, num_qpus: u32, args: &[u32]) -> Vec<u32> {
-        let mut out = Vec::with_capacity(1 + args.len() + self.constants.len());
+    /// the QPU count, the arguments, the spill area's address `spill_area` when the kernel
+    /// spills (ignored otherwise), then the constants.
+    pub fn uniforms(&self, num_qpus: u32, args: &[u32], spill_area: u32) -> Vec<u32> {
+        let mut out = Vec::with_capacity(2 + args.len() + self.constants.len());
         out.push(num_qpus);
         out.extend_from_slice(args);
+        if self.spill_bytes_per_qpu > 0 {
+            out.push(spill_area);
+        }
         out.extend_from_slice(&self.constants);
         out
+    }
+
+    /// Bytes of spill area a launch on `num_qpus` QPUs needs (0 when nothing spills), or
+    /// `None` when that does not fit 32 bits.
+    pub fn spill_bytes(&self, num_qpus: u32) -> Option<u32> {
+        self.spill_bytes_per_qpu.checked_mul(num_qpus)
     }
 
     /// The most QPUs (batches) this version's GPU runs at once.
@@ -187,23 +228,59 @@ impl V3dCompiled {
 /// Compiles `kernel` for V3D `version` (see the module docs for what is supported).
 ///
 /// The first attempt loads every constant no small immediate holds into a register of its
-/// own in the prologue; when the values then do not fit the register file, the least used
-/// constants (weighted by loop depth) are built where they are used instead, as few as
-/// needed, and the kernel is lowered again.
+/// own in the prologue and keeps every variable in a register; when the values then do not
+/// fit the register file, the least used constants (weighted by loop depth) are built where
+/// they are used instead, as few as needed, and the kernel is lowered again. With no
+/// constant left to drop, the cheapest variables live where the most values are live at
+/// once are spilled (kept in the per-QPU spill area, see the module docs), as many as values
+/// got no register, and the kernel is lowered again, until it fits or no variable live
+/// there is left to spill.
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
-    let constants = Needs::of(kernel).constants.len();
-    let mut pin = constants.min(ALLOCATABLE as usize);
+    let needs = Needs::of(kernel);
+    let mut pin = needs.constants.len().min(ALLOCATABLE as usize);
+    let mut spilled = vec![false; kernel.vars.len()];
+    // The allocation failure that made the last variables spill: reported instead of an
+    // error that only a spilled variable causes (a receive's buffer count that a reload
+    // changes inside a loop body, say).
+    let mut short_of_registers: Option<String> = None;
     loop {
-        let mut gen = Gen::new(kernel, version, pin);
-        gen.body(&kernel.body, None)?;
-        match gen.finish() {
+        let mut gen = Gen::new(kernel, version, pin, &spilled);
+        let lowered = match gen.body(&kernel.body, None) {
+            Ok(()) => gen.finish(),
+            Err(e) => Err(Attempt::Error(e)),
+        };
+        match lowered {
             Ok(compiled) => return Ok(compiled),
-            Err(Attempt::Error(e)) => return Err(e),
-            Err(Attempt::Registers { uncolored, message }) => {
-                if pin == 0 {
+            Err(Attempt::Error(e)) => {
+                return Err(match short_of_registers {
+                    Some(message) => CompileError::RegisterAllocation(message),
+                    None => e,
+                })
+            }
+            Err(Attempt::Registers {
+                uncolored,
+                live,
+                message,
+            }) => {
+                if pin > 0 {
+                    pin = pin.saturating_sub(uncolored.max(1));
+                    continue;
+                }
+                // Spill candidates: the variables live at the worst point, cheapest first
+                // (reads and writes weighted 8^loop depth, as for the constants).
+                let mut candidates: Vec<usize> = live
+                    .iter()
+                    .map(|&r| r as usize)
+                    .filter(|&v| v < spilled.len() && !spilled[v])
+                    .collect();
+                if candidates.is_empty() {
                     return Err(CompileError::RegisterAllocation(message));
                 }
-                pin = pin.saturating_sub(uncolored.max(1));
+                candidates.sort_by_key(|&v| (needs.var_uses[v], v));
+                for v in candidates.into_iter().take(uncolored.max(1)) {
+                    spilled[v] = true;
+                }
+                short_of_registers = Some(message);
             }
         }
     }
@@ -212,9 +289,11 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
 /// Why one lowering of a kernel failed.
 enum Attempt {
     Error(CompileError),
-    /// The values did not fit the register file: `uncolored` got no register.
+    /// The values did not fit the register file: `uncolored` got no register; `live` are
+    /// the virtual registers live where the most are.
     Registers {
         uncolored: usize,
+        live: Vec<u32>,
         message: String,
     },
 }
@@ -291,15 +370,27 @@ struct Needs {
     /// Constants no small immediate holds, with their number of uses, a use inside `n`
     /// nested loops counting 8^n.
     constants: Vec<(u32, u32)>,
+    /// Each variable's reads and writes, weighted the same way (its spill cost).
+    var_uses: Vec<u32>,
     /// Loops around the statement being walked.
     depth: u32,
 }
 
 impl Needs {
     fn of(kernel: &Kernel) -> Needs {
-        let mut needs = Needs::default();
+        let mut needs = Needs {
+            var_uses: vec![0; kernel.vars.len()],
+            ..Needs::default()
+        };
         needs.stmts(&kernel.body);
         needs
+    }
+
+    fn var_use(&mut self, var: usize) {
+        let weight = 8u32.saturating_pow(self.depth);
+        if let Some(uses) = self.var_uses.get_mut(var) {
+            *uses = uses.saturating_add(weight);
+        }
     }
 
     fn constant(&mut self, bits: u32) {
@@ -317,6 +408,7 @@ impl Needs {
         e.walk(&mut |e| match e {
             Expr::IntLit(v) => self.constant(*v as u32),
             Expr::FloatLit(f) => self.constant(f.to_bits()),
+            Expr::Var(v) => self.var_use(v.0 as usize),
             Expr::Special(Special::Index) => self.index = true,
             Expr::Special(Special::QpuId) => self.me = true,
             Expr::Special(Special::NumQpus) => self.num_qpus = true,
@@ -340,7 +432,10 @@ impl Needs {
     fn stmts(&mut self, stmts: &[Stmt]) {
         for s in stmts {
             match &s.kind {
-                StmtKind::Assign { value, .. } => self.expr(value),
+                StmtKind::Assign { var, value } => {
+                    self.var_use(var.0 as usize);
+                    self.expr(value)
+                }
                 StmtKind::If {
                     cond,
                     then,
@@ -386,10 +481,35 @@ impl Needs {
                     self.expr(addr);
                     self.memory = true;
                 }
-                StmtKind::Receive { .. } => self.memory = true,
+                StmtKind::Receive { var } => {
+                    self.var_use(var.0 as usize);
+                    self.memory = true
+                }
                 StmtKind::UniformsFrom { addr } => self.expr(addr),
                 StmtKind::SemaInc(_) | StmtKind::SemaDec(_) | StmtKind::Debug { .. } => {}
             }
+        }
+    }
+}
+
+/// Adds to `out` the variables `spilled` marks that `stmts` assign (or receive into).
+fn spilled_writes(stmts: &[Stmt], spilled: &[bool], out: &mut BTreeSet<usize>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { var, .. } | StmtKind::Receive { var } if spilled[var.0 as usize] => {
+                out.insert(var.0 as usize);
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            }
+            | StmtKind::Where {
+                then, otherwise, ..
+            } => {
+                spilled_writes(then, spilled, out);
+                spilled_writes(otherwise, spilled, out);
+            }
+            StmtKind::While { body, .. } => spilled_writes(body, spilled, out),
+            _ => {}
         }
     }
 }
@@ -547,13 +667,27 @@ struct Gen<'k> {
     buffers: Vec<u32>,
     /// The statement being lowered.
     here: Option<SourceLocation>,
+    /// Which variables live in the spill area instead of a register.
+    spilled: Vec<bool>,
+    /// Each spilled variable's slot (its 64 bytes, one word per lane, in the QPU's area).
+    spill_slot: Vec<Option<u32>>,
+    /// Slots in use.
+    spill_slots: u32,
+    /// The virtual register holding this lane's address in slot 0 of this QPU's area.
+    spill_base: u32,
+    /// The spilled variables whose last store may still be in flight: a reload of one of
+    /// them waits for the stores first (`tmuwt`; Mesa's `v3d_emit_spill_tmua` waits after
+    /// each spill store).
+    spill_dirty: BTreeSet<usize>,
 }
 
 impl<'k> Gen<'k> {
     /// A generator that loads the `pin` most used constants (weighted by loop depth) into
     /// registers in the prologue; the others are built where they are used.
-    fn new(kernel: &'k Kernel, version: V3dVersion, pin: usize) -> Gen<'k> {
-        let needs = Needs::of(kernel);
+    ///
+    /// The variables `spilled` marks live in the spill area (see the module docs).
+    fn new(kernel: &'k Kernel, version: V3dVersion, pin: usize, spilled: &[bool]) -> Gen<'k> {
+        let mut needs = Needs::of(kernel);
         let mut next = 0u32;
         let mut pin_reg = || {
             let r = next;
@@ -569,6 +703,24 @@ impl<'k> Gen<'k> {
         by_uses.sort_by_key(|&(_, uses)| std::cmp::Reverse(uses));
         let pinned: Vec<u32> = by_uses.iter().take(pin).map(|&(c, _)| c).collect();
         let const_reg = pinned.iter().map(|&c| (c, pin_reg())).collect();
+        let spill_base = pin_reg();
+        let mut spill_slots = 0;
+        let spill_slot = spilled
+            .iter()
+            .map(|&s| {
+                s.then(|| {
+                    spill_slots += 1;
+                    spill_slots - 1
+                })
+            })
+            .collect();
+        if spill_slots > 0 {
+            // The spill area's address is per QPU (me()) and per lane (lane × 4); a spill
+            // is a store and waits for it before the end.
+            needs.me = true;
+            needs.memory = true;
+            needs.stores = true;
+        }
         Gen {
             version,
             kernel,
@@ -589,6 +741,12 @@ impl<'k> Gen<'k> {
             buffered: 0,
             buffers: Vec::new(),
             here: None,
+            spilled: spilled.to_vec(),
+            spill_slot,
+            spill_slots,
+            spill_base,
+            // The prologue may store parameters and zeros into the area.
+            spill_dirty: (0..spilled.len()).filter(|&v| spilled[v]).collect(),
         }
     }
 
@@ -669,6 +827,52 @@ impl<'k> Gen<'k> {
             }
         }
         Ok(Src::Reg(t))
+    }
+
+    /// The byte offset of spill slot `slot` from the spill base: 64 bytes a slot.
+    fn spill_offset(&mut self, slot: u32) -> Result<Src, CompileError> {
+        if slot == 0 {
+            return Ok(Src::Imm(0));
+        }
+        let index = self.constant(slot)?;
+        let t = self.temp()?;
+        self.add2("shl", None, &format!("%{t}"), index, Src::Imm(6))?;
+        Ok(Src::Reg(t))
+    }
+
+    /// A spilled variable's value, read back from its slot into a new temporary: a TMU load
+    /// like the kernel's own (`tmua`, then `ldtmu`), so gathered values waiting in the
+    /// result FIFO are popped into their buffer registers first.
+    fn reload(&mut self, var: usize) -> Result<Src, CompileError> {
+        let slot = self.spill_slot[var].expect("a spilled variable has a slot");
+        self.drain()?;
+        let offset = self.spill_offset(slot)?;
+        if self.spill_dirty.contains(&var) {
+            // A store to the area may still be in flight: wait for it, so that the load
+            // reads what it wrote (Mesa waits with `tmuwt` after every spill store).
+            self.emit("tmuwt ; nop");
+            self.spill_dirty.clear();
+        }
+        self.add2("add", None, "tmua", Src::Reg(self.spill_base), offset)?;
+        let t = self.temp()?;
+        self.emit(format!("nop ; nop ; ldtmu.%{t}"));
+        Ok(Src::Reg(t))
+    }
+
+    /// Stores `value` into a spilled variable's slot, in the lanes where `cond` holds (all
+    /// when `None`): `tmud`, then `tmua` under the condition, as a partial store.
+    fn spill_store(
+        &mut self,
+        var: usize,
+        value: Src,
+        cond: Option<&str>,
+    ) -> Result<(), CompileError> {
+        let slot = self.spill_slot[var].expect("a spilled variable has a slot");
+        let offset = self.spill_offset(slot)?;
+        self.mov("tmud", value, None);
+        self.add2("add", cond, "tmua", Src::Reg(self.spill_base), offset)?;
+        self.spill_dirty.insert(var);
+        Ok(())
     }
 
     /// At most one small immediate per instruction (one value on 4.2, one signal on 7.1):
@@ -823,7 +1027,12 @@ impl<'k> Gen<'k> {
         self.here = Some(s.location);
         match &s.kind {
             StmtKind::Assign { var, value } => {
-                self.assign(self.var_reg[var.0 as usize], value, mask)?
+                let v = var.0 as usize;
+                if self.spilled[v] {
+                    self.assign_spilled(v, value, mask)?
+                } else {
+                    self.assign(self.var_reg[v], value, mask)?
+                }
             }
             StmtKind::If { .. } | StmtKind::While { .. } => self.control(s)?,
             StmtKind::Where {
@@ -877,7 +1086,12 @@ impl<'k> Gen<'k> {
                 self.gathers += 1;
             }
             StmtKind::Receive { var } => {
-                let r = self.var_reg[var.0 as usize];
+                let v = var.0 as usize;
+                let r = if self.spilled[v] {
+                    self.temp()?
+                } else {
+                    self.var_reg[v]
+                };
                 if self.buffered > 0 {
                     // The oldest gathered value was popped by a load (`drain`): copy it, then
                     // move the younger ones down so the oldest is again in buffer 0.
@@ -893,6 +1107,9 @@ impl<'k> Gen<'k> {
                     self.gathers -= 1;
                 } else {
                     return Err(self.unsupported("a `receive` with no gather before it"));
+                }
+                if self.spilled[v] {
+                    self.spill_store(v, Src::Reg(r), None)?;
                 }
             }
             StmtKind::UniformsFrom { addr } => {
@@ -922,6 +1139,7 @@ impl<'k> Gen<'k> {
     fn control(&mut self, s: &Stmt) -> Result<(), CompileError> {
         let (lines, locations) = (self.lines.len(), self.locations.len());
         let (gathers, buffered) = (self.gathers, self.buffered);
+        let dirty = self.spill_dirty.clone();
         let first = match self.control_flow(s) {
             Ok(()) => return Ok(()),
             Err(e) => e,
@@ -932,6 +1150,7 @@ impl<'k> Gen<'k> {
         self.lines.truncate(lines);
         self.locations.truncate(locations);
         (self.gathers, self.buffered) = (gathers, buffered);
+        self.spill_dirty = dirty;
         self.here = Some(s.location);
         if self.drain().is_err() {
             return Err(first);
@@ -950,18 +1169,25 @@ impl<'k> Gen<'k> {
                 let else_label = self.label();
                 self.branch(negate_branch(taken), &else_label);
                 let pending = self.pending();
+                // A spill store may be in flight after the `if_` if it may be after
+                // either path.
+                let dirty = self.spill_dirty.clone();
                 self.body(then, None)?;
                 self.balanced(pending, "an `if_` body")?;
+                let then_dirty = self.spill_dirty.clone();
                 if otherwise.is_empty() {
                     self.place(&else_label);
+                    self.spill_dirty.extend(dirty);
                 } else {
                     let end = self.label();
                     self.here = Some(s.location);
                     self.branch("", &end);
                     self.place(&else_label);
+                    self.spill_dirty = dirty;
                     self.body(otherwise, None)?;
                     self.balanced(pending, "an `else_` body")?;
                     self.place(&end);
+                    self.spill_dirty.extend(then_dirty);
                 }
             }
             StmtKind::While { cond, body } => {
@@ -974,6 +1200,10 @@ impl<'k> Gen<'k> {
                 self.branch(negate_branch(taken), &end);
                 self.place(&top);
                 let pending = self.pending();
+                // The back edge may bring a spill store from the body into its top; the exit
+                // is reached from the first test or from the last.
+                let skipped_dirty = self.spill_dirty.clone();
+                spilled_writes(body, &self.spilled, &mut self.spill_dirty);
                 // A body that is idle once the condition fails (Euclid's algorithm) runs
                 // several copies per test, as on the VideoCore IV (`lower::idle_once_done`).
                 let copies = if super::lower::idle_once_done(cond, body) {
@@ -989,6 +1219,7 @@ impl<'k> Gen<'k> {
                 let taken = self.cond(cond)?;
                 self.branch(taken, &top);
                 self.place(&end);
+                self.spill_dirty.extend(skipped_dirty);
             }
             _ => unreachable!("control_flow is called for `if_` and `while_` only"),
         }
@@ -1121,6 +1352,26 @@ impl<'k> Gen<'k> {
         }
     }
 
+    /// `var = value` in the lanes of `mask` for a spilled variable: the value is computed in
+    /// every lane, then stored into the variable's slot in the masked lanes only.
+    fn assign_spilled(
+        &mut self,
+        var: usize,
+        value: &Expr,
+        mask: Option<Mask>,
+    ) -> Result<(), CompileError> {
+        let v = self.eval(value)?;
+        let cond = match mask {
+            None => None,
+            Some(Mask::Flags(sense)) => Some(sense.cond()),
+            Some(Mask::Reg(m)) => {
+                self.emit(format!("or.pushz nop, %{m}, %{m} ; nop"));
+                Some(Sense::NotA.cond())
+            }
+        };
+        self.spill_store(var, v, cond)
+    }
+
     // ---- expressions ---------------------------------------------------------------------
 
     /// The value of `e` as an operand (a variable's own register, a constant, or a new
@@ -1129,6 +1380,7 @@ impl<'k> Gen<'k> {
         Ok(match e {
             Expr::IntLit(v) => self.constant(*v as u32)?,
             Expr::FloatLit(f) => self.constant(f.to_bits())?,
+            Expr::Var(v) if self.spilled[v.0 as usize] => self.reload(v.0 as usize)?,
             Expr::Var(v) => Src::Reg(self.var_reg[v.0 as usize]),
             Expr::Special(Special::Index) => Src::Reg(self.index),
             Expr::Special(Special::QpuId) => Src::Reg(self.me),
@@ -1511,9 +1763,23 @@ impl<'k> Gen<'k> {
             Src::Phys(1)
         };
         self.emit(format!("nop ; nop ; ldunifrf.{}", nq.text()));
+        // Spilled parameters arrive in temporaries and are stored once the spill base is
+        // known.
+        let mut spilled_params = Vec::new();
         for p in &self.kernel.params {
-            let r = self.var_reg[p.var.0 as usize];
+            let v = p.var.0 as usize;
+            let r = if self.spilled[v] {
+                let t = self.temp()?;
+                spilled_params.push((v, t));
+                t
+            } else {
+                self.var_reg[v]
+            };
             self.emit(format!("nop ; nop ; ldunifrf.%{r}"));
+        }
+        let spill_bytes_per_qpu = self.spill_slots * SPILL_SLOT_BYTES;
+        if spill_bytes_per_qpu > 0 {
+            self.emit(format!("nop ; nop ; ldunifrf.%{}", self.spill_base));
         }
         let constants = self.pinned_constants.clone();
         for c in &constants {
@@ -1528,8 +1794,30 @@ impl<'k> Gen<'k> {
                 self.add2("shl", None, &lane4, Src::Reg(self.index), Src::Imm(2))?;
             }
         }
+        if spill_bytes_per_qpu > 0 {
+            // This lane's word of slot 0: area + me() · bytes per QPU + lane · 4 (Mesa's
+            // `v3d_setup_spill_base` likewise adds a per-thread offset and eidx · 4 to the
+            // address the driver passes as a uniform).
+            let base = format!("%{}", self.spill_base);
+            let size = self.constant(spill_bytes_per_qpu)?;
+            let t = self.temp()?;
+            self.mul2("umul24", None, &format!("%{t}"), Src::Reg(self.me), size)?;
+            self.add2("add", None, &base, Src::Reg(self.spill_base), Src::Reg(t))?;
+            self.add2(
+                "add",
+                None,
+                &base,
+                Src::Reg(self.spill_base),
+                Src::Reg(self.lane4),
+            )?;
+            for (v, t) in spilled_params {
+                self.spill_store(v, Src::Reg(t), None)?;
+            }
+        }
         for (v, zero) in vars_needing_zero(self.kernel).into_iter().enumerate() {
-            if zero {
+            if zero && self.spilled[v] {
+                self.spill_store(v, Src::Imm(0), None)?;
+            } else if zero {
                 let r = format!("%{}", self.var_reg[v]);
                 self.mov(&r, Src::Imm(0), None);
             }
@@ -1571,6 +1859,7 @@ impl<'k> Gen<'k> {
                     .unwrap_or(self.kernel.location);
                 return Err(Attempt::Registers {
                     uncolored: short.uncolored,
+                    live: short.live_at_peak,
                     message: format!(
                         "the kernel at {} needs {} registers at once (at {at}); V3D has {} for \
                          values (64, minus rf0–rf3 reserved): keep fewer values alive at once",
@@ -1609,6 +1898,7 @@ impl<'k> Gen<'k> {
             locations: self.locations,
             constants,
             params: self.kernel.params.len(),
+            spill_bytes_per_qpu,
         })
     }
 }

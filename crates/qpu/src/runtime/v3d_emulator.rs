@@ -138,8 +138,18 @@ impl Backend for V3dEmulatorBackend {
         let code = emu
             .load_program(&compiled.words)
             .map_err(|e| self.backend_error(e))?;
+        // The spill area: one region of `spill_bytes_per_qpu` per batch (none when nothing
+        // spills).
+        let spill = match compiled.spill_bytes(n) {
+            Some(0) => 0,
+            Some(bytes) => emu
+                .memory_mut()
+                .alloc(bytes, 64)
+                .map_err(|e| self.backend_error(e))?,
+            None => return Err(self.backend_error("the spill area does not fit 4 GiB")),
+        };
         let uniforms = emu
-            .load_uniforms(&compiled.uniforms(n, &launch.args))
+            .load_uniforms(&compiled.uniforms(n, &launch.args, spill))
             .map_err(|e| self.backend_error(e))?;
         let ran = emu.dispatch(&CsdJob::per_qpu(code, uniforms, n));
 

@@ -152,13 +152,25 @@ impl Backend for V3dPi {
             .flat_map(|w| [*w as u32, (*w >> 32) as u32])
             .collect();
         let code = buffer_with(&self.v3d, &code_words)?;
-        let uniforms = buffer_with(&self.v3d, &compiled.uniforms(n, &args))?;
+        // The spill area: one region of `spill_bytes_per_qpu` per batch, in a buffer object
+        // of its own (none when nothing spills).
+        let spill_bytes = compiled.spill_bytes(n).ok_or_else(|| Error::Backend {
+            backend: NAME.to_string(),
+            message: "the spill area does not fit 4 GiB".to_string(),
+        })?;
+        let spill = match spill_bytes {
+            0 => None,
+            bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
+        };
+        let spill_area = spill.as_ref().map_or(0, V3dBuffer::gpu_address);
+        let uniforms = buffer_with(&self.v3d, &compiled.uniforms(n, &args, spill_area))?;
         let dispatch = Dispatch {
             code: code.gpu_address(),
             uniforms: uniforms.gpu_address(),
             batches: n,
         };
         let mut all: Vec<&V3dBuffer> = vec![&code, &uniforms];
+        all.extend(spill.as_ref());
         all.extend(buffers.iter().map(|(_, b)| b));
         let start = Instant::now();
         let ran = self.v3d.launch(&dispatch, &all, TIMEOUT);

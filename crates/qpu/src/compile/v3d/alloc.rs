@@ -24,8 +24,10 @@
 //!   values computed close together land in different registers and the packer is not held
 //!   back by false write-after-read dependencies.
 //!
-//! There is no spilling: when a value gets no register the caller learns how many did
-//! not, how many were live at once at the worst point, and where that point is.
+//! This pass does not spill by itself: when a value gets no register the caller learns how
+//! many did not, how many were live at once at the worst point, where that point is and
+//! which values were live there. The code generator then keeps some kernel variables in
+//! memory instead (see the module docs of `v3d.rs`) and lowers the kernel again.
 
 /// Why allocation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +39,8 @@ pub(super) struct Shortfall {
     pub pressure: usize,
     /// The line where that happens.
     pub peak: usize,
+    /// The virtual registers live there (the spill candidates), in increasing order.
+    pub live_at_peak: Vec<u32>,
 }
 
 /// The virtual registers one line reads and writes, and where control goes after it.
@@ -196,6 +200,7 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
     let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
     let mut used = vec![false; vregs];
     let (mut pressure, mut peak) = (0, 0);
+    let mut live_at_peak = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         for &v in line.reads.iter().chain(&line.writes) {
             used[v as usize] = true;
@@ -207,6 +212,7 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
         let count = at_once.len();
         if count > pressure {
             (pressure, peak) = (count, i);
+            live_at_peak = at_once.iter().collect();
         }
         for &w in &line.writes {
             for v in at_once.iter().filter(|&v| v != w) {
@@ -283,6 +289,7 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
             uncolored,
             pressure,
             peak,
+            live_at_peak,
         });
     }
     Ok(text
@@ -431,5 +438,6 @@ mod tests {
         let short = allocate(&text, 1).unwrap_err();
         assert_eq!(short.pressure, 2);
         assert_eq!(short.peak, 1);
+        assert_eq!(short.live_at_peak, vec![0, 1]);
     }
 }
