@@ -11,6 +11,8 @@ mod gcd;
 #[path = "../examples/tri.rs"]
 #[allow(dead_code)]
 mod tri;
+#[path = "support/v3d_run.rs"]
+mod v3d_run;
 
 use qpu::compile::v3d::{self, V3dCompiled};
 use qpu::compile::{compile_for, CompileError, Gpu, Program};
@@ -18,68 +20,16 @@ use qpu::interp;
 use qpu::lang::ast;
 use qpu::lang::*;
 use qpu::runtime::{Buffer, BufferWords};
-use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::V3dVersion;
+use v3d_run::{run_v3d, Arg};
 
 const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
-
-/// A launch argument.
-#[derive(Clone)]
-enum Arg {
-    /// An array (its bus address is passed).
-    Array(Vec<u32>),
-    /// A plain word.
-    Word(u32),
-}
 
 fn qpu_counts(version: V3dVersion) -> &'static [u32] {
     match version {
         V3dVersion::V42 => &[1, 2, 3, 8],
         V3dVersion::V71 => &[1, 4, 12, 16],
     }
-}
-
-/// Runs `compiled` on `qpus` QPUs; returns the arrays afterwards and the report.
-fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>>, V3dRunReport) {
-    let mut config = V3dConfig::new(compiled.version);
-    config.qpus = qpus as usize;
-    let mut emu = V3dEmulator::new(config).unwrap();
-    let code = emu.load_program(&compiled.words).unwrap();
-    let mut words = Vec::new();
-    let mut arrays = Vec::new();
-    for arg in args {
-        match arg {
-            Arg::Array(data) => {
-                let mem = emu.memory_mut();
-                let addr = mem.alloc(data.len().max(1) as u32 * 4, 64).unwrap();
-                mem.write_u32s(addr, data).unwrap();
-                words.push(addr);
-                arrays.push((addr, data.len()));
-            }
-            Arg::Word(w) => words.push(*w),
-        }
-    }
-    let spill = match compiled.spill_bytes(qpus).unwrap() {
-        0 => 0,
-        bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
-    };
-    let uniforms = emu
-        .load_uniforms(&compiled.uniforms(qpus, &words, spill))
-        .unwrap();
-    let report = emu
-        .dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
-        .unwrap_or_else(|e| {
-            panic!(
-                "{:?} on {qpus} QPUs: {e}\n{}",
-                compiled.version,
-                compiled.disassemble()
-            )
-        });
-    let out = arrays
-        .iter()
-        .map(|&(addr, len)| emu.memory().read_u32s(addr, len as u32).unwrap())
-        .collect();
-    (out, report)
 }
 
 /// Runs the kernel in the reference interpreter with the same arguments (arrays at made-up

@@ -20,54 +20,22 @@ mod oet_sort;
 #[path = "../examples/rot3d.rs"]
 #[allow(dead_code)]
 mod rot3d;
+#[path = "support/v3d_run.rs"]
+mod v3d_run;
 
 use qpu::compile::v3d::{self, V3dCompiled};
-use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+use qpu_emu::v3d::V3dConfig;
 use qpu_isa::v3d::V3dVersion;
+use v3d_run::{run_v3d, Arg};
 
 const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
-
-enum Arg {
-    Array(Vec<u32>),
-    Word(u32),
-}
 
 fn compile(kernel: &qpu::lang::ast::Kernel, version: V3dVersion) -> V3dCompiled {
     v3d::compile(kernel, version).unwrap_or_else(|e| panic!("{version:?}: {e}"))
 }
 
 fn run(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> Vec<Vec<u32>> {
-    let mut config = V3dConfig::new(compiled.version);
-    config.qpus = qpus as usize;
-    let mut emu = V3dEmulator::new(config).unwrap();
-    let code = emu.load_program(&compiled.words).unwrap();
-    let mut words = Vec::new();
-    let mut arrays = Vec::new();
-    for arg in args {
-        match arg {
-            Arg::Array(data) => {
-                let mem = emu.memory_mut();
-                let addr = mem.alloc(data.len() as u32 * 4, 64).unwrap();
-                mem.write_u32s(addr, data).unwrap();
-                words.push(addr);
-                arrays.push((addr, data.len() as u32));
-            }
-            Arg::Word(w) => words.push(*w),
-        }
-    }
-    let spill = match compiled.spill_bytes(qpus).unwrap() {
-        0 => 0,
-        bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
-    };
-    let uniforms = emu
-        .load_uniforms(&compiled.uniforms(qpus, &words, spill))
-        .unwrap();
-    emu.dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
-        .unwrap_or_else(|e| panic!("{:?} on {qpus} QPUs: {e}", compiled.version));
-    arrays
-        .iter()
-        .map(|&(addr, len)| emu.memory().read_u32s(addr, len).unwrap())
-        .collect()
+    run_v3d(compiled, qpus, args).0
 }
 
 #[test]
