@@ -238,6 +238,15 @@ impl<R: Copy + PartialEq> Op<R> {
         }
     }
 
+    /// Whether the op ends a basic block (a label starts one; a branch, a semaphore and a
+    /// thread end close one).
+    pub fn ends_block(&self) -> bool {
+        matches!(
+            self,
+            Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
+        )
+    }
+
     /// Whether the write (if any) is unconditional.
     pub fn writes_all_lanes(&self) -> bool {
         match self {

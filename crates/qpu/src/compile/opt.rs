@@ -382,10 +382,7 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
         // between disturbs it; `None` once something does (or the block ends).
         let mut found = None;
         for (j, op) in code.iter().enumerate().skip(i + 1).take(SHARE_WINDOW) {
-            if matches!(
-                op,
-                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
-            ) {
+            if op.ends_block() {
                 break;
             }
             if parts(op).is_some_and(|other| same_value(other, computed)) {
@@ -419,6 +416,19 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
     }
 }
 
+/// How many times each register is read or written in `code` (an op reading a register
+/// twice counts once; a conditional write counts as a read and a write).
+fn mention_counts(code: &[Op<VReg>]) -> HashMap<VReg, u32> {
+    let mut mentions: HashMap<VReg, u32> = HashMap::default();
+    for op in code {
+        op.uses(|r| *mentions.entry(r).or_default() += 1);
+        if let Some(d) = op.def() {
+            *mentions.entry(d).or_default() += 1;
+        }
+    }
+    mentions
+}
+
 /// A rotation that only feeds one conditional copy becomes that copy: `t = rot(s, n) …
 /// d.ifz = mov t` turns into `d.ifz = rot(s, n)`. The guide (section "Vector rotation"
 /// and the condition codes of the write) has the mul ALU rotate its result before the
@@ -434,13 +444,7 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
 pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
     const FUSE_WINDOW: usize = 16;
     let acc_only: rustc_hash::FxHashSet<VReg> = acc_only.iter().copied().collect();
-    let mut mentions: HashMap<VReg, u32> = HashMap::default();
-    for op in code.iter() {
-        op.uses(|r| *mentions.entry(r).or_default() += 1);
-        if let Some(d) = op.def() {
-            *mentions.entry(d).or_default() += 1;
-        }
-    }
+    let mentions = mention_counts(code);
     let plain = |s: &Src<VReg>| matches!(s, Src::Reg(_) | Src::Imm(_));
     let mut removed = vec![false; code.len()];
     for j in 0..code.len() {
@@ -465,10 +469,7 @@ pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
         let mut found = None;
         for i in (j.saturating_sub(FUSE_WINDOW)..j).rev() {
             let op = &code[i];
-            if matches!(
-                op,
-                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
-            ) {
+            if op.ends_block() {
                 break;
             }
             if op.def() == Some(t) {
@@ -589,19 +590,7 @@ fn lane_test_op(c: u8) -> Op<VReg> {
 /// its two definitions.
 pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
     let acc_only: rustc_hash::FxHashSet<VReg> = acc_only.iter().copied().collect();
-    let mut mentions: HashMap<VReg, u32> = HashMap::default();
-    for op in code.iter() {
-        op.uses(|r| *mentions.entry(r).or_default() += 1);
-        if let Some(d) = op.def() {
-            *mentions.entry(d).or_default() += 1;
-        }
-    }
-    let boundary = |op: &Op<VReg>| {
-        matches!(
-            op,
-            Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
-        )
-    };
+    let mentions = mention_counts(code);
     let flags_written = |op: &Op<VReg>| {
         super::schedule::effects(op)
             .writes
@@ -634,7 +623,7 @@ pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
     let copy_of = |code: &[Op<VReg>], s: VReg, at: usize, until: usize| {
         let i = (0..at)
             .rev()
-            .take_while(|&i| !boundary(&code[i]))
+            .take_while(|&i| !code[i].ends_block())
             .find(|&i| code[i].def() == Some(s))?;
         let Op::Alu {
             op: AluOp::Mov,
@@ -669,7 +658,7 @@ pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
         let mut readers = Vec::new();
         let mut closed = false;
         for (j, op) in code.iter().enumerate().skip(f + 1) {
-            if boundary(op) {
+            if op.ends_block() {
                 break;
             }
             if flags_read(op) {
@@ -698,7 +687,7 @@ pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
             // reading or writing `d`.
             let Some(x) = (0..y)
                 .rev()
-                .take_while(|&i| !boundary(&code[i]))
+                .take_while(|&i| !code[i].ends_block())
                 .find(|&i| {
                     code[i].def() == Some(d) || {
                         let mut reads = false;
@@ -945,12 +934,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             i += 1;
             continue;
         };
-        let Some(end) = (i + 1..code.len()).find(|&e| {
-            matches!(
-                code[e],
-                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
-            )
-        }) else {
+        let Some(end) = (i + 1..code.len()).find(|&e| code[e].ends_block()) else {
             break;
         };
         let is_loop = matches!(code[end], Op::Branch { cond, target }

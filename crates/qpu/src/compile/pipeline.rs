@@ -196,12 +196,7 @@ pub(crate) fn pipeline_chains(code: &mut Vec<Op<VReg>>, vregs: &mut u32) {
             i += 1;
             continue;
         };
-        let end = (i + 1..code.len()).find(|&e| {
-            matches!(
-                code[e],
-                Op::Label(_) | Op::Branch { .. } | Op::ThreadEnd | Op::Sema { .. }
-            )
-        });
+        let end = (i + 1..code.len()).find(|&e| code[e].ends_block());
         let back = end.and_then(|e| match code[e] {
             Op::Branch { cond, target } if target == l => {
                 negate_branch(cond).map(|exit| (e, cond, exit))
