@@ -155,7 +155,7 @@ use crate::error::SourceLocation;
 mod alloc;
 mod pack;
 use crate::lang::ast::{
-    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp,
+    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp, VarDecl,
 };
 
 /// Registers rf0–rf3 are never allocated (see the module docs).
@@ -237,6 +237,9 @@ impl V3dCompiled {
 /// there is left to spill.
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
     let needs = Needs::of(kernel);
+    let mut edges = kernel.clone();
+    select_before_rotating(&mut edges.body, &kernel.vars, &needs.var_uses, 0);
+    let kernel = &edges;
     let mut pin = needs.constants.len().min(ALLOCATABLE as usize);
     let mut spilled = vec![false; kernel.vars.len()];
     // The allocation failure that made the last variables spill: reported instead of an
@@ -374,6 +377,126 @@ struct Needs {
     var_uses: Vec<u32>,
     /// Loops around the statement being walked.
     depth: u32,
+}
+
+/// Window edges selected before their rotation (as the VideoCore IV compiler's
+/// `opt::select_before_rotating` does on its IR): `r = rotate(a, n); t = rotate(b, n);
+/// where_(index().eq(c), || r.set(t))` becomes `t = a; where_(index().eq(c - n), || t.set(b));
+/// r = rotate(t, n)`, one rotation instead of two (`ne` likewise). Lane i of a rotation by n
+/// is lane i − n of its source, so lane c of the result comes from `b` and every other lane
+/// from `a`, as before. `t` must be read nowhere else (its uses, weighted as [`Needs`] weighs them, are
+/// exactly this write and this read), and the four variables distinct, `t` of `a`'s type.
+fn select_before_rotating(stmts: &mut Vec<Stmt>, vars: &[VarDecl], uses: &[u32], depth: u32) {
+    for s in stmts.iter_mut() {
+        match &mut s.kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                select_before_rotating(then, vars, uses, depth);
+                select_before_rotating(otherwise, vars, uses, depth);
+            }
+            StmtKind::While { body, .. } => select_before_rotating(body, vars, uses, depth + 1),
+            _ => {}
+        }
+    }
+    let rotation = |s: &Stmt| match &s.kind {
+        StmtKind::Assign {
+            var,
+            value: Expr::Rotate { value, amount },
+        } => match (&**value, &**amount) {
+            (Expr::Var(source), Expr::IntLit(n)) if n & 15 != 0 => Some((*var, *source, n & 15)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut i = 0;
+    while i + 2 < stmts.len() {
+        let edge = (|| {
+            let (r, a, n) = rotation(&stmts[i])?;
+            let (t, b, n2) = rotation(&stmts[i + 1])?;
+            let StmtKind::Where {
+                cond:
+                    BoolExpr::Compare {
+                        op: op @ (CmpOp::Eq | CmpOp::Ne),
+                        float: false,
+                        lhs,
+                        rhs,
+                    },
+                then,
+                otherwise,
+            } = &stmts[i + 2].kind
+            else {
+                return None;
+            };
+            let c = match (&**lhs, &**rhs) {
+                (Expr::Special(Special::Index), Expr::IntLit(c))
+                | (Expr::IntLit(c), Expr::Special(Special::Index)) => *c,
+                _ => return None,
+            };
+            let copy = match then.as_slice() {
+                [Stmt {
+                    kind:
+                        StmtKind::Assign {
+                            var,
+                            value: Expr::Var(from),
+                        },
+                    location,
+                }] if *var == r && *from == t => *location,
+                _ => return None,
+            };
+            let distinct = [r, a, t, b]
+                .iter()
+                .enumerate()
+                .all(|(k, x)| [r, a, t, b][k + 1..].iter().all(|y| y != x));
+            let (ti, ai) = (t.0 as usize, a.0 as usize);
+            let once = 2u32.checked_mul(8u32.checked_pow(depth)?)?;
+            if n2 != n
+                || !(0..16).contains(&c)
+                || !otherwise.is_empty()
+                || !distinct
+                || vars.get(ti)?.ty != vars.get(ai)?.ty
+                || uses.get(ti) != Some(&once)
+            {
+                return None;
+            }
+            let assign = |var, value, location| Stmt {
+                kind: StmtKind::Assign { var, value },
+                location,
+            };
+            let lane = Expr::IntLit((c - n).rem_euclid(16));
+            Some([
+                assign(t, Expr::Var(a), stmts[i + 1].location),
+                Stmt {
+                    kind: StmtKind::Where {
+                        cond: BoolExpr::Compare {
+                            op: *op,
+                            float: false,
+                            lhs: std::sync::Arc::new(Expr::Special(Special::Index)),
+                            rhs: std::sync::Arc::new(lane),
+                        },
+                        then: vec![assign(t, Expr::Var(b), copy)],
+                        otherwise: Vec::new(),
+                    },
+                    location: stmts[i + 2].location,
+                },
+                assign(
+                    r,
+                    Expr::Rotate {
+                        value: std::sync::Arc::new(Expr::Var(t)),
+                        amount: std::sync::Arc::new(Expr::IntLit(n)),
+                    },
+                    stmts[i].location,
+                ),
+            ])
+        })();
+        match edge {
+            Some(new) => {
+                stmts.splice(i..i + 3, new);
+                i += 3;
+            }
+            None => i += 1,
+        }
+    }
 }
 
 impl Needs {
