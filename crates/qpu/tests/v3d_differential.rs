@@ -138,7 +138,13 @@ struct Gen {
     stream: bool,
     /// Extra variables live from the start to the end (register pressure).
     pressure: u32,
+    /// Window-edge temporaries used so far (each by one edge only, after the pressure
+    /// variables).
+    edges: u32,
 }
+
+/// Variables reserved for window edges' rotated operands.
+const EDGE_VARS: u32 = 4;
 
 impl Gen {
     fn literal(&mut self) -> Expr {
@@ -328,6 +334,48 @@ impl Gen {
             .collect()
     }
 
+    /// HeatMap's window edge: `r = rotate(x, n); t = rotate(y, n); where_(index() == c (or
+    /// !=), r = t)` with `t` read nowhere else, which the compiler turns into one rotation.
+    fn window_edge(&mut self) -> Vec<Stmt> {
+        let t = VarId(FIRST_PRESSURE + self.pressure + self.edges);
+        self.edges += 1;
+        let first = self.rng.below(u64::from(INT_VARS)) as u32;
+        let [r, x, y] = [0, 1, 2].map(|k| VarId(FIRST_VAR + (first + k) % INT_VARS));
+        let n = lit(1 + self.rng.below(15) as i32);
+        let rotation = |v: VarId| Expr::Rotate {
+            value: a(Expr::Var(v)),
+            amount: a(n.clone()),
+        };
+        let cond = BoolExpr::Compare {
+            op: if self.rng.chance(75) {
+                CmpOp::Eq
+            } else {
+                CmpOp::Ne
+            },
+            float: false,
+            lhs: a(Expr::Special(Special::Index)),
+            rhs: a(lit(self.rng.below(16) as i32)),
+        };
+        vec![
+            stmt(StmtKind::Assign {
+                var: r,
+                value: rotation(x),
+            }),
+            stmt(StmtKind::Assign {
+                var: t,
+                value: rotation(y),
+            }),
+            stmt(StmtKind::Where {
+                cond,
+                then: vec![stmt(StmtKind::Assign {
+                    var: r,
+                    value: Expr::Var(t),
+                })],
+                otherwise: Vec::new(),
+            }),
+        ]
+    }
+
     fn where_(&mut self, depth: u32) -> Stmt {
         let cond = self.bool(1, false);
         let then = self.masked(depth);
@@ -360,6 +408,7 @@ impl Gen {
                 let value = self.int(0, true);
                 vec![stmt(StmtKind::Assign { var, value })]
             }
+            4 | 5 if self.edges < EDGE_VARS && self.rng.chance(25) => self.window_edge(),
             4 | 5 => vec![self.where_(depth)],
             6 if nested => {
                 let cond = self.bool(1, true);
@@ -516,7 +565,7 @@ impl Gen {
             (P_OUT, Type::Ptr(ElemType::Int)),
             (P_X, Type::Int),
         ];
-        let vars = (0..FIRST_PRESSURE + self.pressure)
+        let vars = (0..FIRST_PRESSURE + self.pressure + EDGE_VARS)
             .map(|v| VarDecl {
                 ty: params.iter().find(|p| p.0 == v).map_or(Type::Int, |p| p.1),
                 location: HERE,
@@ -546,6 +595,7 @@ fn case(seed: u64, version: V3dVersion, pressure: u32) -> Case {
         rng: Rng(seed),
         stream: false,
         pressure,
+        edges: 0,
     };
     let kernel = g.kernel();
     let max = match version {
