@@ -117,7 +117,7 @@
 //!   7.1: the `rotate` op by the negated amount, since it turns the other way). A rotation
 //!   with one lane (or all but one) taken from a second rotation by the same amount, under
 //!   an `index()` test (HeatMap's window edges), is rewritten first into one rotation of a
-//!   vector with that lane selected beforehand ([`select_before_rotating`]).
+//!   vector with that lane selected beforehand (`select_before_rotating`).
 //!
 //! Semaphores are a [`CompileError::Unsupported`] naming the construct and the statement's
 //! source location (V3D has no counting semaphores; its barriers are per workgroup). `debug`
