@@ -28,6 +28,9 @@
 //! CI runs `DEFAULT_PROGRAMS` programs; `QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu
 //! --test differential -- --ignored` runs the long campaign.
 
+#[path = "support/lane.rs"]
+mod lane;
+
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -396,16 +399,9 @@ impl Gen {
         };
         let first = rotation(self);
         let second = rotation(self);
-        let cond = BoolExpr::Compare {
-            op: if self.rng.chance(75) {
-                CmpOp::Eq
-            } else {
-                CmpOp::Ne
-            },
-            float: false,
-            lhs: e(Expr::Special(Special::Index)),
-            rhs: e(Expr::IntLit(self.rng.below(16) as i32)),
-        };
+        // (The test's sense, then its lane: the order the campaigns' seeds were drawn in.)
+        let equal = self.rng.chance(75);
+        let cond = lane::lane_test(self.rng.below(16) as i32, equal);
         vec![
             stmt(StmtKind::Assign {
                 var: VarId(d),

@@ -18,6 +18,9 @@
 //! written by the statements, folded into the first variable at the end), so that with
 //! `k = 80` every program has more values live than registers and spills.
 
+#[path = "support/lane.rs"]
+mod lane;
+
 use std::sync::Arc;
 
 use qpu::compile::v3d;
@@ -346,16 +349,9 @@ impl Gen {
             value: a(Expr::Var(v)),
             amount: a(n.clone()),
         };
-        let cond = BoolExpr::Compare {
-            op: if self.rng.chance(75) {
-                CmpOp::Eq
-            } else {
-                CmpOp::Ne
-            },
-            float: false,
-            lhs: a(Expr::Special(Special::Index)),
-            rhs: a(lit(self.rng.below(16) as i32)),
-        };
+        // (The test's sense, then its lane: the order the campaigns' seeds were drawn in.)
+        let equal = self.rng.chance(75);
+        let cond = lane::lane_test(self.rng.below(16) as i32, equal);
         vec![
             stmt(StmtKind::Assign {
                 var: r,
