@@ -707,6 +707,25 @@ fn run_plain(
     let mut prev_phys_writes = q.prev_phys_writes;
     let mut prev_acc_writes = q.prev_acc_writes;
     let start = icount;
+    // The locals back into the QPU (before anything that reads it there), and from it.
+    macro_rules! save {
+        () => {
+            q.pc = pc;
+            q.icount = icount;
+            q.time = time;
+            q.prev_phys_writes = prev_phys_writes;
+            q.prev_acc_writes = prev_acc_writes;
+        };
+    }
+    macro_rules! load {
+        () => {
+            pc = q.pc;
+            icount = q.icount;
+            time = q.time;
+            prev_phys_writes = q.prev_phys_writes;
+            prev_acc_writes = q.prev_acc_writes;
+        };
+    }
     loop {
         let d = &page[slot_of(pc)];
         if d.path == Path::Io {
@@ -715,17 +734,9 @@ fn run_plain(
             if d.may_stall || (d.shared && (time, q.id) > limit) {
                 break;
             }
-            q.pc = pc;
-            q.icount = icount;
-            q.time = time;
-            q.prev_phys_writes = prev_phys_writes;
-            q.prev_acc_writes = prev_acc_writes;
+            save!();
             execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
-            pc = q.pc;
-            icount = q.icount;
-            time = q.time;
-            prev_phys_writes = q.prev_phys_writes;
-            prev_acc_writes = q.prev_acc_writes;
+            load!();
             if icount > limits.icount_limit || time > limits.max_cycles {
                 return Err(budget_error(q, config, limits.icount_limit));
             }
@@ -751,11 +762,7 @@ fn run_plain(
             break;
         }
         if limits.check && ((d.phys_reads & prev_phys_writes) != 0 || history) {
-            q.pc = pc;
-            q.icount = icount;
-            q.time = time;
-            q.prev_phys_writes = prev_phys_writes;
-            q.prev_acc_writes = prev_acc_writes;
+            save!();
             check_history(q, d, config)
                 .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
         }
@@ -791,22 +798,14 @@ fn run_plain(
             pc = next;
         }
         if icount > limits.icount_limit || time > limits.max_cycles {
-            q.pc = pc;
-            q.icount = icount;
-            q.time = time;
-            q.prev_phys_writes = prev_phys_writes;
-            q.prev_acc_writes = prev_acc_writes;
+            save!();
             return Err(budget_error(q, config, limits.icount_limit));
         }
         if pc & PAGE_KEY_MASK != page_key {
             break;
         }
     }
-    q.pc = pc;
-    q.icount = icount;
-    q.time = time;
-    q.prev_phys_writes = prev_phys_writes;
-    q.prev_acc_writes = prev_acc_writes;
+    save!();
     Ok(icount - start)
 }
 
@@ -1072,15 +1071,8 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
             carries,
             ..
         } = &mut *q;
-        let [add_out, mul_out] = results;
-        let [add_carry, mul_carry] = carries;
         let row = |k: usize| &file[usize::from(d.src[k])];
-        if d.computes[0] {
-            (d.add_fn)(row(0), row(1), add_out, add_carry);
-        }
-        if d.computes[1] {
-            (d.mul_fn)(row(2), row(3), mul_out, mul_carry);
-        }
+        compute_sides(d, [row(0), row(1), row(2), row(3)], results, carries);
     }
     // Both sides see the flags from before the instruction (they change last).
     if d.cond_acc_write {
@@ -1602,6 +1594,23 @@ fn read_io_operands(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(),
     Ok(())
 }
 
+/// Both ALU sides on their operands (add a, add b, mul a, mul b), into the QPU's scratch
+/// results and carries; a side whose result is neither written nor flagged is not computed.
+#[inline(always)]
+fn compute_sides(
+    d: &Decoded,
+    [aa, ab, ma, mb]: [&Lanes; 4],
+    [add_out, mul_out]: &mut [Lanes; 2],
+    [add_carry, mul_carry]: &mut [Lanes; 2],
+) {
+    if d.computes[0] {
+        (d.add_fn)(aa, ab, add_out, add_carry);
+    }
+    if d.computes[1] {
+        (d.mul_fn)(ma, mb, mul_out, mul_carry);
+    }
+}
+
 fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Result<(), Fault> {
     read_io_operands(q, d, x)?;
     // A VPM read may have brought in undefined lanes just now.
@@ -1618,17 +1627,10 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Re
             carries,
             ..
         } = &mut *q;
-        let [add_out, mul_out] = results;
-        let [add_carry, mul_carry] = carries;
         let operand = |k: usize| -> &Lanes { &file[usize::from(d.src[k])] };
         if d.unpack == Unpack::None {
             let (aa, ab) = (operand(0), operand(1));
-            if d.computes[0] {
-                (d.add_fn)(aa, ab, add_out, add_carry);
-            }
-            if d.computes[1] {
-                (d.mul_fn)(operand(2), operand(3), mul_out, mul_carry);
-            }
+            compute_sides(d, [aa, ab, operand(2), operand(3)], results, carries);
             exact = exact_sum(d, aa, ab);
         } else {
             // pm=0: unpack values read through file A; pm=1: unpack r4. Whether a 16-bit or
@@ -1650,16 +1652,12 @@ fn execute_alu(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>, track: bool) -> Re
                     }
                 }
             }
-            if d.computes[0] {
-                (d.add_fn)(&operands[0], &operands[1], add_out, add_carry);
-            }
-            if d.computes[1] {
-                (d.mul_fn)(&operands[2], &operands[3], mul_out, mul_carry);
-            }
-            exact = exact_sum(d, &operands[0], &operands[1]);
+            let [a, b, c, e] = &operands;
+            compute_sides(d, [a, b, c, e], results, carries);
+            exact = exact_sum(d, a, b);
         }
         if d.rotate != Rotate::None {
-            rotate_in_place(mul_out, rotation(d.rotate, file), d.rotate_full);
+            rotate_in_place(&mut results[1], rotation(d.rotate, file), d.rotate_full);
         }
     }
     write_back(
