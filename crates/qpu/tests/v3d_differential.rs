@@ -5,7 +5,8 @@
 //! The subset: integer arithmetic (every operator the backend has), `rotate`, `where_`/`else_` nests,
 //! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
 //! 1–3 from lane-varying addresses, gathers with their receives (and loads while gathered
-//! values wait), full and partial stores, uniform-stream reads, `index()`, `me()`,
+//! values wait; at a kernel's end, a gather and its receive each on one side of an `if_`),
+//! full and partial stores, uniform-stream reads, `index()`, `me()`,
 //! `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
 //! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
 //! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
@@ -521,6 +522,69 @@ impl Gen {
         }
     }
 
+    /// A gather on one path of an `if_` and its receive on one path of a later `if_` on
+    /// the same outcome (kept in the first loop counter: no loop runs any more), with
+    /// gathers and receives between (unconditional, and sometimes two of each on the
+    /// `else_` side): receives pop the FIFO in order whichever path ran. Only at the end of a
+    /// kernel that does not spill: afterwards the compiler knows only a range for the
+    /// gathers waiting, and refuses loads (a spilled variable's reload among them).
+    fn one_path_gathers(&mut self) -> Vec<Stmt> {
+        let flag = VarId(FIRST_COUNTER);
+        let set = |v: i32| {
+            stmt(StmtKind::Assign {
+                var: flag,
+                value: lit(v),
+            })
+        };
+        let gather = |g: &mut Gen| {
+            let e = g.int(1, false);
+            stmt(StmtKind::Gather {
+                addr: input_address(e, 63),
+            })
+        };
+        let cond = Cond::Any(self.bool(1, false));
+        let then = vec![gather(self), set(1)];
+        let otherwise = if self.rng.chance(50) {
+            let (x, y) = (self.target(), self.target());
+            vec![
+                gather(self),
+                gather(self),
+                stmt(StmtKind::Receive { var: x }),
+                stmt(StmtKind::Receive { var: y }),
+            ]
+        } else {
+            Vec::new()
+        };
+        let mut out = vec![
+            set(0),
+            stmt(StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            }),
+        ];
+        let n = self.rng.below(3);
+        for _ in 0..n {
+            out.push(gather(self));
+        }
+        for _ in 0..n {
+            let var = self.target();
+            out.push(stmt(StmtKind::Receive { var }));
+        }
+        let target = self.target();
+        out.push(stmt(StmtKind::If {
+            cond: Cond::Any(BoolExpr::Compare {
+                op: CmpOp::Eq,
+                float: false,
+                lhs: a(var(FIRST_COUNTER)),
+                rhs: a(lit(1)),
+            }),
+            then: vec![stmt(StmtKind::Receive { var: target })],
+            otherwise: Vec::new(),
+        }));
+        out
+    }
+
     fn kernel(&mut self) -> Kernel {
         // Every uniform-stream read comes after the stream is pointed into the input.
         let start = self.int(1, false);
@@ -546,6 +610,9 @@ impl Gen {
                     var(FIRST_PRESSURE + v),
                 ),
             }));
+        }
+        if self.pressure == 0 && self.rng.chance(25) {
+            body.extend(self.one_path_gathers());
         }
         for v in 0..INT_VARS {
             body.push(stmt(StmtKind::Store {
@@ -787,4 +854,12 @@ fn generator_makes_varied_programs() {
         })
         .count();
     assert!(loads_while_waiting >= 20, "{loads_while_waiting}");
+    // Some receive on one path of an `if_` a gather on one path of an earlier one filled.
+    let one_path = (0..PROGRAMS)
+        .filter(|&seed| {
+            let text = case(seed, V3dVersion::V42, 0).kernel.to_string();
+            text.contains(&format!("if any(v{FIRST_COUNTER} == 1) {{\n    receive("))
+        })
+        .count();
+    assert!(one_path >= 50, "{one_path}");
 }

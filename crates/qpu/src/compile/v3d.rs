@@ -105,14 +105,19 @@
 //! * Loads and stores with any stride, partial stores (`store_first`), `gather`/`receive`,
 //!   also with loads while gathered values wait, uniform streams (`UniformStream::at`/`next`,
 //!   through the second uniform pointer: `unifa` and `ldunifarf`). Gathers and receives may
-//!   sit on either side of control flow as long as each `if_`/`else_`/`while_` body leaves
-//!   as many gathers waiting, and as many gathered values popped by a load, as it found. If
-//!   a body does not, the `if_`/`while_` is lowered again with the waiting gathers popped
-//!   before its condition, which is accepted when the bodies then keep the counts: so a
-//!   gather before a loop whose body receives it and gathers the next is accepted, with
-//!   loads anywhere in the body, and so is a load in an `if_` body while gathers wait. A body
-//!   that still changes a count (a receive or a gather on one path only) is refused, because
-//!   which register or FIFO entry a later receive reads would depend on the path taken.
+//!   sit anywhere in control flow, with two limits that come from the one result FIFO loads
+//!   and gathers share. A load pops the gathered values waiting into registers first, so
+//!   it must know how many wait; and a `while_` body must leave as many waiting, and as
+//!   many popped by a load, as it found (else the count would drift from one iteration to
+//!   the next). A gather or a receive on one side of an `if_`/`else_` only is accepted
+//!   (receives pop the FIFO in order, whichever path ran, as on the VideoCore IV); the
+//!   compiler then knows the fewest and the most gathers waiting, and refuses a later load
+//!   (or a spilled variable's reload) at its line until both sides agree again. Both
+//!   sides must leave as many values popped by a load. If an `if_`/`while_` breaks a limit,
+//!   it is lowered again with the waiting gathers popped before its condition, which is
+//!   accepted when the bodies then keep the counts: so a gather before a loop whose body
+//!   receives it and gathers the next is accepted, with loads anywhere in the body, and so
+//!   is a load in an `if_` body while gathers wait.
 //! * `rotate` (4.2: the `rot` signal through accumulator r0 and, for a variable amount, r5;
 //!   7.1: the `rotate` op by the negated amount, since it turns the other way). A rotation
 //!   with one lane (or all but one) taken from a second rotation by the same amount, under
@@ -783,8 +788,12 @@ struct Gen<'k> {
     /// The next virtual register: every temporary is a new one (`alloc` finds which can
     /// share a register).
     next_vreg: u32,
-    /// Gathers whose results are still in the TMU's FIFO.
+    /// Gathers whose results are still in the TMU's FIFO: the most on any path here.
     gathers: u32,
+    /// The fewest on any path here (less than `gathers` after an `if_` that gathers or
+    /// receives on one path only: receives still pop the FIFO in order, but a load cannot
+    /// know how many results to pop first).
+    gathers_min: u32,
     /// Gathered values a load popped out of the FIFO before its own result, oldest first in
     /// `buffer(0)`, `buffer(1)`, …: later receives take them before any `ldtmu`.
     buffered: u32,
@@ -864,6 +873,7 @@ impl<'k> Gen<'k> {
             uniform: uniform_vars(kernel),
             next_vreg: next,
             gathers: 0,
+            gathers_min: 0,
             buffered: 0,
             buffers: Vec::new(),
             here: None,
@@ -1210,6 +1220,7 @@ impl<'k> Gen<'k> {
                 // The TMU ignores no address bits: clear the two the language ignores.
                 self.add2("and", None, "tmua", a, Src::Imm(-4i32 as u32))?;
                 self.gathers += 1;
+                self.gathers_min += 1;
             }
             StmtKind::Receive { var } => {
                 let v = var.0 as usize;
@@ -1231,6 +1242,7 @@ impl<'k> Gen<'k> {
                 } else if self.gathers > 0 {
                     self.emit(format!("nop ; nop ; ldtmu.%{r}"));
                     self.gathers -= 1;
+                    self.gathers_min = self.gathers_min.saturating_sub(1);
                 } else {
                     return Err(self.unsupported("a `receive` with no gather before it"));
                 }
@@ -1264,7 +1276,8 @@ impl<'k> Gen<'k> {
     /// the second attempt fails too.
     fn control(&mut self, s: &Stmt) -> Result<(), CompileError> {
         let (lines, locations) = (self.lines.len(), self.locations.len());
-        let (gathers, buffered) = (self.gathers, self.buffered);
+        let state = self.pending();
+        let gathers = state.1;
         let dirty = self.spill_dirty.clone();
         let first = match self.control_flow(s) {
             Ok(()) => return Ok(()),
@@ -1275,7 +1288,7 @@ impl<'k> Gen<'k> {
         }
         self.lines.truncate(lines);
         self.locations.truncate(locations);
-        (self.gathers, self.buffered) = (gathers, buffered);
+        self.restore(state);
         self.spill_dirty = dirty;
         self.here = Some(s.location);
         if self.drain().is_err() {
@@ -1299,19 +1312,21 @@ impl<'k> Gen<'k> {
                 // either path.
                 let dirty = self.spill_dirty.clone();
                 self.body(then, None)?;
-                self.balanced(pending, "an `if_` body")?;
                 let then_dirty = self.spill_dirty.clone();
                 if otherwise.is_empty() {
+                    self.join(pending, "an `if_` body")?;
                     self.place(&else_label);
                     self.spill_dirty.extend(dirty);
                 } else {
+                    let after_then = self.pending();
                     let end = self.label();
                     self.here = Some(s.location);
                     self.branch("", &end);
                     self.place(&else_label);
                     self.spill_dirty = dirty;
+                    self.restore(pending);
                     self.body(otherwise, None)?;
-                    self.balanced(pending, "an `else_` body")?;
+                    self.join(after_then, "an `else_` body")?;
                     self.place(&end);
                     self.spill_dirty.extend(then_dirty);
                 }
@@ -1352,15 +1367,20 @@ impl<'k> Gen<'k> {
         Ok(())
     }
 
-    /// What receives will find: gathers in the FIFO and values popped by loads.
-    fn pending(&self) -> (u32, u32) {
-        (self.gathers, self.buffered)
+    /// What receives will find: gathers in the FIFO (the fewest and the most on any path)
+    /// and values popped by loads.
+    fn pending(&self) -> (u32, u32, u32) {
+        (self.gathers_min, self.gathers, self.buffered)
     }
 
-    /// Control flow must leave the gathers waiting and the values buffered as it found them,
-    /// so that each receive's source is known when it is compiled (and the packer's count of
-    /// TMU results outstanding at each label holds on every path into it).
-    fn balanced(&self, before: (u32, u32), what: &str) -> Result<(), CompileError> {
+    fn restore(&mut self, (min, max, buffered): (u32, u32, u32)) {
+        (self.gathers_min, self.gathers, self.buffered) = (min, max, buffered);
+    }
+
+    /// A loop body must leave the gathers waiting and the values buffered as it found them,
+    /// so that each receive's source is known when it is compiled (and the count cannot
+    /// drift from one iteration to the next).
+    fn balanced(&self, before: (u32, u32, u32), what: &str) -> Result<(), CompileError> {
         if self.pending() != before {
             return Err(self.unsupported(format!(
                 "{what} that leaves a different number of gathers waiting (or of gathered \
@@ -1370,17 +1390,42 @@ impl<'k> Gen<'k> {
         Ok(())
     }
 
+    /// Where the two sides of an `if_` meet: gathered values popped by a load must be the
+    /// same on both (they sit in registers a receive reads by position); the gathers
+    /// waiting may differ (receives pop the FIFO, whatever is in it), so the fewest and the
+    /// most of both sides hold after the join.
+    fn join(&mut self, other: (u32, u32, u32), what: &str) -> Result<(), CompileError> {
+        let (min, max, buffered) = self.pending();
+        if buffered != other.2 {
+            return Err(self.unsupported(format!(
+                "{what} that leaves a different number of gathered values popped by a load \
+                 than the other path"
+            )));
+        }
+        self.restore((min.min(other.0), max.max(other.1), buffered));
+        Ok(())
+    }
+
     /// Before a load: pops the results of the gathers waiting in the TMU's FIFO into buffer
     /// registers, so that the load's own `ldtmu` gets its own result. Loads and gathers share
     /// one result FIFO on V3D, read in request order (Mesa `ntq_flush_tmu` likewise reads
     /// every outstanding result, oldest first, before it reads a later one).
     fn drain(&mut self) -> Result<(), CompileError> {
+        if self.gathers_min != self.gathers {
+            return Err(self.unsupported(format!(
+                "a load (or a spilled variable's reload) while {} to {} gathered values \
+                 wait, depending on the path taken (an `if_` gathered or received on one \
+                 path only): the load's result would follow an unknown number of them",
+                self.gathers_min, self.gathers
+            )));
+        }
         for _ in 0..self.gathers {
             let r = self.buffer(self.buffered)?;
             self.emit(format!("nop ; nop ; ldtmu.%{r}"));
             self.buffered += 1;
         }
         self.gathers = 0;
+        self.gathers_min = 0;
         Ok(())
     }
 

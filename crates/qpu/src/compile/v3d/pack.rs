@@ -846,6 +846,72 @@ impl Issued {
     }
 }
 
+/// TMU results outstanding before each instruction (the most on any path into it, at most
+/// `fifo`) and whether store data waits for its address (on some path), by a forward pass
+/// over the control flow repeated until nothing changes. A branch at `b` takes effect after
+/// its three delay slots: the last slot leads to the target, and to `b + 4` unless the
+/// branch is unconditional. `targets` maps each branch to its target.
+fn tmu_state(
+    instrs: &[Instruction],
+    targets: &HashMap<usize, usize>,
+    fifo: u32,
+) -> (Vec<u32>, Vec<bool>) {
+    let len = instrs.len();
+    let mut count = vec![0u32; len + 1];
+    let mut data = vec![false; len + 1];
+    let mut reached = vec![false; len + 1];
+    reached[0] = true;
+    // The successors of the last delay slot of each branch.
+    let mut after_slots: HashMap<usize, (usize, bool)> = HashMap::new();
+    for (&b, &t) in targets {
+        let always = matches!(&instrs[b], Instruction::Branch(br) if br.cond == BranchCond::Always);
+        after_slots.insert(b + 3, (t, !always));
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..len {
+            if !reached[i] {
+                continue;
+            }
+            let (mut c, mut d) = (count[i], data[i]);
+            if let Instruction::Alu(a) = &instrs[i] {
+                if a.signals.contains(Signal::Ldtmu) {
+                    c = c.saturating_sub(1);
+                }
+                for (live, w) in [
+                    (a.add.op != AddOp::Nop, a.add.waddr),
+                    (a.mul.op != MulOp::Nop, a.mul.waddr),
+                ] {
+                    if live && w == Waddr::TMUD {
+                        d = true;
+                    } else if live && w == Waddr::TMUA {
+                        if d {
+                            d = false;
+                        } else {
+                            c = (c + 1).min(fifo);
+                        }
+                    }
+                }
+            }
+            let successors: Vec<usize> = match after_slots.get(&i) {
+                Some(&(t, true)) => vec![t, i + 1],
+                Some(&(t, false)) => vec![t],
+                None => vec![i + 1],
+            };
+            for s in successors {
+                if !reached[s] || c > count[s] || (d && !data[s]) {
+                    reached[s] = true;
+                    count[s] = count[s].max(c);
+                    data[s] |= d;
+                    changed = true;
+                }
+            }
+        }
+    }
+    (count, data)
+}
+
 /// List-schedules one block's nodes; `outstanding` is the TMU results waiting at its start.
 fn schedule(
     version: V3dVersion,
@@ -1011,37 +1077,10 @@ fn pack_blocks(
             leaders[i + 4] = true;
         }
     }
-    // TMU results outstanding before each instruction and whether store data waits (the
-    // generator keeps both equal on every path into a label, so one pass in program order
-    // finds them).
-    let mut outstanding = vec![0u32; len + 1];
-    let mut data_pending = vec![false; len + 1];
-    {
-        let (mut count, mut data) = (0u32, false);
-        for (i, ins) in instrs.iter().enumerate() {
-            outstanding[i] = count;
-            data_pending[i] = data;
-            if let Instruction::Alu(a) = ins {
-                if a.signals.contains(Signal::Ldtmu) {
-                    count = count.saturating_sub(1);
-                }
-                for (live, w) in [
-                    (a.add.op != AddOp::Nop, a.add.waddr),
-                    (a.mul.op != MulOp::Nop, a.mul.waddr),
-                ] {
-                    if live && w == Waddr::TMUD {
-                        data = true;
-                    } else if live && w == Waddr::TMUA {
-                        if data {
-                            data = false;
-                        } else {
-                            count += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
+    // TMU results outstanding before each instruction and whether store data waits: the
+    // most on any path into it (an `if_` may gather or receive on one path only), counted
+    // up to the FIFO's size so that a loop that keeps more waiting still settles.
+    let (outstanding, data_pending) = tmu_state(instrs, &targets, fifo);
 
     // A repeated flag push is dropped only if nothing reads flag B (a push moves A into B).
     let reads_flag_b = instrs.iter().any(|i| match i {

@@ -373,3 +373,70 @@ fn a_flag_push_repeated_on_unchanged_inputs_is_dropped() {
         "{lines:#?}"
     );
 }
+
+/// `tmu_state` of an assembled program, with branch targets found as `pack_blocks` does.
+fn tmu_counts(text: &str, fifo: u32) -> Vec<u32> {
+    let instrs = v3d::assemble(V42, text).expect("test program assembles");
+    let mut targets = HashMap::new();
+    for (i, ins) in instrs.iter().enumerate() {
+        if let Instruction::Branch(b) = ins {
+            targets.insert(i, (i as i64 + 4 + i64::from(b.offset as i32) / 8) as usize);
+        }
+    }
+    tmu_state(&instrs, &targets, fifo).0
+}
+
+#[test]
+fn tmu_results_outstanding_are_the_most_on_any_path() {
+    // The request at 11 is made only when the branch at 2 is taken, and that path comes
+    // back to 6 (a program-order count would see one result waiting there): one or two
+    // results wait at 6, and the packer must assume two.
+    let counts = tmu_counts(
+        "add tmua, rf4, rf5 ; nop
+         sub.pushz rf10, rf10, 1 ; nop
+         b.anyna L1
+         nop ; nop
+         nop ; nop
+         nop ; nop
+         L2:
+         nop ; nop ; ldtmu.rf8
+         b L3
+         nop ; nop
+         nop ; nop
+         nop ; nop
+         L1:
+         add tmua, rf4, rf7 ; nop
+         b L2
+         nop ; nop
+         nop ; nop
+         nop ; nop
+         L3:
+         nop ; nop",
+        16,
+    );
+    assert_eq!(counts[..8], [0, 1, 1, 1, 1, 1, 2, 1]);
+    assert_eq!(counts[11..], [1, 2, 2, 2, 2, 1, 1]);
+    // A loop that leaves one more request waiting each time round settles at the FIFO's
+    // size instead of counting forever; an unconditional branch does not fall through.
+    let counts = tmu_counts(
+        "L0:
+         add tmua, rf4, rf5 ; nop
+         sub.pushz rf10, rf10, 1 ; nop
+         b.anyna L0
+         nop ; nop
+         nop ; nop
+         nop ; nop
+         b L2
+         nop ; nop
+         nop ; nop
+         nop ; nop
+         add tmua, rf4, rf5 ; nop
+         L2:
+         nop ; nop",
+        4,
+    );
+    assert_eq!(counts[0], 4);
+    assert_eq!(counts[6], 4);
+    assert_eq!(counts[10], 0, "never reached");
+    assert_eq!(counts[11], 4);
+}
