@@ -33,11 +33,14 @@
 //! counts 8^n), which are then built where they are used. With none left to drop, it
 //! spills variables (see "Spilling" below); when no variable live at the worst point is
 //! left to spill, the kernel is a [`CompileError::RegisterAllocation`] naming the kernel,
-//! the number of values live at once and the statement where that happens. Accumulators
-//! hold values only within one operation's instruction sequence (4.2 only: the rotation
-//! source r0 and amount r5, and r1 for an `fmax` of two registers) and are not allocated,
-//! so the same lowering serves 4.2 and 7.1; the differences are in `Gen::broadcast`,
-//! `Gen::rotate` and `Gen::binary`.
+//! the number of values live at once and the statement where that happens. On 4.2 the
+//! allocator also hands out the accumulators r1–r4 to short-lived values (within one basic
+//! block, at most a dozen lines of the text, not written by a signal), which frees the
+//! register file's two read ports for the packer; the code generator itself names r0 and r5
+//! (a rotation's source and amount) and r1 (an `fmax` of two registers) within single
+//! operations' sequences, and the allocator keeps its values out of an accumulator where
+//! the text uses it. The same lowering serves 4.2 and 7.1; the differences are in
+//! `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
 //!
 //! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
 //! (`xor` with `pushz` for `==`, the carry of `min` for signed `<`/`>`); float comparisons
@@ -2014,7 +2017,14 @@ impl<'k> Gen<'k> {
             });
         }
 
-        let lines = match alloc::allocate(&self.lines, ALLOCATABLE) {
+        // r0 is left out: it is every rotation's source, and values kept in it around the
+        // rotations cost HeatMap's loop more than they save (`qpu bench --gpu vc6`: 680,941
+        // issued with r0–r4, 635,077 with r1–r4).
+        let accumulators: &[u8] = match self.version {
+            V3dVersion::V42 => &[1, 2, 3, 4],
+            V3dVersion::V71 => &[],
+        };
+        let lines = match alloc::allocate(&self.lines, ALLOCATABLE, accumulators) {
             Ok(lines) => lines,
             Err(short) => {
                 // The statement where the most values are live at once.

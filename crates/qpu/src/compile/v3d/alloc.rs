@@ -4,7 +4,10 @@
 //! (kernel variables, built-ins, pinned constants, buffered TMU results and a new one for
 //! each temporary), and names the reserved registers rf0–rf3 and the accumulators
 //! directly. This pass gives each virtual register one of the register-file registers
-//! rf4–rf63 and rewrites the text, which the assembler and the packer then see as before.
+//! rf4–rf63, or on 4.2 one of the accumulators the caller offers (short-lived values
+//! only, see [`allocate`]), and rewrites the text, which the assembler and the packer then
+//! see as before. The accumulators the text names are nodes of their own with their
+//! colour fixed, so a value in an accumulator is never live where the text uses it.
 //!
 //! * **Reads and writes** come from the text: in each `;`-separated part, an ALU
 //!   operation's first operand is its destination and the others are its inputs; a signal
@@ -48,6 +51,11 @@ pub(super) struct Shortfall {
 struct Line {
     reads: Vec<u32>,
     writes: Vec<u32>,
+    /// Registers a signal writes (`ldtmu.%n`): these stay in the register file.
+    signal_writes: Vec<u32>,
+    /// Accumulators (0–5) the text names, read and written.
+    acc_reads: Vec<u8>,
+    acc_writes: Vec<u8>,
     label: Option<String>,
     /// The branch target, and whether the branch may fall through.
     branch: Option<(String, bool)>,
@@ -55,6 +63,17 @@ struct Line {
 
 fn vreg(token: &str) -> Option<u32> {
     token.strip_prefix('%').and_then(|n| n.parse().ok())
+}
+
+/// The accumulator an operand names (`r0`–`r5`, `r5rep`, `r5quad`).
+fn accumulator(token: &str) -> Option<u8> {
+    match token {
+        "r5rep" | "r5quad" => Some(5),
+        _ => token
+            .strip_prefix('r')
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|&n| n <= 5),
+    }
 }
 
 fn parse(text: &str) -> Line {
@@ -79,6 +98,7 @@ fn parse(text: &str) -> Line {
         if let Some(v) = suffixes.iter().find_map(|s| vreg(s)) {
             // A signal writing a register.
             line.writes.push(v);
+            line.signal_writes.push(v);
             continue;
         }
         let conditional = suffixes
@@ -92,8 +112,21 @@ fn parse(text: &str) -> Line {
                     line.reads.push(v);
                 }
             }
+            if let Some(a) = accumulator(dest) {
+                line.acc_writes.push(a);
+                if conditional {
+                    line.acc_reads.push(a);
+                }
+            }
         }
-        line.reads.extend(operands.filter_map(vreg));
+        for o in operands {
+            line.reads.extend(vreg(o));
+            line.acc_reads.extend(accumulator(o));
+        }
+        // A rotation by r5 reads it.
+        if suffixes.contains(&"r5") && head.starts_with("rot") {
+            line.acc_reads.push(5);
+        }
     }
     line
 }
@@ -116,9 +149,6 @@ impl Set {
         for (a, b) in self.0.iter_mut().zip(&other.0) {
             *a |= b;
         }
-    }
-    fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().enumerate().flat_map(|(i, &w)| {
@@ -185,17 +215,46 @@ fn live_out(lines: &[Line], vregs: usize) -> Vec<Set> {
     }
 }
 
-/// Gives every `%n` in `text` a register rf(4 + k), k < `registers`, and returns the text
-/// with the registers written in.
-pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, Shortfall> {
-    let lines: Vec<Line> = text.iter().map(|l| parse(l)).collect();
-    let vregs = lines
+/// How many lines of the text (one operation or signal each) a value may live to be
+/// offered an accumulator: short-lived values gain most from leaving the register file's
+/// read ports free, and few enough of them are live at once for the accumulators offered.
+const ACCUMULATOR_SPAN: usize = 12;
+
+/// Gives every `%n` in `text` a register rf(4 + k), k < `registers`, or one of the
+/// accumulators `accumulators` (4.2's r2, r3: numbers of r0–r5), and returns the text with
+/// the registers written in.
+///
+/// Accumulators go to values that live within one basic block for at most
+/// [`ACCUMULATOR_SPAN`] lines and are not written by a signal (`ldtmu.%n` and the uniform
+/// loads write the register file). On 4.2 an instruction reads at most two register-file
+/// registers between both ALUs, while accumulators are read through the input muxes at no
+/// port (Mesa `v3d_qpu_uses_mux`, and its allocator favours accumulators for short-lived
+/// temporaries on 4.x, `v3d_ra_favor_accum` in `vir_register_allocate.c`); the packer can
+/// then pair more operations.
+pub(super) fn allocate(
+    text: &[String],
+    registers: u32,
+    accumulators: &[u8],
+) -> Result<Vec<String>, Shortfall> {
+    let mut lines: Vec<Line> = text.iter().map(|l| parse(l)).collect();
+    let values = lines
         .iter()
         .flat_map(|l| l.reads.iter().chain(&l.writes))
         .map(|&v| v as usize + 1)
         .max()
         .unwrap_or(0);
+    // The accumulators the text names are six more nodes, `values + a`, with their colour
+    // given: a value in an accumulator must not be live where the text uses it.
+    let vregs = values + 6;
+    for line in &mut lines {
+        let (r, w) = (line.acc_reads.clone(), line.acc_writes.clone());
+        line.reads
+            .extend(r.iter().map(|&a| (values + usize::from(a)) as u32));
+        line.writes
+            .extend(w.iter().map(|&a| (values + usize::from(a)) as u32));
+    }
     let live = live_out(&lines, vregs);
+    let short = short_lived(&lines, &live, vregs);
 
     let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
     let mut used = vec![false; vregs];
@@ -209,10 +268,10 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
         for &w in &line.writes {
             at_once.insert(w);
         }
-        let count = at_once.len();
+        let count = at_once.iter().filter(|&v| (v as usize) < values).count();
         if count > pressure {
             (pressure, peak) = (count, i);
-            live_at_peak = at_once.iter().collect();
+            live_at_peak = at_once.iter().filter(|&v| (v as usize) < values).collect();
         }
         for &w in &line.writes {
             for v in at_once.iter().filter(|&v| v != w) {
@@ -231,7 +290,13 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
     let k = registers as usize;
     let mut degree: Vec<usize> = adjacent.iter().map(Vec::len).collect();
     let mut removed = vec![false; vregs];
+    // The named accumulators are coloured already: they never enter the stack.
+    for v in values..vregs {
+        used[v] = false;
+        removed[v] = true;
+    }
     let mut stack = Vec::new();
+
     let mut low: Vec<u32> = (0..vregs as u32)
         .filter(|&v| used[v as usize] && degree[v as usize] < k)
         .collect();
@@ -262,15 +327,31 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
         }
     }
 
-    // Select, in the reverse order, round-robin from the register after the last one given.
+    // Select, in the reverse order, round-robin from the register after the last one given
+    // (accumulators first for short-lived values, round-robin too). Colours `registers`
+    // and up stand for the accumulators.
     let mut colour: Vec<Option<u32>> = vec![None; vregs];
+    for (j, &a) in accumulators.iter().enumerate() {
+        colour[values + usize::from(a)] = Some((k + j) as u32);
+    }
     let mut next = 0u32;
+    let mut next_acc = 0usize;
     let mut uncolored = 0;
     while let Some(v) = stack.pop() {
-        let mut taken = vec![false; k];
+        let mut taken = vec![false; k + accumulators.len()];
         for &n in &adjacent[v as usize] {
             if let Some(c) = colour[n as usize] {
                 taken[c as usize] = true;
+            }
+        }
+        if short[v as usize] {
+            let free = (0..accumulators.len())
+                .map(|j| (next_acc + j) % accumulators.len())
+                .find(|&a| !taken[k + a]);
+            if let Some(a) = free {
+                colour[v as usize] = Some((k + a) as u32);
+                next_acc = (a + 1) % accumulators.len();
+                continue;
             }
         }
         match (0..registers)
@@ -292,14 +373,48 @@ pub(super) fn allocate(text: &[String], registers: u32) -> Result<Vec<String>, S
             live_at_peak,
         });
     }
-    Ok(text
+    let names: Vec<Option<String>> = colour
         .iter()
-        .map(|l| rewrite(l, &colour, super::FIRST_FREE.into()))
-        .collect())
+        .map(|c| {
+            c.map(|c| match c.checked_sub(registers) {
+                Some(a) => format!("r{}", accumulators[a as usize]),
+                None => format!("rf{}", u32::from(super::FIRST_FREE) + c),
+            })
+        })
+        .collect();
+    Ok(text.iter().map(|l| rewrite(l, &names)).collect())
 }
 
-/// `text` with each `%n` replaced by its register.
-fn rewrite(text: &str, colour: &[Option<u32>], first: u32) -> String {
+/// The values that may take an accumulator: written by no signal, live in one basic block
+/// (never live after a branch or into a label) and for at most [`ACCUMULATOR_SPAN`] lines
+/// from their first mention to their last.
+fn short_lived(lines: &[Line], live: &[Set], vregs: usize) -> Vec<bool> {
+    let mut first = vec![usize::MAX; vregs];
+    let mut last = vec![0usize; vregs];
+    let mut ok = vec![true; vregs];
+    for (i, line) in lines.iter().enumerate() {
+        for &v in line.reads.iter().chain(&line.writes) {
+            first[v as usize] = first[v as usize].min(i);
+            last[v as usize] = last[v as usize].max(i);
+        }
+        for &v in &line.signal_writes {
+            ok[v as usize] = false;
+        }
+        let ends_block =
+            line.branch.is_some() || lines.get(i + 1).is_some_and(|n| n.label.is_some());
+        if ends_block || line.label.is_some() {
+            for v in live[i].iter() {
+                ok[v as usize] = false;
+            }
+        }
+    }
+    (0..vregs)
+        .map(|v| ok[v] && first[v] != usize::MAX && last[v] - first[v] <= ACCUMULATOR_SPAN)
+        .collect()
+}
+
+/// `text` with each `%n` replaced by its register's name.
+fn rewrite(text: &str, names: &[Option<String>]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find('%') {
@@ -311,9 +426,9 @@ fn rewrite(text: &str, colour: &[Option<u32>], first: u32) -> String {
         match number
             .parse::<usize>()
             .ok()
-            .and_then(|v| colour.get(v).copied().flatten())
+            .and_then(|v| names.get(v).and_then(Option::as_deref))
         {
-            Some(c) => out.push_str(&format!("rf{}", first + c)),
+            Some(name) => out.push_str(name),
             None => out.push_str(&rest[at..at + 1 + digits]),
         }
         rest = &rest[at + 1 + digits..];
@@ -363,12 +478,12 @@ mod tests {
         for v in 1..200 {
             text.push(format!("add %{v}, %{}, 1 ; nop", v - 1));
         }
-        let out = allocate(&text, 60).unwrap();
+        let out = allocate(&text, 60, &[]).unwrap();
         let mut regs = registers(&out);
         regs.sort_unstable();
         regs.dedup();
         assert!(regs.len() <= 60 && regs.iter().all(|&r| (4..64).contains(&r)));
-        assert!(allocate(&text, 1).is_ok());
+        assert!(allocate(&text, 1, &[]).is_ok());
     }
 
     /// A value defined before a loop and read only at its top stays live through the whole
@@ -388,7 +503,7 @@ mod tests {
              nop ; nop\n\
              add %3, %9, 0 ; nop",
         );
-        let out = allocate(&text, 60).unwrap();
+        let out = allocate(&text, 60, &[]).unwrap();
         let reg = |line: usize, n: usize| registers(&out[line..=line])[n];
         let r0 = reg(0, 0);
         assert_ne!(
@@ -399,8 +514,8 @@ mod tests {
         assert_ne!(reg(4, 0), r0, "%2 overwrote %0");
         // Without the back edge %0 dies at its read and %1 may take it; with it, three
         // registers are needed at once (%0, %9 and %1 or %2).
-        assert!(allocate(&text, 2).is_err());
-        assert!(allocate(&text, 3).is_ok());
+        assert!(allocate(&text, 2, &[]).is_err());
+        assert!(allocate(&text, 3, &[]).is_ok());
     }
 
     /// A conditional write keeps the lanes it does not write: the register must hold the
@@ -414,16 +529,16 @@ mod tests {
              nop ; mov.ifa %0, %2\n\
              add %3, %0, 0 ; nop",
         );
-        let out = allocate(&text, 60).unwrap();
+        let out = allocate(&text, 60, &[]).unwrap();
         let r = registers(&out);
         // %0 (line 0) must differ from %1 (line 1) and %2 (line 2).
         assert_ne!(r[0], r[1]);
         assert_ne!(r[0], r[2]);
-        assert!(allocate(&text, 2).is_ok());
-        assert!(allocate(&text, 1).is_err());
+        assert!(allocate(&text, 2, &[]).is_ok());
+        assert!(allocate(&text, 1, &[]).is_err());
         // Made unconditional, %0's first value is dead at once: one register does.
         let plain: Vec<String> = text.iter().map(|l| l.replace("mov.ifa", "mov")).collect();
-        assert!(allocate(&plain, 1).is_ok());
+        assert!(allocate(&plain, 1, &[]).is_ok());
     }
 
     #[test]
@@ -433,11 +548,70 @@ mod tests {
              nop ; mov %1, 2\n\
              add %2, %0, 0 ; nop",
         );
-        let r = registers(&allocate(&text, 60).unwrap());
+        let r = registers(&allocate(&text, 60, &[]).unwrap());
         assert_ne!(r[0], r[1]);
-        let short = allocate(&text, 1).unwrap_err();
+        let short = allocate(&text, 1, &[]).unwrap_err();
         assert_eq!(short.pressure, 2);
         assert_eq!(short.peak, 1);
         assert_eq!(short.live_at_peak, vec![0, 1]);
+    }
+    /// Short-lived values take the accumulators offered, round-robin; a value the text
+    /// names an accumulator beside may not take that one while it is live.
+    #[test]
+    fn short_lived_values_take_accumulators_the_text_does_not_use_meanwhile() {
+        let text = lines(
+            "add %0, %9, 1 ; nop\n\
+             add %1, %0, 2 ; nop\n\
+             add %2, %1, %0 ; nop\n\
+             nop ; mov r1, %2\n\
+             fmax %3, %2, r1 ; nop\n\
+             add %9, %3, 0 ; nop",
+        );
+        let out = allocate(&text, 60, &[1, 2]).unwrap();
+        let dest = |line: usize| out[line].split_whitespace().nth(1).unwrap().to_string();
+        // Every value is short-lived: each takes r1 or r2, in turn.
+        assert_eq!(dest(0), "r1,", "{out:?}");
+        assert_eq!(dest(1), "r2,", "{out:?}");
+        // %2 is live where the text writes r1 (line 3): it must not be in r1.
+        assert_eq!(dest(2), "r2,", "{out:?}");
+        // Offered none, every value takes the register file.
+        let plain = allocate(&text, 60, &[]).unwrap();
+        assert!(plain.iter().all(|l| !l.contains("r2")), "{plain:?}");
+    }
+
+    /// Values a signal writes, values live across a branch or into a label, and values
+    /// living longer than the span stay in the register file.
+    #[test]
+    fn signal_results_block_crossing_and_long_lived_values_stay_in_the_register_file() {
+        let mut text = lines(
+            "nop ; nop ; ldtmu.%0\n\
+             add %1, %0, 1 ; nop\n\
+             add.pushz %2, %1, 1 ; nop\n\
+             b.anyna L1\n\
+             nop ; nop\n\
+             nop ; nop\n\
+             nop ; nop\n\
+             L1:\n\
+             add %3, %2, 1 ; nop\n\
+             add %4, %3, 1 ; nop",
+        );
+        for _ in 0..ACCUMULATOR_SPAN {
+            text.push("nop ; nop".to_string());
+        }
+        text.push("add %5, %4, %3 ; nop".to_string());
+        let out = allocate(&text, 60, &[2, 3]).unwrap();
+        let dest = |line: usize| out[line].split_whitespace().nth(1).unwrap().to_string();
+        assert!(out[0].contains("ldtmu.rf"), "{out:?}");
+        // %1 lives within the block: an accumulator. %2 crosses the branch: a register.
+        assert!(
+            dest(1).starts_with("r2") || dest(1).starts_with("r3"),
+            "{out:?}"
+        );
+        assert!(dest(2).starts_with("rf"), "{out:?}");
+        // %3 and %4 live across the long gap: registers.
+        assert!(
+            dest(8).starts_with("rf") && dest(9).starts_with("rf"),
+            "{out:?}"
+        );
     }
 }
