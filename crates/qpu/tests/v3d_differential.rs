@@ -657,7 +657,7 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<(Vec<u32>, bool), String> {
             .map_err(|e| e.to_string())?,
     };
     let uniforms = emu
-        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill))
+        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill, 0))
         .map_err(|e| e.to_string())?;
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
         .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
