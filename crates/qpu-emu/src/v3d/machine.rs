@@ -1117,10 +1117,11 @@ impl Thread {
     /// 10 xor (py-videocore7 `TMULookUpConfig`; Mesa `v3d_general_tmu_op_for_atomic`).
     /// Without `tmud`, ops 8 and 9 add +1 and −1 (Mesa turns an `atomicAdd` of ±1 into
     /// them, `v3d_get_op_for_atomic_add`); ops 0–4 without data are cache operations and
-    /// the rest undefined, refused as not modelled. ASSUMPTION: cmpxchg's first `tmud`
-    /// word is the value compared and the second the one stored (Mesa writes the swap's two
-    /// data sources in NIR's order; that NIR lists the comparison first is not checked
-    /// here).
+    /// the rest undefined, refused as not modelled. cmpxchg's first `tmud` word is the value
+    /// compared and the second the one stored: Mesa writes the swap's two NIR data sources
+    /// to `tmud` in order (`emit_tmu_general_atomic_writes`), and its SPIR-V front end puts
+    /// the comparator first and the new value second (spirv_to_nir.c,
+    /// `fill_common_atomic_sources`). Not checked on hardware.
     ///
     /// The whole request reads and writes memory when it is made, before any other QPU
     /// runs an instruction, so it is atomic with respect to them; active lanes naming the

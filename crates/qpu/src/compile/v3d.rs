@@ -1371,8 +1371,9 @@ impl<'k> Gen<'k> {
     /// One TMU atomic on the word at lane 0 of `addr`, from lane 0 only; returns a register
     /// holding the word's old value in every lane. As Mesa's `ntq_emit_tmu_general` issues
     /// one (src/broadcom/compiler/nir_to_vir.c): the operands go to `tmud` (one word; for
-    /// cmpxchg the value compared, then the value stored, in the order of NIR's swap
-    /// sources), the address to `tmua` written under a condition (Mesa does so in
+    /// cmpxchg the value compared, then the value stored: Mesa writes NIR's two swap
+    /// sources in order, and its SPIR-V front end, spirv_to_nir.c
+    /// `fill_common_atomic_sources`, puts the comparator first), the address to `tmua` written under a condition (Mesa does so in
     /// divergent control flow: lanes the condition masks off make no access), and the old
     /// value comes back through the result FIFO, one word per lane (`ldtmu`). The lookup
     /// config goes to `tmuc` first (py-videocore6 tests/test_tmu.py writes it there before
