@@ -813,6 +813,39 @@ fn producer_and_consumers_pass_every_item_once() {
     }
 }
 
+/// The builder keeps semaphores out of `where_`; a hand-built AST with one there is a
+/// compile error at the statement, not code that ignores the mask.
+#[test]
+fn a_hand_built_semaphore_inside_where_is_refused() {
+    let kernel = qpu::compile(|p: Ptr<Int>| {
+        let x = Int::var(0);
+        where_(index().eq(0), || x.set(1));
+        p.store(x);
+    })
+    .unwrap();
+    let mut ast = kernel.ast().clone();
+    let at = ast
+        .body
+        .iter()
+        .position(|s| matches!(s.kind, ast::StmtKind::Where { .. }))
+        .unwrap();
+    if let ast::StmtKind::Where { then, .. } = &mut ast.body[at].kind {
+        let location = then[0].location;
+        then.push(ast::Stmt {
+            kind: ast::StmtKind::SemaInc(2),
+            location,
+        });
+    }
+    for version in VERSIONS {
+        let error = v3d::compile(&ast, version).unwrap_err().to_string();
+        assert!(
+            error.contains("semaphore operation inside `where_`"),
+            "{error}"
+        );
+        assert!(error.contains("v3d.rs:"), "{error}");
+    }
+}
+
 /// Runs `kernel` on one QPU with a 200 000-instruction budget: the error, if any, `p[0]`
 /// and the semaphore area afterwards.
 fn run_with_budget(kernel: &ast::Kernel, version: V3dVersion) -> (Option<String>, u32, Vec<u32>) {

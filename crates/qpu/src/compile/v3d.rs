@@ -1300,6 +1300,11 @@ impl<'k> Gen<'k> {
                     self.emit("nop ; nop");
                 }
             }
+            // The builder refuses them inside `where_` (they act on the whole QPU); a
+            // hand-built AST gets an error rather than code that ignores the mask.
+            StmtKind::SemaInc(_) | StmtKind::SemaDec(_) if mask.is_some() => {
+                return Err(self.unsupported("a semaphore operation inside `where_`"))
+            }
             StmtKind::SemaInc(n) => self.semaphore(*n, true)?,
             StmtKind::SemaDec(n) => self.semaphore(*n, false)?,
             StmtKind::Debug { .. } => {}
