@@ -184,9 +184,9 @@ pub struct V3dQpuReport {
     pub cycles: u64,
     /// Clocks spent waiting for the TMU (UNCALIBRATED).
     pub stall_cycles: u64,
-    /// TMU load requests.
+    /// TMU load requests (an atomic, which reads and writes, counts here and as a store).
     pub tmu_loads: u64,
-    /// TMU store requests.
+    /// TMU store requests (atomics included).
     pub tmu_stores: u64,
     /// Uniforms read.
     pub uniforms: u64,
