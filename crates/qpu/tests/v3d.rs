@@ -299,29 +299,6 @@ fn control_flow_and_memory_match_the_interpreter() {
 }
 
 #[test]
-fn unsupported_constructs_are_errors_naming_the_line() {
-    fn signals(p: Ptr<Int>) {
-        p.store(p.load() + 1);
-        sema_inc(2);
-    }
-    let kernel = qpu::compile(signals).unwrap();
-    for version in VERSIONS {
-        match v3d::compile(kernel.ast(), version) {
-            Err(CompileError::Unsupported {
-                construct,
-                location,
-                ..
-            }) => {
-                assert!(construct.contains("semaphore"), "{construct}");
-                assert!(location.file.ends_with("v3d.rs"), "{location}");
-                assert_eq!(location.line, line!() - 12);
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-}
-
-#[test]
 fn compile_for_selects_the_target() {
     let kernel = qpu::compile(tri::tri).unwrap();
     assert!(matches!(
@@ -687,34 +664,258 @@ fn register_exhaustion_that_spilling_cannot_fix_is_an_error() {
     }
 }
 
+// ---- semaphores ---------------------------------------------------------------------------
+//
+// The VideoCore IV's semaphore tests (tests/lang.rs, tests/differential.rs) mirrored on V3D,
+// where they become TMU atomics on a shared area. Each expected value is computed on the
+// host, and the interpreter must agree.
+
+/// A mutex around a read-modify-write of one shared counter: QPU 0 opens it (semaphore 0
+/// starts at 0), then every QPU adds 1 to `p[0]` `ITERATIONS` times, each time between
+/// `sema_dec(0)` and `sema_inc(0)`. Lane i of the counter vector gets i added too, so a
+/// lost update shows in every lane.
+const ITERATIONS: i32 = 6;
+
+fn mutex(p: Ptr<Int>) {
+    if_(all(me().eq(0)), || sema_inc(0));
+    for_range(0, ITERATIONS, 1, |_| {
+        sema_dec(0);
+        p.store(p.load() + 1 + index());
+        sema_inc(0);
+    });
+}
+
 #[test]
-fn each_unsupported_construct_is_named() {
-    fn semaphores(p: Ptr<Int>) {
-        sema_inc(3);
-        p.store(1);
+fn a_semaphore_mutex_keeps_every_qpus_updates() {
+    let kernel = qpu::compile(mutex).unwrap();
+    for version in VERSIONS {
+        let compiled = compile_v3d(&kernel.ast().clone(), version);
+        assert_eq!(compiled.semaphore_bytes, 64);
+        for &qpus in qpu_counts(version) {
+            let args = [Arg::Array(vec![0; 16])];
+            let (got, _) = run_v3d(&compiled, qpus, &args);
+            let updates = qpus * ITERATIONS as u32;
+            let want: Vec<u32> = (0..16).map(|i| updates * (1 + i)).collect();
+            assert_eq!(got[0], want, "{version:?} on {qpus} QPUs");
+            assert_eq!(run_interp(kernel.ast(), qpus, &args)[0], want);
+        }
     }
-    fn streams_then_sema(p: Ptr<Int>) {
-        p.store(1);
-        sema_dec(3);
-    }
-    let cases = [
-        (qpu::compile(semaphores).unwrap().ast().clone(), "semaphore"),
-        (
-            qpu::compile(streams_then_sema).unwrap().ast().clone(),
-            "semaphore",
-        ),
-    ];
-    for (kernel, what) in &cases {
-        for version in VERSIONS {
-            match v3d::compile(kernel, version) {
-                Err(e @ CompileError::Unsupported { .. }) => {
-                    let text = e.to_string();
-                    assert!(text.contains(what), "{text}");
-                    assert!(text.contains("v3d.rs:"), "{text}");
+}
+
+/// QPU 0 waits for the others (tests/lang.rs's pattern, on every QPU count): each other
+/// QPU idles, stores its row and releases semaphore 4 once; QPU 0 acquires it once per other QPU,
+/// then sums their rows.
+fn qpu0_waits(p: Ptr<Int>) {
+    if_(all(me().eq(0)), || {
+        let sum = Int::var(0);
+        let k = Int::var(1);
+        while_(any(k.lt(num_qpus())), || {
+            sema_dec(4);
+            k.set(k + 1);
+        });
+        k.set(1);
+        while_(any(k.lt(num_qpus())), || {
+            sum.set(sum + (p + k * 16).load());
+            k.set(k + 1);
+        });
+        p.store(sum);
+    })
+    .else_(|| {
+        // Busy for a while first, so that QPU 0 would read zeros if it did not wait.
+        let delay = Int::var(0);
+        while_(any(delay.lt(me() * 40 + 100)), || delay.set(delay + 1));
+        (p + me() * 16).store(me() * 7 + index());
+        sema_inc(4);
+    });
+}
+
+#[test]
+fn qpu_0_waits_for_the_others_rows() {
+    let kernel = qpu::compile(qpu0_waits).unwrap();
+    for version in VERSIONS {
+        let compiled = compile_v3d(kernel.ast(), version);
+        for &qpus in qpu_counts(version) {
+            let args = [Arg::Array(vec![0; 16 * qpus as usize])];
+            let (got, _) = run_v3d(&compiled, qpus, &args);
+            let mut want = vec![0u32; 16 * qpus as usize];
+            for k in 1..qpus {
+                for i in 0..16 {
+                    want[(16 * k + i) as usize] = 7 * k + i;
+                    want[i as usize] += 7 * k + i;
                 }
-                other => panic!("{what}: {other:?}"),
+            }
+            assert_eq!(got[0], want, "{version:?} on {qpus} QPUs");
+            assert_eq!(run_interp(kernel.ast(), qpus, &args)[0], want);
+        }
+    }
+}
+
+/// Items each consumer takes in the producer/consumer kernel.
+const PER_CONSUMER: i32 = 7;
+
+/// QPU 0 produces `PER_CONSUMER` items per other QPU into `items` (item j = 3j + 1), releasing
+/// semaphore 2 after each, so more than 15 waiting items make `sema_inc` block until the
+/// consumers catch up. A consumer acquires semaphore 2 (an item is ready), claims the next
+/// item under the mutex on semaphore 1 (the claim counter is `claim[0]`), and adds the
+/// item to its total, stored in its row of `totals` at the end.
+fn producer_consumer(items: Ptr<Int>, claim: Ptr<Int>, totals: Ptr<Int>) {
+    if_(all(me().eq(0)), || {
+        sema_inc(1);
+        let j = Int::var(0);
+        while_(any(j.lt((num_qpus() - 1) * PER_CONSUMER)), || {
+            (items + j).store_first(1, j * 3 + 1);
+            sema_inc(2);
+            j.set(j + 1);
+        });
+    })
+    .else_(|| {
+        let total = Int::var(0);
+        for_range(0, PER_CONSUMER, 1, |_| {
+            sema_dec(2);
+            sema_dec(1);
+            let at = Int::var(claim.load());
+            claim.store(at + 1);
+            sema_inc(1);
+            total.set(total + (items + at).load());
+        });
+        (totals + me() * 16).store(total);
+    });
+}
+
+#[test]
+fn producer_and_consumers_pass_every_item_once() {
+    let kernel = qpu::compile(producer_consumer).unwrap();
+    for version in VERSIONS {
+        let compiled = compile_v3d(kernel.ast(), version);
+        for &qpus in qpu_counts(version).iter().filter(|&&q| q > 1) {
+            let n = (qpus - 1) * PER_CONSUMER as u32;
+            let args = [
+                Arg::Array(vec![0; n as usize + 16]),
+                Arg::Array(vec![0; 16]),
+                Arg::Array(vec![0; 16 * qpus as usize]),
+            ];
+            let want_items: Vec<u32> = (0..n).map(|j| 3 * j + 1).collect();
+            let want_total: u32 = want_items.iter().sum();
+            for (who, arrays) in [
+                ("emulator", run_v3d(&compiled, qpus, &args).0),
+                ("interpreter", run_interp(kernel.ast(), qpus, &args)),
+            ] {
+                let what = format!("{who} {version:?} on {qpus} QPUs");
+                assert_eq!(arrays[0][..n as usize], want_items, "{what}");
+                assert_eq!(arrays[1], vec![n; 16], "{what}: claims");
+                // Lane 0 of a consumer's total sums the items it claimed: which ones depends
+                // on the interleaving, the sum over the consumers does not.
+                let totals = &arrays[2];
+                let sum: u32 = (1..qpus).map(|k| totals[16 * k as usize]).sum();
+                assert_eq!(sum, want_total, "{what}");
             }
         }
+    }
+}
+
+/// The builder keeps semaphores out of `where_`; a hand-built AST with one there is a
+/// compile error at the statement, not code that ignores the mask.
+#[test]
+fn a_hand_built_semaphore_inside_where_is_refused() {
+    let kernel = qpu::compile(|p: Ptr<Int>| {
+        let x = Int::var(0);
+        where_(index().eq(0), || x.set(1));
+        p.store(x);
+    })
+    .unwrap();
+    let mut ast = kernel.ast().clone();
+    let at = ast
+        .body
+        .iter()
+        .position(|s| matches!(s.kind, ast::StmtKind::Where { .. }))
+        .unwrap();
+    if let ast::StmtKind::Where { then, .. } = &mut ast.body[at].kind {
+        let location = then[0].location;
+        then.push(ast::Stmt {
+            kind: ast::StmtKind::SemaInc(2),
+            location,
+        });
+    }
+    for version in VERSIONS {
+        let error = v3d::compile(&ast, version).unwrap_err().to_string();
+        assert!(
+            error.contains("semaphore operation inside `where_`"),
+            "{error}"
+        );
+        assert!(error.contains("v3d.rs:"), "{error}");
+    }
+}
+
+/// Runs `kernel` on one QPU with a 200 000-instruction budget: the error, if any, `p[0]`
+/// and the semaphore area afterwards.
+fn run_with_budget(kernel: &ast::Kernel, version: V3dVersion) -> (Option<String>, u32, Vec<u32>) {
+    let compiled = compile_v3d(kernel, version);
+    let mut config = qpu_emu::v3d::V3dConfig::new(version);
+    config.qpus = 1;
+    config.max_instructions = 200_000;
+    let mut emu = qpu_emu::v3d::V3dEmulator::new(config).unwrap();
+    let code = emu.load_program(&compiled.words).unwrap();
+    let out = emu.memory_mut().alloc(64, 64).unwrap();
+    let semaphores = emu.memory_mut().alloc(64, 64).unwrap();
+    let uniforms = emu
+        .load_uniforms(&compiled.uniforms(1, &[out], 0, semaphores))
+        .unwrap();
+    let error = emu
+        .dispatch(&qpu_emu::v3d::CsdJob::per_qpu(code, uniforms, 1))
+        .err()
+        .map(|e| e.to_string());
+    let mem = emu.memory();
+    (
+        error,
+        mem.read_u32(out).unwrap(),
+        mem.read_u32s(semaphores, 16).unwrap(),
+    )
+}
+
+/// `sema_dec` waits at 0 and `sema_inc` at 15: a kernel waiting for a release that never
+/// comes stops at the emulator's instruction budget instead of hanging (the interpreter
+/// reports it as a deadlock), and fifteen increments do not wait.
+#[test]
+fn semaphores_wait_at_0_and_15_until_the_instruction_budget() {
+    let dec = qpu::compile(|p: Ptr<Int>| {
+        sema_dec(9);
+        p.store(1);
+    })
+    .unwrap();
+    let incs = |n: u32| {
+        qpu::compile(move |p: Ptr<Int>| {
+            for _ in 0..n {
+                sema_inc(9);
+            }
+            p.store(1);
+        })
+        .unwrap()
+    };
+    let (inc15, inc16) = (incs(15), incs(16));
+    for version in VERSIONS {
+        for kernel in [&dec, &inc16] {
+            let (error, out, _) = run_with_budget(kernel.ast(), version);
+            let error = error.expect("the kernel waits forever");
+            assert!(error.contains("200000"), "{version:?}: {error}");
+            assert_eq!(out, 0, "{version:?}: nothing stored");
+            let stuck = interp::run(
+                kernel.ast(),
+                1,
+                &[0x10_0000],
+                &mut [],
+                &interp::Config::default(),
+            );
+            assert!(
+                matches!(stuck, Err(ref e) if e.kind == qpu::error::RunErrorKind::Deadlock),
+                "the interpreter deadlocks too: {stuck:?}"
+            );
+        }
+        let (error, out, semaphores) = run_with_budget(inc15.ast(), version);
+        assert_eq!(error, None, "{version:?}");
+        assert_eq!(out, 1);
+        let mut want = vec![0; 16];
+        want[9] = 15;
+        assert_eq!(semaphores, want, "{version:?}: semaphore 9 counted to 15");
     }
 }
 

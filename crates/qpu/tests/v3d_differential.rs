@@ -6,8 +6,8 @@
 //! `if_`/`while_` with `any`/`all` (loops bounded by a counter), `select`, loads with strides
 //! 1–3 from lane-varying addresses, gathers with their receives (and loads while gathered
 //! values wait; at a kernel's end, a gather and its receive each on one side of an `if_`),
-//! full and partial stores, uniform-stream reads, `index()`, `me()`,
-//! `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
+//! full and partial stores, uniform-stream reads, semaphore release/acquire pairs,
+//! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
 //! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
 //! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
 //! VideoCore IV's rounding, so inexact float results are not comparable.
@@ -514,6 +514,13 @@ impl Gen {
                 }
                 out
             }
+            10 if self.rng.chance(30) => {
+                // A release then an acquire on the same semaphore (as tests/differential.rs
+                // draws them for the VideoCore IV): never a deadlock, since an increment
+                // that waits at 15 waits for QPUs whose next step is a decrement.
+                let n = self.rng.below(15) as u8;
+                vec![stmt(StmtKind::SemaInc(n)), stmt(StmtKind::SemaDec(n))]
+            }
             _ => {
                 let var = self.target();
                 let value = self.int(0, false);
@@ -723,8 +730,15 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<(Vec<u32>, bool), String> {
             .alloc(bytes, 64)
             .map_err(|e| e.to_string())?,
     };
+    let semaphores = match compiled.semaphore_bytes {
+        0 => 0,
+        bytes => emu
+            .memory_mut()
+            .alloc(bytes, 64)
+            .map_err(|e| e.to_string())?,
+    };
     let uniforms = emu
-        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill))
+        .load_uniforms(&compiled.uniforms(c.qpus, &[inp, out, c.x], spill, semaphores))
         .map_err(|e| e.to_string())?;
     emu.dispatch(&CsdJob::per_qpu(code, uniforms, c.qpus))
         .map_err(|e| format!("emulator: {e}\n{}", compiled.disassemble()))?;
@@ -862,4 +876,12 @@ fn generator_makes_varied_programs() {
         })
         .count();
     assert!(one_path >= 50, "{one_path}");
+    // Some use semaphores, some of them inside control flow or with gathers waiting.
+    let with_semaphores = (0..PROGRAMS)
+        .filter(|&seed| {
+            let text = case(seed, V3dVersion::V71, 0).kernel.to_string();
+            text.contains("sema_inc(") && text.contains("sema_dec(")
+        })
+        .count();
+    assert!(with_semaphores >= 60, "{with_semaphores}");
 }

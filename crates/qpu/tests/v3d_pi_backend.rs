@@ -179,6 +179,35 @@ fn a_kernel_that_spills_gets_its_spill_area_on_a_pi4_and_a_pi5() {
     }
 }
 
+/// A mutex on semaphore 0 around a read-modify-write of one shared vector, opened by QPU 0.
+fn mutex(p: Ptr<Int>) {
+    if_(all(me().eq(0)), || sema_inc(0));
+    for_range(0, 5, 1, |_| {
+        sema_dec(0);
+        p.store(p.load() + 1 + index());
+        sema_inc(0);
+    });
+}
+
+#[test]
+fn a_semaphore_kernel_gets_its_shared_semaphore_area_on_a_pi4_and_a_pi5() {
+    for (config, qpus) in [(FakeV3dConfig::pi4(), 8u32), (FakeV3dConfig::pi5(), 12)] {
+        let (fake, v3d, _) = v3d(config);
+        let device = Device::new(V3dPi::with_v3d(v3d));
+        let mut kernel = compile(mutex).unwrap();
+        for n in [1, qpus] {
+            kernel.set_num_qpus(n).unwrap();
+            let mut data = device.alloc_from(&[0i32; 16]).unwrap();
+            kernel.run(&device, &mut data).unwrap();
+            let want: Vec<i32> = (0..16).map(|i| 5 * n as i32 * (1 + i)).collect();
+            assert_eq!(data.to_vec(), want, "{n} QPUs: no update lost");
+            // The job listed the semaphore area's buffer beside code, uniforms and the array.
+            assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
+        }
+        assert_eq!(fake.live_buffers(), 0);
+    }
+}
+
 #[test]
 fn errors_reach_the_user_and_release_the_buffers() {
     let (fake, device) = device(FakeV3dConfig::pi4());

@@ -1032,11 +1032,12 @@ impl Thread {
         Ok(())
     }
 
-    /// A general TMU access: a load when no `tmud` came first, else a store.
+    /// A general TMU access: a load when no `tmud` came first, else a store, or an atomic
+    /// read-modify-write when the lookup config names one.
     ///
     /// The lookup config (py-videocore7 `TMULookUpConfig`; py-videocore6 uses 0xff, 0xfa,
-    /// 0xfb, 0xfc for 1–4 words): bit 7 per-pixel mask, bits 6:3 op (15 = plain access;
-    /// others are atomics, not modelled), bits 2:0 type (7 = 32 bits, 2–4 = vec2–vec4).
+    /// 0xfb, 0xfc for 1–4 words): bit 7 per-pixel mask, bits 6:3 op (15 = plain access,
+    /// the others atomics, see `atomic`), bits 2:0 type (7 = 32 bits, 2–4 = vec2–vec4).
     /// ASSUMPTION: the first lookup's config is the low byte; without a config the access
     /// is one 32-bit word. Lanes whose tmua write the condition masks off do not access
     /// memory (Mesa writes tmua conditionally in divergent control flow); their loaded
@@ -1055,9 +1056,7 @@ impl Thread {
                 let byte = c & 0xff;
                 let op = (byte >> 3) & 0xf;
                 if op != 15 {
-                    return Err(unsupported(format!(
-                        "TMU op {op} in lookup config {c:#010x} (atomics)"
-                    )));
+                    return self.atomic(addrs, mask, op, c, mem, clock);
                 }
                 match byte & 7 {
                     7 => 1,
@@ -1107,6 +1106,99 @@ impl Thread {
             self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
             self.report.tmu_stores += 1;
         }
+        Ok(())
+    }
+
+    /// An atomic TMU request (lookup config op `op` ≠ 15), as Mesa's `ntq_emit_tmu_general`
+    /// (src/broadcom/compiler/nir_to_vir.c) issues them: the operand in `tmud` (two words
+    /// for cmpxchg, whose config type is vec2; one 32-bit word otherwise), the address in
+    /// `tmua`, and one result word per lane, the word's old value, read back with `ldtmu`
+    /// (Mesa reads one component per atomic). Ops 0 add, 1 sub, 2 xchg, 3 cmpxchg, 4 umin, 5 umax, 6 smin, 7 smax, 8 and, 9 or,
+    /// 10 xor (py-videocore7 `TMULookUpConfig`; Mesa `v3d_general_tmu_op_for_atomic`).
+    /// Without `tmud`, ops 8 and 9 add +1 and −1 (Mesa turns an `atomicAdd` of ±1 into
+    /// them, `v3d_get_op_for_atomic_add`); ops 0–4 without data are cache operations and
+    /// the rest undefined, refused as not modelled. cmpxchg's first `tmud` word is the value
+    /// compared and the second the one stored: Mesa writes the swap's two NIR data sources
+    /// to `tmud` in order (`emit_tmu_general_atomic_writes`), and its SPIR-V front end puts
+    /// the comparator first and the new value second (spirv_to_nir.c,
+    /// `fill_common_atomic_sources`). Not checked on hardware.
+    ///
+    /// The whole request reads and writes memory when it is made, before any other QPU
+    /// runs an instruction, so it is atomic with respect to them; active lanes naming the
+    /// same word apply one after another in lane order (ASSUMPTION: the order the hardware
+    /// serialises them in is not documented).
+    fn atomic(
+        &mut self,
+        addrs: Lanes,
+        mask: u16,
+        op: u32,
+        config: u32,
+        mem: &mut Memory,
+        clock: &mut u64,
+    ) -> Result<(), V3dFault> {
+        let data = std::mem::take(&mut self.tmu_data);
+        let (ty, wanted) = (config & 7, if op == 3 { 2 } else { 1 });
+        let expected_type = if op == 3 { 2 } else { 7 };
+        let no_data = data.is_empty() && matches!(op, 8 | 9);
+        if ty != expected_type || !(data.len() == wanted || no_data) {
+            return Err(unsupported(format!(
+                "TMU atomic op {op} with data type {ty} and {} tmud word(s) in lookup \
+                 config {config:#010x}",
+                data.len()
+            )));
+        }
+        let limit = latency::TMU_OUTPUT_FIFO / u32::from(self.threads);
+        let outstanding = self.tmu_results.len() as u32 + 1;
+        if outstanding > limit {
+            return Err(V3dRule::TmuOutputFifoOverflow {
+                words: outstanding,
+                limit,
+            }
+            .into());
+        }
+        let mut out = [0u32; 16];
+        for (i, o) in out.iter_mut().enumerate() {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            let old = mem.read_u32(addrs[i])?;
+            let (a, b) = (
+                data.first().map_or(0, |d| d[i]),
+                data.get(1).map_or(0, |d| d[i]),
+            );
+            let new = match (op, no_data) {
+                (8, true) => old.wrapping_add(1),
+                (9, true) => old.wrapping_sub(1),
+                (0, _) => old.wrapping_add(a),
+                (1, _) => old.wrapping_sub(a),
+                (2, _) => a,
+                (3, _) => {
+                    if old == a {
+                        b
+                    } else {
+                        old
+                    }
+                }
+                (4, _) => old.min(a),
+                (5, _) => old.max(a),
+                (6, _) => (old as i32).min(a as i32) as u32,
+                (7, _) => (old as i32).max(a as i32) as u32,
+                (8, _) => old & a,
+                (9, _) => old | a,
+                (10, _) => old ^ a,
+                _ => {
+                    return Err(unsupported(format!(
+                        "TMU op {op} in lookup config {config:#010x}"
+                    )))
+                }
+            };
+            mem.write_u32(addrs[i], new)?;
+            *o = old;
+        }
+        self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
+        self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
+        self.report.tmu_loads += 1;
+        self.report.tmu_stores += 1;
         Ok(())
     }
 

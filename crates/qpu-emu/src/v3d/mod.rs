@@ -33,11 +33,18 @@
 //! * **Hazards**: the rules in [`rules`], each with its source; a value the hardware leaves
 //!   undefined (a register nothing wrote, an accumulator or flag after another thread ran)
 //!   is an error where it is read.
+//! * **TMU atomics**: the general TMU's 32-bit atomic ops (add, sub, xchg, cmpxchg,
+//!   umin/umax/smin/smax, and/or/xor; without data, op 8 adds 1 and op 9 subtracts 1), as
+//!   Mesa's `ntq_emit_tmu_general` issues them: the lookup config (`tmuc`, `tmuau` or
+//!   `wrtmuc`) names the op, the operand goes to `tmud` (two words for cmpxchg), the
+//!   address to `tmua`, and the word's old value comes back through the result FIFO
+//!   (`ldtmu`). Memory changes when the request is made, so a request is atomic with
+//!   respect to the other QPUs (which the emulator interleaves deterministically).
 //! * **Cycles**: a coarse, UNCALIBRATED model (4 clocks an instruction, fixed TMU
 //!   latencies); no per-instruction V3D timing is published.
 //!
-//! Anything else a program does (graphics signals and registers, atomics, VPM, barriers,
-//! ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.
+//! Anything else a program does (graphics signals and registers, TMU cache operations, VPM,
+//! barriers, ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.
 //!
 //! ```
 //! use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
@@ -177,9 +184,9 @@ pub struct V3dQpuReport {
     pub cycles: u64,
     /// Clocks spent waiting for the TMU (UNCALIBRATED).
     pub stall_cycles: u64,
-    /// TMU load requests.
+    /// TMU load requests (an atomic, which reads and writes, counts here and as a store).
     pub tmu_loads: u64,
-    /// TMU store requests.
+    /// TMU store requests (atomics included).
     pub tmu_stores: u64,
     /// Uniforms read.
     pub uniforms: u64,

@@ -87,14 +87,17 @@
 //! (`qpu_emu::v3d::CsdJob::per_qpu`, py-videocore6's "thread = n" dispatch): workgroup
 //! `i` is `me()` (read from the CSD payload, Mesa's `load_workgroup_id`), so it does not
 //! depend on which physical QPU runs it. Every batch reads the same uniform stream,
-//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, spill area…, constants…]`,
+//! [`V3dCompiled::uniforms`]: `[n, arguments in declared order…, spill area…, semaphore
+//! area…, constants…]`,
 //! where the constants ([`V3dCompiled::constants`]) are the literals the code needs that no
 //! small immediate holds (V3D has no load-immediate instruction; Mesa also passes them as
 //! uniforms) and the spill area is present only in a kernel that spills
 //! ([`V3dCompiled::spill_bytes_per_qpu`] > 0): the GPU address of
 //! `n × spill_bytes_per_qpu` bytes the launch allocates ([`V3dCompiled::spill_bytes`]),
-//! workgroup `i` using the `i`-th `spill_bytes_per_qpu` of them. One thread per QPU (all 64
-//! registers).
+//! workgroup `i` using the `i`-th `spill_bytes_per_qpu` of them. After it, in a kernel that
+//! uses semaphores ([`V3dCompiled::semaphore_bytes`] > 0), the GPU address of the
+//! semaphore area: [`SEMAPHORE_BYTES`] zeroed bytes the launch allocates, word `k` counting
+//! semaphore `k`, shared by every workgroup. One thread per QPU (all 64 registers).
 //!
 //! # Supported constructs
 //!
@@ -127,9 +130,20 @@
 //!   an `index()` test (HeatMap's window edges), is rewritten first into one rotation of a
 //!   vector with that lane selected beforehand (`select_before_rotating`).
 //!
-//! Semaphores are a [`CompileError::Unsupported`] naming the construct and the statement's
-//! source location (V3D has no counting semaphores; its barriers are per workgroup). `debug`
-//! records nothing here (as for any compilation outside `Kernel::run`).
+//! * Semaphores (`sema_inc`/`sema_dec`): V3D has no counting semaphores (its barriers are
+//!   per workgroup), so each is a loop of TMU atomics on its word of the launch's semaphore
+//!   area, issued by lane 0 and broadcast to all lanes: read the count (an atomic add of
+//!   0), wait while it is at the limit, then compare-and-exchange it for the count ± 1,
+//!   again from the read if another QPU changed it meanwhile (`Gen::semaphore` argues why
+//!   this matches the interpreter). The atomics follow Mesa's `ntq_emit_tmu_general`
+//!   (src/broadcom/compiler/nir_to_vir.c): operands to `tmud` (for cmpxchg the value
+//!   compared, then the one stored, with a vec2 type), address to `tmua`, the word's old
+//!   value back through the result FIFO (`ldtmu`), and the lookup config (op in bits 6:3,
+//!   py-videocore7's `TMULookUpConfig`) written to `tmuc` beforehand, as py-videocore6's
+//!   TMU tests do, and set back to a plain access afterwards. Stores before a semaphore
+//!   operation are waited for first (`tmuwt`).
+//!
+//! `debug` records nothing here (as for any compilation outside `Kernel::run`).
 //!
 //! # Where compiled code and the interpreter differ
 //!
@@ -149,7 +163,7 @@
 //! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
 //! let compiled = qpu::compile::v3d::compile(kernel.ast(), V3dVersion::V42)?;
 //! assert!(compiled.disassemble().contains("ldtmu"));
-//! assert_eq!(compiled.uniforms(4, &[0x1000], 0), vec![4, 0x1000]);
+//! assert_eq!(compiled.uniforms(4, &[0x1000], 0, 0), vec![4, 0x1000]);
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
@@ -179,6 +193,15 @@ const ALLOCATABLE: u32 = REGISTERS - FIRST_FREE as u32;
 const SPILL_SLOT_BYTES: u32 = 64;
 /// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
 const TMU_FIFO: u32 = 16;
+/// Bytes of the semaphore area: one word per semaphore, shared by every QPU of a launch.
+pub const SEMAPHORE_BYTES: u32 = 64;
+/// The general TMU lookup config of a 32-bit atomic add, as Mesa's `ntq_emit_tmu_general`
+/// builds it: the unused upper bytes all ones, bit 7 per-pixel, op 0 (add) in bits 6:3,
+/// type 7 (32-bit) in bits 2:0.
+const TMU_ATOMIC_ADD: u32 = 0xffff_ff00 | 1 << 7 | 7;
+/// The same for cmpxchg (op 3), whose type is vec2: two `tmud` words, the value compared
+/// and the value stored.
+const TMU_ATOMIC_CMPXCHG: u32 = 0xffff_ff00 | 1 << 7 | 3 << 3 | 2;
 
 /// A kernel compiled for a V3D GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -199,18 +222,31 @@ pub struct V3dCompiled {
     /// Bytes of spill area each QPU (batch) needs: 64 per spilled variable, 0 when
     /// nothing spills (see the module docs' launch contract).
     pub spill_bytes_per_qpu: u32,
+    /// Bytes of zeroed semaphore area the launch allocates, shared by all QPUs:
+    /// [`SEMAPHORE_BYTES`] when the kernel uses semaphores, 0 otherwise.
+    pub semaphore_bytes: u32,
 }
 
 impl V3dCompiled {
     /// The uniform stream every batch reads (see the module docs' launch contract):
     /// the QPU count, the arguments, the spill area's address `spill_area` when the kernel
-    /// spills (ignored otherwise), then the constants.
-    pub fn uniforms(&self, num_qpus: u32, args: &[u32], spill_area: u32) -> Vec<u32> {
-        let mut out = Vec::with_capacity(2 + args.len() + self.constants.len());
+    /// spills, the semaphore area's address `semaphore_area` when it uses semaphores (each
+    /// ignored otherwise), then the constants.
+    pub fn uniforms(
+        &self,
+        num_qpus: u32,
+        args: &[u32],
+        spill_area: u32,
+        semaphore_area: u32,
+    ) -> Vec<u32> {
+        let mut out = Vec::with_capacity(3 + args.len() + self.constants.len());
         out.push(num_qpus);
         out.extend_from_slice(args);
         if self.spill_bytes_per_qpu > 0 {
             out.push(spill_area);
+        }
+        if self.semaphore_bytes > 0 {
+            out.push(semaphore_area);
         }
         out.extend_from_slice(&self.constants);
         out
@@ -381,6 +417,8 @@ struct Needs {
     index: bool,
     memory: bool,
     stores: bool,
+    /// A semaphore operation is used (the semaphore area's address is a uniform).
+    semaphores: bool,
     /// Constants no small immediate holds, with their number of uses, a use inside `n`
     /// nested loops counting 8^n.
     constants: Vec<(u32, u32)>,
@@ -620,7 +658,17 @@ impl Needs {
                     self.memory = true
                 }
                 StmtKind::UniformsFrom { addr } => self.expr(addr),
-                StmtKind::SemaInc(_) | StmtKind::SemaDec(_) | StmtKind::Debug { .. } => {}
+                StmtKind::SemaInc(n) | StmtKind::SemaDec(n) => {
+                    // The lane-0 test reads index(); the atomics' configs and the
+                    // semaphore's byte offset are constants.
+                    self.semaphores = true;
+                    self.memory = true;
+                    self.index = true;
+                    self.constant(TMU_ATOMIC_ADD);
+                    self.constant(TMU_ATOMIC_CMPXCHG);
+                    self.constant(u32::from(*n) * 4);
+                }
+                StmtKind::Debug { .. } => {}
             }
         }
     }
@@ -813,6 +861,8 @@ struct Gen<'k> {
     spill_slots: u32,
     /// The virtual register holding this lane's address in slot 0 of this QPU's area.
     spill_base: u32,
+    /// The virtual register holding the semaphore area's address.
+    semaphore_base: u32,
     /// The spilled variables whose last store may still be in flight: a reload of one of
     /// them waits for the stores first (`tmuwt`; Mesa's `v3d_emit_spill_tmua` waits after
     /// each spill store).
@@ -842,6 +892,7 @@ impl<'k> Gen<'k> {
         let pinned: Vec<u32> = by_uses.iter().take(pin).map(|&(c, _)| c).collect();
         let const_reg = pinned.iter().map(|&c| (c, pin_reg())).collect();
         let spill_base = pin_reg();
+        let semaphore_base = pin_reg();
         let mut spill_slots = 0;
         let spill_slot = spilled
             .iter()
@@ -884,6 +935,7 @@ impl<'k> Gen<'k> {
             spill_slot,
             spill_slots,
             spill_base,
+            semaphore_base,
             // The prologue may store parameters and zeros into the area.
             spill_dirty: (0..spilled.len()).filter(|&v| spilled[v]).collect(),
         }
@@ -1263,13 +1315,115 @@ impl<'k> Gen<'k> {
                     self.emit("nop ; nop");
                 }
             }
-            StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {
-                return Err(self.unsupported("a semaphore operation"))
+            // The builder refuses them inside `where_` (they act on the whole QPU); a
+            // hand-built AST gets an error rather than code that ignores the mask.
+            StmtKind::SemaInc(_) | StmtKind::SemaDec(_) if mask.is_some() => {
+                return Err(self.unsupported("a semaphore operation inside `where_`"))
             }
+            StmtKind::SemaInc(n) => self.semaphore(*n, true)?,
+            StmtKind::SemaDec(n) => self.semaphore(*n, false)?,
             StmtKind::Debug { .. } => {}
         }
         self.here = outer;
         Ok(())
+    }
+
+    /// `sema_inc(n)` (`increment`) or `sema_dec(n)`: word `n` of the semaphore area counts
+    /// semaphore `n`, changed only by TMU atomics from lane 0 (see `atomic`):
+    ///
+    /// ```text
+    /// retry: v = atomic add of 0          (reads the count coherently)
+    ///        if v == limit: goto retry    (15 for inc, 0 for dec: wait)
+    ///        old = cmpxchg(v, v ± 1)      (stores v ± 1 only if the count is still v)
+    ///        if old != v: goto retry      (another QPU changed it in between)
+    /// ```
+    ///
+    /// Correctness: the count changes only through a successful cmpxchg, which replaces a
+    /// value `v` that was not at the limit by `v ± 1` in one atomic step, so it stays in
+    /// 0..=15 and every `sema_inc`/`sema_dec` moves it by exactly one, once, as in the
+    /// interpreter. A QPU that sees the limit or loses the race changes nothing and tries
+    /// again. Progress: a cmpxchg fails only when the count changed since it was read, that
+    /// is when another QPU's cmpxchg succeeded, so some QPU always gets through (lock-free;
+    /// an unbounded wait is the kernel's own deadlock, which the step limit ends). The
+    /// count starts at 0 because the launch zeroes the area.
+    ///
+    /// Stores issued before the operation are waited for first (`tmuwt`), so that a QPU
+    /// that takes the semaphore after a `sema_inc` finds them in memory; the loads after a
+    /// `sema_dec` are issued after its cmpxchg returned. Gathers waiting in the result FIFO
+    /// are popped into their buffer registers first, as before a load.
+    fn semaphore(&mut self, n: u8, increment: bool) -> Result<(), CompileError> {
+        self.drain()?;
+        if self.needs.stores {
+            self.emit("tmuwt ; nop");
+            self.spill_dirty.clear();
+        }
+        let addr = match u32::from(n) * 4 {
+            0 => Src::Reg(self.semaphore_base),
+            offset => {
+                let offset = self.constant(offset)?;
+                let t = self.temp()?;
+                self.add2(
+                    "add",
+                    None,
+                    &format!("%{t}"),
+                    Src::Reg(self.semaphore_base),
+                    offset,
+                )?;
+                Src::Reg(t)
+            }
+        };
+        let retry = self.label();
+        self.place(&retry);
+        let v = self.atomic(TMU_ATOMIC_ADD, &[Src::Imm(0)], addr)?;
+        let limit = if increment { 15 } else { 0 };
+        // Every lane holds lane 0's word, so "any lane" is "the count".
+        self.add2("xor", Some("pushz"), "nop", v, Src::Imm(limit))?;
+        self.branch("anya", &retry);
+        let new = self.temp()?;
+        let op = if increment { "add" } else { "sub" };
+        self.add2(op, None, &format!("%{new}"), v, Src::Imm(1))?;
+        let old = self.atomic(TMU_ATOMIC_CMPXCHG, &[v, Src::Reg(new)], addr)?;
+        self.add2("xor", Some("pushz"), "nop", old, v)?;
+        self.branch("anyna", &retry);
+        Ok(())
+    }
+
+    /// One TMU atomic on the word at lane 0 of `addr`, from lane 0 only; returns a register
+    /// holding the word's old value in every lane. As Mesa's `ntq_emit_tmu_general` issues
+    /// one (src/broadcom/compiler/nir_to_vir.c): the operands go to `tmud` (one word; for
+    /// cmpxchg the value compared, then the value stored: Mesa writes NIR's two swap
+    /// sources in order, and its SPIR-V front end, spirv_to_nir.c
+    /// `fill_common_atomic_sources`, puts the comparator first), the address to `tmua` written under a condition (Mesa does so in
+    /// divergent control flow: lanes the condition masks off make no access), and the old
+    /// value comes back through the result FIFO, one word per lane (`ldtmu`). The lookup
+    /// config goes to `tmuc` first (py-videocore6 tests/test_tmu.py writes it there before
+    /// `tmud` on a Pi 4; Mesa passes it as the `tmuau` write's uniform, which a loop could
+    /// not re-read here) and is set back to all ones, a plain 32-bit access, afterwards
+    /// (py-videocore7 tests/test_tmu.py resets it with −1).
+    ///
+    /// Nothing else waits in the result FIFO (the caller drained it), so the packer's count
+    /// of outstanding results, which sees a `tmua` after `tmud` as a store, stays right:
+    /// the `ldtmu` here finds none counted and leaves none. A block writing `tmuc` is one
+    /// the packer keeps as generated.
+    fn atomic(&mut self, config: u32, data: &[Src], addr: Src) -> Result<Src, CompileError> {
+        let config = self.constant(config)?;
+        self.mov("tmuc", config, None);
+        for &d in data {
+            self.mov("tmud", d, None);
+        }
+        // Flag A: lane 0 (the only lane whose index is zero).
+        self.add2(
+            "or",
+            Some("pushz"),
+            "nop",
+            Src::Reg(self.index),
+            Src::Reg(self.index),
+        )?;
+        self.add2("or", Some("ifa"), "tmua", addr, addr)?;
+        self.mov("tmuc", Src::Imm(u32::MAX), None);
+        let t = self.temp()?;
+        self.emit(format!("nop ; nop ; ldtmu.%{t}"));
+        self.broadcast(Src::Reg(t), false)
     }
 
     /// An `if_` or `while_`: lowered as it stands; if that fails while gathers wait (a body
@@ -1955,6 +2109,12 @@ impl<'k> Gen<'k> {
         if spill_bytes_per_qpu > 0 {
             self.emit(format!("nop ; nop ; ldunifrf.%{}", self.spill_base));
         }
+        let semaphore_bytes = if self.needs.semaphores {
+            self.emit(format!("nop ; nop ; ldunifrf.%{}", self.semaphore_base));
+            SEMAPHORE_BYTES
+        } else {
+            0
+        };
         let constants = self.pinned_constants.clone();
         for c in &constants {
             let r = self.const_reg[c];
@@ -2080,6 +2240,7 @@ impl<'k> Gen<'k> {
             constants,
             params: self.kernel.params.len(),
             spill_bytes_per_qpu,
+            semaphore_bytes,
         })
     }
 }

@@ -148,8 +148,16 @@ impl Backend for V3dEmulatorBackend {
                 .map_err(|e| self.backend_error(e))?,
             None => return Err(self.backend_error("the spill area does not fit 4 GiB")),
         };
+        // The semaphore area: 16 zeroed words all batches share (none without semaphores).
+        let semaphores = match compiled.semaphore_bytes {
+            0 => 0,
+            bytes => emu
+                .memory_mut()
+                .alloc(bytes, 64)
+                .map_err(|e| self.backend_error(e))?,
+        };
         let uniforms = emu
-            .load_uniforms(&compiled.uniforms(n, &launch.args, spill))
+            .load_uniforms(&compiled.uniforms(n, &launch.args, spill, semaphores))
             .map_err(|e| self.backend_error(e))?;
         let ran = emu.dispatch(&CsdJob::per_qpu(code, uniforms, n));
 

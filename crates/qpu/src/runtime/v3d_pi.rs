@@ -163,7 +163,17 @@ impl Backend for V3dPi {
             bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
         };
         let spill_area = spill.as_ref().map_or(0, V3dBuffer::gpu_address);
-        let uniforms = buffer_with(&self.v3d, &compiled.uniforms(n, &args, spill_area))?;
+        // The semaphore area: 16 words all batches share, zeroed as every new buffer object
+        // is (none without semaphores).
+        let semaphores = match compiled.semaphore_bytes {
+            0 => None,
+            bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
+        };
+        let semaphore_area = semaphores.as_ref().map_or(0, V3dBuffer::gpu_address);
+        let uniforms = buffer_with(
+            &self.v3d,
+            &compiled.uniforms(n, &args, spill_area, semaphore_area),
+        )?;
         let dispatch = Dispatch {
             code: code.gpu_address(),
             uniforms: uniforms.gpu_address(),
@@ -171,6 +181,7 @@ impl Backend for V3dPi {
         };
         let mut all: Vec<&V3dBuffer> = vec![&code, &uniforms];
         all.extend(spill.as_ref());
+        all.extend(semaphores.as_ref());
         all.extend(buffers.iter().map(|(_, b)| b));
         let start = Instant::now();
         let ran = self.v3d.launch(&dispatch, &all, TIMEOUT);

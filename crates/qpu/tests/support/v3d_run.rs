@@ -38,8 +38,12 @@ pub fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>
         0 => 0,
         bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
     };
+    let semaphores = match compiled.semaphore_bytes {
+        0 => 0,
+        bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
+    };
     let uniforms = emu
-        .load_uniforms(&compiled.uniforms(qpus, &words, spill))
+        .load_uniforms(&compiled.uniforms(qpus, &words, spill, semaphores))
         .unwrap();
     let report = emu
         .dispatch(&CsdJob::per_qpu(code, uniforms, qpus))
