@@ -529,3 +529,143 @@ fn store_runs_use_every_row_the_qpu_count_leaves() {
         assert_eq!(out.to_vec(), want, "{qpus} QPUs");
     }
 }
+
+/// Input vectors each QPU owns in [`sliding_window`]'s kernel: a row of up to 70 outputs
+/// reads 72.
+const WINDOW_IN: i32 = 72 * 16;
+/// Output elements each QPU owns there.
+const WINDOW_OUT: i32 = 70 * 16;
+
+/// HeatMap's cursor in miniature: `prev`, `cur` and `next` slide along a gathered row, and
+/// each step stores `3·prev + 5·cur + 7·next` plus `cur` rotated by one lane with lane 0
+/// taken from `prev` (a `where_` on `index()`), `n` steps per QPU.
+fn sliding_window(device: &Device, qpus: u32, n: i32) -> Vec<i32> {
+    let inp: Vec<i32> = (0..WINDOW_IN * qpus as i32).map(window_input).collect();
+    let inp = device.alloc_from(&inp).unwrap();
+    let mut out = device
+        .alloc_from(&vec![-1; (WINDOW_OUT * qpus as i32) as usize])
+        .unwrap();
+    let mut kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+        let mut addr = Ptr::var(inp + me() * WINDOW_IN + index());
+        let mut p = Ptr::var(out + me() * WINDOW_OUT + index());
+        let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
+        gather(addr);
+        addr += 16;
+        receive(next);
+        gather(addr);
+        for_range(0, n * 16, 16, |_| {
+            addr += 16;
+            prev.set(cur);
+            gather(addr);
+            cur.set(next);
+            receive(next);
+            let edge = Int::var(rotate(cur, 1));
+            let from_prev = Int::var(rotate(prev, 1));
+            where_(index().eq(0), || edge.set(from_prev));
+            store(prev * 3 + cur * 5 + next * 7 + edge, p);
+            p += 16;
+        });
+        receive(next);
+    })
+    .unwrap();
+    kernel.set_num_qpus(qpus).unwrap();
+    kernel
+        .run(device, (&inp, &mut out, n))
+        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
+    out.to_vec()
+}
+
+fn window_input(k: i32) -> i32 {
+    k.wrapping_mul(7919) % 100_003 - 50_000
+}
+
+fn sliding_window_expected(qpus: u32, n: i32) -> Vec<i32> {
+    let mut out = vec![-1; (WINDOW_OUT * qpus as i32) as usize];
+    for q in 0..qpus as i32 {
+        let a = |k: i32, lane: i32| window_input(q * WINDOW_IN + k * 16 + lane);
+        for t in 0..n {
+            for lane in 0..16 {
+                let prev = |l: i32| if t == 0 { 0 } else { a(t - 1, l) };
+                let edge = if lane == 0 { prev(15) } else { a(t, lane - 1) };
+                let v = (prev(lane) * 3)
+                    .wrapping_add(a(t, lane) * 5)
+                    .wrapping_add(a(t + 1, lane) * 7)
+                    .wrapping_add(edge);
+                out[(q * WINDOW_OUT + t * 16 + lane) as usize] = v;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_sliding_window_unrolled_by_its_cycle_lands_like_one_step_at_a_time() {
+    // Trip counts around the unrolling (3 copies: remainders 0, 1 and 2, no full copy) and
+    // the batches (64 rows on 1 QPU down to 8 on 8, where the loop is unrolled; 4 on 12,
+    // where it is not).
+    for qpus in [1, 2, 3, 8, 12] {
+        for n in [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70,
+        ] {
+            let want = sliding_window_expected(qpus, n);
+            for device in [Device::interpreter(), Device::emulator()] {
+                let got = sliding_window(&device, qpus, n);
+                assert!(
+                    got == want,
+                    "{}: {qpus} QPUs, {n} steps: first difference at element {:?}",
+                    device.describe(),
+                    got.iter().zip(&want).position(|(a, b)| a != b)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sliding_window_is_unrolled_where_a_batch_runs_the_copies_twice() {
+    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+        let mut addr = Ptr::var(inp + index());
+        let mut p = Ptr::var(out + index());
+        let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
+        gather(addr);
+        addr += 16;
+        receive(next);
+        gather(addr);
+        for_range(0, n * 16, 16, |_| {
+            addr += 16;
+            prev.set(cur);
+            gather(addr);
+            cur.set(next);
+            receive(next);
+            store(prev + cur * 2 + next * 3, p);
+            p += 16;
+        });
+        receive(next);
+    })
+    .unwrap();
+    let loops = |max_qpus: u32| {
+        let options = qpu::compile::Options {
+            max_qpus,
+            ..Default::default()
+        };
+        let listing = qpu::compile::compile_with(kernel.ast(), options)
+            .unwrap()
+            .disassemble_with_cycles();
+        let sizes: Vec<u32> = listing
+            .lines()
+            .filter_map(|l| l.split("loop: ").nth(1))
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect();
+        (sizes.len(), sizes)
+    };
+    let (one, sizes_one) = loops(1);
+    let (twelve, sizes_twelve) = loops(12);
+    // On 1 QPU (64 rows a batch) the batch runs its remainder, then the three copies: one
+    // loop more than on 12 (4 rows), which keeps the plain loop.
+    assert_eq!(one, twelve + 1, "{sizes_one:?} / {sizes_twelve:?}");
+    // Three iterations of the copies take fewer instructions than three plain ones: the
+    // window's six copies per three steps are gone.
+    let plain = sizes_twelve[0];
+    let unrolled = sizes_one[1];
+    assert!(unrolled < 3 * plain, "{sizes_one:?} / {sizes_twelve:?}");
+}

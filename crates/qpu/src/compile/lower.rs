@@ -43,6 +43,8 @@ use qpu_isa::regs::SfuOp;
 use qpu_isa::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
+use std::sync::Arc;
+
 use super::ir::*;
 use crate::error::SourceLocation;
 use crate::lang::ast::{
@@ -104,6 +106,7 @@ pub struct Globals {
 }
 
 /// The lowered kernel.
+#[derive(Clone)]
 pub struct Lowered {
     /// The IR.
     pub code: Vec<Op<VReg>>,
@@ -664,6 +667,356 @@ fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
         Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
         Expr::Rotate { value, amount } => invariant(value, assigned) && invariant(amount, assigned),
         Expr::Load { .. } | Expr::Select { .. } | Expr::Uniform { .. } => false,
+    }
+}
+
+/// A batch loop counted down (strength reduction of its test and advances): with one
+/// stream (not staged) and a count step that is a positive power-of-two literal, the
+/// iterations of a batch, ceil((lim - i) / step), are known before it starts. The loop test
+/// becomes one flag-setting decrement of `k` instead of an advance of `i` and a comparison,
+/// and each advance `v = v + 2^s` (the counter's, the stream pointer's) that nothing else in
+/// the body reads leaves the body: after the batch, `v = v + (trips << s)`, the same value
+/// the iterations would have left (HeatMap's loop loses three of its operations).
+struct Countdown {
+    /// The batch's iteration count (a register the caller allocates).
+    trips: VReg,
+    /// (log2, value) of the count step.
+    shift: (u32, i32),
+    /// The advances moved out of the body: (statement index, variable, log2 of its step).
+    sunk: Vec<(usize, VarId, u32)>,
+    /// The body unrolled with its sliding windows renamed (see [`window_copies`]), when it
+    /// has one: the batch then runs `trips mod k` plain iterations and `trips / k` of these.
+    unrolled: Windowed,
+}
+
+/// A loop body unrolled by its sliding window's cycle ([`window_copies`]).
+struct Windowed {
+    /// The renamed copies, in order.
+    copies: Vec<Vec<Stmt>>,
+    /// The window's variables.
+    window: Vec<VarId>,
+}
+
+impl Countdown {
+    /// `rows`: the VPM rows each QPU owns, the most iterations a batch has.
+    fn plan(b: &Batch, count: &Counted, body: &[Stmt], rows: usize) -> Option<Countdown> {
+        let pow2 = |e: &Expr| match e {
+            Expr::IntLit(n) if *n > 0 && (*n as u32).is_power_of_two() => Some(n.trailing_zeros()),
+            _ => None,
+        };
+        if b.streams.len() != 1 || b.stash.is_some() {
+            return None;
+        }
+        let Expr::IntLit(step) = count.step else {
+            return None;
+        };
+        let shift = (pow2(&count.step)?, step);
+        let stream = &b.streams[0].stream;
+        let mut sunk = Vec::new();
+        for var in [count.i, stream.ptr] {
+            let Some((at, by)) = advance(body, var) else {
+                continue;
+            };
+            let Some(s) = pow2(&by) else {
+                continue;
+            };
+            // Read nowhere else in the body (a batched store does not read its pointer).
+            let read_elsewhere = body
+                .iter()
+                .enumerate()
+                .any(|(n, stmt)| n != at && stmt_reads(stmt, var, var == stream.ptr));
+            if !read_elsewhere && !sunk.iter().any(|&(_, v, _)| v == var) {
+                sunk.push((at, var, s));
+            }
+        }
+        let kept: Vec<Stmt> = body
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| !sunk.iter().any(|&(at, ..)| at == *n))
+            .map(|(_, s)| s.clone())
+            .collect();
+        // Worth it with a window to unroll, when a full batch runs the copies at least
+        // twice. Counting down alone costs more per batch than it saves per iteration
+        // (`qpu bench`: HeatMap on 1 QPU issues 542,386 instead of 540,370 counted down but
+        // not unrolled, and on 12 QPUs, 4 rows per batch, 620,915 instead of 597,731).
+        let unrolled = window_copies(&kept).filter(|w| rows >= 2 * w.copies.len())?;
+        Some(Countdown {
+            trips: VReg(u32::MAX),
+            shift,
+            sunk,
+            unrolled,
+        })
+    }
+}
+
+/// Whether `stmt` reads `var`; with `batched_ptr`, a contiguous unmasked store's address
+/// does not count (a batched store writes its VPM row without reading its pointer).
+fn stmt_reads(stmt: &Stmt, var: VarId, batched_ptr: bool) -> bool {
+    reads_in(std::slice::from_ref(stmt), var, batched_ptr) > 0
+}
+
+/// How many times `stmts` (at any depth) read `var` (see [`stmt_reads`] for `batched_ptr`).
+fn reads_in(stmts: &[Stmt], var: VarId, batched_ptr: bool) -> usize {
+    let mut count = 0;
+    for stmt in stmts {
+        let mut visit = |e: &Expr| count += usize::from(matches!(e, Expr::Var(v) if *v == var));
+        let cond = |c: &AstCond, visit: &mut dyn FnMut(&Expr)| match c {
+            AstCond::Any(b) | AstCond::All(b) => b.walk(visit),
+        };
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } => value.walk(&mut visit),
+            StmtKind::Store {
+                value, addr, lanes, ..
+            } => {
+                value.walk(&mut visit);
+                if !(batched_ptr && *addr == Expr::Var(var)) {
+                    addr.walk(&mut visit);
+                }
+                if let Some(n) = lanes {
+                    n.walk(&mut visit);
+                }
+            }
+            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => addr.walk(&mut visit),
+            StmtKind::Debug { value, .. } => value.walk(&mut visit),
+            StmtKind::Where {
+                cond: c,
+                then,
+                otherwise,
+            } => {
+                c.walk(&mut visit);
+                count += reads_in(then, var, batched_ptr) + reads_in(otherwise, var, batched_ptr);
+            }
+            StmtKind::If {
+                cond: c,
+                then,
+                otherwise,
+            } => {
+                cond(c, &mut visit);
+                count += reads_in(then, var, batched_ptr) + reads_in(otherwise, var, batched_ptr);
+            }
+            StmtKind::While { cond: c, body } => {
+                cond(c, &mut visit);
+                count += reads_in(body, var, batched_ptr);
+            }
+            StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
+        }
+    }
+    count
+}
+
+/// The variables of a loop body that each iteration sets before it reads them (the first
+/// statement mentioning one assigns it, unmasked, at the top level, without reading it)
+/// and that nothing in `kernel` outside the body reads, other than the variables of its
+/// sliding `window`: each copy of an unrolled body may
+/// keep them in registers of its own, which lets passes that look for a value defined and
+/// read once (`opt::fuse_masked_rotations`) see each copy's.
+fn body_locals(kernel: &Kernel, body: &[Stmt], window: &[VarId]) -> Vec<VarId> {
+    let mut seen: Vec<u32> = Vec::new();
+    let mut locals = Vec::new();
+    for stmt in body {
+        let mentioned = |v: u32| {
+            reads_in(std::slice::from_ref(stmt), VarId(v), false) > 0
+                || assignment_counts(std::slice::from_ref(stmt)).contains_key(&v)
+        };
+        if let StmtKind::Assign { var, .. } = &stmt.kind {
+            if !seen.contains(&var.0) && !stmt_reads(stmt, *var, false) {
+                locals.push(*var);
+            }
+        }
+        for v in 0..kernel.vars.len() as u32 {
+            if !seen.contains(&v) && mentioned(v) {
+                seen.push(v);
+            }
+        }
+    }
+    // A window's variables are storage the renamed copies share (a receive may write `prev`'s
+    // register in one copy for the next to read).
+    locals.retain(|v| {
+        !window.contains(v) && reads_in(&kernel.body, *v, false) == reads_in(body, *v, false)
+    });
+    locals
+}
+
+/// The most copies of a body [`window_copies`] makes.
+const MAX_WINDOW_COPIES: usize = 4;
+
+/// A loop body's sliding windows renamed away by unrolling. A window is a set of variables
+/// the body assigns once each, at its top level, only by copying another of them
+/// (`prev = current; current = next`) or by a `receive` (`receive(next)`): HeatMap's three
+/// rows of `prev`, `current`, `next`. Each iteration moves every value one place along, so
+/// `k` iterations (the length of the window's cycle) can keep the values where they are and
+/// rename the variables instead: the copies disappear, each receive writes the variable
+/// whose value is no longer needed, and every other statement reads through the renaming.
+/// After `k` copies the renaming is the identity again, so the variables hold what `k`
+/// iterations would have left in them. Returns the `k` copies (`k` from 2 to
+/// [`MAX_WINDOW_COPIES`]), or `None` when the body has no window or its cycle is longer.
+fn window_copies(body: &[Stmt]) -> Option<Windowed> {
+    let assigned = assignment_counts(body);
+    let once = |v: &VarId| assigned.get(&v.0) == Some(&1);
+    // Candidates, then drop those copied from outside the set until none is.
+    let mut window: Vec<(VarId, Option<VarId>)> = body
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Assign {
+                var,
+                value: Expr::Var(from),
+            } if once(var) => Some((*var, Some(*from))),
+            StmtKind::Receive { var } if once(var) => Some((*var, None)),
+            _ => None,
+        })
+        .collect();
+    loop {
+        let members: Vec<VarId> = window.iter().map(|w| w.0).collect();
+        let before = window.len();
+        window.retain(|(_, from)| from.is_none_or(|f| members.contains(&f)));
+        if window.len() == before {
+            break;
+        }
+    }
+    let members: Vec<VarId> = window.iter().map(|w| w.0).collect();
+    if !window.iter().any(|(_, from)| from.is_some()) {
+        return None;
+    }
+    // `name[v]`: the variable holding window variable `v`'s value.
+    let mut name: rustc_hash::FxHashMap<u32, VarId> = members.iter().map(|v| (v.0, *v)).collect();
+    let mut copies = Vec::new();
+    for _ in 0..MAX_WINDOW_COPIES {
+        let mut out = Vec::new();
+        for s in body {
+            match &s.kind {
+                StmtKind::Assign {
+                    var,
+                    value: Expr::Var(from),
+                } if members.contains(var) => {
+                    let held = name[&from.0];
+                    name.insert(var.0, held);
+                }
+                StmtKind::Receive { var } if members.contains(var) => {
+                    // The variable no window value lives in any more.
+                    let free = members
+                        .iter()
+                        .copied()
+                        .find(|m| !name.values().any(|h| h == m))?;
+                    name.insert(var.0, free);
+                    out.push(Stmt {
+                        kind: StmtKind::Receive { var: free },
+                        location: s.location,
+                    });
+                }
+                _ => out.push(rename_stmt(s, &name)),
+            }
+        }
+        copies.push(out);
+        if name.iter().all(|(v, h)| h.0 == *v) {
+            return (copies.len() > 1).then_some(Windowed {
+                copies,
+                window: members,
+            });
+        }
+    }
+    None
+}
+
+/// `s` with every variable in `name`'s keys read and written as its value.
+fn rename_stmt(s: &Stmt, name: &rustc_hash::FxHashMap<u32, VarId>) -> Stmt {
+    let var = |v: &VarId| name.get(&v.0).copied().unwrap_or(*v);
+    let e = |x: &Expr| rename_expr(x, name);
+    let kind = match &s.kind {
+        StmtKind::Assign { var: v, value } => StmtKind::Assign {
+            var: var(v),
+            value: e(value),
+        },
+        StmtKind::Receive { var: v } => StmtKind::Receive { var: var(v) },
+        StmtKind::Store {
+            value,
+            addr,
+            stride,
+            kind,
+            lanes,
+        } => StmtKind::Store {
+            value: e(value),
+            addr: e(addr),
+            stride: *stride,
+            kind: *kind,
+            lanes: lanes.as_ref().map(e),
+        },
+        StmtKind::Gather { addr } => StmtKind::Gather { addr: e(addr) },
+        StmtKind::UniformsFrom { addr } => StmtKind::UniformsFrom { addr: e(addr) },
+        StmtKind::Debug {
+            label,
+            value,
+            float,
+        } => StmtKind::Debug {
+            label: label.clone(),
+            value: e(value),
+            float: *float,
+        },
+        StmtKind::Where {
+            cond,
+            then,
+            otherwise,
+        } => StmtKind::Where {
+            cond: rename_bool(cond, name),
+            then: then.iter().map(|t| rename_stmt(t, name)).collect(),
+            otherwise: otherwise.iter().map(|t| rename_stmt(t, name)).collect(),
+        },
+        // (Batched bodies are straight-line: no `if_`, loops or semaphores.)
+        other => other.clone(),
+    };
+    Stmt {
+        kind,
+        location: s.location,
+    }
+}
+
+fn rename_expr(e: &Expr, name: &rustc_hash::FxHashMap<u32, VarId>) -> Expr {
+    let r = |x: &Arc<Expr>| Arc::new(rename_expr(x, name));
+    match e {
+        Expr::Var(v) => Expr::Var(name.get(&v.0).copied().unwrap_or(*v)),
+        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) | Expr::Uniform { .. } => e.clone(),
+        Expr::Unary { op, arg } => Expr::Unary {
+            op: *op,
+            arg: r(arg),
+        },
+        Expr::Binary { op, lhs, rhs } => Expr::Binary {
+            op: *op,
+            lhs: r(lhs),
+            rhs: r(rhs),
+        },
+        Expr::Rotate { value, amount } => Expr::Rotate {
+            value: r(value),
+            amount: r(amount),
+        },
+        Expr::Load { addr, elem, stride } => Expr::Load {
+            addr: r(addr),
+            elem: *elem,
+            stride: *stride,
+        },
+        Expr::Select { cond, a, b } => Expr::Select {
+            cond: Arc::new(rename_bool(cond, name)),
+            a: r(a),
+            b: r(b),
+        },
+    }
+}
+
+fn rename_bool(b: &BoolExpr, name: &rustc_hash::FxHashMap<u32, VarId>) -> BoolExpr {
+    let r = |x: &Arc<BoolExpr>| Arc::new(rename_bool(x, name));
+    match b {
+        BoolExpr::Compare {
+            op,
+            float,
+            lhs,
+            rhs,
+        } => BoolExpr::Compare {
+            op: *op,
+            float: *float,
+            lhs: Arc::new(rename_expr(lhs, name)),
+            rhs: Arc::new(rename_expr(rhs, name)),
+        },
+        BoolExpr::Not(x) => BoolExpr::Not(r(x)),
+        BoolExpr::And(x, y) => BoolExpr::And(r(x), r(y)),
+        BoolExpr::Or(x, y) => BoolExpr::Or(r(x), r(y)),
     }
 }
 
@@ -1303,7 +1656,33 @@ impl Lower<'_> {
             Src::Reg(lim),
             end_value,
         ));
-        if b.stash.is_none() {
+        let rows = rows_per_qpu(self.max_qpus);
+        let countdown = Countdown::plan(&b, &count, body, rows).map(|mut c| {
+            c.trips = self.fresh();
+            c
+        });
+        if let Some(c) = &countdown {
+            // The batch's iterations, ceil((lim - i) / step).
+            let bias = self.constant((c.shift.1 - 1) as u32);
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(c.trips),
+                Src::Reg(lim),
+                Src::Reg(i),
+            ));
+            self.emit(Op::alu(
+                add(AddOp::Add),
+                Dst::Reg(c.trips),
+                Src::Reg(c.trips),
+                bias,
+            ));
+            self.emit(Op::alu(
+                add(AddOp::Shr),
+                Dst::Reg(c.trips),
+                Src::Reg(c.trips),
+                shift_imm(c.shift.0),
+            ));
+        } else if b.stash.is_none() {
             self.emit(Op::mov(Dst::Reg(b.k), Src::Reg(b.kmax)));
         }
         if b.streams.len() == 1 || b.stash.is_some() {
@@ -1332,6 +1711,35 @@ impl Lower<'_> {
             }
             self.emit(Op::Label(batch_end));
             self.batch.take().expect("the batch outlives its body")
+        } else if let Some(c) = &countdown {
+            self.batch = Some(b);
+            let kept: Vec<&Stmt> = body
+                .iter()
+                .enumerate()
+                .filter(|(n, _)| !c.sunk.iter().any(|&(at, ..)| at == *n))
+                .map(|(_, s)| s)
+                .collect();
+            let locals = body_locals(self._kernel, body, &c.unrolled.window);
+            self.unrolled_batch(c.trips, &kept, &c.unrolled.copies, &locals, location);
+            let b = self.batch.take().expect("the batch outlives its body");
+            // The advances left out of the body happen once, all iterations' worth.
+            self.emit(Op::mov(Dst::Reg(rows), Src::Reg(c.trips)));
+            for &(_, var, shift) in &c.sunk {
+                let (v, total) = (self.var(var), self.fresh());
+                self.emit(Op::alu(
+                    add(AddOp::Shl),
+                    Dst::Reg(total),
+                    Src::Reg(c.trips),
+                    shift_imm(shift),
+                ));
+                self.emit(Op::alu(
+                    add(AddOp::Add),
+                    Dst::Reg(v),
+                    Src::Reg(v),
+                    Src::Reg(total),
+                ));
+            }
+            b
         } else {
             self.emit(Op::Label(inner));
             self.batch = Some(b);
@@ -1391,6 +1799,120 @@ impl Lower<'_> {
             target: outer,
         });
         self.emit(Op::Label(end));
+    }
+
+    /// `n = n - 1`, setting the flags, and back to `target` while `n` is not zero (`n` is the
+    /// same in every lane).
+    fn count_down(&mut self, n: VReg, target: Label) {
+        self.alu_full(
+            AluOp::Add(AddOp::Sub),
+            Dst::Reg(n),
+            Src::Reg(n),
+            imm(1),
+            Cond::Always,
+            true,
+        );
+        self.emit(Op::Branch {
+            cond: BranchCond::AllZeroClear,
+            target,
+        });
+    }
+
+    /// A counted-down batch of `trips` iterations whose body has a sliding window
+    /// ([`window_copies`]): `trips mod k` plain iterations (`body`), then `trips / k` of the
+    /// `k` renamed copies (`copies`), each loop skipped when its count is zero. The plain ones
+    /// come first, so the copies start and end with the window's own names. The body's
+    /// `locals` ([`body_locals`]) get new registers in each copy and in the plain loop.
+    fn unrolled_batch(
+        &mut self,
+        trips: VReg,
+        body: &[&Stmt],
+        copies: &[Vec<Stmt>],
+        locals: &[VarId],
+        location: SourceLocation,
+    ) {
+        let add = |op| AluOp::Add(op);
+        let k = copies.len() as u32;
+        let (q, r) = (self.fresh(), self.fresh());
+        if k.is_power_of_two() {
+            self.emit(Op::alu(
+                add(AddOp::Shr),
+                Dst::Reg(q),
+                Src::Reg(trips),
+                shift_imm(k.trailing_zeros()),
+            ));
+            self.emit(Op::alu(
+                add(AddOp::And),
+                Dst::Reg(r),
+                Src::Reg(trips),
+                imm(k as i32 - 1),
+            ));
+        } else {
+            // k = 3: trips · 43 >> 7 is trips / 3 for trips < 128 (a batch has at most the
+            // VPM's 64 rows): 43/128 exceeds 1/3 by 1/384, less than the 1/3 the quotient
+            // would need to gain.
+            debug_assert_eq!(k, 3, "window cycles are 2 to {MAX_WINDOW_COPIES} long");
+            let c = self.constant(43);
+            self.emit(Op::alu(
+                AluOp::Mul(MulOp::Mul24),
+                Dst::Reg(q),
+                Src::Reg(trips),
+                c,
+            ));
+            self.emit(Op::alu(
+                add(AddOp::Shr),
+                Dst::Reg(q),
+                Src::Reg(q),
+                shift_imm(7),
+            ));
+            self.emit(Op::alu(
+                AluOp::Mul(MulOp::Mul24),
+                Dst::Reg(r),
+                Src::Reg(q),
+                imm(3),
+            ));
+            self.emit(Op::alu(
+                add(AddOp::Sub),
+                Dst::Reg(r),
+                Src::Reg(trips),
+                Src::Reg(r),
+            ));
+        }
+        let plain = vec![body.iter().map(|&s| s.clone()).collect::<Vec<Stmt>>()];
+        for (count, parts) in [(r, &plain), (q, &copies.to_vec())] {
+            let (top, skip) = (self.label(), self.label());
+            self.alu_full(
+                add(AddOp::Or),
+                Dst::None,
+                Src::Reg(count),
+                Src::Reg(count),
+                Cond::Always,
+                true,
+            );
+            self.emit(Op::Branch {
+                cond: BranchCond::AllZeroSet,
+                target: skip,
+            });
+            self.emit(Op::Label(top));
+            for part in parts {
+                let saved: Vec<VReg> = locals
+                    .iter()
+                    .map(|v| {
+                        let fresh = self.fresh();
+                        std::mem::replace(&mut self.var_regs[v.0 as usize], fresh)
+                    })
+                    .collect();
+                for s in part {
+                    self.stmt(s);
+                }
+                for (v, old) in locals.iter().zip(saved) {
+                    self.var_regs[v.0 as usize] = old;
+                }
+            }
+            self.source(location);
+            self.count_down(count, top);
+            self.emit(Op::Label(skip));
+        }
     }
 
     /// Branch to `target` on `cond` of the carry `lim > i` (the batch goes on while it is

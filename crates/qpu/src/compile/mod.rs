@@ -278,13 +278,12 @@ fn dump(stage: &str, text: impl FnOnce() -> String) {
     }
 }
 
-/// Lowering and the IR clean-ups, with spill support or without, and with the scheduling
-/// before allocation or without.
+/// Lowering and the IR clean-ups, with spill support or without (the scheduling before
+/// allocation comes after, in [`build`]).
 fn lower_and_clean(
     target: &dyn Target,
     kernel: &ast::Kernel,
     spill_support: bool,
-    prepass: bool,
     max_qpus: u32,
 ) -> lower::Lowered {
     let mut lowered = target.lower(kernel, spill_support, max_qpus);
@@ -315,14 +314,6 @@ fn lower_and_clean(
     dump("pipeline_chains", || ir::listing(&lowered.code));
     opt::share_induction_offsets(&mut lowered.code, &mut lowered.vregs, LONG_LOOP_BODY);
     dump("share_induction_offsets", || ir::listing(&lowered.code));
-    if prepass {
-        prepass::reorder(
-            &mut lowered.code,
-            lowered.first_temporary,
-            &lowered.acc_only,
-        );
-        dump("prepass", || ir::listing(&lowered.code));
-    }
     lowered
 }
 
@@ -335,7 +326,24 @@ fn lower_and_clean(
 pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
     let start = Instant::now();
     let target = &Vc4;
-    let (mut best, cost, mut best_items) = build(target, kernel, options, false, false)?;
+    // One lowering serves both schedules.
+    let lowered = lower_and_clean(target, kernel, false, options.max_qpus);
+    let finish = |(mut best, _, items): Built| {
+        // Only the kept code's notes are written out.
+        best.cycles = cycle_notes(&items);
+        best.compile_time = start.elapsed();
+        dump("listing", || best.disassemble_with_cycles());
+        best
+    };
+    // A very long loop body is scheduled before allocation only (every such body of the
+    // examples and the library packs smaller that way), unless that order needs spilling.
+    if longest_loop_body(&lowered.code) >= VERY_LONG_LOOP_BODY {
+        if let Ok(built) = build(target, kernel, options, lowered.clone(), true, false) {
+            return Ok(finish(built));
+        }
+    }
+    let (mut best, cost, mut best_items) =
+        build(target, kernel, options, lowered.clone(), false, false)?;
     // A second schedule to try: before allocation for a long loop body; else, for code with
     // loops, TMU receives ordered by the FIFO (a prefetching loop receives before it
     // requests the next data). Either can lose, so the smaller loop-weighted code wins.
@@ -347,7 +355,8 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
         None
     };
     if let Some((what, prepass, fifo)) = other {
-        if let Ok((other, other_cost, other_items)) = build(target, kernel, options, prepass, fifo)
+        if let Ok((other, other_cost, other_items)) =
+            build(target, kernel, options, lowered, prepass, fifo)
         {
             dump("choice", || {
                 format!(
@@ -361,16 +370,19 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
             }
         }
     }
-    // Only the kept code's notes are written out.
-    best.cycles = cycle_notes(&best_items);
-    best.compile_time = start.elapsed();
-    dump("listing", || best.disassemble_with_cycles());
-    Ok(best)
+    Ok(finish((best, cost, best_items)))
 }
 
 /// Loop bodies with at least this many IR ops are worth a second compilation with the
 /// prepass (shorter ones pack well as they are: none of the examples' gains with fewer).
 const LONG_LOOP_BODY: usize = 40;
+
+/// Loop bodies with at least this many IR ops are compiled with the prepass only. In
+/// `qpu bench` every body of 40 ops or more packs smaller with it (HeatMap's 57 and its
+/// unrolled 134, SHA-256's 139, the FFT's 2,164), and for the longest the compilation
+/// without it cost more than half of the compile time (HeatMap on 1 QPU: 50.7 M host
+/// instructions for both, 24.4 M with the prepass alone, under callgrind).
+const VERY_LONG_LOOP_BODY: usize = 100;
 
 /// The most ops in a block that branches back to its own first label (a loop body).
 fn longest_loop_body(code: &[ir::Op<ir::VReg>]) -> usize {
@@ -521,22 +533,33 @@ type Built = (Compiled, (u64, usize), Vec<schedule::Item>);
 
 /// One compilation, with the prepass or without; also its [`loop_weighted_size`] and
 /// [`longest_loop_body`].
+/// Allocate, schedule and encode `lowered` (from [`lower_and_clean`], without spill
+/// support), with the scheduling before allocation or without; a kernel that needs spilling
+/// without it is lowered again with spill support.
 fn build(
     target: &dyn Target,
     kernel: &ast::Kernel,
     options: Options,
+    mut lowered: lower::Lowered,
     prepass: bool,
     fifo_order: bool,
 ) -> Result<Built, CompileError> {
-    let mut lowered = lower_and_clean(target, kernel, false, prepass, options.max_qpus);
     let longest = longest_loop_body(&lowered.code);
+    if prepass {
+        prepass::reorder(
+            &mut lowered.code,
+            lowered.first_temporary,
+            &lowered.acc_only,
+        );
+        dump("prepass", || ir::listing(&lowered.code));
+    }
     let allocated = match regalloc::allocate(&mut lowered) {
         Ok(a) => a,
         Err(regalloc::AllocError::NeedSpills) if !prepass => {
             dump("regalloc", || {
                 "needs spilling: lowering again with spill support".into()
             });
-            lowered = lower_and_clean(target, kernel, true, false, options.max_qpus);
+            lowered = lower_and_clean(target, kernel, true, options.max_qpus);
             regalloc::allocate(&mut lowered).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
