@@ -99,44 +99,53 @@ fn chain(body: &[Op<VReg>], elsewhere: &HashSet<VReg>) -> Vec<usize> {
     }) else {
         return Vec::new();
     };
-    let later_ok = |at: usize, op: &Op<VReg>, in_chain: &[bool]| {
-        // Nothing after `at` outside the chain writes what the op reads, or does I/O.
-        let operands = reads(op);
-        body.iter().enumerate().skip(at + 1).all(|(j, later)| {
-            in_chain[j] || (!io(later) && later.def().is_none_or(|d| !operands.contains(&d)))
-        })
+    // What the ops after the current position that stay out of the chain write, and
+    // whether one of them does I/O: an op may join only if none of them writes what it
+    // reads and none does I/O (kept up to date walking backwards, so the choice is linear
+    // in the body rather than quadratic).
+    let mut written_after: HashSet<VReg> = HashSet::default();
+    let mut io_after = false;
+    let stays = |op: &Op<VReg>, written_after: &mut HashSet<VReg>, io_after: &mut bool| {
+        *io_after |= io(op);
+        written_after.extend(op.def());
+    };
+    for op in &body[w + 1..] {
+        stays(op, &mut written_after, &mut io_after);
+    }
+    let later_ok = |op: &Op<VReg>, written_after: &HashSet<VReg>, io_after: bool| {
+        !io_after && reads(op).iter().all(|r| !written_after.contains(r))
     };
     let mut in_chain = vec![false; body.len()];
-    if !pure(&body[w]) || !later_ok(w, &body[w], &in_chain) {
+    if !pure(&body[w]) || !later_ok(&body[w], &written_after, io_after) {
         return Vec::new();
     }
     in_chain[w] = true;
     let mut defs: HashMap<VReg, u32> = HashMap::default();
-    for op in body {
+    // Where each register is read.
+    let mut readers: HashMap<VReg, Vec<usize>> = HashMap::default();
+    for (j, op) in body.iter().enumerate() {
         if let Some(d) = op.def() {
             *defs.entry(d).or_default() += 1;
         }
+        op.uses(|r| readers.entry(r).or_default().push(j));
     }
     for at in (0..w).rev() {
         let op = &body[at];
-        let Some(d) = op.def() else {
-            continue;
-        };
-        if !pure(op) || defs[&d] != 1 || elsewhere.contains(&d) {
-            continue;
-        }
-        // Every read of the value (none before its definition: not loop-carried) is the
-        // chain's, and there is at least one.
-        let mut used = false;
-        let mut only_chain = true;
-        for (j, other) in body.iter().enumerate() {
-            if reads(other).contains(&d) {
-                used = true;
-                only_chain &= j > at && in_chain[j];
-            }
-        }
-        if used && only_chain && later_ok(at, op, &in_chain) {
+        let joins = op.def().is_some_and(|d| {
+            // Every read of the value (none before its definition: not loop-carried) is
+            // the chain's, and there is at least one.
+            pure(op)
+                && defs[&d] == 1
+                && !elsewhere.contains(&d)
+                && readers
+                    .get(&d)
+                    .is_some_and(|rs| rs.iter().all(|&j| j > at && in_chain[j]))
+                && later_ok(op, &written_after, io_after)
+        });
+        if joins {
             in_chain[at] = true;
+        } else {
+            stays(op, &mut written_after, &mut io_after);
         }
     }
     let mut members: Vec<usize> = (0..body.len()).filter(|&j| in_chain[j]).collect();

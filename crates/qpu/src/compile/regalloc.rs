@@ -330,23 +330,38 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     };
     let mut live = Live::new(n);
     let mut edges: Vec<(u32, u32)> = Vec::new();
+    // Each pair once: a value defined while many others are live would otherwise add the
+    // same edges at every definition (a bit per pair, for kernels of up to 4,096 values).
+    let mut seen_pairs = (n <= 4096).then(|| vec![0u64; (n * n).div_ceil(64)]);
     let (mut pairs, mut copies) = (Vec::new(), Vec::new());
+    let widen = |sp: &mut (usize, usize), i: usize| {
+        sp.0 = sp.0.min(i);
+        sp.1 = sp.1.max(i);
+    };
     for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
         live.empty();
         for &r in &live_out[b] {
             live.set(r as usize);
+            // Live out of the block: live at its last op (and back to its definition, or
+            // to the block's start, which the end of this loop records).
+            if e > s {
+                widen(&mut g.span[r as usize], e - 1);
+            }
         }
         for i in (s..e).rev() {
             let op = &code[i];
-            for &r in &live.members {
-                let sp = &mut g.span[r as usize];
-                sp.0 = sp.0.min(i);
-                sp.1 = sp.1.max(i);
-            }
             let copy_src = op.as_copy().map(|(_, s)| s.0);
             if let Some(d) = op.def() {
                 for &l in &live.members {
                     if l != d.0 && Some(l) != copy_src {
+                        if let Some(bits) = seen_pairs.as_mut() {
+                            let (lo, hi) = (d.0.min(l) as usize, d.0.max(l) as usize);
+                            let bit = lo * n + hi;
+                            if bits[bit / 64] >> (bit % 64) & 1 == 1 {
+                                continue;
+                            }
+                            bits[bit / 64] |= 1 << (bit % 64);
+                        }
                         edges.push((d.0, l));
                         edges.push((l, d.0));
                     }
@@ -387,6 +402,10 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
                 }
             }
         }
+        // Live into the block: live at its first op.
+        for &r in &live.members {
+            widen(&mut g.span[r as usize], s);
+        }
     }
     g.pairs = Lists::new(n, &pairs);
     g.copies = Lists::new(n, &copies);
@@ -405,9 +424,14 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             g.not_b[v] = false;
         }
     }
+    let (offsets, targets) = group(n, &edges);
+    if seen_pairs.is_some() {
+        // Each pair went in once already.
+        g.adj = (offsets, targets);
+        return g;
+    }
     // Drop repeated edges (a value defined several times while another is live) with a
     // stamp per value: linear, no sorting.
-    let (offsets, targets) = group(n, &edges);
     let mut seen = vec![u32::MAX; n];
     let mut kept = Vec::with_capacity(targets.len());
     let mut starts = Vec::with_capacity(n + 1);
@@ -536,22 +560,25 @@ fn colouring_order(
     // uses come last, so they are the ones left without a location (and spilled). A use
     // of a spilled constant costs one load immediate, of any other spilled value a DMA round
     // trip through memory (tens of instructions' time), so constants yield first.
-    let priority = |v: usize| -> f64 {
-        let cost = if !costs.is_empty() && !costs[v] {
-            SPILL_RELOAD_COST
-        } else {
-            1.0
-        };
-        cost * g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64
-    };
+    // (Computed once per value, not per comparison.)
+    let priority: Vec<f64> = (0..n)
+        .map(|v| {
+            let cost = if !costs.is_empty() && !costs[v] {
+                SPILL_RELOAD_COST
+            } else {
+                1.0
+            };
+            cost * g.weight[v] / (g.span[v].1.saturating_sub(g.span[v].0) + 1) as f64
+        })
+        .collect();
     order.sort_by(|&x, &y| {
         acc_only[y]
             .cmp(&acc_only[x])
             // Values that cannot be spilled (globals, spill temporaries) must find a place.
             .then(unspillable[y].cmp(&unspillable[x]))
             .then(
-                priority(y)
-                    .partial_cmp(&priority(x))
+                priority[y]
+                    .partial_cmp(&priority[x])
                     .unwrap_or(std::cmp::Ordering::Equal),
             )
             .then(x.cmp(&y))
