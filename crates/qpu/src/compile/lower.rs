@@ -3195,4 +3195,99 @@ mod tests {
             .collect();
         assert!(!labels.is_empty(), "{}", ir::listing(&l.code));
     }
+
+    /// The for_range body of a kernel (its last `while_`'s statements).
+    fn loop_body(kernel: &Kernel) -> Vec<Stmt> {
+        kernel
+            .body
+            .iter()
+            .rev()
+            .find_map(|s| match &s.kind {
+                StmtKind::While { body, .. } => Some(body.clone()),
+                _ => None,
+            })
+            .expect("a loop")
+    }
+
+    #[test]
+    fn a_sliding_window_is_renamed_away_over_its_cycle() {
+        use crate::lang::{gather, index, receive, rotate, store};
+        let kernel = crate::compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+            let mut addr = Ptr::var(inp + index());
+            let mut p = Ptr::var(out + index());
+            let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
+            gather(addr);
+            receive(next);
+            crate::lang::for_range(0, n * 16, 16, |_| {
+                addr += 16;
+                prev.set(cur);
+                gather(addr);
+                cur.set(next);
+                receive(next);
+                let edge = Int::var(rotate(cur, 1));
+                store(prev + cur * 2 + next * 3 + edge, p);
+                p += 16;
+            });
+        })
+        .expect("records");
+        let body = loop_body(kernel.ast());
+        let windowed = window_copies(&body).expect("a window of three");
+        assert_eq!(windowed.copies.len(), 3);
+        assert_eq!(windowed.window.len(), 3);
+        for copy in &windowed.copies {
+            // No copy of one window variable into another is left, and each copy receives.
+            assert!(!copy.iter().any(|s| matches!(&s.kind,
+                StmtKind::Assign { var, value: Expr::Var(from) }
+                    if windowed.window.contains(var) && windowed.window.contains(from))));
+            assert_eq!(
+                copy.iter()
+                    .filter(|s| matches!(s.kind, StmtKind::Receive { .. }))
+                    .count(),
+                1
+            );
+        }
+        // Each copy receives into the variable the one before it freed: three different
+        // ones, so after three copies every value is back under its own name.
+        let received: Vec<VarId> = windowed
+            .copies
+            .iter()
+            .flat_map(|c| c.iter())
+            .filter_map(|s| match s.kind {
+                StmtKind::Receive { var } => Some(var),
+                _ => None,
+            })
+            .collect();
+        let mut distinct = received.clone();
+        distinct.sort_by_key(|v| v.0);
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3, "{received:?}");
+        // `edge` is set before it is read in each iteration and read nowhere else: a local;
+        // the window's variables and the pointers are not.
+        let locals = body_locals(kernel.ast(), &body, &windowed.window);
+        assert_eq!(locals.len(), 1, "{locals:?}");
+        assert!(!windowed.window.contains(&locals[0]));
+    }
+
+    #[test]
+    fn bodies_without_a_closed_window_are_not_unrolled() {
+        use crate::lang::{gather, index, receive, store};
+        // `prev` takes a computed value, not a copy: no cycle of renamings.
+        let kernel = crate::compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+            let mut addr = Ptr::var(inp + index());
+            let mut p = Ptr::var(out + index());
+            let (prev, cur) = (Int::var(0), Int::var(0));
+            gather(addr);
+            crate::lang::for_range(0, n * 16, 16, |_| {
+                addr += 16;
+                prev.set(cur + 1);
+                gather(addr);
+                receive(cur);
+                store(prev + cur, p);
+                p += 16;
+            });
+            receive(cur);
+        })
+        .expect("records");
+        assert!(window_copies(&loop_body(kernel.ast())).is_none());
+    }
 }
