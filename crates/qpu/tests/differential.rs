@@ -145,6 +145,10 @@ const FORMER_FAILURES: [u64; 2] = [4_294_976_583, 4_294_978_933];
 /// wrong path); a load whose rotation-source copies moved up to read r4 held accumulators
 /// across the kernel, and allocation spilled without end.
 const FORMER_EXTENDED_FAILURES: [u64; 2] = [97_422_158_492_068, 4_366_653_031_186];
+/// Seeds of programs that once failed with the full generator (streams too): a kernel that
+/// needed spilling, whose masked rotation kept its accumulator-only source alive across
+/// a stretch where allocation had no accumulator left for it ("cannot be placed").
+const FORMER_STREAM_FAILURES: [u64; 1] = [246_619_925_283_692];
 
 /// First of the pressure variables (after the loop counters).
 const FIRST_PRESSURE: u32 = FIRST_COUNTER + MAX_DEPTH + 1;
@@ -1096,11 +1100,16 @@ fn random_kernels_agree_on_interpreter_and_emulator() {
     );
 }
 
-/// Seeds the long campaign once failed on: a spilled prologue temporary (4294976583) and a
-/// kernel lowered for spilling that ended up needing no slot (4294978933).
+/// Seeds the long campaign once failed on: a spilled prologue temporary (4294976583), a
+/// kernel lowered for spilling that ended up needing no slot (4294978933), and the others
+/// listed with the generator that made them.
 #[test]
 fn former_failures_stay_fixed() {
-    for seed in FORMER_FAILURES.into_iter().chain(FORMER_EXTENDED_FAILURES) {
+    for seed in FORMER_FAILURES
+        .into_iter()
+        .chain(FORMER_EXTENDED_FAILURES)
+        .chain(FORMER_STREAM_FAILURES)
+    {
         if let Err(e) = check_seed_caught(seed, 0, &AtomicU64::new(0)) {
             panic!("{e}");
         }
