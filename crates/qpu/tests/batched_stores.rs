@@ -545,7 +545,17 @@ fn sliding_window(device: &Device, qpus: u32, n: i32) -> Vec<i32> {
     let mut out = device
         .alloc_from(&vec![-1; (WINDOW_OUT * qpus as i32) as usize])
         .unwrap();
-    let mut kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+    let mut kernel = window_kernel();
+    kernel.set_num_qpus(qpus).unwrap();
+    kernel
+        .run(device, (&inp, &mut out, n))
+        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
+    out.to_vec()
+}
+
+/// [`sliding_window`]'s kernel.
+fn window_kernel() -> qpu::Kernel<(Ptr<Int>, Ptr<Int>, Int)> {
+    compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
         let mut addr = Ptr::var(inp + me() * WINDOW_IN + index());
         let mut p = Ptr::var(out + me() * WINDOW_OUT + index());
         let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
@@ -567,12 +577,7 @@ fn sliding_window(device: &Device, qpus: u32, n: i32) -> Vec<i32> {
         });
         receive(next);
     })
-    .unwrap();
-    kernel.set_num_qpus(qpus).unwrap();
-    kernel
-        .run(device, (&inp, &mut out, n))
-        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
-    out.to_vec()
+    .unwrap()
 }
 
 fn window_input(k: i32) -> i32 {
@@ -623,26 +628,7 @@ fn a_sliding_window_unrolled_by_its_cycle_lands_like_one_step_at_a_time() {
 
 #[test]
 fn a_sliding_window_is_unrolled_where_a_batch_runs_the_copies_twice() {
-    let kernel = compile(|inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
-        let mut addr = Ptr::var(inp + index());
-        let mut p = Ptr::var(out + index());
-        let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
-        gather(addr);
-        addr += 16;
-        receive(next);
-        gather(addr);
-        for_range(0, n * 16, 16, |_| {
-            addr += 16;
-            prev.set(cur);
-            gather(addr);
-            cur.set(next);
-            receive(next);
-            store(prev + cur * 2 + next * 3, p);
-            p += 16;
-        });
-        receive(next);
-    })
-    .unwrap();
+    let kernel = window_kernel();
     let loops = |max_qpus: u32| {
         let options = qpu::compile::Options {
             max_qpus,

@@ -479,6 +479,17 @@ fn gathers_and_receives_on_one_path_of_an_if() {
     }
 }
 
+/// The error running `kernel` on [`fifo_input`] and 16 output words gives on `version`.
+fn fifo_kernel_error(version: V3dVersion, kernel: &qpu::Kernel<(Ptr<Int>, Ptr<Int>)>) -> String {
+    let device = Device::v3d_emulator(version);
+    let inp = device.alloc_from(&fifo_input()).unwrap();
+    let mut out = device.alloc::<i32>(16).unwrap();
+    kernel
+        .run(&device, (&inp, &mut out))
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn a_load_after_an_if_that_gathered_on_one_path_is_refused_at_its_line() {
     // A load's result comes after every result already waiting in the one TMU FIFO; after
@@ -494,13 +505,7 @@ fn a_load_after_an_if_that_gathered_on_one_path_is_refused_at_its_line() {
     .unwrap();
     let line = line!() - 5;
     for version in VERSIONS {
-        let device = Device::v3d_emulator(version);
-        let inp = device.alloc_from(&fifo_input()).unwrap();
-        let mut out = device.alloc::<i32>(16).unwrap();
-        let error = kernel
-            .run(&device, (&inp, &mut out))
-            .unwrap_err()
-            .to_string();
+        let error = fifo_kernel_error(version, &kernel);
         assert!(
             error.contains("a load (or a spilled variable's reload) while 1 to 2 gathered")
                 && error.contains(&format!("v3d_backend.rs:{line}")),
@@ -527,13 +532,7 @@ fn a_loop_body_that_changes_what_receives_find_is_refused_at_its_line() {
     })
     .unwrap();
     for version in VERSIONS {
-        let device = Device::v3d_emulator(version);
-        let inp = device.alloc_from(&fifo_input()).unwrap();
-        let mut out = device.alloc::<i32>(16).unwrap();
-        let error = kernel
-            .run(&device, (&inp, &mut out))
-            .unwrap_err()
-            .to_string();
+        let error = fifo_kernel_error(version, &kernel);
         assert!(
             error.contains("a `while_` body that leaves a different number of gathers waiting")
                 && error.contains("v3d_backend.rs:"),
