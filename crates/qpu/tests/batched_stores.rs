@@ -655,3 +655,98 @@ fn a_sliding_window_is_unrolled_where_a_batch_runs_the_copies_twice() {
     let unrolled = sizes_one[1];
     assert!(unrolled < 3 * plain, "{sizes_one:?} / {sizes_twelve:?}");
 }
+
+/// A window of `len` variables sliding along a gathered row (`w[0] = w[1]; …; receive(w[len
+/// - 1])`), each step storing `Σ (j + 2)·w[j]`, plus the loop counter when `reads_counter`
+/// (then its advance stays in the body): unrolled by 2, 3 or 4 copies. `n` steps per QPU.
+fn window_of(device: &Device, qpus: u32, n: i32, len: usize, reads_counter: bool) -> Vec<i32> {
+    let inp: Vec<i32> = (0..WINDOW_IN * qpus as i32).map(window_input).collect();
+    let inp = device.alloc_from(&inp).unwrap();
+    let mut out = device
+        .alloc_from(&vec![-1; (WINDOW_OUT * qpus as i32) as usize])
+        .unwrap();
+    let mut kernel = compile(move |inp: Ptr<Int>, out: Ptr<Int>, n: Int| {
+        let mut addr = Ptr::var(inp + me() * WINDOW_IN + index());
+        let mut p = Ptr::var(out + me() * WINDOW_OUT + index());
+        let w: Vec<Int> = (0..len).map(|_| Int::var(0)).collect();
+        gather(addr);
+        addr += 16;
+        receive(w[len - 1]);
+        gather(addr);
+        for_range(0, n * 16, 16, |x| {
+            addr += 16;
+            for j in 0..len - 1 {
+                w[j].set(w[j + 1]);
+            }
+            gather(addr);
+            receive(w[len - 1]);
+            let mut sum = w[0] * 2;
+            for (j, v) in w.iter().enumerate().skip(1) {
+                sum = sum + *v * (j as i32 + 2);
+            }
+            if reads_counter {
+                sum = sum + x;
+            }
+            store(sum, p);
+            p += 16;
+        });
+        receive(w[len - 1]);
+    })
+    .unwrap();
+    kernel.set_num_qpus(qpus).unwrap();
+    kernel
+        .run(device, (&inp, &mut out, n))
+        .unwrap_or_else(|e| panic!("{}: {e}", device.describe()));
+    out.to_vec()
+}
+
+fn window_of_expected(qpus: u32, n: i32, len: usize, reads_counter: bool) -> Vec<i32> {
+    let mut out = vec![-1; (WINDOW_OUT * qpus as i32) as usize];
+    for q in 0..qpus as i32 {
+        // Step t sees the vectors t - len + 2 ..= t + 1 (0 before the first).
+        let a = |k: i32, lane: i32| {
+            if k < 0 {
+                0
+            } else {
+                window_input(q * WINDOW_IN + k * 16 + lane)
+            }
+        };
+        for t in 0..n {
+            for lane in 0..16 {
+                let mut sum = 0i32;
+                for j in 0..len as i32 {
+                    let k = t + 1 - (len as i32 - 1) + j;
+                    sum = sum.wrapping_add(a(k, lane).wrapping_mul(j + 2));
+                }
+                if reads_counter {
+                    sum = sum.wrapping_add(t * 16);
+                }
+                out[(q * WINDOW_OUT + t * 16 + lane) as usize] = sum;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn windows_of_two_three_and_four_land_like_one_step_at_a_time() {
+    for len in [2, 3, 4] {
+        for reads_counter in [false, true] {
+            for qpus in [1, 8] {
+                for n in [0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 31, 32, 33, 64, 65, 70] {
+                    let want = window_of_expected(qpus, n, len, reads_counter);
+                    for device in [Device::interpreter(), Device::emulator()] {
+                        let got = window_of(&device, qpus, n, len, reads_counter);
+                        assert!(
+                            got == want,
+                            "{}: window of {len}, counter read {reads_counter}, {qpus} QPUs, \
+                             {n} steps: first difference at element {:?}",
+                            device.describe(),
+                            got.iter().zip(&want).position(|(a, b)| a != b)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
