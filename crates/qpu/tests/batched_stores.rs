@@ -680,14 +680,12 @@ fn window_of(device: &Device, qpus: u32, n: i32, len: usize, reads_counter: bool
             }
             gather(addr);
             receive(w[len - 1]);
-            let mut sum = w[0] * 2;
-            for (j, v) in w.iter().enumerate().skip(1) {
-                sum = sum + *v * (j as i32 + 2);
-            }
-            if reads_counter {
-                sum = sum + x;
-            }
-            store(sum, p);
+            let sum = w
+                .iter()
+                .enumerate()
+                .skip(1)
+                .fold(w[0] * 2, |acc, (j, v)| acc + *v * (j as i32 + 2));
+            store(if reads_counter { sum + x } else { sum }, p);
             p += 16;
         });
         receive(w[len - 1]);
