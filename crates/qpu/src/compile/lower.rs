@@ -678,12 +678,12 @@ fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
 /// the body reads leaves the body: after the batch, `v = v + (trips << s)`, the same value
 /// the iterations would have left (HeatMap's loop loses three of its operations).
 struct Countdown {
-    /// The batch's iteration count (a register the caller allocates).
-    trips: VReg,
-    /// (log2, value) of the count step.
-    shift: (u32, i32),
-    /// The advances moved out of the body: (statement index, variable, log2 of its step).
-    sunk: Vec<(usize, VarId, u32)>,
+    /// log2 of the count step.
+    log2_step: u32,
+    /// The advances moved out of the body: (variable, log2 of its step).
+    sunk: Vec<(VarId, u32)>,
+    /// The body without them: the plain iterations.
+    plain: Vec<Stmt>,
     /// The body unrolled with its sliding windows renamed (see [`window_copies`]), when it
     /// has one: the batch then runs `trips mod k` plain iterations and `trips / k` of these.
     unrolled: Windowed,
@@ -707,10 +707,7 @@ impl Countdown {
         if b.streams.len() != 1 || b.stash.is_some() {
             return None;
         }
-        let Expr::IntLit(step) = count.step else {
-            return None;
-        };
-        let shift = (pow2(&count.step)?, step);
+        let log2_step = pow2(&count.step)?;
         let stream = &b.streams[0].stream;
         let mut sunk = Vec::new();
         for var in [count.i, stream.ptr] {
@@ -729,7 +726,7 @@ impl Countdown {
                 sunk.push((at, var, s));
             }
         }
-        let kept: Vec<Stmt> = body
+        let plain: Vec<Stmt> = body
             .iter()
             .enumerate()
             .filter(|(n, _)| !sunk.iter().any(|&(at, ..)| at == *n))
@@ -739,11 +736,11 @@ impl Countdown {
         // twice. Counting down alone costs more per batch than it saves per iteration
         // (`qpu bench`: HeatMap on 1 QPU issues 542,386 instead of 540,370 counted down but
         // not unrolled, and on 12 QPUs, 4 rows per batch, 620,915 instead of 597,731).
-        let unrolled = window_copies(&kept).filter(|w| rows >= 2 * w.copies.len())?;
+        let unrolled = window_copies(&plain).filter(|w| rows >= 2 * w.copies.len())?;
         Some(Countdown {
-            trips: VReg(u32::MAX),
-            shift,
-            sunk,
+            log2_step,
+            sunk: sunk.into_iter().map(|(_, v, s)| (v, s)).collect(),
+            plain,
             unrolled,
         })
     }
@@ -758,76 +755,88 @@ fn stmt_reads(stmt: &Stmt, var: VarId, batched_ptr: bool) -> bool {
 /// How many times `stmts` (at any depth) read `var` (see [`stmt_reads`] for `batched_ptr`).
 fn reads_in(stmts: &[Stmt], var: VarId, batched_ptr: bool) -> usize {
     let mut count = 0;
+    visit_reads(stmts, batched_ptr.then_some(var), &mut |v| {
+        count += usize::from(v == var)
+    });
+    count
+}
+
+/// Calls `visit` for every variable read in `stmts` (at any depth), once per read, except
+/// the address of a store to `batched`'s pointer itself.
+fn visit_reads(stmts: &[Stmt], batched: Option<VarId>, visit: &mut dyn FnMut(VarId)) {
     for stmt in stmts {
-        let mut visit = |e: &Expr| count += usize::from(matches!(e, Expr::Var(v) if *v == var));
-        let cond = |c: &AstCond, visit: &mut dyn FnMut(&Expr)| match c {
-            AstCond::Any(b) | AstCond::All(b) => b.walk(visit),
+        let mut var = |e: &Expr| {
+            if let Expr::Var(v) = e {
+                visit(*v);
+            }
         };
         match &stmt.kind {
-            StmtKind::Assign { value, .. } => value.walk(&mut visit),
+            StmtKind::Assign { value, .. } => value.walk(&mut var),
             StmtKind::Store {
                 value, addr, lanes, ..
             } => {
-                value.walk(&mut visit);
-                if !(batched_ptr && *addr == Expr::Var(var)) {
-                    addr.walk(&mut visit);
+                value.walk(&mut var);
+                if batched.is_none_or(|p| *addr != Expr::Var(p)) {
+                    addr.walk(&mut var);
                 }
                 if let Some(n) = lanes {
-                    n.walk(&mut visit);
+                    n.walk(&mut var);
                 }
             }
-            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => addr.walk(&mut visit),
-            StmtKind::Debug { value, .. } => value.walk(&mut visit),
+            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => addr.walk(&mut var),
+            StmtKind::Debug { value, .. } => value.walk(&mut var),
             StmtKind::Where {
-                cond: c,
+                cond,
                 then,
                 otherwise,
             } => {
-                c.walk(&mut visit);
-                count += reads_in(then, var, batched_ptr) + reads_in(otherwise, var, batched_ptr);
+                cond.walk(&mut var);
+                visit_reads(then, batched, visit);
+                visit_reads(otherwise, batched, visit);
             }
             StmtKind::If {
-                cond: c,
+                cond: AstCond::Any(b) | AstCond::All(b),
                 then,
                 otherwise,
             } => {
-                cond(c, &mut visit);
-                count += reads_in(then, var, batched_ptr) + reads_in(otherwise, var, batched_ptr);
+                b.walk(&mut var);
+                visit_reads(then, batched, visit);
+                visit_reads(otherwise, batched, visit);
             }
-            StmtKind::While { cond: c, body } => {
-                cond(c, &mut visit);
-                count += reads_in(body, var, batched_ptr);
+            StmtKind::While {
+                cond: AstCond::Any(b) | AstCond::All(b),
+                body,
+            } => {
+                b.walk(&mut var);
+                visit_reads(body, batched, visit);
             }
             StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
         }
     }
-    count
 }
 
 /// The variables of a loop body that each iteration sets before it reads them (the first
 /// statement mentioning one assigns it, unmasked, at the top level, without reading it)
 /// and that nothing in `kernel` outside the body reads, other than the variables of its
-/// sliding `window`: each copy of an unrolled body may
-/// keep them in registers of its own, which lets passes that look for a value defined and
-/// read once (`opt::fuse_masked_rotations`) see each copy's.
+/// sliding `window`: each copy of an unrolled body may keep them in registers of its own,
+/// which lets passes that look for a value defined and read once
+/// (`opt::fuse_masked_rotations`) see each copy's.
 fn body_locals(kernel: &Kernel, body: &[Stmt], window: &[VarId]) -> Vec<VarId> {
-    let mut seen: Vec<u32> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<u32> = Default::default();
     let mut locals = Vec::new();
     for stmt in body {
-        let mentioned = |v: u32| {
-            reads_in(std::slice::from_ref(stmt), VarId(v), false) > 0
-                || assignment_counts(std::slice::from_ref(stmt)).contains_key(&v)
-        };
+        let one = std::slice::from_ref(stmt);
         if let StmtKind::Assign { var, .. } = &stmt.kind {
             if !seen.contains(&var.0) && !stmt_reads(stmt, *var, false) {
                 locals.push(*var);
             }
         }
-        for v in 0..kernel.vars.len() as u32 {
-            if !seen.contains(&v) && mentioned(v) {
-                seen.push(v);
-            }
-        }
+        visit_reads(one, None, &mut |v| {
+            seen.insert(v.0);
+        });
+        visit_assignments(one, false, &mut |v, _, _| {
+            seen.insert(v);
+        });
     }
     // A window's variables are storage the renamed copies share (a receive may write `prev`'s
     // register in one copy for the next to read).
@@ -1657,30 +1666,28 @@ impl Lower<'_> {
             end_value,
         ));
         let rows = rows_per_qpu(self.max_qpus);
-        let countdown = Countdown::plan(&b, &count, body, rows).map(|mut c| {
-            c.trips = self.fresh();
-            c
-        });
-        if let Some(c) = &countdown {
+        // With a plan, also the register of the batch's iteration count.
+        let countdown = Countdown::plan(&b, &count, body, rows).map(|c| (c, self.fresh()));
+        if let Some((c, trips)) = &countdown {
             // The batch's iterations, ceil((lim - i) / step).
-            let bias = self.constant((c.shift.1 - 1) as u32);
+            let bias = self.constant((1 << c.log2_step) - 1);
             self.emit(Op::alu(
                 add(AddOp::Sub),
-                Dst::Reg(c.trips),
+                Dst::Reg(*trips),
                 Src::Reg(lim),
                 Src::Reg(i),
             ));
             self.emit(Op::alu(
                 add(AddOp::Add),
-                Dst::Reg(c.trips),
-                Src::Reg(c.trips),
+                Dst::Reg(*trips),
+                Src::Reg(*trips),
                 bias,
             ));
             self.emit(Op::alu(
                 add(AddOp::Shr),
-                Dst::Reg(c.trips),
-                Src::Reg(c.trips),
-                shift_imm(c.shift.0),
+                Dst::Reg(*trips),
+                Src::Reg(*trips),
+                shift_imm(c.log2_step),
             ));
         } else if b.stash.is_none() {
             self.emit(Op::mov(Dst::Reg(b.k), Src::Reg(b.kmax)));
@@ -1711,25 +1718,25 @@ impl Lower<'_> {
             }
             self.emit(Op::Label(batch_end));
             self.batch.take().expect("the batch outlives its body")
-        } else if let Some(c) = &countdown {
+        } else if let Some((c, trips)) = &countdown {
             self.batch = Some(b);
-            let kept: Vec<&Stmt> = body
-                .iter()
-                .enumerate()
-                .filter(|(n, _)| !c.sunk.iter().any(|&(at, ..)| at == *n))
-                .map(|(_, s)| s)
-                .collect();
             let locals = body_locals(self._kernel, body, &c.unrolled.window);
-            self.unrolled_batch(c.trips, &kept, &c.unrolled.copies, &locals, location);
+            self.unrolled_batch(
+                *trips,
+                std::slice::from_ref(&c.plain),
+                &c.unrolled.copies,
+                &locals,
+                location,
+            );
             let b = self.batch.take().expect("the batch outlives its body");
             // The advances left out of the body happen once, all iterations' worth.
-            self.emit(Op::mov(Dst::Reg(rows), Src::Reg(c.trips)));
-            for &(_, var, shift) in &c.sunk {
+            self.emit(Op::mov(Dst::Reg(rows), Src::Reg(*trips)));
+            for &(var, shift) in &c.sunk {
                 let (v, total) = (self.var(var), self.fresh());
                 self.emit(Op::alu(
                     add(AddOp::Shl),
                     Dst::Reg(total),
-                    Src::Reg(c.trips),
+                    Src::Reg(*trips),
                     shift_imm(shift),
                 ));
                 self.emit(Op::alu(
@@ -1819,14 +1826,14 @@ impl Lower<'_> {
     }
 
     /// A counted-down batch of `trips` iterations whose body has a sliding window
-    /// ([`window_copies`]): `trips mod k` plain iterations (`body`), then `trips / k` of the
+    /// ([`window_copies`]): `trips mod k` plain iterations (`plain`, one body), then `trips / k` of the
     /// `k` renamed copies (`copies`), each loop skipped when its count is zero. The plain ones
     /// come first, so the copies start and end with the window's own names. The body's
     /// `locals` ([`body_locals`]) get new registers in each copy and in the plain loop.
     fn unrolled_batch(
         &mut self,
         trips: VReg,
-        body: &[&Stmt],
+        plain: &[Vec<Stmt>],
         copies: &[Vec<Stmt>],
         locals: &[VarId],
         location: SourceLocation,
@@ -1878,8 +1885,7 @@ impl Lower<'_> {
                 Src::Reg(r),
             ));
         }
-        let plain = vec![body.iter().map(|&s| s.clone()).collect::<Vec<Stmt>>()];
-        for (count, parts) in [(r, &plain), (q, &copies.to_vec())] {
+        for (count, parts) in [(r, plain), (q, copies)] {
             let (top, skip) = (self.label(), self.label());
             self.alu_full(
                 add(AddOp::Or),
