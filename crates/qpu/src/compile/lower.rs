@@ -103,6 +103,148 @@ pub struct Globals {
     /// Store batching: log2 of the VPM rows each QPU owns (64 rows shared by a power of two
     /// at least the QPU count), and this QPU's first row.
     pub rows: Option<(VReg, VReg)>,
+    /// This QPU's first VPM row: its id, or with [`Globals::rows`] the first of its rows.
+    pub first_row: VReg,
+}
+
+/// Append to `code` what spill code needs besides [`Globals::vpm_write`] and
+/// [`Globals::vdw_row`]: the spill area's address (the next uniform), and the VPM read and
+/// VDR setups for reloads through VPM row `reload_row`.
+fn spill_prologue(code: &mut Vec<Op<VReg>>, vregs: &mut u32, g: &mut Globals, reload_row: VReg) {
+    let mut fresh = || {
+        *vregs += 1;
+        VReg(*vregs - 1)
+    };
+    let (spill_base, vpm_read, y, vdr_row) = (fresh(), fresh(), fresh(), fresh());
+    let constant = |code: &mut Vec<Op<VReg>>, fresh: &mut dyn FnMut() -> VReg, bits| {
+        small_imm_for_bits(bits).map_or_else(
+            || {
+                let r = fresh();
+                code.push(Op::Ldi {
+                    dst: Dst::Reg(r),
+                    imm: bits,
+                    cond: Cond::Always,
+                });
+                Src::Reg(r)
+            },
+            Src::Imm,
+        )
+    };
+    code.push(Op::mov(Dst::Reg(spill_base), Src::Read(IoRead::Uniform)));
+    let c = constant(code, &mut fresh, VPM_READ_ROW);
+    code.push(Op::alu(
+        AluOp::Add(AddOp::Add),
+        Dst::Reg(vpm_read),
+        Src::Reg(reload_row),
+        c,
+    ));
+    code.push(Op::alu(
+        AluOp::Add(AddOp::Shl),
+        Dst::Reg(y),
+        Src::Reg(reload_row),
+        imm(4),
+    ));
+    let c = constant(code, &mut fresh, VDR_ONE_ROW);
+    code.push(Op::alu(
+        AluOp::Add(AddOp::Add),
+        Dst::Reg(vdr_row),
+        Src::Reg(y),
+        c,
+    ));
+    g.vdr_row = Some(vdr_row);
+    g.vpm_read = Some(vpm_read);
+    g.spill_base = Some(spill_base);
+}
+
+/// Give a kernel lowered without spill support what spill code needs, from the register
+/// allocator once it finds that values must live in memory: the spill area's uniform and
+/// the reload setups, where the lowering puts them (after the arguments' uniforms, as the
+/// launch contract orders them, and the VPM globals). Reloads go through VPM row 12 + id, or in a kernel whose
+/// QPUs own several rows (store runs, batched loops) through the QPU's first row, which
+/// store runs and batches also write: there the allocator keeps spill code out of the
+/// stretches where rows wait for their DMA ([`vpm_pending`]). Returns the new registers
+/// (all prologue values, never spilled), or `None` for a kernel without VPM globals (it
+/// stores nothing, so its end does not wait for DMA) or one that already has the support.
+pub fn add_spill_support(lowered: &mut Lowered) -> Option<std::ops::Range<u32>> {
+    let mut g = lowered.globals.filter(|g| g.spill_base.is_none())?;
+    let body = lowered
+        .code
+        .iter()
+        .position(|op| *op == Op::Label(lowered.body))?;
+    // Before the prologue's copies into the kernel's variables, which may be spilled (their
+    // spill stores need the spill area); after the uniform reads and the VPM globals.
+    let at = lowered.code[..body]
+        .iter()
+        .position(|op| op.def().is_some_and(|d| d.0 < lowered.first_temporary))
+        .unwrap_or(body);
+    let first_new = lowered.vregs;
+    let mut code = Vec::new();
+    let reload_row = match g.rows {
+        Some(_) => g.first_row,
+        None => {
+            let row = VReg(lowered.vregs);
+            lowered.vregs += 1;
+            code.push(Op::alu(
+                AluOp::Add(AddOp::Add),
+                Dst::Reg(row),
+                Src::Reg(g.first_row),
+                imm(12),
+            ));
+            row
+        }
+    };
+    spill_prologue(&mut code, &mut lowered.vregs, &mut g, reload_row);
+    lowered.code.splice(at..at, code);
+    lowered.globals = Some(g);
+    lowered.uniforms += 1;
+    lowered
+        .unspillable
+        .extend((first_new..lowered.vregs).map(VReg));
+    Some(first_new..lowered.vregs)
+}
+
+/// Per op of `code`, whether VPM rows may hold data written for a store whose DMA has not
+/// started, before the op and after it: from a VPM write or write setup until the next DMA address
+/// write, along every path (a forward dataflow over the blocks). Spill code writes the
+/// VPM itself (and, in a kernel whose reloads share the QPU's first row, so do reloads), so
+/// it must stay out of these stretches.
+pub fn vpm_pending<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<(bool, bool)> {
+    let after = |op: &Op<R>, pending: bool| match op {
+        Op::Alu {
+            dst: Dst::Write(IoWrite::VwAddr),
+            ..
+        } => false,
+        Op::Alu {
+            dst: Dst::Write(IoWrite::Vpm | IoWrite::VwSetup),
+            ..
+        } => true,
+        _ => pending,
+    };
+    let cfg = super::regalloc::cfg(code);
+    let mut entry = vec![false; cfg.blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (b, &(start, end)) in cfg.blocks.iter().enumerate() {
+            let out = code[start..end].iter().fold(entry[b], |p, op| after(op, p));
+            for &s in &cfg.succs[b] {
+                if out && !entry[s] {
+                    entry[s] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let mut states = vec![(false, false); code.len()];
+    for (b, &(start, end)) in cfg.blocks.iter().enumerate() {
+        let mut p = entry[b];
+        for (i, op) in code[start..end].iter().enumerate() {
+            let q = after(op, p);
+            states[start + i] = (p, q);
+            p = q;
+        }
+    }
+    states
 }
 
 /// The lowered kernel.
@@ -304,12 +446,9 @@ pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
             vpm_read: None,
             spill_base: None,
             rows,
+            first_row: row,
         };
         if spill_support {
-            let (vdr_row, vpm_read, spill_base) = (l.fresh(), l.fresh(), l.fresh());
-            l.unspillable.extend([vdr_row, vpm_read, spill_base]);
-            l.emit(Op::mov(Dst::Reg(spill_base), Src::Read(IoRead::Uniform)));
-            uniforms += 1;
             // Reloads use a second row per QPU, so that a reload between a store's VPM
             // write and its DMA start cannot clobber the stored row: 12 further on, or with
             // store runs the last of this QPU's rows (runs then use one row fewer).
@@ -342,30 +481,8 @@ pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
                     ));
                 }
             }
-            let c = l.constant(VPM_READ_ROW);
-            l.emit(Op::alu(
-                AluOp::Add(AddOp::Add),
-                Dst::Reg(vpm_read),
-                Src::Reg(row),
-                c,
-            ));
-            let y = l.fresh();
-            l.emit(Op::alu(
-                AluOp::Add(AddOp::Shl),
-                Dst::Reg(y),
-                Src::Reg(row),
-                imm(4),
-            ));
-            let c = l.constant(VDR_ONE_ROW);
-            l.emit(Op::alu(
-                AluOp::Add(AddOp::Add),
-                Dst::Reg(vdr_row),
-                Src::Reg(y),
-                c,
-            ));
-            globals.vdr_row = Some(vdr_row);
-            globals.vpm_read = Some(vpm_read);
-            globals.spill_base = Some(spill_base);
+            spill_prologue(&mut l.code, &mut l.vregs, &mut globals, row);
+            uniforms += 1;
         }
         l.globals = Some(globals);
     }

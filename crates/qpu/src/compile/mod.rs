@@ -16,7 +16,9 @@
 //! 3. `prepass`: list scheduling of each block before allocation (kernels with a long loop
 //!    body are compiled with and without it; the smaller loop-weighted code wins).
 //! 4. `regalloc`: virtual registers → r0–r3 / file A / file B, with encoding fix-ups and
-//!    spilling.
+//!    spilling. A kernel that must spill gets its spill support (the spill area's uniform,
+//!    the reload setups) from the allocator, without a second lowering; only if that
+//!    allocation fails is it lowered again with spill support.
 //! 5. `schedule`: list scheduling with the target's latencies, dual issue (the target packs
 //!    words), delay-slot filling.
 //! 6. `emit` (target): bundles → [`qpu_isa::Instruction`]s, then the target's validator.
@@ -540,8 +542,7 @@ type Built = (Compiled, (u64, usize), Vec<schedule::Item>);
 /// One compilation, with the prepass or without; also its [`loop_weighted_size`] and
 /// [`longest_loop_body`].
 /// Allocate, schedule and encode `lowered` (from [`lower_and_clean`], without spill
-/// support), with the scheduling before allocation or without; a kernel that needs spilling
-/// without it is lowered again with spill support.
+/// support), with the scheduling before allocation or without.
 fn build(
     target: &dyn Target,
     kernel: &ast::Kernel,
@@ -559,14 +560,19 @@ fn build(
         );
         dump("prepass", || ir::listing(&lowered.code));
     }
-    let allocated = match regalloc::allocate(&mut lowered) {
+    // Without the prepass, the allocator adds spill support itself where values must live
+    // in memory. Only if that fails (values bound to registers where VPM rows wait for
+    // their DMA, or accumulator-only values the spill code leaves no room for) is the kernel
+    // lowered again with spill support, which keeps stores and spill code apart in the
+    // lowering itself.
+    let allocated = match regalloc::allocate(&mut lowered, !prepass) {
         Ok(a) => a,
-        Err(regalloc::AllocError::NeedSpills) if !prepass => {
+        Err(_) if !prepass => {
             dump("regalloc", || {
-                "needs spilling: lowering again with spill support".into()
+                "no allocation with spill code added: lowering again with spill support".into()
             });
             lowered = lower_and_clean(target, kernel, true, options.max_qpus);
-            regalloc::allocate(&mut lowered).map_err(|e| match e {
+            regalloc::allocate(&mut lowered, false).map_err(|e| match e {
                 regalloc::AllocError::NeedSpills => {
                     CompileError::RegisterAllocation("spilling unavailable".to_string())
                 }

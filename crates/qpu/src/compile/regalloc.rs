@@ -18,9 +18,13 @@
 //!    are loaded again before each use and need no memory; when something must spill, the
 //!    colouring order weighs each value's uses by what its reloads would cost, so constants
 //!    give way first. Any other spilled value: every definition is followed by a VPM write
-//!    and VDW store to this QPU's spill area, every use preceded by a VDR load into a second
-//!    VPM row and a VPM read (DMA in both directions, so a reload always sees the last
-//!    store; TMU reads could hit stale cache lines, vc4-timing.md §4 "Coherency").
+//!    and VDW store to this QPU's spill area, every use preceded by a VDR load into a VPM
+//!    row and a VPM read (DMA in both directions, so a reload always sees the last store: VDW
+//!    writes bypass the TMU cache, vc4asm issue #5, so a TMU read could see an old value).
+//!    A kernel lowered without spill support gets it here when something must live in
+//!    memory (`lower::add_spill_support`); where its QPUs' VPM rows are shared with store
+//!    runs or batches, values whose spill code would land while those rows wait for their
+//!    DMA are pinned to registers, and a neighbour spills in their place.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -811,7 +815,11 @@ fn port_conflict(a: &Src<Loc>, b: &Src<Loc>) -> Option<usize> {
 }
 
 /// Allocate registers for `lowered`, rewriting it with fix-up copies and spill code.
-pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
+///
+/// With `add_support`, a kernel lowered without spill support gets it here when values
+/// must live in memory ([`super::lower::add_spill_support`]), instead of a second lowering;
+/// values read or written where VPM rows wait for their DMA then must find registers.
+pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, AllocError> {
     let mut acc_only: Vec<bool> = vec![false; lowered.vregs as usize];
     for v in &lowered.acc_only {
         acc_only[v.0 as usize] = true;
@@ -820,6 +828,10 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
     for v in &lowered.unspillable {
         unspillable[v.0 as usize] = true;
     }
+    // Values that may not go to memory, though they keep their place in the colouring
+    // order (see `bound_to_registers`): a pinned value left without a location makes a
+    // neighbour spill instead.
+    let mut pinned: Vec<bool> = Vec::new();
     let mut spill_slots = 0u32;
     let mut slot_of: HashMap<u32, u32> = HashMap::default();
     for round in 0..64 {
@@ -913,14 +925,16 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
         let mut to_spill: Vec<usize> = Vec::new();
         for v in 0..n {
             if g.touched[v] && loc[v].is_none() {
-                if !unspillable[v] && !acc_only[v] {
+                let fixed =
+                    |u: usize| unspillable[u] || acc_only[u] || pinned.get(u) == Some(&true);
+                if !fixed(v) {
                     to_spill.push(v);
                 } else {
                     let victim = g
                         .neighbours(v)
                         .iter()
                         .map(|&u| u as usize)
-                        .filter(|&u| !unspillable[u] && !acc_only[u] && loc[u].is_some())
+                        .filter(|&u| !fixed(u) && loc[u].is_some())
                         .min_by(|&x, &y| {
                             g.weight[x]
                                 .partial_cmp(&g.weight[y])
@@ -942,11 +956,31 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
             to_spill.sort_unstable();
             to_spill.dedup();
             // Constants are loaded again where they are used: only other values need the
-            // spill area (and a kernel lowered with spill support).
-            let globals = lowered.globals.filter(|g| g.spill_base.is_some());
-            if globals.is_none() && to_spill.iter().any(|&v| !remat[v]) {
-                return Err(AllocError::NeedSpills);
+            // spill area (and spill support, from the lowering or added here).
+            let supported = lowered.globals.is_some_and(|g| g.spill_base.is_some());
+            if !supported && to_spill.iter().any(|&v| !remat[v]) {
+                let added = add_support
+                    .then(|| super::lower::add_spill_support(lowered))
+                    .flatten()
+                    .ok_or(AllocError::NeedSpills)?;
+                let n = lowered.vregs as usize;
+                unspillable.resize(n, false);
+                for v in added {
+                    unspillable[v as usize] = true;
+                }
+                let shared_row = lowered.globals.is_some_and(|g| g.rows.is_some());
+                pinned = vec![false; n];
+                let mut chosen = false;
+                for v in bound_to_registers(&lowered.code, shared_row, &remat) {
+                    pinned[v] = true;
+                    chosen |= to_spill.binary_search(&v).is_ok();
+                }
+                // A value chosen for memory must stay in a register after all: choose again.
+                if chosen {
+                    continue;
+                }
             }
+            let globals = lowered.globals.filter(|g| g.spill_base.is_some());
             for &v in to_spill.iter().filter(|&&v| !remat[v]) {
                 slot_of.entry(v as u32).or_insert_with(|| {
                     spill_slots += 1;
@@ -1024,6 +1058,26 @@ pub fn allocate(lowered: &mut Lowered) -> Result<Allocated, AllocError> {
     Err(AllocError::TooManyValues(
         "register allocation did not converge".to_string(),
     ))
+}
+
+/// Values (other than constants, which are loaded again, not reloaded) whose spill code
+/// would land where VPM rows wait for their DMA ([`super::lower::vpm_pending`]): a spill
+/// store there would move the VPM write pointer and take the QPU's first row, and with
+/// `shared_row` (reloads through that row too) so would a reload.
+fn bound_to_registers(code: &[Op<VReg>], shared_row: bool, remat: &[bool]) -> Vec<usize> {
+    let mut bound = Vec::new();
+    for (op, (before, after)) in code.iter().zip(super::lower::vpm_pending(code)) {
+        if after {
+            if let Some(d) = op.def() {
+                bound.push(d.0 as usize);
+            }
+        }
+        if before && shared_row {
+            op.uses(|r| bound.push(r.0 as usize));
+        }
+    }
+    bound.retain(|&v| !remat.get(v).copied().unwrap_or(false));
+    bound
 }
 
 /// Give every value that may be read before it is written an explicit zero at entry (the
@@ -1301,7 +1355,7 @@ mod tests {
             sources: vec![],
             stream_reads: vec![],
         };
-        let allocated = allocate(&mut lowered).expect("fits without spilling");
+        let allocated = allocate(&mut lowered, false).expect("fits without spilling");
         assert_eq!(allocated.spill_slots, 0);
         let mut in_b = 0;
         for op in &allocated.code {
@@ -1330,6 +1384,117 @@ mod tests {
             })
             .count();
         assert_eq!(writes, N as usize);
+    }
+
+    /// Like the spill test kernel of `tests/batched_stores.rs`: seventy values live across
+    /// a run of nine stores, so it spills and its QPUs own several VPM rows. Here the run
+    /// is the only reader of the values it stores, so those are the cheapest to spill.
+    fn spilling_store_run() -> Lowered {
+        use crate::lang::{index, me, store, Int, Ptr};
+        let kernel = crate::compile(|p: Ptr<Int>, out: Ptr<Int>| {
+            let vs: Vec<Int> = (0..70).map(|i| Int::var(p.load() * (i + 1))).collect();
+            let base = out + me() * 160;
+            let total = Int::var(0);
+            for v in &vs[9..] {
+                total.set(total + *v);
+            }
+            for (k, v) in vs[..9].iter().enumerate() {
+                store(*v, base + k as i32 * 16 + index());
+            }
+            (base + 144).store(total);
+        })
+        .expect("records");
+        super::super::lower::lower(kernel.ast(), false, 12)
+    }
+
+    #[test]
+    fn spill_support_is_added_by_the_allocator_not_a_second_lowering() {
+        let lowered = spilling_store_run();
+        assert!(lowered.globals.is_some_and(|g| g.spill_base.is_none()));
+        // Without leave to add it, the allocator can only report the need.
+        assert_eq!(
+            allocate(&mut lowered.clone(), false).err(),
+            Some(AllocError::NeedSpills)
+        );
+        let mut with = lowered.clone();
+        let allocated = allocate(&mut with, true).expect("allocates with spill code");
+        assert!(allocated.spill_slots > 0);
+        // The spill area is the uniform after the two arguments.
+        assert_eq!(with.uniforms, lowered.uniforms + 1);
+        assert!(with.globals.is_some_and(|g| g.spill_base.is_some()));
+        let uniform_reads = |code: &[Op<Loc>]| {
+            code.iter()
+                .filter(|op| matches!(op, Op::Alu { a, .. } if *a == Src::Read(IoRead::Uniform)))
+                .count() as u32
+        };
+        assert_eq!(uniform_reads(&allocated.code), with.uniforms);
+        // Reloads share the QPU's first VPM row with the run, so none lies where the run's
+        // rows wait for their DMA; nor does a spill store's VPM write.
+        let pending = super::super::lower::vpm_pending(&allocated.code);
+        let mut reloads = 0;
+        for (i, op) in allocated.code.iter().enumerate() {
+            if let Op::Alu {
+                dst: Dst::Write(IoWrite::VrSetup),
+                ..
+            } = op
+            {
+                reloads += 1;
+                assert!(!pending[i].0, "reload at {i} inside a pending stretch");
+            }
+        }
+        assert!(reloads > 0);
+        // A store (the run's, or a spill store) starts with a wait for the last DMA and a
+        // VPM write setup; none starts while another store's rows wait for their DMA.
+        let mut starts = 0;
+        for (i, pair) in allocated.code.windows(2).enumerate() {
+            if let [Op::Alu { a, .. }, Op::Alu {
+                dst: Dst::Write(IoWrite::VwSetup),
+                ..
+            }] = pair
+            {
+                if *a == Src::Read(IoRead::VwWait) {
+                    starts += 1;
+                    assert!(
+                        !pending[i + 1].0,
+                        "a store starts at {} among waiting rows",
+                        i + 1
+                    );
+                }
+            }
+        }
+        assert!(starts > 9, "{starts} stores");
+    }
+
+    #[test]
+    fn pending_vpm_rows_follow_every_path_to_the_dma() {
+        // b0: vw_setup; vpm = 1; branch to b2 if zero   b1: vw_addr (DMA)   b2: label; x = 1
+        // On the path that skips the DMA the rows still wait at b2.
+        let one = Src::Imm(SmallImm::from_int(1).unwrap());
+        let code: Vec<Op<VReg>> = vec![
+            Op::mov(Dst::Write(IoWrite::VwSetup), v(0)),
+            Op::mov(Dst::Write(IoWrite::Vpm), one),
+            Op::Branch {
+                cond: BranchCond::AllZeroSet,
+                target: Label(1),
+            },
+            Op::mov(Dst::Write(IoWrite::VwAddr), v(1)),
+            Op::mov(Dst::Reg(VReg(2)), one),
+            Op::Label(Label(1)),
+            Op::mov(Dst::Reg(VReg(3)), one),
+        ];
+        let states = super::super::lower::vpm_pending(&code);
+        assert_eq!(
+            states,
+            vec![
+                (false, true),
+                (true, true),
+                (true, true),
+                (true, false),
+                (false, false),
+                (true, true),
+                (true, true),
+            ]
+        );
     }
 
     #[test]

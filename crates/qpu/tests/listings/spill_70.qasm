@@ -9,11 +9,11 @@ ldi r1, 0x00101a00
 add ra1, r0, r1; mov vw_setup, ra3
 shl r0, r0, 4; mov rb2, unif
 ldi r1, 0x81011000
-add ra0, r0, r1; mov r0, rb1
-mov vpm, r0; mov ra2, unif
+add ra2, r0, r1; mov r0, rb1
+mov vpm, r0; mov ra0, unif
 ldi rb1, 0x00000300
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -21,7 +21,7 @@ add r0, r4, 0; mov vw_setup, ra3
 mov vpm, r0; v8min r2, 0, 0
 ldi rb1, 0
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -29,7 +29,7 @@ add r0, r4, 1; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 64
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -37,7 +37,7 @@ add r0, r4, 2; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 128
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -45,7 +45,7 @@ add r0, r4, 3; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 192
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -53,7 +53,7 @@ add r0, r4, 4; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 256
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -61,7 +61,7 @@ add r0, r4, 5; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000140
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -69,7 +69,7 @@ add r0, r4, 6; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000180
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -77,7 +77,7 @@ add r0, r4, 7; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000001c0
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -85,7 +85,7 @@ add r0, r4, 8; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000200
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -93,7 +93,7 @@ add r0, r4, 9; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000240
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -101,7 +101,7 @@ add r0, r4, 10; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000280
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -109,7 +109,7 @@ add r0, r4, 11; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000002c0
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -117,7 +117,7 @@ add r0, r4, 12; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000340
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -125,7 +125,7 @@ add r0, r4, 13; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x00000380
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 mov -, vw_wait; ldtmu1
@@ -133,7 +133,7 @@ add r0, r4, 14; mov vw_setup, ra3
 mov vpm, r0
 ldi rb1, 0x000003c0
 mov vw_setup, rb0
-add vw_addr, ra2, rb1
+add vw_addr, ra0, rb1
 shl r0, elem_num, 2
 add tmu1_s, rb2, r0
 nop; ldtmu1
@@ -409,38 +409,38 @@ mov -, vw_wait; ldtmu1
 ldi r0, 69
 add ra5, r4, r0
 ldi r0, 0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -448,39 +448,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 64
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 64
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 64
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 64
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 64
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -488,39 +488,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 128
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 128
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 128
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 128
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 128
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -528,39 +528,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 192
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 192
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 192
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 192
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 192
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -568,39 +568,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 256
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 256
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 256
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 256
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 256
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -608,39 +608,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000140
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000140
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000140
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000140
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000140
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -648,39 +648,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000180
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000180
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000180
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000180
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000180
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -688,39 +688,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x000001c0
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x000001c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x000001c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x000001c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x000001c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -728,39 +728,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000200
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000200
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000200
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000200
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000200
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -768,39 +768,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000240
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000240
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000240
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000240
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000240
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -808,39 +808,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000280
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000280
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000280
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000280
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000280
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -848,39 +848,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x000002c0
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x000002c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x000002c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x000002c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x000002c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -888,39 +888,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000340
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -928,39 +928,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x00000380
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x00000380
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x00000380
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x00000380
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x00000380
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -968,39 +968,39 @@ nop; mul24 r0, r0, rb29
 add r0, rb28, r0
 shl r0, r0, r1; mov -, vw_wait
 add r0, ra4, r0
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 ldi r0, 0x000003c0
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 ldi r1, 24
 mov r0, vpm
 shr rb28, r0, r1; mov -, vw_wait
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 shr rb29, r0, r1; mov -, vw_wait
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 mov -, vw_wait; mul24 ra4, r0, r0
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 nop; mul24 rb28, rb28, r0
 mov -, vw_wait
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -1009,7 +1009,7 @@ add r0, rb28, r0
 shl r0, r0, r1; mul24 rb28, rb31, rb31
 add r0, ra4, r0; mov -, vw_wait
 ldi ra4, 24
-add r2, r2, r0; mov vr_setup, ra0
+add r2, r2, r0; mov vr_setup, ra2
 shr r1, rb31, ra4
 shr r0, rb31, ra4; mul24 r1, r1, rb31
 nop; mul24 r0, rb31, r0
@@ -1451,105 +1451,105 @@ shl r0, r0, rb28
 add r0, ra4, r0
 add r2, r2, r0
 ldi r0, 0
-add vr_addr, ra2, r0
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 64
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 128
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 192
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 256
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000140
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000180
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x000001c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000200
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000240
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000280
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x000002c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000340
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x00000380
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
 add r2, r2, r0; mov -, vw_wait
 ldi r0, 0x000003c0
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
@@ -1619,8 +1619,8 @@ mov -, vw_wait
 mov -, vw_wait
 mov -, vw_wait
 ldi r0, 0x00000300
-mov vr_setup, ra0
-add vr_addr, ra2, r0
+mov vr_setup, ra2
+add vr_addr, ra0, r0
 mov -, vr_wait
 mov vr_setup, ra1
 mov r0, vpm
