@@ -345,7 +345,8 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
     };
     // A very long loop body is scheduled before allocation only (every such body of the
     // examples and the library packs smaller that way), unless that order needs spilling.
-    if longest_loop_body(&lowered.code) >= VERY_LONG_LOOP_BODY {
+    let very_long = longest_loop_body(&lowered.code) >= VERY_LONG_LOOP_BODY;
+    if very_long {
         if let Ok(built) = build(target, kernel, options, lowered.clone(), true, false) {
             return Ok(finish(built));
         }
@@ -355,7 +356,10 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
     // A second schedule to try: before allocation for a long loop body; else, for code with
     // loops, TMU receives ordered by the FIFO (a prefetching loop receives before it
     // requests the next data). Either can lose, so the smaller loop-weighted code wins.
-    let other = if cost.1 >= LONG_LOOP_BODY {
+    let other = if very_long {
+        // The schedule before allocation needed spilling (above).
+        None
+    } else if cost.1 >= LONG_LOOP_BODY {
         Some(("scheduled before allocation", true, false))
     } else if cost.0 > best.words.len() as u64 {
         Some(("with TMU receives in FIFO order", false, true))
