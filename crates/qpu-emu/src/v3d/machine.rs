@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 
 use qpu_isa::v3d::{
     self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
-    FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, UpdateFlag,
-    V3dVersion, Waddr,
+    FloatMods, FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal,
+    UpdateFlag, V3dVersion, Waddr,
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
@@ -51,6 +51,149 @@ enum Dest {
     /// The TMU config register: sets the config of the next request.
     Tmuc,
     Sfu(Sfu),
+}
+
+/// The instructions of one dispatch, each decoded the first time a thread executes it and
+/// kept by its address (offset from the dispatch's code address; a program reaching code
+/// before that address decodes it on every execution). Like the VideoCore IV emulator (and
+/// a QPU's instruction cache), a program that stores over its own code during a dispatch
+/// does not see the change.
+pub(crate) struct DecodedCode {
+    base: u32,
+    at: Vec<Option<Decoded>>,
+}
+
+/// Instructions past the code address [`DecodedCode`] keeps (8 MiB of code).
+const DECODED_LIMIT: usize = 1 << 20;
+
+/// A decoded instruction, with what the executor asks of an ALU instruction every time
+/// (input counts, pack and unpack modifiers) worked out once.
+#[derive(Clone, Copy)]
+enum Decoded {
+    Branch(Branch),
+    Alu(DecodedAlu),
+}
+
+/// An ALU instruction and its facts. Its methods of the same names as
+/// [`AluInstruction`]'s answer from the facts; everything else reads through to the
+/// instruction.
+#[derive(Clone, Copy)]
+pub(crate) struct DecodedAlu {
+    alu: AluInstruction,
+    add_arity: u8,
+    mul_arity: u8,
+    add_float_mods: Option<FloatMods>,
+    mul_float_mods: Option<FloatMods>,
+    add_named_modifiers: Option<(FloatPack, &'static str)>,
+    mul_named_modifiers: Option<(FloatPack, &'static str)>,
+}
+
+impl DecodedAlu {
+    fn new(alu: AluInstruction) -> Self {
+        DecodedAlu {
+            alu,
+            add_arity: alu.add_arity(),
+            mul_arity: alu.mul_arity(),
+            add_float_mods: alu.add_float_mods(),
+            mul_float_mods: alu.mul_float_mods(),
+            add_named_modifiers: alu.add_named_modifiers(),
+            mul_named_modifiers: alu.mul_named_modifiers(),
+        }
+    }
+
+    fn add_arity(&self) -> u8 {
+        self.add_arity
+    }
+
+    fn mul_arity(&self) -> u8 {
+        self.mul_arity
+    }
+
+    fn add_float_mods(&self) -> Option<FloatMods> {
+        self.add_float_mods
+    }
+
+    fn mul_float_mods(&self) -> Option<FloatMods> {
+        self.mul_float_mods
+    }
+
+    fn add_named_modifiers(&self) -> Option<(FloatPack, &'static str)> {
+        self.add_named_modifiers
+    }
+
+    fn mul_named_modifiers(&self) -> Option<(FloatPack, &'static str)> {
+        self.mul_named_modifiers
+    }
+}
+
+impl std::ops::Deref for DecodedAlu {
+    type Target = AluInstruction;
+
+    fn deref(&self) -> &AluInstruction {
+        &self.alu
+    }
+}
+
+impl DecodedCode {
+    pub(crate) fn new(base: u32) -> Self {
+        DecodedCode {
+            base,
+            at: Vec::new(),
+        }
+    }
+
+    /// The instruction at `pc`, read from `mem` and decoded if it is not known yet.
+    fn get(&mut self, version: V3dVersion, mem: &Memory, pc: u32) -> Result<Decoded, V3dFault> {
+        let offset = pc.wrapping_sub(self.base);
+        let index = (offset / 8) as usize;
+        let kept = offset % 8 == 0 && index < DECODED_LIMIT;
+        if kept {
+            if let Some(Some(instr)) = self.at.get(index) {
+                return Ok(*instr);
+            }
+        }
+        let bytes = mem.read_bytes(pc, 8).map_err(V3dFault::PastCode)?;
+        let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+        let instr = match v3d::decode(version, word).map_err(V3dFault::Decode)? {
+            Instruction::Branch(b) => Decoded::Branch(b),
+            Instruction::Alu(alu) => Decoded::Alu(DecodedAlu::new(alu)),
+        };
+        if kept {
+            if self.at.len() <= index {
+                self.at.resize(index + 1, None);
+            }
+            self.at[index] = Some(instr);
+        }
+        Ok(instr)
+    }
+}
+
+/// The register writes of one instruction: its two ALU results and the four signals that
+/// write a register (`ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu`), kept without a
+/// heap allocation.
+struct Writes {
+    list: [(Dest, Lanes, u16); 6],
+    len: usize,
+}
+
+impl Default for Writes {
+    fn default() -> Self {
+        Writes {
+            list: [(Dest::Nop, [0; 16], 0); 6],
+            len: 0,
+        }
+    }
+}
+
+impl Writes {
+    fn push(&mut self, write: (Dest, Lanes, u16)) {
+        self.list[self.len] = write;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[(Dest, Lanes, u16)] {
+        &self.list[..self.len]
+    }
 }
 
 /// One QPU thread's architectural state.
@@ -240,20 +383,24 @@ impl Thread {
         Ok(v)
     }
 
-    /// Executes the instruction at the PC.
-    pub fn step(&mut self, mem: &mut Memory, clock: &mut u64) -> Result<Step, V3dFault> {
-        let bytes = mem.read_bytes(self.pc, 8).map_err(V3dFault::PastCode)?;
-        let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
-        let instr = v3d::decode(self.version, word).map_err(V3dFault::Decode)?;
+    /// Executes the instruction at the PC, decoded on its first execution in this dispatch
+    /// (`code`).
+    pub fn step(
+        &mut self,
+        mem: &mut Memory,
+        clock: &mut u64,
+        code: &mut DecodedCode,
+    ) -> Result<Step, V3dFault> {
+        let instr = code.get(self.version, mem, self.pc)?;
         let idx = self.index;
         *clock += CLOCKS_PER_INSTRUCTION;
         self.report.instructions += 1;
         match instr {
-            Instruction::Branch(b) => {
+            Decoded::Branch(b) => {
                 self.branch_instr(&b, mem)?;
                 self.prev_acc_writes = 0;
             }
-            Instruction::Alu(alu) => self.alu_instr(&alu, mem, clock)?,
+            Decoded::Alu(alu) => self.alu_instr(&alu, mem, clock)?,
         }
         self.pc = self.pc.wrapping_add(8);
         self.index += 1;
@@ -365,7 +512,7 @@ impl Thread {
     }
 
     /// Reads ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b).
-    fn read_input(&self, alu: &AluInstruction, n: usize) -> Result<Lanes, V3dFault> {
+    fn read_input(&self, alu: &DecodedAlu, n: usize) -> Result<Lanes, V3dFault> {
         let sigs = alu.signals;
         let source = alu.input(n);
         let value = |source| match source {
@@ -460,7 +607,7 @@ impl Thread {
 
     fn alu_instr(
         &mut self,
-        alu: &AluInstruction,
+        alu: &DecodedAlu,
         mem: &mut Memory,
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
@@ -701,7 +848,7 @@ impl Thread {
         }
 
         // Register writes: collect, check for doubles, then apply.
-        let mut writes: Vec<(Dest, Lanes, u16)> = Vec::new();
+        let mut writes = Writes::default();
         if let Some(out) = &add_out {
             let values = self.packed(alu, true, out.values, add_dest)?;
             writes.push((add_dest, values, add_mask));
@@ -778,6 +925,7 @@ impl Thread {
                 _ => None,
             }
         };
+        let writes = writes.as_slice();
         for (i, w) in writes.iter().enumerate() {
             if let Some(k) = key(w.0) {
                 if writes[i + 1..].iter().any(|o| key(o.0) == Some(k)) {
@@ -796,7 +944,7 @@ impl Thread {
         self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), "mul")?;
 
         let mut acc_writes = 0u8;
-        for (dest, values, mask) in writes {
+        for &(dest, values, mask) in writes {
             if let Dest::Acc(n) = dest {
                 acc_writes |= 1 << n;
             }
@@ -872,7 +1020,7 @@ impl Thread {
     /// Applies the output pack of the op (which needs the old destination value).
     fn packed(
         &self,
-        alu: &AluInstruction,
+        alu: &DecodedAlu,
         add: bool,
         values: Lanes,
         dest: Dest,
@@ -910,7 +1058,7 @@ impl Thread {
 
     /// The 7.1 mul `fmov` modifiers: pack in raddr_d bits 1:0, f32 unpack in bits 4:2
     /// (Mesa qpu_pack.c `v3d71_qpu_mul_unpack`; the codes are those of the add `fmov`).
-    fn fmov71_mul(&self, alu: &AluInstruction) -> Option<(FloatPack, &'static str)> {
+    fn fmov71_mul(&self, alu: &DecodedAlu) -> Option<(FloatPack, &'static str)> {
         if self.version != V3dVersion::V71 || alu.mul.op != MulOp::Fmov {
             return None;
         }
@@ -1204,7 +1352,7 @@ impl Thread {
 
     fn add_op(
         &mut self,
-        alu: &AluInstruction,
+        alu: &DecodedAlu,
         a: Lanes,
         b: Lanes,
         clock: &mut u64,
@@ -1443,7 +1591,7 @@ impl Thread {
         })
     }
 
-    fn mul_op(&mut self, alu: &AluInstruction, a: Lanes, b: Lanes) -> Result<Output, V3dFault> {
+    fn mul_op(&mut self, alu: &DecodedAlu, a: Lanes, b: Lanes) -> Result<Output, V3dFault> {
         let p = self.version == V3dVersion::V42;
         let op = alu.mul.op;
         if let Some(m) = alu.mul_float_mods() {

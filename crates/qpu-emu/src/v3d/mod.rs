@@ -362,6 +362,7 @@ impl V3dEmulator {
             }
             slots.push(row);
         }
+        let mut code = machine::DecodedCode::new(job.code);
         let mut current = vec![0usize; config.qpus];
         let mut clocks = vec![0u64; config.qpus];
         let mut executed = 0u64;
@@ -380,7 +381,7 @@ impl V3dEmulator {
                 let thread = row[start].as_mut().expect("live slot");
                 let pc = thread.pc;
                 let step = thread
-                    .step(&mut self.memory, &mut clocks[qpu])
+                    .step(&mut self.memory, &mut clocks[qpu], &mut code)
                     .map_err(|fault| {
                         let instruction = self
                             .memory

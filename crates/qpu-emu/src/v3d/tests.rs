@@ -1812,3 +1812,49 @@ fn unmodelled_tmu_operations_are_refused() {
         );
     }
 }
+
+#[test]
+fn each_dispatch_decodes_the_code_it_finds() {
+    // Instructions are decoded once per dispatch and kept by address: a second dispatch of
+    // different code written over the first at the same address runs the new code.
+    for version in [V42, V71] {
+        let mut emu = machine(version, 1, 1);
+        let mem = emu.memory_mut();
+        let (pa, pb, po) = (
+            mem.alloc(64, 64).unwrap(),
+            mem.alloc(64, 64).unwrap(),
+            mem.alloc(64, 64).unwrap(),
+        );
+        let a: Vec<u32> = (0..16).map(|i| 100 + i).collect();
+        let b: Vec<u32> = (0..16).map(|i| 7 * i).collect();
+        mem.write_u32s(pa, &a).unwrap();
+        mem.write_u32s(pb, &b).unwrap();
+        let assemble = |line: &str| {
+            v3d::assemble(version, &op_program(version, line)).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let (add, sub) = (
+            assemble("add rf3, rf1, rf2 ; nop"),
+            assemble("sub rf3, rf1, rf2 ; nop"),
+        );
+        assert_eq!(add.len(), sub.len());
+        let code = emu.load_instructions(&add).unwrap();
+        let unif = emu.load_uniforms(&[pa, pb, po]).unwrap();
+        let job = CsdJob::per_qpu(code, unif, 1);
+        emu.dispatch(&job).unwrap();
+        let got = emu.memory().read_u32s(po, 16).unwrap();
+        let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        assert_eq!(got, want, "{version:?} add");
+        let words: Vec<u32> = sub
+            .iter()
+            .flat_map(|i| {
+                let w = i.encode(version).unwrap();
+                [w as u32, (w >> 32) as u32]
+            })
+            .collect();
+        emu.memory_mut().write_u32s(code, &words).unwrap();
+        emu.dispatch(&job).unwrap();
+        let got = emu.memory().read_u32s(po, 16).unwrap();
+        let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_sub(*y)).collect();
+        assert_eq!(got, want, "{version:?} sub");
+    }
+}
