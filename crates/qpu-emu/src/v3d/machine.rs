@@ -146,7 +146,7 @@ impl DecodedCode {
     fn get(&mut self, version: V3dVersion, mem: &Memory, pc: u32) -> Result<Decoded, V3dFault> {
         let offset = pc.wrapping_sub(self.base);
         let index = (offset / 8) as usize;
-        let kept = offset % 8 == 0 && index < DECODED_LIMIT;
+        let kept = offset.is_multiple_of(8) && index < DECODED_LIMIT;
         if kept {
             if let Some(Some(instr)) = self.at.get(index) {
                 return Ok(*instr);
