@@ -86,11 +86,18 @@ pub(crate) struct DecodedAlu {
     mul_float_mods: Option<FloatMods>,
     add_named_modifiers: Option<(FloatPack, &'static str)>,
     mul_named_modifiers: Option<(FloatPack, &'static str)>,
+    sources: [InputSource; 4],
+    /// The ops' destinations (`None`: refused, the error is made when the op runs).
+    add_dest: Option<Dest>,
+    mul_dest: Option<Dest>,
 }
 
 impl DecodedAlu {
-    fn new(alu: AluInstruction) -> Self {
+    fn new(version: V3dVersion, alu: AluInstruction) -> Self {
         DecodedAlu {
+            sources: std::array::from_fn(|n| alu.input(n)),
+            add_dest: dest_of(version, alu.add.waddr).ok(),
+            mul_dest: dest_of(version, alu.mul.waddr).ok(),
             alu,
             add_arity: alu.add_arity(),
             mul_arity: alu.mul_arity(),
@@ -99,6 +106,10 @@ impl DecodedAlu {
             add_named_modifiers: alu.add_named_modifiers(),
             mul_named_modifiers: alu.mul_named_modifiers(),
         }
+    }
+
+    fn input(&self, n: usize) -> InputSource {
+        self.sources[n]
     }
 
     fn add_arity(&self) -> u8 {
@@ -156,7 +167,7 @@ impl DecodedCode {
         let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
         let instr = match v3d::decode(version, word).map_err(V3dFault::Decode)? {
             Instruction::Branch(b) => Decoded::Branch(b),
-            Instruction::Alu(alu) => Decoded::Alu(DecodedAlu::new(alu)),
+            Instruction::Alu(alu) => Decoded::Alu(DecodedAlu::new(version, alu)),
         };
         if kept {
             if self.at.len() <= index {
@@ -166,6 +177,39 @@ impl DecodedCode {
         }
         Ok(instr)
     }
+}
+
+/// Where a write address goes on `version`: a register-file register, an accumulator, or a
+/// supported magic register (the rest are refused as unsupported).
+fn dest_of(version: V3dVersion, w: Waddr) -> Result<Dest, V3dFault> {
+    if !w.is_magic() {
+        return Ok(Dest::Rf(w.index()));
+    }
+    let v42 = version == V3dVersion::V42;
+    Ok(match w.index() {
+        0..=4 if v42 => Dest::Acc(w.index()),
+        5 => Dest::Quad,
+        6 => Dest::Nop,
+        9 => Dest::Unifa,
+        11 => Dest::Tmud,
+        12 => Dest::Tmua,
+        13 => Dest::Tmuau,
+        32 => Dest::Tmuc,
+        19 if v42 => Dest::Sfu(Sfu::Recip),
+        20 if v42 => Dest::Sfu(Sfu::Rsqrt),
+        21 if v42 => Dest::Sfu(Sfu::Exp),
+        22 if v42 => Dest::Sfu(Sfu::Log),
+        23 if v42 => Dest::Sfu(Sfu::Sin),
+        // rsqrt2: 1/√x too (py-videocore6 tests/test_sfu.py).
+        24 if v42 => Dest::Sfu(Sfu::Rsqrt),
+        55 => Dest::Rep,
+        _ => {
+            return Err(unsupported(format!(
+                "writes to `{}` (graphics, VPM, barriers or reserved)",
+                w.name(version)
+            )))
+        }
+    })
 }
 
 /// The register writes of one instruction: its two ALU results and the four signals that
@@ -575,34 +619,7 @@ impl Thread {
     }
 
     fn dest(&self, w: Waddr) -> Result<Dest, V3dFault> {
-        if !w.is_magic() {
-            return Ok(Dest::Rf(w.index()));
-        }
-        let v42 = self.version == V3dVersion::V42;
-        Ok(match w.index() {
-            0..=4 if v42 => Dest::Acc(w.index()),
-            5 => Dest::Quad,
-            6 => Dest::Nop,
-            9 => Dest::Unifa,
-            11 => Dest::Tmud,
-            12 => Dest::Tmua,
-            13 => Dest::Tmuau,
-            32 => Dest::Tmuc,
-            19 if v42 => Dest::Sfu(Sfu::Recip),
-            20 if v42 => Dest::Sfu(Sfu::Rsqrt),
-            21 if v42 => Dest::Sfu(Sfu::Exp),
-            22 if v42 => Dest::Sfu(Sfu::Log),
-            23 if v42 => Dest::Sfu(Sfu::Sin),
-            // rsqrt2: 1/√x too (py-videocore6 tests/test_sfu.py).
-            24 if v42 => Dest::Sfu(Sfu::Rsqrt),
-            55 => Dest::Rep,
-            _ => {
-                return Err(unsupported(format!(
-                    "writes to `{}` (graphics, VPM, barriers or reserved)",
-                    w.name(self.version)
-                )))
-            }
-        })
+        dest_of(self.version, w)
     }
 
     fn alu_instr(
@@ -657,7 +674,7 @@ impl Thread {
         }
 
         let add_dest = if add_live {
-            self.dest(alu.add.waddr)?
+            alu.add_dest.map_or_else(|| self.dest(alu.add.waddr), Ok)?
         } else {
             Dest::Nop
         };
@@ -670,7 +687,7 @@ impl Thread {
             return Err(V3dRule::RotateDestination.into());
         }
         let mul_dest = if mul_live {
-            self.dest(alu.mul.waddr)?
+            alu.mul_dest.map_or_else(|| self.dest(alu.mul.waddr), Ok)?
         } else {
             Dest::Nop
         };
@@ -1079,10 +1096,14 @@ impl Thread {
     ) -> Result<(), V3dFault> {
         let v42 = self.version == V3dVersion::V42;
         let merge = |old: &mut Lanes| {
+            if mask == 0xffff {
+                *old = values;
+                return;
+            }
+            // Branch-free, so that the lane loop vectorizes.
             for (i, o) in old.iter_mut().enumerate() {
-                if mask & (1 << i) != 0 {
-                    *o = values[i];
-                }
+                let keep = u32::from(mask >> i & 1).wrapping_sub(1);
+                *o = (*o & keep) | (values[i] & !keep);
             }
         };
         match dest {
@@ -1399,32 +1420,45 @@ impl Thread {
                     .ok_or_else(|| unsupported(format!("input unpack `{name}`"))),
             }
         };
-        let int2 = |f: fn(u32, u32) -> u32| Output::int(map2(&a, &b, f));
-        let carry2 = |f: fn(u32, u32) -> (u32, bool)| {
-            let (values, carry) = map2c(&a, &b, f);
-            Output {
-                values,
-                carry: Some(carry),
-                float: false,
-            }
-        };
-        let shift = |f: fn(u32, u32) -> u32| Output::int(map2(&a, &b, move |x, y| f(x, y & 31)));
+        // Macros rather than closures taking `fn` pointers, so that each lane loop is
+        // compiled with its operation inlined.
+        macro_rules! int2 {
+            ($f:expr) => {
+                Output::int(map2(&a, &b, $f))
+            };
+        }
+        macro_rules! carry2 {
+            ($f:expr) => {{
+                let (values, carry) = map2c(&a, &b, $f);
+                Output {
+                    values,
+                    carry: Some(carry),
+                    float: false,
+                }
+            }};
+        }
+        macro_rules! shift {
+            ($f:expr) => {{
+                let f = $f;
+                Output::int(map2(&a, &b, move |x: u32, y: u32| f(x, y & 31)))
+            }};
+        }
         Ok(match op {
-            Add => carry2(|x, y| x.overflowing_add(y)),
-            Sub => carry2(|x, y| x.overflowing_sub(y)),
+            Add => carry2!(|x, y| x.overflowing_add(y)),
+            Sub => carry2!(|x, y| x.overflowing_sub(y)),
             // C of min(a, b) is a > b (Mesa ntq_emit_comparison, ilt32 via min + pushc);
             // max, umin and umax by analogy (ASSUMPTION).
-            Min => carry2(|x, y| ((x as i32).min(y as i32) as u32, (x as i32) > (y as i32))),
-            Max => carry2(|x, y| ((x as i32).max(y as i32) as u32, (x as i32) > (y as i32))),
-            Umin => carry2(|x, y| (x.min(y), x > y)),
-            Umax => carry2(|x, y| (x.max(y), x > y)),
-            Shl => shift(|x, n| x << n),
-            Shr => shift(|x, n| x >> n),
-            Asr => shift(|x, n| ((x as i32) >> n) as u32),
-            Ror => shift(|x, n| x.rotate_right(n)),
-            And => int2(|x, y| x & y),
-            Or => int2(|x, y| x | y),
-            Xor => int2(|x, y| x ^ y),
+            Min => carry2!(|x, y| ((x as i32).min(y as i32) as u32, (x as i32) > (y as i32))),
+            Max => carry2!(|x, y| ((x as i32).max(y as i32) as u32, (x as i32) > (y as i32))),
+            Umin => carry2!(|x, y| (x.min(y), x > y)),
+            Umax => carry2!(|x, y| (x.max(y), x > y)),
+            Shl => shift!(|x, n| x << n),
+            Shr => shift!(|x, n| x >> n),
+            Asr => shift!(|x, n| ((x as i32) >> n) as u32),
+            Ror => shift!(|x: u32, n| x.rotate_right(n)),
+            And => int2!(|x, y| x & y),
+            Or => int2!(|x, y| x | y),
+            Xor => int2!(|x, y| x ^ y),
             Not => Output::int(a.map(|x| !x)),
             Neg => Output::int(a.map(|x| x.wrapping_neg())),
             Clz => Output::int(a.map(u32::leading_zeros)),
