@@ -475,17 +475,30 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
     let listing = kernel.disassemble().unwrap();
     assert!(listing.contains(", 0x01800000"), "{listing}");
     let input: Vec<i32> = (0..16).map(|l| l * 3 - 7).collect();
-    for qpus in [1, 5, 12] {
-        let mut want = Vec::new();
-        for _ in 0..qpus {
-            for k in 0..9i32 {
-                want.extend(input.iter().map(|x| x * (k * 7 + 1)));
-            }
-            want.extend(input.iter().map(|x| (1..=70).map(|i| x * i).sum::<i32>()));
-        }
+    lands_on_every_qpu(&mut kernel, &input, &[1, 5, 12], |x, k| match k {
+        0..9 => x * (k * 7 + 1),
+        _ => (1..=70).map(|i| x * i).sum::<i32>(),
+    });
+}
+
+/// Runs `kernel` (input `p`, then 160 output words per QPU: 10 rows) on the interpreter
+/// and the emulator on each of `qpu_counts`, and checks each QPU's row `k` against
+/// `row(x, k)` for each input lane `x`.
+fn lands_on_every_qpu(
+    kernel: &mut qpu::Kernel<(Ptr<Int>, Ptr<Int>)>,
+    input: &[i32],
+    qpu_counts: &[u32],
+    row: impl Fn(i32, i32) -> i32,
+) {
+    for &qpus in qpu_counts {
+        let one: Vec<i32> = (0..10)
+            .flat_map(|k| input.iter().map(move |&x| (x, k)))
+            .map(|(x, k)| row(x, k))
+            .collect();
+        let want = one.repeat(qpus as usize);
         kernel.set_num_qpus(qpus).unwrap();
         for device in [Device::interpreter(), Device::emulator()] {
-            let p = device.alloc_from(&input).unwrap();
+            let p = device.alloc_from(input).unwrap();
             let mut out = device.alloc::<i32>(160 * qpus as usize).unwrap();
             kernel.run(&device, (&p, &mut out)).unwrap();
             assert!(out.to_vec() == want, "{} on {qpus} QPUs", device.describe());
@@ -518,22 +531,10 @@ fn a_spilling_kernel_keeps_what_a_store_run_stores_out_of_memory() {
         "the kernel no longer spills"
     );
     let input: Vec<i32> = (0..16).map(|l| l * 5 - 40).collect();
-    for qpus in [1, 4, 12] {
-        let mut want = Vec::new();
-        for _ in 0..qpus {
-            for k in 0..9i32 {
-                want.extend(input.iter().map(|x| x * (k + 1)));
-            }
-            want.extend(input.iter().map(|x| (10..=70).map(|i| x * i).sum::<i32>()));
-        }
-        kernel.set_num_qpus(qpus).unwrap();
-        for device in [Device::interpreter(), Device::emulator()] {
-            let p = device.alloc_from(&input).unwrap();
-            let mut out = device.alloc::<i32>(160 * qpus as usize).unwrap();
-            kernel.run(&device, (&p, &mut out)).unwrap();
-            assert!(out.to_vec() == want, "{} on {qpus} QPUs", device.describe());
-        }
-    }
+    lands_on_every_qpu(&mut kernel, &input, &[1, 4, 12], |x, k| match k {
+        0..9 => x * (k + 1),
+        _ => (10..=70).map(|i| x * i).sum::<i32>(),
+    });
 }
 
 #[test]
