@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use qpu_isa::v3d::{
     self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
-    FloatMods, FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal,
+    FloatMods, FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals,
     UpdateFlag, V3dVersion, Waddr,
 };
 
@@ -61,6 +61,8 @@ enum Dest {
 pub(crate) struct DecodedCode {
     base: u32,
     at: Vec<Option<Decoded>>,
+    /// The last instruction decoded from outside the kept range.
+    elsewhere: Option<Decoded>,
 }
 
 /// Instructions past the code address [`DecodedCode`] keeps (8 MiB of code).
@@ -90,11 +92,14 @@ pub(crate) struct DecodedAlu {
     /// The ops' destinations (`None`: refused, the error is made when the op runs).
     add_dest: Option<Dest>,
     mul_dest: Option<Dest>,
+    /// See [`is_plain`].
+    plain: bool,
 }
 
 impl DecodedAlu {
     fn new(version: V3dVersion, alu: AluInstruction) -> Self {
-        DecodedAlu {
+        let mut d = DecodedAlu {
+            plain: false,
             sources: std::array::from_fn(|n| alu.input(n)),
             add_dest: dest_of(version, alu.add.waddr).ok(),
             mul_dest: dest_of(version, alu.mul.waddr).ok(),
@@ -105,7 +110,9 @@ impl DecodedAlu {
             mul_float_mods: alu.mul_float_mods(),
             add_named_modifiers: alu.add_named_modifiers(),
             mul_named_modifiers: alu.mul_named_modifiers(),
-        }
+        };
+        d.plain = is_plain(version, &alu, &d);
+        d
     }
 
     fn input(&self, n: usize) -> InputSource {
@@ -150,18 +157,17 @@ impl DecodedCode {
         DecodedCode {
             base,
             at: Vec::new(),
+            elsewhere: None,
         }
     }
 
     /// The instruction at `pc`, read from `mem` and decoded if it is not known yet.
-    fn get(&mut self, version: V3dVersion, mem: &Memory, pc: u32) -> Result<Decoded, V3dFault> {
+    fn get(&mut self, version: V3dVersion, mem: &Memory, pc: u32) -> Result<&Decoded, V3dFault> {
         let offset = pc.wrapping_sub(self.base);
         let index = (offset / 8) as usize;
         let kept = offset.is_multiple_of(8) && index < DECODED_LIMIT;
-        if kept {
-            if let Some(Some(instr)) = self.at.get(index) {
-                return Ok(*instr);
-            }
+        if kept && self.at.get(index).is_some_and(Option::is_some) {
+            return Ok(self.at[index].as_ref().expect("decoded"));
         }
         let bytes = mem.read_bytes(pc, 8).map_err(V3dFault::PastCode)?;
         let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
@@ -169,13 +175,15 @@ impl DecodedCode {
             Instruction::Branch(b) => Decoded::Branch(b),
             Instruction::Alu(alu) => Decoded::Alu(DecodedAlu::new(version, alu)),
         };
-        if kept {
+        let slot = if kept {
             if self.at.len() <= index {
                 self.at.resize(index + 1, None);
             }
-            self.at[index] = Some(instr);
-        }
-        Ok(instr)
+            &mut self.at[index]
+        } else {
+            &mut self.elsewhere
+        };
+        Ok(slot.insert(instr))
     }
 }
 
@@ -212,6 +220,127 @@ fn dest_of(version: V3dVersion, w: Waddr) -> Result<Dest, V3dFault> {
     })
 }
 
+/// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
+/// whose input it is must run. 4.2 has one (`raddr_b`) and no such rule.
+fn small_immediates(
+    v42: bool,
+    sigs: Signals,
+    add_live: bool,
+    mul_live: bool,
+) -> Result<(), V3dFault> {
+    if v42 {
+        return Ok(());
+    }
+    let count = [
+        Signal::SmallImmA,
+        Signal::SmallImmB,
+        Signal::SmallImmC,
+        Signal::SmallImmD,
+    ]
+    .iter()
+    .filter(|&&s| sigs.contains(s))
+    .count();
+    if count > 1 {
+        return Err(V3dRule::SmallImmediate {
+            detail: "only one small immediate per instruction",
+        }
+        .into());
+    }
+    if (sigs.contains(Signal::SmallImmA) || sigs.contains(Signal::SmallImmB)) && !add_live {
+        return Err(V3dRule::SmallImmediate {
+            detail: "small immediate a/b with no add operation",
+        }
+        .into());
+    }
+    if (sigs.contains(Signal::SmallImmC) || sigs.contains(Signal::SmallImmD)) && !mul_live {
+        return Err(V3dRule::SmallImmediate {
+            detail: "small immediate c/d with no mul operation",
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Whether an ALU instruction is plain: the executor's short path
+/// ([`Thread::plain_instr`]) runs it whenever no program-end slot or SFU latency is
+/// pending. Plain: no signal but small immediates (and those within the rules), pure lane
+/// operations, destinations that are registers or accumulators (two different ones), no
+/// flag push or update, no output pack. For these, every rule the full path checks either
+/// cannot apply or is checked the same way by the steps both paths share.
+fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
+    use AddOp as A;
+    let v42 = version == V3dVersion::V42;
+    let add_live = alu.add.op != AddOp::Nop;
+    let mul_live = alu.mul.op != MulOp::Nop;
+    let small = Signals::of(&[
+        Signal::SmallImmA,
+        Signal::SmallImmB,
+        Signal::SmallImmC,
+        Signal::SmallImmD,
+    ]);
+    let signals_ok = alu.signals.iter().all(|sig| small.contains(sig))
+        && small_immediates(v42, alu.signals, add_live, mul_live).is_ok();
+    let add_ok = matches!(
+        alu.add.op,
+        A::Nop
+            | A::Add
+            | A::Sub
+            | A::Min
+            | A::Max
+            | A::Umin
+            | A::Umax
+            | A::Shl
+            | A::Shr
+            | A::Asr
+            | A::Ror
+            | A::And
+            | A::Or
+            | A::Xor
+            | A::Not
+            | A::Neg
+            | A::Clz
+            | A::Itof
+            | A::Utof
+            | A::Fadd
+            | A::Faddnf
+            | A::Fsub
+            | A::Fmin
+            | A::Fmax
+            | A::Mov
+            | A::Eidx
+    );
+    let mul_ok = matches!(
+        alu.mul.op,
+        MulOp::Nop | MulOp::Add | MulOp::Sub | MulOp::Smul24 | MulOp::Fmul | MulOp::Mov
+    );
+    let register = |live: bool, dest: Option<Dest>| {
+        !live || matches!(dest, Some(Dest::Rf(_) | Dest::Acc(_) | Dest::Nop))
+    };
+    let flags = alu.flags();
+    let no_flags = flags.apf.is_none()
+        && flags.auf.is_none()
+        && flags.mpf.is_none()
+        && flags.muf.is_none()
+        && matches!(alu.cond, CondField::Flags(_));
+    let no_pack = |mods: Option<FloatMods>, named: Option<(FloatPack, &'static str)>| {
+        mods.is_none_or(|m| m.pack == FloatPack::None)
+            && named.is_none_or(|n| n.0 == FloatPack::None)
+    };
+    let different = !(add_live
+        && mul_live
+        && d.add_dest == d.mul_dest
+        && matches!(d.add_dest, Some(Dest::Rf(_) | Dest::Acc(_))));
+    signals_ok
+        && add_ok
+        && mul_ok
+        && register(add_live, d.add_dest)
+        && register(mul_live, d.mul_dest)
+        && no_flags
+        && no_pack(d.add_float_mods, d.add_named_modifiers)
+        && no_pack(d.mul_float_mods, d.mul_named_modifiers)
+        && different
+}
+
 /// The register writes of one instruction: its two ALU results and the four signals that
 /// write a register (`ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu`), kept without a
 /// heap allocation.
@@ -241,6 +370,7 @@ impl Writes {
 }
 
 /// One QPU thread's architectural state.
+#[cfg_attr(test, derive(Clone))]
 pub(crate) struct Thread {
     pub qpu: usize,
     pub slot: usize,
@@ -441,10 +571,17 @@ impl Thread {
         self.report.instructions += 1;
         match instr {
             Decoded::Branch(b) => {
-                self.branch_instr(&b, mem)?;
+                self.branch_instr(b, mem)?;
                 self.prev_acc_writes = 0;
             }
-            Decoded::Alu(alu) => self.alu_instr(&alu, mem, clock)?,
+            Decoded::Alu(alu)
+                if alu.plain
+                    && self.thrend.is_none()
+                    && self.last_sfu.is_none_or(|s| idx - s >= latency::SFU_R4) =>
+            {
+                self.plain_instr(alu, clock)?
+            }
+            Decoded::Alu(alu) => self.alu_instr(alu, mem, clock)?,
         }
         self.pc = self.pc.wrapping_add(8);
         self.index += 1;
@@ -642,36 +779,7 @@ impl Thread {
         let add_live = alu.add.op != AddOp::Nop;
         let mul_live = alu.mul.op != MulOp::Nop;
 
-        // Small immediates on 7.1 (Mesa qpu_validate.c).
-        if !v42 {
-            let count = [
-                Signal::SmallImmA,
-                Signal::SmallImmB,
-                Signal::SmallImmC,
-                Signal::SmallImmD,
-            ]
-            .iter()
-            .filter(|&&s| sigs.contains(s))
-            .count();
-            if count > 1 {
-                return Err(V3dRule::SmallImmediate {
-                    detail: "only one small immediate per instruction",
-                }
-                .into());
-            }
-            if (sigs.contains(Signal::SmallImmA) || sigs.contains(Signal::SmallImmB)) && !add_live {
-                return Err(V3dRule::SmallImmediate {
-                    detail: "small immediate a/b with no add operation",
-                }
-                .into());
-            }
-            if (sigs.contains(Signal::SmallImmC) || sigs.contains(Signal::SmallImmD)) && !mul_live {
-                return Err(V3dRule::SmallImmediate {
-                    detail: "small immediate c/d with no mul operation",
-                }
-                .into());
-            }
-        }
+        small_immediates(v42, sigs, add_live, mul_live)?;
 
         let add_dest = if add_live {
             alu.add_dest.map_or_else(|| self.dest(alu.add.waddr), Ok)?
@@ -977,6 +1085,54 @@ impl Thread {
         Ok(())
     }
 
+    /// A plain instruction ([`is_plain`]): the steps of [`Thread::alu_instr`] that can
+    /// apply to it, in the same order (inputs, operations, conditions, then the add write
+    /// before the mul write), so it fails where and as that would.
+    fn plain_instr(&mut self, alu: &DecodedAlu, clock: &mut u64) -> Result<(), V3dFault> {
+        let add_live = alu.add.op != AddOp::Nop;
+        let mul_live = alu.mul.op != MulOp::Nop;
+        let (ar, mr) = (alu.add_arity(), alu.mul_arity());
+        let zero = [0u32; 16];
+        let input = |this: &Self, live: bool, needed: bool, n: usize| {
+            if live && needed {
+                this.read_input(alu, n)
+            } else {
+                Ok(zero)
+            }
+        };
+        let add_a = input(self, add_live, ar >= 1, 0)?;
+        let add_b = input(self, add_live, ar >= 2, 1)?;
+        let mul_a = input(self, mul_live, mr >= 1, 2)?;
+        let mul_b = input(self, mul_live, mr >= 2, 3)?;
+        let flags = alu.flags();
+        let add_out = if add_live {
+            Some(self.add_op(alu, add_a, add_b, clock)?.values)
+        } else {
+            None
+        };
+        let mul_out = if mul_live {
+            Some(self.mul_op(alu, mul_a, mul_b)?.values)
+        } else {
+            None
+        };
+        let add_mask = self.cond_mask(flags.ac)?;
+        let mul_mask = self.cond_mask(flags.mc)?;
+        let mut acc_writes = 0u8;
+        for (out, dest, mask) in [
+            (add_out, alu.add_dest, add_mask),
+            (mul_out, alu.mul_dest, mul_mask),
+        ] {
+            if let (Some(values), Some(dest)) = (out, dest) {
+                if let Dest::Acc(n) = dest {
+                    acc_writes |= 1 << n;
+                }
+                self.write_register(dest, values, mask)?;
+            }
+        }
+        self.prev_acc_writes = acc_writes;
+        Ok(())
+    }
+
     fn update_flags(
         &mut self,
         push: Option<PushFlag>,
@@ -1085,16 +1241,9 @@ impl Thread {
         UNPACKS.get(group).map(|&u| (pack, u))
     }
 
-    fn write(
-        &mut self,
-        dest: Dest,
-        values: Lanes,
-        mask: u16,
-        mem: &mut Memory,
-        clock: &mut u64,
-        idx: u64,
-    ) -> Result<(), V3dFault> {
-        let v42 = self.version == V3dVersion::V42;
+    /// Writes `values` into a register-file register or an accumulator (`dest` is one of
+    /// those or `Nop`), in the lanes `mask` enables.
+    fn write_register(&mut self, dest: Dest, values: Lanes, mask: u16) -> Result<(), V3dFault> {
         let merge = |old: &mut Lanes| {
             if mask == 0xffff {
                 *old = values;
@@ -1107,7 +1256,6 @@ impl Thread {
             }
         };
         match dest {
-            Dest::Nop => {}
             Dest::Rf(n) => {
                 if n >= self.regs() {
                     return Err(V3dRule::RegisterOutOfRange {
@@ -1129,6 +1277,23 @@ impl Thread {
                 self.acc_valid |= 1 << n;
                 self.acc_written |= 1 << n;
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn write(
+        &mut self,
+        dest: Dest,
+        values: Lanes,
+        mask: u16,
+        mem: &mut Memory,
+        clock: &mut u64,
+        idx: u64,
+    ) -> Result<(), V3dFault> {
+        let v42 = self.version == V3dVersion::V42;
+        match dest {
+            Dest::Nop | Dest::Rf(_) | Dest::Acc(_) => self.write_register(dest, values, mask)?,
             Dest::Quad | Dest::Rep => {
                 // 4.2 r5 / r5rep (py-videocore6 tests/test_signals.py, Pi 4) and 7.1 quad / rep
                 // into rf0 (py-videocore7 tests/test_registers.py, Pi 5): `quad` gives each quad
@@ -1709,5 +1874,123 @@ impl Thread {
                 )))
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod plain_path_tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// A thread in a random state: random register contents, most registers and
+    /// accumulators valid, random flags (sometimes invalid), 1, 2 or 4 threads per QPU.
+    fn random_thread(version: V3dVersion, rng: &mut Rng) -> Thread {
+        let mut config = V3dConfig::new(version);
+        config.threads = [1, 2, 4][(rng.next() % 3) as usize];
+        let batch = Batch {
+            index: 0,
+            uniforms: 0,
+            single_segment: true,
+            payload0: 0,
+            payload1: [0; 16],
+        };
+        let mut t = Thread::new(&config, 0, 0, &batch, 0);
+        for r in t.rf.iter_mut().chain(t.acc.iter_mut()) {
+            for lane in r.iter_mut() {
+                *lane = rng.next() as u32;
+            }
+        }
+        // About one register in eight invalid.
+        t.rf_valid = !(rng.next() & rng.next() & rng.next());
+        t.acc_valid = !(rng.next() & rng.next() & rng.next()) as u8;
+        t.acc_written = rng.next() as u8;
+        t.flag_a = rng.next() as u16;
+        t.flag_b = rng.next() as u16;
+        t.flags_valid = !rng.next().is_multiple_of(8);
+        t.b_valid = !rng.next().is_multiple_of(8);
+        t.index = 10;
+        t
+    }
+
+    /// Every plain instruction does on the short path exactly what the full path does: the
+    /// same result or the same fault, the same registers, validity and accumulator facts.
+    #[test]
+    fn the_plain_path_matches_the_full_path() {
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+            let (mut plain, mut faults) = (0, 0);
+            for _ in 0..400_000 {
+                let word = rng.next();
+                let Ok(Instruction::Alu(mut alu)) = v3d::decode(version, word) else {
+                    continue;
+                };
+                // Random words rarely lack signals and flag pushes: drop them (keeping
+                // small immediates, and the write conditions, half the time).
+                let small: Vec<Signal> = alu
+                    .signals
+                    .iter()
+                    .filter(|s| s.name().starts_with("smimm"))
+                    .collect();
+                alu.signals = if rng.next().is_multiple_of(2) {
+                    Signals::of(&small)
+                } else {
+                    Signals::NONE
+                };
+                let mut flags = alu.flags();
+                (flags.apf, flags.auf, flags.mpf, flags.muf) = (None, None, None, None);
+                if rng.next().is_multiple_of(2) {
+                    (flags.ac, flags.mc) = (None, None);
+                }
+                alu.cond = CondField::Flags(flags);
+                let d = DecodedAlu::new(version, alu);
+                if !d.plain {
+                    continue;
+                }
+                plain += 1;
+                let mut short = random_thread(version, &mut rng);
+                let mut full = short.clone();
+                let mut mem = Memory::new();
+                let (mut c1, mut c2) = (0u64, 0u64);
+                let r1 = short.plain_instr(&d, &mut c1);
+                let r2 = full.alu_instr(&d, &mut mem, &mut c2);
+                let text = format!("{alu:?}");
+                assert_eq!(r1, r2, "{version:?} {text}");
+                faults += usize::from(r1.is_err());
+                if r1.is_ok() {
+                    assert_eq!(short.rf, full.rf, "{version:?} {text}");
+                    assert_eq!(short.rf_valid, full.rf_valid, "{version:?} {text}");
+                    assert_eq!(short.acc, full.acc, "{version:?} {text}");
+                    assert_eq!(short.acc_valid, full.acc_valid, "{version:?} {text}");
+                    assert_eq!(short.acc_written, full.acc_written, "{version:?} {text}");
+                    assert_eq!(
+                        short.prev_acc_writes, full.prev_acc_writes,
+                        "{version:?} {text}"
+                    );
+                    assert_eq!(
+                        (short.flag_a, short.flag_b, short.flags_valid, short.b_valid),
+                        (full.flag_a, full.flag_b, full.flags_valid, full.b_valid),
+                        "{version:?} {text}"
+                    );
+                    assert_eq!(short.last_sfu, full.last_sfu, "{version:?} {text}");
+                    assert_eq!(c1, c2, "{version:?} {text}");
+                }
+            }
+            // Enough of both kinds to mean something.
+            assert!(plain > 5_000, "{version:?}: {plain} plain instructions");
+            assert!(
+                faults > 100 && faults < plain * 3 / 4,
+                "{version:?}: {faults} faults of {plain}"
+            );
+        }
     }
 }
