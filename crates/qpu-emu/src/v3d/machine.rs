@@ -220,6 +220,21 @@ fn dest_of(version: V3dVersion, w: Waddr) -> Result<Dest, V3dFault> {
     })
 }
 
+/// Input a of an op with named modifiers (`named`), unpacked lane by lane.
+fn named_unpack(named: Option<(FloatPack, &'static str)>, a: Lanes) -> Result<Lanes, V3dFault> {
+    let name = match named {
+        // No unpack (the plain `mov`/`fmov` encodings).
+        None | Some((_, "")) => return Ok(a),
+        Some((_, name)) => name,
+    };
+    let mut out = [0; 16];
+    for (o, &v) in out.iter_mut().zip(&a) {
+        *o = lanes::named_unpack(name, v)
+            .ok_or_else(|| unsupported(format!("input unpack `{name}`")))?;
+    }
+    Ok(out)
+}
+
 /// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
 /// whose input it is must run. 4.2 has one (`raddr_b`) and no such rule.
 fn small_immediates(
@@ -1574,17 +1589,7 @@ impl Thread {
             });
         }
         let named = alu.add_named_modifiers();
-        let unpack_a = |a: Lanes| -> Result<Lanes, V3dFault> {
-            match named {
-                None => Ok(a),
-                Some((_, name)) => a
-                    .iter()
-                    .map(|&v| lanes::named_unpack(name, v))
-                    .collect::<Option<Vec<u32>>>()
-                    .map(|v| v.try_into().expect("16 lanes"))
-                    .ok_or_else(|| unsupported(format!("input unpack `{name}`"))),
-            }
-        };
+        let unpack_a = |a: Lanes| named_unpack(named, a);
         // Macros rather than closures taking `fn` pointers, so that each lane loop is
         // compiled with its operation inlined.
         macro_rules! int2 {
@@ -1799,17 +1804,7 @@ impl Thread {
             return Ok(Output::float(map2(&a, &b, |x, y| vfloat::fmul(x, y, p))));
         }
         let named = alu.mul_named_modifiers().or_else(|| self.fmov71_mul(alu));
-        let unpack_a = |a: Lanes| -> Result<Lanes, V3dFault> {
-            match named {
-                None => Ok(a),
-                Some((_, name)) => {
-                    let v: Option<Vec<u32>> =
-                        a.iter().map(|&v| lanes::named_unpack(name, v)).collect();
-                    v.map(|v| v.try_into().expect("16 lanes"))
-                        .ok_or_else(|| unsupported(format!("input unpack `{name}`")))
-                }
-            }
-        };
+        let unpack_a = |a: Lanes| named_unpack(named, a);
         Ok(match op {
             MulOp::Add => {
                 let (values, carry) = map2c(&a, &b, |x, y| x.overflowing_add(y));
