@@ -466,11 +466,7 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
         (base + 144).store(total);
     })
     .unwrap();
-    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
-    assert!(
-        compiled.spill_bytes_per_qpu > 0,
-        "the kernel no longer spills"
-    );
+    assert_spills(&kernel);
     // The run goes out as 4-row DMAs (units field 4 - 1 = 3, i.e. 0x01800000 added).
     let listing = kernel.disassemble().unwrap();
     assert!(listing.contains(", 0x01800000"), "{listing}");
@@ -479,6 +475,15 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
         0..9 => x * (k * 7 + 1),
         _ => (1..=70).map(|i| x * i).sum::<i32>(),
     });
+}
+
+/// The test needs a kernel that spills: fails if it no longer does.
+fn assert_spills<P>(kernel: &qpu::Kernel<P>) {
+    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    assert!(
+        compiled.spill_bytes_per_qpu > 0,
+        "the kernel no longer spills"
+    );
 }
 
 /// Runs `kernel` (input `p`, then 160 output words per QPU: 10 rows) on the interpreter
@@ -525,11 +530,7 @@ fn a_spilling_kernel_keeps_what_a_store_run_stores_out_of_memory() {
         (base + 144).store(total);
     })
     .unwrap();
-    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
-    assert!(
-        compiled.spill_bytes_per_qpu > 0,
-        "the kernel no longer spills"
-    );
+    assert_spills(&kernel);
     let input: Vec<i32> = (0..16).map(|l| l * 5 - 40).collect();
     lands_on_every_qpu(&mut kernel, &input, &[1, 4, 12], |x, k| match k {
         0..9 => x * (k + 1),

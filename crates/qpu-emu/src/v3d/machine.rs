@@ -716,14 +716,18 @@ impl Thread {
             InputSource::Rf(r) => self.read_rf(r),
             InputSource::SmallImm(i) => self.small_imm(i),
         };
-        let Inputs::V42 {
-            add_a,
-            add_b,
-            mul_a,
-            mul_b,
-            raddr_b,
-            ..
-        } = alu.inputs
+        // Only 4.2's `rot` changes what an input reads.
+        let (
+            true,
+            Inputs::V42 {
+                add_a,
+                add_b,
+                mul_a,
+                mul_b,
+                raddr_b,
+                ..
+            },
+        ) = (sigs.contains(Signal::Rot), alu.inputs)
         else {
             return value(source);
         };
@@ -1874,18 +1878,8 @@ impl Thread {
 
 #[cfg(test)]
 mod plain_path_tests {
+    use super::super::tests::Rng;
     use super::*;
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
 
     /// A thread in a random state: random register contents, most registers and
     /// accumulators valid, random flags (sometimes invalid), 1, 2 or 4 threads per QPU.

@@ -21,10 +21,11 @@ const END: &str = "
     nop ; nop
 ";
 
-struct Rng(u64);
+/// Xorshift: a reproducible stream of test inputs (also `machine`'s path test's).
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
