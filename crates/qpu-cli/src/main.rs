@@ -8,6 +8,7 @@
 //! qpu emu --gpu vc6 kernel.qasm --qpus 8 --buffer out=512 --uniform @out --dump out
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
+//! qpu bench --listing KERNEL --gpu vc6|vc7    # its V3D code
 //! qpu bench --gpu vc6|vc7                     # the examples on the V3D emulator
 //! ```
 
@@ -136,12 +137,14 @@ enum Command {
         /// rot3d, heatmap) with each instruction's static cycle note.
         #[arg(long, value_name = "KERNEL")]
         listing: Option<String>,
-        /// With --listing: compile for launches of up to this many QPUs (1-12).
+        /// With --listing: compile for launches of up to this many QPUs (1-12; the V3D
+        /// code does not depend on it).
         #[arg(long, default_value_t = 1, requires = "listing")]
         qpus: u32,
         /// Compile the examples for this GPU: vc6 or vc7 run them on the V3D emulator
         /// (first-slice compiler; cycles uncalibrated), vc4 (the default) is the table above.
-        #[arg(long, value_enum, default_value_t = Gpu::Vc4, conflicts_with_all = ["listing", "json"])]
+        /// With --listing: the listing for this GPU.
+        #[arg(long, value_enum, default_value_t = Gpu::Vc4, conflicts_with = "json")]
         gpu: Gpu,
     },
 }
@@ -345,8 +348,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench {
             listing: Some(name),
             qpus,
+            gpu,
             ..
-        } => match qpu::bench::listing(&name, qpus) {
+        } => match gpu.v3d().map_or_else(
+            || qpu::bench::listing(&name, qpus),
+            |version| qpu::bench::v3d_listing(&name, version),
+        ) {
             Ok(Some(text)) => emit(&text),
             Ok(None) => Err(CliError::Usage(format!(
                 "bench --listing: no example kernel named {name:?} (one of: {})",

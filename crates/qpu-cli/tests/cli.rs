@@ -427,6 +427,30 @@ fn bench_listing_prints_an_annotated_kernel_that_assembles() {
     }
 }
 
+#[test]
+fn bench_listing_for_a_v3d_gpu_assembles_to_the_compiled_words() {
+    for (gpu, version) in [
+        ("vc6", qpu_isa::v3d::V3dVersion::V42),
+        ("vc7", qpu_isa::v3d::V3dVersion::V71),
+    ] {
+        let out = ok(qpu(&["bench", "--listing", "heatmap", "--gpu", gpu]));
+        // The V3D program end, and the text is the V3D assembler's: it assembles back to
+        // the words the compiler makes for the same kernel.
+        assert!(out.contains("thrsw"), "{out}");
+        let words: Vec<u64> = qpu_isa::v3d::assemble(version, &out)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}\n{out}"))
+            .iter()
+            .map(|i| i.encode(version).unwrap())
+            .collect();
+        let kernel = qpu::compile(qpu::bench::heatmap_step).unwrap();
+        let compiled = qpu::compile::v3d::compile(kernel.ast(), version).unwrap();
+        assert_eq!(words, compiled.words, "{gpu}");
+    }
+    let out = qpu(&["bench", "--listing", "fft", "--gpu", "vc7"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no example kernel named \"fft\""));
+}
+
 /// `--gpu vc6|vc7`: V3D programs assemble to the hand-derived words of the qpu-isa golden
 /// tests, disassemble to text that assembles back to the same words, and errors name the
 /// file, line and column (or the instruction index for an undecodable word).

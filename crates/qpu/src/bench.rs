@@ -504,13 +504,8 @@ pub const KERNELS: [&str; 5] = ["gcd", "tri", "oet_sort", "rot3d", "heatmap"];
 /// other name) for launches of up to `max_qpus` QPUs, each instruction annotated with its
 /// static cycle note ([`crate::compile::Compiled::disassemble_with_cycles`]).
 pub fn listing(name: &str, max_qpus: u32) -> crate::Result<Option<String>> {
-    let ast = match name {
-        "gcd" => compile(gcd)?.ast().clone(),
-        "tri" => compile(tri)?.ast().clone(),
-        "oet_sort" => compile(oet)?.ast().clone(),
-        "rot3d" => compile(rot3d_3)?.ast().clone(),
-        "heatmap" => compile(heatmap_step)?.ast().clone(),
-        _ => return Ok(None),
+    let Some(ast) = example(name)? else {
+        return Ok(None);
     };
     if !(1..=12).contains(&max_qpus) {
         return Err(crate::Error::NumQpus(max_qpus));
@@ -521,6 +516,30 @@ pub fn listing(name: &str, max_qpus: u32) -> crate::Result<Option<String>> {
     };
     let compiled = crate::compile::compile_with(&ast, options)?;
     Ok(Some(compiled.disassemble_with_cycles()))
+}
+
+/// The kernel of the example `name` (one of [`KERNELS`]).
+fn example(name: &str) -> crate::Result<Option<crate::lang::ast::Kernel>> {
+    Ok(Some(match name {
+        "gcd" => compile(gcd)?.ast().clone(),
+        "tri" => compile(tri)?.ast().clone(),
+        "oet_sort" => compile(oet)?.ast().clone(),
+        "rot3d" => compile(rot3d_3)?.ast().clone(),
+        "heatmap" => compile(heatmap_step)?.ast().clone(),
+        _ => return Ok(None),
+    }))
+}
+
+/// The listing of the example kernel `name` (one of [`KERNELS`]; `None` for any other
+/// name) compiled for V3D `version`, in the V3D assembler's syntax (the V3D code does not
+/// depend on the QPU count).
+pub fn v3d_listing(name: &str, version: qpu_isa::v3d::V3dVersion) -> crate::Result<Option<String>> {
+    let Some(ast) = example(name)? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        crate::compile::v3d::compile(&ast, version)?.disassemble(),
+    ))
 }
 
 /// Run every measured example on the emulator (QPULib's setups where it has numbers).
