@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 
 use qpu_isa::v3d::{
     self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
-    FloatMods, FloatPack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals,
-    UpdateFlag, V3dVersion, Waddr,
+    FloatMods, FloatPack, FloatUnpack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag,
+    Signal, Signals, UpdateFlag, V3dVersion, Waddr,
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
@@ -94,12 +94,21 @@ pub(crate) struct DecodedAlu {
     mul_dest: Option<Dest>,
     /// See [`is_plain`].
     plain: bool,
+    /// For a plain instruction: each live op as a lane function ([`lane_fn`]), when both
+    /// have one; the small immediate's lanes.
+    lane_fns: Option<(LaneFn, LaneFn)>,
+    imm: Option<Lanes>,
 }
+
+/// A pure 16-lane operation of two inputs.
+type LaneFn = fn(&Lanes, &Lanes) -> Lanes;
 
 impl DecodedAlu {
     fn new(version: V3dVersion, alu: AluInstruction) -> Self {
         let mut d = DecodedAlu {
             plain: false,
+            lane_fns: None,
+            imm: None,
             sources: std::array::from_fn(|n| alu.input(n)),
             add_dest: dest_of(version, alu.add.waddr).ok(),
             mul_dest: dest_of(version, alu.mul.waddr).ok(),
@@ -112,6 +121,13 @@ impl DecodedAlu {
             mul_named_modifiers: alu.mul_named_modifiers(),
         };
         d.plain = is_plain(version, &alu, &d);
+        if d.plain {
+            d.lane_fns = add_lane_fn(version, &d).zip(mul_lane_fn(version, &d));
+            d.imm = d.sources.iter().find_map(|s| match *s {
+                InputSource::SmallImm(i) => small_imm_value(i).map(splat),
+                _ => None,
+            });
+        }
         d
     }
 
@@ -233,6 +249,83 @@ fn named_unpack(named: Option<(FloatPack, &'static str)>, a: Lanes) -> Result<La
             .ok_or_else(|| unsupported(format!("input unpack `{name}`")))?;
     }
     Ok(out)
+}
+
+/// The add op of a plain instruction as a lane function, when it is one of the common
+/// pure operations without input unpacks (`Some(nop)` for no op); `None` sends it through
+/// [`Thread::add_op`].
+fn add_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
+    use AddOp::*;
+    let v42 = version == V3dVersion::V42;
+    let plain_float = d
+        .add_float_mods
+        .is_some_and(|m| m.a == FloatUnpack::None && m.b == FloatUnpack::None);
+    let no_unpack = d
+        .add_named_modifiers
+        .is_none_or(|(_, name)| name.is_empty());
+    macro_rules! lanes {
+        ($f:expr) => {{
+            fn f(a: &Lanes, b: &Lanes) -> Lanes {
+                map2(a, b, $f)
+            }
+            f as LaneFn
+        }};
+    }
+    Some(match d.add.op {
+        Nop => lanes!(|_, _| 0),
+        Add => lanes!(|x: u32, y| x.wrapping_add(y)),
+        Sub => lanes!(|x: u32, y| x.wrapping_sub(y)),
+        Min => lanes!(|x, y| (x as i32).min(y as i32) as u32),
+        Max => lanes!(|x, y| (x as i32).max(y as i32) as u32),
+        Umin => lanes!(|x: u32, y| x.min(y)),
+        Umax => lanes!(|x: u32, y| x.max(y)),
+        Shl => lanes!(|x: u32, y| x << (y & 31)),
+        Shr => lanes!(|x: u32, y| x >> (y & 31)),
+        Asr => lanes!(|x, y| ((x as i32) >> (y & 31)) as u32),
+        Ror => lanes!(|x: u32, y| x.rotate_right(y & 31)),
+        And => lanes!(|x, y| x & y),
+        Or => lanes!(|x, y| x | y),
+        Xor => lanes!(|x, y| x ^ y),
+        Fadd | Faddnf if plain_float && v42 => lanes!(|x, y| vfloat::fadd(x, y, true)),
+        Fadd | Faddnf if plain_float => lanes!(|x, y| vfloat::fadd(x, y, false)),
+        Fsub if plain_float && v42 => lanes!(|x, y| vfloat::fsub(x, y, true)),
+        Fsub if plain_float => lanes!(|x, y| vfloat::fsub(x, y, false)),
+        Fmin if plain_float && v42 => lanes!(|x, y| vfloat::fmin(x, y, true)),
+        Fmin if plain_float => lanes!(|x, y| vfloat::fmin(x, y, false)),
+        Fmax if plain_float && v42 => lanes!(|x, y| vfloat::fmax(x, y, true)),
+        Fmax if plain_float => lanes!(|x, y| vfloat::fmax(x, y, false)),
+        Mov if no_unpack => lanes!(|x, _| x),
+        _ => return None,
+    })
+}
+
+/// The mul op of a plain instruction as a lane function, as [`add_lane_fn`].
+fn mul_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
+    let v42 = version == V3dVersion::V42;
+    let plain_float = d
+        .mul_float_mods
+        .is_some_and(|m| m.a == FloatUnpack::None && m.b == FloatUnpack::None);
+    let no_unpack = d
+        .mul_named_modifiers
+        .is_none_or(|(_, name)| name.is_empty());
+    macro_rules! lanes {
+        ($f:expr) => {{
+            fn f(a: &Lanes, b: &Lanes) -> Lanes {
+                map2(a, b, $f)
+            }
+            f as LaneFn
+        }};
+    }
+    Some(match d.mul.op {
+        MulOp::Nop => lanes!(|_, _| 0),
+        MulOp::Add => lanes!(|x: u32, y| x.wrapping_add(y)),
+        MulOp::Sub => lanes!(|x: u32, y| x.wrapping_sub(y)),
+        MulOp::Smul24 => lanes!(lanes::smul24),
+        MulOp::Fmul if plain_float && v42 => lanes!(|x, y| vfloat::fmul(x, y, true)),
+        MulOp::Fmul if plain_float => lanes!(|x, y| vfloat::fmul(x, y, false)),
+        MulOp::Mov if no_unpack => lanes!(|x, _| x),
+        _ => return None,
+    })
 }
 
 /// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
@@ -506,7 +599,7 @@ impl Thread {
         }
     }
 
-    fn read_rf(&self, n: u8) -> Result<Lanes, V3dFault> {
+    fn read_rf(&self, n: u8) -> Result<&Lanes, V3dFault> {
         if n >= self.regs() {
             return Err(V3dRule::RegisterOutOfRange {
                 index: n,
@@ -520,10 +613,10 @@ impl Thread {
             }
             .into());
         }
-        Ok(self.rf[usize::from(n)])
+        Ok(&self.rf[usize::from(n)])
     }
 
-    fn read_acc(&self, n: u8) -> Result<Lanes, V3dFault> {
+    fn read_acc(&self, n: u8) -> Result<&Lanes, V3dFault> {
         if self.acc_valid & (1 << n) == 0 {
             let register = format!("r{n}");
             return Err(if self.acc_written & (1 << n) != 0 {
@@ -533,7 +626,7 @@ impl Thread {
             }
             .into());
         }
-        Ok(self.acc[usize::from(n)])
+        Ok(&self.acc[usize::from(n)])
     }
 
     fn flags(&self) -> Result<(u16, u16), V3dFault> {
@@ -712,8 +805,8 @@ impl Thread {
         let sigs = alu.signals;
         let source = alu.input(n);
         let value = |source| match source {
-            InputSource::Acc(r) => self.read_acc(r),
-            InputSource::Rf(r) => self.read_rf(r),
+            InputSource::Acc(r) => self.read_acc(r).copied(),
+            InputSource::Rf(r) => self.read_rf(r).copied(),
             InputSource::SmallImm(i) => self.small_imm(i),
         };
         // Only 4.2's `rot` changes what an input reads.
@@ -1111,6 +1204,46 @@ impl Thread {
         let add_live = alu.add.op != AddOp::Nop;
         let mul_live = alu.mul.op != MulOp::Nop;
         let (ar, mr) = (alu.add_arity(), alu.mul_arity());
+        if let Some((add_fn, mul_fn)) = alu.lane_fns {
+            // Both ops are lane functions: inputs read in place, nothing copied first.
+            static ZERO: Lanes = [0; 16];
+            let input = |live: bool, needed: bool, n: usize| -> Result<&Lanes, V3dFault> {
+                if !(live && needed) {
+                    return Ok(&ZERO);
+                }
+                match alu.sources[n] {
+                    InputSource::Acc(r) => self.read_acc(r),
+                    InputSource::Rf(r) => self.read_rf(r),
+                    InputSource::SmallImm(i) => match &alu.imm {
+                        Some(lanes) => Ok(lanes),
+                        None => self.small_imm(i).map(|_| &ZERO),
+                    },
+                }
+            };
+            let add_a = input(add_live, ar >= 1, 0)?;
+            let add_b = input(add_live, ar >= 2, 1)?;
+            let mul_a = input(mul_live, mr >= 1, 2)?;
+            let mul_b = input(mul_live, mr >= 2, 3)?;
+            let add_out = add_fn(add_a, add_b);
+            let mul_out = mul_fn(mul_a, mul_b);
+            let flags = alu.flags();
+            let add_mask = self.cond_mask(flags.ac)?;
+            let mul_mask = self.cond_mask(flags.mc)?;
+            let mut acc_writes = 0u8;
+            for (live, values, dest, mask) in [
+                (add_live, add_out, alu.add_dest, add_mask),
+                (mul_live, mul_out, alu.mul_dest, mul_mask),
+            ] {
+                if let (true, Some(dest)) = (live, dest) {
+                    if let Dest::Acc(n) = dest {
+                        acc_writes |= 1 << n;
+                    }
+                    self.write_register(dest, values, mask)?;
+                }
+            }
+            self.prev_acc_writes = acc_writes;
+            return Ok(());
+        }
         let zero = [0u32; 16];
         let input = |this: &Self, live: bool, needed: bool, n: usize| {
             if live && needed {
@@ -1240,7 +1373,7 @@ impl Thread {
                 }
                 self.rf[usize::from(n)]
             }
-            Dest::Acc(n) => self.read_acc(n)?,
+            Dest::Acc(n) => *self.read_acc(n)?,
             _ => return Err(unsupported("a 16-bit pack into a magic register")),
         };
         Ok(std::array::from_fn(|i| {
@@ -1917,7 +2050,7 @@ mod plain_path_tests {
     fn the_plain_path_matches_the_full_path() {
         for version in [V3dVersion::V42, V3dVersion::V71] {
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-            let (mut plain, mut faults) = (0, 0);
+            let (mut plain, mut faults, mut lane_fns) = (0, 0, 0);
             for _ in 0..400_000 {
                 let word = rng.next();
                 let Ok(Instruction::Alu(mut alu)) = v3d::decode(version, word) else {
@@ -1935,6 +2068,15 @@ mod plain_path_tests {
                 } else {
                     Signals::NONE
                 };
+                // And a third of the time no mul op, which the short path's lane functions
+                // then meet more often.
+                if rng.next().is_multiple_of(3) {
+                    alu.mul = v3d::Alu {
+                        op: MulOp::Nop,
+                        variant: 0,
+                        waddr: Waddr::NOP,
+                    };
+                }
                 let mut flags = alu.flags();
                 (flags.apf, flags.auf, flags.mpf, flags.muf) = (None, None, None, None);
                 if rng.next().is_multiple_of(2) {
@@ -1946,6 +2088,7 @@ mod plain_path_tests {
                     continue;
                 }
                 plain += 1;
+                lane_fns += usize::from(d.lane_fns.is_some());
                 let mut short = random_thread(version, &mut rng);
                 let mut full = short.clone();
                 let mut mem = Memory::new();
@@ -1974,8 +2117,12 @@ mod plain_path_tests {
                     assert_eq!(c1, c2, "{version:?} {text}");
                 }
             }
-            // Enough of both kinds to mean something.
+            // Enough of both kinds, and of ops run as lane functions, to mean something.
             assert!(plain > 5_000, "{version:?}: {plain} plain instructions");
+            assert!(
+                lane_fns > 1_000,
+                "{version:?}: {lane_fns} as lane functions"
+            );
             assert!(
                 faults > 100 && faults < plain * 3 / 4,
                 "{version:?}: {faults} faults of {plain}"
