@@ -121,7 +121,7 @@ impl DecodedAlu {
             mul_named_modifiers: alu.mul_named_modifiers(),
         };
         d.plain = is_plain(version, &alu, &d);
-        if d.plain {
+        if d.plain && !alu.signals.contains(Signal::Rot) {
             d.lane_fns = add_lane_fn(version, &d).zip(mul_lane_fn(version, &d));
             d.imm = d.sources.iter().find_map(|s| match *s {
                 InputSource::SmallImm(i) => small_imm_value(i).map(splat),
@@ -386,7 +386,10 @@ fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
         Signal::SmallImmC,
         Signal::SmallImmD,
     ]);
-    let signals_ok = alu.signals.iter().all(|sig| small.contains(sig))
+    // 4.2's `rot` too: the full path's only rules for it are in `read_input`, which the
+    // short path also uses for it.
+    let allowed = small.with(Signal::Rot);
+    let signals_ok = alu.signals.iter().all(|sig| allowed.contains(sig))
         && small_immediates(v42, alu.signals, add_live, mul_live).is_ok();
     let add_ok = matches!(
         alu.add.op,
@@ -2036,6 +2039,8 @@ mod plain_path_tests {
         t.rf_valid = !(rng.next() & rng.next() & rng.next());
         t.acc_valid = !(rng.next() & rng.next() & rng.next()) as u8;
         t.acc_written = rng.next() as u8;
+        // Accumulators the previous instruction wrote (a rotation of one faults).
+        t.prev_acc_writes = (rng.next() & rng.next()) as u8;
         t.flag_a = rng.next() as u16;
         t.flag_b = rng.next() as u16;
         t.flags_valid = !rng.next().is_multiple_of(8);
@@ -2050,7 +2055,7 @@ mod plain_path_tests {
     fn the_plain_path_matches_the_full_path() {
         for version in [V3dVersion::V42, V3dVersion::V71] {
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-            let (mut plain, mut faults, mut lane_fns) = (0, 0, 0);
+            let (mut plain, mut faults, mut lane_fns, mut rotations) = (0, 0, 0, 0);
             for _ in 0..400_000 {
                 let word = rng.next();
                 let Ok(Instruction::Alu(mut alu)) = v3d::decode(version, word) else {
@@ -2068,6 +2073,9 @@ mod plain_path_tests {
                 } else {
                     Signals::NONE
                 };
+                if version == V3dVersion::V42 && rng.next().is_multiple_of(4) {
+                    alu.signals = alu.signals.with(Signal::Rot);
+                }
                 // And a third of the time no mul op, which the short path's lane functions
                 // then meet more often.
                 if rng.next().is_multiple_of(3) {
@@ -2089,6 +2097,7 @@ mod plain_path_tests {
                 }
                 plain += 1;
                 lane_fns += usize::from(d.lane_fns.is_some());
+                rotations += usize::from(alu.signals.contains(Signal::Rot));
                 let mut short = random_thread(version, &mut rng);
                 let mut full = short.clone();
                 let mut mem = Memory::new();
@@ -2123,6 +2132,9 @@ mod plain_path_tests {
                 lane_fns > 1_000,
                 "{version:?}: {lane_fns} as lane functions"
             );
+            if version == V3dVersion::V42 {
+                assert!(rotations > 500, "{rotations} with rot");
+            }
             assert!(
                 faults > 100 && faults < plain * 3 / 4,
                 "{version:?}: {faults} faults of {plain}"
