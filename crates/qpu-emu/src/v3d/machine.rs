@@ -251,50 +251,60 @@ fn named_unpack(named: Option<(FloatPack, &'static str)>, a: Lanes) -> Result<La
     Ok(out)
 }
 
+/// A [`LaneFn`] applying `$f` lane by lane; with a version flag, `$f(x, y, v42)`, one
+/// function per version (the V3D float ops differ between 4.2 and 7.1 in NaN handling).
+macro_rules! lane_fn {
+    ($f:expr) => {{
+        fn f(a: &Lanes, b: &Lanes) -> Lanes {
+            map2(a, b, $f)
+        }
+        f as LaneFn
+    }};
+    ($f:path, $v42:expr) => {
+        if $v42 {
+            lane_fn!(|x, y| $f(x, y, true))
+        } else {
+            lane_fn!(|x, y| $f(x, y, false))
+        }
+    };
+}
+
+/// Whether an op reads its inputs as they are: for a float op, no input unpacks; for an op
+/// with named modifiers, none named.
+fn inputs_as_is(mods: Option<FloatMods>, named: Option<(FloatPack, &'static str)>) -> (bool, bool) {
+    (
+        mods.is_some_and(|m| m.a == FloatUnpack::None && m.b == FloatUnpack::None),
+        named.is_none_or(|(_, name)| name.is_empty()),
+    )
+}
+
 /// The add op of a plain instruction as a lane function, when it is one of the common
 /// pure operations without input unpacks (`Some(nop)` for no op); `None` sends it through
 /// [`Thread::add_op`].
 fn add_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
     use AddOp::*;
     let v42 = version == V3dVersion::V42;
-    let plain_float = d
-        .add_float_mods
-        .is_some_and(|m| m.a == FloatUnpack::None && m.b == FloatUnpack::None);
-    let no_unpack = d
-        .add_named_modifiers
-        .is_none_or(|(_, name)| name.is_empty());
-    macro_rules! lanes {
-        ($f:expr) => {{
-            fn f(a: &Lanes, b: &Lanes) -> Lanes {
-                map2(a, b, $f)
-            }
-            f as LaneFn
-        }};
-    }
+    let (plain_float, no_unpack) = inputs_as_is(d.add_float_mods, d.add_named_modifiers);
     Some(match d.add.op {
-        Nop => lanes!(|_, _| 0),
-        Add => lanes!(|x: u32, y| x.wrapping_add(y)),
-        Sub => lanes!(|x: u32, y| x.wrapping_sub(y)),
-        Min => lanes!(|x, y| (x as i32).min(y as i32) as u32),
-        Max => lanes!(|x, y| (x as i32).max(y as i32) as u32),
-        Umin => lanes!(|x: u32, y| x.min(y)),
-        Umax => lanes!(|x: u32, y| x.max(y)),
-        Shl => lanes!(|x: u32, y| x << (y & 31)),
-        Shr => lanes!(|x: u32, y| x >> (y & 31)),
-        Asr => lanes!(|x, y| ((x as i32) >> (y & 31)) as u32),
-        Ror => lanes!(|x: u32, y| x.rotate_right(y & 31)),
-        And => lanes!(|x, y| x & y),
-        Or => lanes!(|x, y| x | y),
-        Xor => lanes!(|x, y| x ^ y),
-        Fadd | Faddnf if plain_float && v42 => lanes!(|x, y| vfloat::fadd(x, y, true)),
-        Fadd | Faddnf if plain_float => lanes!(|x, y| vfloat::fadd(x, y, false)),
-        Fsub if plain_float && v42 => lanes!(|x, y| vfloat::fsub(x, y, true)),
-        Fsub if plain_float => lanes!(|x, y| vfloat::fsub(x, y, false)),
-        Fmin if plain_float && v42 => lanes!(|x, y| vfloat::fmin(x, y, true)),
-        Fmin if plain_float => lanes!(|x, y| vfloat::fmin(x, y, false)),
-        Fmax if plain_float && v42 => lanes!(|x, y| vfloat::fmax(x, y, true)),
-        Fmax if plain_float => lanes!(|x, y| vfloat::fmax(x, y, false)),
-        Mov if no_unpack => lanes!(|x, _| x),
+        Nop => lane_fn!(|_, _| 0),
+        Add => lane_fn!(|x: u32, y| x.wrapping_add(y)),
+        Sub => lane_fn!(|x: u32, y| x.wrapping_sub(y)),
+        Min => lane_fn!(|x, y| (x as i32).min(y as i32) as u32),
+        Max => lane_fn!(|x, y| (x as i32).max(y as i32) as u32),
+        Umin => lane_fn!(|x: u32, y| x.min(y)),
+        Umax => lane_fn!(|x: u32, y| x.max(y)),
+        Shl => lane_fn!(|x: u32, y| x << (y & 31)),
+        Shr => lane_fn!(|x: u32, y| x >> (y & 31)),
+        Asr => lane_fn!(|x, y| ((x as i32) >> (y & 31)) as u32),
+        Ror => lane_fn!(|x: u32, y| x.rotate_right(y & 31)),
+        And => lane_fn!(|x, y| x & y),
+        Or => lane_fn!(|x, y| x | y),
+        Xor => lane_fn!(|x, y| x ^ y),
+        Fadd | Faddnf if plain_float => lane_fn!(vfloat::fadd, v42),
+        Fsub if plain_float => lane_fn!(vfloat::fsub, v42),
+        Fmin if plain_float => lane_fn!(vfloat::fmin, v42),
+        Fmax if plain_float => lane_fn!(vfloat::fmax, v42),
+        Mov if no_unpack => lane_fn!(|x, _| x),
         _ => return None,
     })
 }
@@ -302,28 +312,14 @@ fn add_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
 /// The mul op of a plain instruction as a lane function, as [`add_lane_fn`].
 fn mul_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
     let v42 = version == V3dVersion::V42;
-    let plain_float = d
-        .mul_float_mods
-        .is_some_and(|m| m.a == FloatUnpack::None && m.b == FloatUnpack::None);
-    let no_unpack = d
-        .mul_named_modifiers
-        .is_none_or(|(_, name)| name.is_empty());
-    macro_rules! lanes {
-        ($f:expr) => {{
-            fn f(a: &Lanes, b: &Lanes) -> Lanes {
-                map2(a, b, $f)
-            }
-            f as LaneFn
-        }};
-    }
+    let (plain_float, no_unpack) = inputs_as_is(d.mul_float_mods, d.mul_named_modifiers);
     Some(match d.mul.op {
-        MulOp::Nop => lanes!(|_, _| 0),
-        MulOp::Add => lanes!(|x: u32, y| x.wrapping_add(y)),
-        MulOp::Sub => lanes!(|x: u32, y| x.wrapping_sub(y)),
-        MulOp::Smul24 => lanes!(lanes::smul24),
-        MulOp::Fmul if plain_float && v42 => lanes!(|x, y| vfloat::fmul(x, y, true)),
-        MulOp::Fmul if plain_float => lanes!(|x, y| vfloat::fmul(x, y, false)),
-        MulOp::Mov if no_unpack => lanes!(|x, _| x),
+        MulOp::Nop => lane_fn!(|_, _| 0),
+        MulOp::Add => lane_fn!(|x: u32, y| x.wrapping_add(y)),
+        MulOp::Sub => lane_fn!(|x: u32, y| x.wrapping_sub(y)),
+        MulOp::Smul24 => lane_fn!(lanes::smul24),
+        MulOp::Fmul if plain_float => lane_fn!(vfloat::fmul, v42),
+        MulOp::Mov if no_unpack => lane_fn!(|x, _| x),
         _ => return None,
     })
 }
@@ -1207,9 +1203,9 @@ impl Thread {
         let add_live = alu.add.op != AddOp::Nop;
         let mul_live = alu.mul.op != MulOp::Nop;
         let (ar, mr) = (alu.add_arity(), alu.mul_arity());
-        if let Some((add_fn, mul_fn)) = alu.lane_fns {
+        static ZERO: Lanes = [0; 16];
+        let (add_out, mul_out) = if let Some((add_fn, mul_fn)) = alu.lane_fns {
             // Both ops are lane functions: inputs read in place, nothing copied first.
-            static ZERO: Lanes = [0; 16];
             let input = |live: bool, needed: bool, n: usize| -> Result<&Lanes, V3dFault> {
                 if !(live && needed) {
                     return Ok(&ZERO);
@@ -1227,49 +1223,35 @@ impl Thread {
             let add_b = input(add_live, ar >= 2, 1)?;
             let mul_a = input(mul_live, mr >= 1, 2)?;
             let mul_b = input(mul_live, mr >= 2, 3)?;
-            let add_out = add_fn(add_a, add_b);
-            let mul_out = mul_fn(mul_a, mul_b);
-            let flags = alu.flags();
-            let add_mask = self.cond_mask(flags.ac)?;
-            let mul_mask = self.cond_mask(flags.mc)?;
-            let mut acc_writes = 0u8;
-            for (live, values, dest, mask) in [
-                (add_live, add_out, alu.add_dest, add_mask),
-                (mul_live, mul_out, alu.mul_dest, mul_mask),
-            ] {
-                if let (true, Some(dest)) = (live, dest) {
-                    if let Dest::Acc(n) = dest {
-                        acc_writes |= 1 << n;
-                    }
-                    self.write_register(dest, values, mask)?;
+            (
+                add_live.then(|| add_fn(add_a, add_b)),
+                mul_live.then(|| mul_fn(mul_a, mul_b)),
+            )
+        } else {
+            let input = |this: &Self, live: bool, needed: bool, n: usize| {
+                if live && needed {
+                    this.read_input(alu, n)
+                } else {
+                    Ok(ZERO)
                 }
-            }
-            self.prev_acc_writes = acc_writes;
-            return Ok(());
-        }
-        let zero = [0u32; 16];
-        let input = |this: &Self, live: bool, needed: bool, n: usize| {
-            if live && needed {
-                this.read_input(alu, n)
+            };
+            let add_a = input(self, add_live, ar >= 1, 0)?;
+            let add_b = input(self, add_live, ar >= 2, 1)?;
+            let mul_a = input(self, mul_live, mr >= 1, 2)?;
+            let mul_b = input(self, mul_live, mr >= 2, 3)?;
+            let add_out = if add_live {
+                Some(self.add_op(alu, add_a, add_b, clock)?.values)
             } else {
-                Ok(zero)
-            }
+                None
+            };
+            let mul_out = if mul_live {
+                Some(self.mul_op(alu, mul_a, mul_b)?.values)
+            } else {
+                None
+            };
+            (add_out, mul_out)
         };
-        let add_a = input(self, add_live, ar >= 1, 0)?;
-        let add_b = input(self, add_live, ar >= 2, 1)?;
-        let mul_a = input(self, mul_live, mr >= 1, 2)?;
-        let mul_b = input(self, mul_live, mr >= 2, 3)?;
         let flags = alu.flags();
-        let add_out = if add_live {
-            Some(self.add_op(alu, add_a, add_b, clock)?.values)
-        } else {
-            None
-        };
-        let mul_out = if mul_live {
-            Some(self.mul_op(alu, mul_a, mul_b)?.values)
-        } else {
-            None
-        };
         let add_mask = self.cond_mask(flags.ac)?;
         let mul_mask = self.cond_mask(flags.mc)?;
         let mut acc_writes = 0u8;
