@@ -174,7 +174,7 @@ pub enum RunErrorKind {
         )
     )]
     OutOfBounds {
-        /// "store", "load", "gather" or "uniform read".
+        /// "store", "load", "gather", "atomic" (a V3D semaphore) or "uniform read".
         access: &'static str,
         /// The first lane whose address is outside.
         lane: u8,

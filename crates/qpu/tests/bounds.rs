@@ -6,9 +6,22 @@
 use qpu::error::{ArrayPlace, Error, RunError, RunErrorKind};
 use qpu::lang::*;
 use qpu::{compile, Device};
+use qpu_isa::v3d::V3dVersion;
 
 fn devices() -> [Device; 2] {
     [Device::interpreter(), Device::emulator()]
+}
+
+/// The backends on which a store outside the arrays is the same error: the above and the
+/// Pi 4/5 emulators. (On those a load past an array's end reads the zeroed margin after it,
+/// as on a Pi 4/5, instead of an undefined value.)
+fn store_devices() -> [Device; 4] {
+    [
+        Device::interpreter(),
+        Device::emulator(),
+        Device::v3d_emulator(V3dVersion::V42),
+        Device::v3d_emulator(V3dVersion::V71),
+    ]
 }
 
 /// The run error of `result`, or a panic naming the backend.
@@ -25,7 +38,7 @@ fn run_error(device: &Device, result: qpu::Result<qpu::runtime::RunReport>) -> R
 
 #[test]
 fn a_store_past_the_end_names_lane_array_element_and_line() {
-    for device in devices() {
+    for device in store_devices() {
         let mut data = device.alloc::<i32>(20).unwrap();
         let line = line!() + 1;
         let kernel = compile(|p: Ptr<Int>| (p + 16).store(index())).unwrap();
@@ -55,7 +68,7 @@ fn a_store_past_the_end_names_lane_array_element_and_line() {
 
 #[test]
 fn a_store_far_past_the_end_never_reaches_the_next_array() {
-    for device in devices() {
+    for device in store_devices() {
         let mut a = device.alloc::<i32>(20).unwrap();
         let mut b = device.alloc_from(&[5i32; 64]).unwrap();
         let kernel = compile(|p: Ptr<Int>, _q: Ptr<Int>| {

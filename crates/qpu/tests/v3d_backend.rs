@@ -155,8 +155,10 @@ fn read_only_stores_are_errors() {
         // A store into an array passed as &SharedArray.
         let data = device.alloc_from(&[1i32; 16]).unwrap();
         let kernel = compile(|p: Ptr<Int>| p.store(p.load() + 1)).unwrap();
+        let line = line!() - 1;
         let error = kernel.run(&device, &data).unwrap_err().to_string();
         assert!(error.contains("&SharedArray"), "{error}");
+        assert!(error.contains(&format!("v3d_backend.rs:{line}")), "{error}");
         assert_eq!(data.to_vec(), vec![1; 16], "the host's array is unchanged");
     }
 }
@@ -174,13 +176,16 @@ fn a_read_just_past_an_array_is_harmless_and_a_store_there_is_reported() {
         .unwrap();
         kernel.run(&device, &mut data).unwrap();
         assert_eq!(data.to_vec(), vec![7; 16], "{version:?}");
-        // Storing there is an error, not a silent write.
+        // Storing there is an error at the store, not a silent write.
+        let line = line!() + 1;
         let kernel = compile(|p: Ptr<Int>| (p + 16).store(index() + 1)).unwrap();
-        let error = kernel.run(&device, &mut data).unwrap_err().to_string();
+        let error = kernel.run(&device, &mut data).unwrap_err();
+        let text = error.to_string();
         assert!(
-            error.contains("past the end of an array"),
-            "{version:?}: {error}"
+            text.contains("0 past the end of its 16 elements"),
+            "{version:?}: {text}"
         );
+        assert!(text.contains(&format!("v3d_backend.rs:{line}")), "{text}");
     }
 }
 

@@ -10,9 +10,9 @@ use qpu_isa::v3d::{
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
-use super::rules::{latency, V3dFault, V3dRule};
+use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
 use super::{Batch, V3dConfig, V3dQpuReport};
-use crate::memory::Memory;
+use crate::memory::{LendingMemory, MemoryError};
 
 /// Clocks one instruction occupies a QPU: 16 lanes through a 4-lane ALU (the peak-rate
 /// formula QPUs × 4 lanes × 2 ops × clock in the V3D notes). UNCALIBRATED.
@@ -178,7 +178,12 @@ impl DecodedCode {
     }
 
     /// The instruction at `pc`, read from `mem` and decoded if it is not known yet.
-    fn get(&mut self, version: V3dVersion, mem: &Memory, pc: u32) -> Result<&Decoded, V3dFault> {
+    fn get(
+        &mut self,
+        version: V3dVersion,
+        mem: &LendingMemory<'_>,
+        pc: u32,
+    ) -> Result<&Decoded, V3dFault> {
         let offset = pc.wrapping_sub(self.base);
         let index = (offset / 8) as usize;
         let kept = offset.is_multiple_of(8) && index < DECODED_LIMIT;
@@ -657,7 +662,7 @@ impl Thread {
         })
     }
 
-    fn next_uniform(&mut self, mem: &Memory) -> Result<u32, V3dFault> {
+    fn next_uniform(&mut self, mem: &LendingMemory<'_>) -> Result<u32, V3dFault> {
         let v = mem.read_u32(self.unif)?;
         self.unif = self.unif.wrapping_add(4);
         self.report.uniforms += 1;
@@ -668,7 +673,7 @@ impl Thread {
     /// (`code`).
     pub fn step(
         &mut self,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         clock: &mut u64,
         code: &mut DecodedCode,
     ) -> Result<Step, V3dFault> {
@@ -731,7 +736,7 @@ impl Thread {
         self.last_thrsw.is_some_and(|t| idx - t < 3)
     }
 
-    fn branch_instr(&mut self, b: &Branch, mem: &Memory) -> Result<(), V3dFault> {
+    fn branch_instr(&mut self, b: &Branch, mem: &LendingMemory<'_>) -> Result<(), V3dFault> {
         let idx = self.index;
         if self.in_branch_slots(idx) {
             return Err(V3dRule::BranchInBranchDelaySlot.into());
@@ -873,7 +878,7 @@ impl Thread {
     fn alu_instr(
         &mut self,
         alu: &DecodedAlu,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
         let idx = self.index;
@@ -1424,7 +1429,7 @@ impl Thread {
         dest: Dest,
         values: Lanes,
         mask: u16,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         clock: &mut u64,
         idx: u64,
     ) -> Result<(), V3dFault> {
@@ -1518,7 +1523,7 @@ impl Thread {
         addrs: Lanes,
         mask: u16,
         config: Option<u32>,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
         let words = match config {
@@ -1555,7 +1560,9 @@ impl Thread {
                 let mut out = [0u32; 16];
                 for (i, o) in out.iter_mut().enumerate() {
                     if active(i) {
-                        *o = mem.read_u32(addrs[i].wrapping_add(4 * w as u32))?;
+                        *o = mem
+                            .read_u32(addrs[i].wrapping_add(4 * w as u32))
+                            .map_err(tmu_fault(TmuAccess::Load, i))?;
                     }
                 }
                 self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
@@ -1571,7 +1578,8 @@ impl Thread {
             }
             for (w, d) in data.iter().enumerate() {
                 for i in (0..16).filter(|&i| active(i)) {
-                    mem.write_u32(addrs[i].wrapping_add(4 * w as u32), d[i])?;
+                    mem.write_u32(addrs[i].wrapping_add(4 * w as u32), d[i])
+                        .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
             }
             self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
@@ -1604,7 +1612,7 @@ impl Thread {
         mask: u16,
         op: u32,
         config: u32,
-        mem: &mut Memory,
+        mem: &mut LendingMemory<'_>,
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
         let data = std::mem::take(&mut self.tmu_data);
@@ -1632,7 +1640,9 @@ impl Thread {
             if mask & (1 << i) == 0 {
                 continue;
             }
-            let old = mem.read_u32(addrs[i])?;
+            let old = mem
+                .read_u32(addrs[i])
+                .map_err(tmu_fault(TmuAccess::Atomic, i))?;
             let (a, b) = (
                 data.first().map_or(0, |d| d[i]),
                 data.get(1).map_or(0, |d| d[i]),
@@ -1663,7 +1673,8 @@ impl Thread {
                     )))
                 }
             };
-            mem.write_u32(addrs[i], new)?;
+            mem.write_u32(addrs[i], new)
+                .map_err(tmu_fault(TmuAccess::Atomic, i))?;
             *o = old;
         }
         self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
@@ -1994,6 +2005,15 @@ impl Thread {
     }
 }
 
+/// The fault of lane `lane`'s TMU `access` that memory rejected.
+fn tmu_fault(access: TmuAccess, lane: usize) -> impl Fn(MemoryError) -> V3dFault {
+    move |source| V3dFault::Tmu {
+        access,
+        lane: lane as u8,
+        source,
+    }
+}
+
 #[cfg(test)]
 mod plain_path_tests {
     use super::super::tests::Rng;
@@ -2082,7 +2102,7 @@ mod plain_path_tests {
                 rotations += usize::from(alu.signals.contains(Signal::Rot));
                 let mut short = random_thread(version, &mut rng);
                 let mut full = short.clone();
-                let mut mem = Memory::new();
+                let mut mem = LendingMemory::new();
                 let (mut c1, mut c2) = (0u64, 0u64);
                 let r1 = short.plain_instr(&d, &mut c1);
                 let r2 = full.alu_instr(&d, &mut mem, &mut c2);

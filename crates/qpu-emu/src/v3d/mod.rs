@@ -85,8 +85,9 @@ use std::fmt;
 
 use qpu_isa::v3d::{Instruction, V3dVersion};
 
-use crate::memory::Memory;
+use crate::memory::{LendingMemory, Memory};
 use crate::EmuError;
+use crate::Lent;
 pub use rules::{V3dFault, V3dRule};
 
 /// The machine's shape and budgets.
@@ -341,160 +342,228 @@ impl V3dEmulator {
     /// QPU issues one instruction of its current thread per step (QPUs in turn, so runs are
     /// deterministic), a `thrsw` passes the QPU to its next thread.
     pub fn dispatch(&mut self, job: &CsdJob) -> Result<V3dRunReport, EmuError> {
-        let mut queue = self.batches(job)?;
-        let config = self.config.clone();
-        let threads = usize::from(config.threads);
-        let mut slots: Vec<Vec<Option<machine::Thread>>> = Vec::new();
-        let mut reports: Vec<V3dQpuReport> = (0..config.qpus)
-            .map(|qpu| V3dQpuReport {
-                qpu,
-                ..V3dQpuReport::default()
-            })
-            .collect();
-        let mut launched = 0u64;
-        for qpu in 0..config.qpus {
-            let mut row = Vec::new();
-            for slot in 0..threads {
-                row.push(queue.next().map(|b| {
-                    launched += 1;
-                    machine::Thread::new(&config, qpu, slot, &b, job.code)
-                }));
-            }
-            slots.push(row);
-        }
-        let mut code = machine::DecodedCode::new(job.code);
-        let mut current = vec![0usize; config.qpus];
-        let mut clocks = vec![0u64; config.qpus];
-        let mut executed = 0u64;
-        loop {
-            let mut any = false;
-            for qpu in 0..config.qpus {
-                let row = &mut slots[qpu];
-                let Some(start) = (0..threads)
-                    .map(|k| (current[qpu] + k) % threads)
-                    .find(|&s| row[s].is_some())
-                else {
-                    continue;
-                };
-                any = true;
-                current[qpu] = start;
-                let thread = row[start].as_mut().expect("live slot");
-                let pc = thread.pc;
-                let step = thread
-                    .step(&mut self.memory, &mut clocks[qpu], &mut code)
-                    .map_err(|fault| {
-                        let instruction = self
-                            .memory
-                            .read_bytes(pc, 8)
-                            .ok()
-                            .and_then(|b| b.try_into().ok())
-                            .map(u64::from_le_bytes)
-                            .map(|w| {
-                                qpu_isa::v3d::disasm::words(config.version, &[w])
-                                    .trim_end()
-                                    .to_string()
-                            })
-                            .unwrap_or_else(|| "(no instruction)".to_string());
-                        EmuError::V3dFault {
-                            qpu,
-                            thread: start,
-                            batch: thread.batch,
-                            pc,
-                            instruction,
-                            fault,
-                        }
-                    })?;
-                executed += 1;
-                if executed > config.max_instructions {
-                    return Err(EmuError::Budget {
-                        what: "instruction",
-                        limit: config.max_instructions,
-                        qpu,
-                        pc,
-                    });
-                }
-                match step {
-                    machine::Step::Continue => {}
-                    machine::Step::Switch => current[qpu] = (start + 1) % threads,
-                    machine::Step::End => {
-                        let done = row[start].take().expect("live slot");
-                        let r = &mut reports[qpu];
-                        r.instructions += done.report.instructions;
-                        r.stall_cycles += done.report.stall_cycles;
-                        r.tmu_loads += done.report.tmu_loads;
-                        r.tmu_stores += done.report.tmu_stores;
-                        r.uniforms += done.report.uniforms;
-                        r.batches += 1;
-                        if let Some(b) = queue.next() {
-                            launched += 1;
-                            row[start] =
-                                Some(machine::Thread::new(&config, qpu, start, &b, job.code));
-                        }
-                        current[qpu] = (start + 1) % threads;
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-        for (r, c) in reports.iter_mut().zip(&clocks) {
-            r.cycles = *c;
-        }
-        Ok(V3dRunReport {
-            version: config.version,
-            threads: config.threads,
-            batches: launched,
-            qpus: reports,
-            clock_mhz: config.clock_mhz,
-        })
+        let memory = &mut self.memory;
+        run_dispatch(&self.config, memory, job)
     }
 
-    fn batches(&self, job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
-        let [x, y, z] = job.workgroups;
-        if [x, y, z].iter().any(|&n| !(1..=65535).contains(&n)) {
-            return Err(EmuError::Launch(format!(
-                "workgroup counts {x}x{y}x{z}; each must be 1 to 65535"
-            )));
-        }
-        let size = job.workgroup_size;
-        if size == 0 || size > 256 || !size.is_multiple_of(16) {
-            return Err(EmuError::Launch(format!(
-                "workgroup size {size}; the emulator runs multiples of 16 up to 256 (whole \
-                 batches)"
-            )));
-        }
-        if !job.code.is_multiple_of(8) {
-            return Err(EmuError::Launch(format!(
-                "code address {:#010x} is not 8-byte aligned",
-                job.code
-            )));
-        }
-        let per_group = size / 16;
-        let total = u64::from(x) * u64::from(y) * u64::from(z) * u64::from(per_group);
-        if total > u64::from(u32::MAX) {
-            return Err(EmuError::Launch(format!(
-                "{total} batches is too many to emulate"
-            )));
-        }
-        // Mesa nir_to_vir.c: local_invocation_index_bits = ffs(next_pow2(max(size, 64))) - 1.
-        let bits = size.max(64).next_power_of_two().trailing_zeros();
-        let (uniforms, single_segment) = (job.uniforms, job.single_segment);
-        // Batches in order: X fastest, then Y, then Z; a workgroup's batches together.
-        Ok((0..total as u32).map(move |index| {
-            let (group, k) = (index / per_group, index % per_group);
-            let (wx, wy, wz) = (group % x, (group / x) % y, group / (x * y));
-            Batch {
-                index,
-                uniforms,
-                single_segment,
-                payload0: wx | wy << 16,
-                payload1: std::array::from_fn(|lane| {
-                    (wz & 0xffff) | ((k * 16 + lane as u32) << (32 - bits))
-                }),
-            }
-        }))
+    /// Runs a compute dispatch like [`Self::dispatch`] with the caller's words lent to memory
+    /// for the run, at their bus addresses: the QPUs load from and store into them in place,
+    /// and nothing is copied in or out (a store into words lent read-only is a memory fault).
+    /// What the dispatch stored stays in the words also when it fails. The lent ranges must
+    /// not overlap each other or the machine's own allocations.
+    ///
+    /// ```
+    /// use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
+    /// use qpu_emu::Lent;
+    /// use qpu_isa::v3d::{self, V3dVersion};
+    ///
+    /// // out[lane] = uniform + lane, stored straight into the caller's array.
+    /// let program = v3d::assemble(V3dVersion::V42, "
+    ///     eidx r0 ; nop ; ldunif
+    ///     add r1, r0, r5 ; nop ; ldunif
+    ///     shl r0, r0, 2 ; nop
+    ///     add r0, r0, r5 ; nop
+    ///     or tmud, r1, r1 ; nop
+    ///     or tmua, r0, r0 ; nop
+    ///     tmuwt ; nop
+    ///     nop ; nop ; thrsw
+    ///     nop ; nop ; thrsw
+    ///     nop ; nop
+    ///     nop ; nop
+    ///     nop ; nop ; thrsw
+    ///     nop ; nop
+    ///     nop ; nop
+    /// ")?;
+    /// let mut emu = V3dEmulator::new(V3dConfig::new(V3dVersion::V42))?;
+    /// let code = emu.load_instructions(&program)?;
+    /// let uniforms = emu.load_uniforms(&[100, 0xC000_0000])?;
+    /// let mut out = [0u32; 16];
+    /// emu.dispatch_lending(
+    ///     &CsdJob::per_qpu(code, uniforms, 1),
+    ///     vec![Lent::ReadWrite(0xC000_0000, &mut out)],
+    /// )?;
+    /// assert_eq!(out.to_vec(), (100..116).collect::<Vec<u32>>());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn dispatch_lending(
+        &mut self,
+        job: &CsdJob,
+        lent: Vec<Lent<'_>>,
+    ) -> Result<V3dRunReport, EmuError> {
+        // The owned memory, the lent words added for this dispatch only (moving it copies no
+        // allocation), as the VideoCore IV emulator's `run_lending` does.
+        let mut memory: LendingMemory<'_> = std::mem::take(&mut self.memory);
+        let mapped = lent.into_iter().try_for_each(|range| match range {
+            Lent::ReadOnly(addr, words) => memory.lend(addr, words),
+            Lent::ReadWrite(addr, words) => memory.lend_mut(addr, words),
+        });
+        let result = match mapped {
+            Ok(()) => run_dispatch(&self.config, &mut memory, job),
+            Err(error) => Err(error.into()),
+        };
+        self.memory = memory.into_owned();
+        result
     }
+}
+
+/// A dispatch of `job` on a machine of `config`'s shape with `memory`.
+fn run_dispatch(
+    config: &V3dConfig,
+    memory: &mut LendingMemory<'_>,
+    job: &CsdJob,
+) -> Result<V3dRunReport, EmuError> {
+    let mut queue = batches(job)?;
+    let config = config.clone();
+    let threads = usize::from(config.threads);
+    let mut slots: Vec<Vec<Option<machine::Thread>>> = Vec::new();
+    let mut reports: Vec<V3dQpuReport> = (0..config.qpus)
+        .map(|qpu| V3dQpuReport {
+            qpu,
+            ..V3dQpuReport::default()
+        })
+        .collect();
+    let mut launched = 0u64;
+    for qpu in 0..config.qpus {
+        let mut row = Vec::new();
+        for slot in 0..threads {
+            row.push(queue.next().map(|b| {
+                launched += 1;
+                machine::Thread::new(&config, qpu, slot, &b, job.code)
+            }));
+        }
+        slots.push(row);
+    }
+    let mut code = machine::DecodedCode::new(job.code);
+    let mut current = vec![0usize; config.qpus];
+    let mut clocks = vec![0u64; config.qpus];
+    let mut executed = 0u64;
+    loop {
+        let mut any = false;
+        for qpu in 0..config.qpus {
+            let row = &mut slots[qpu];
+            let Some(start) = (0..threads)
+                .map(|k| (current[qpu] + k) % threads)
+                .find(|&s| row[s].is_some())
+            else {
+                continue;
+            };
+            any = true;
+            current[qpu] = start;
+            let thread = row[start].as_mut().expect("live slot");
+            let pc = thread.pc;
+            let step = thread
+                .step(memory, &mut clocks[qpu], &mut code)
+                .map_err(|fault| {
+                    let instruction = memory
+                        .read_bytes(pc, 8)
+                        .ok()
+                        .and_then(|b| b.try_into().ok())
+                        .map(u64::from_le_bytes)
+                        .map(|w| {
+                            qpu_isa::v3d::disasm::words(config.version, &[w])
+                                .trim_end()
+                                .to_string()
+                        })
+                        .unwrap_or_else(|| "(no instruction)".to_string());
+                    EmuError::V3dFault {
+                        qpu,
+                        thread: start,
+                        batch: thread.batch,
+                        pc,
+                        instruction,
+                        fault,
+                    }
+                })?;
+            executed += 1;
+            if executed > config.max_instructions {
+                return Err(EmuError::Budget {
+                    what: "instruction",
+                    limit: config.max_instructions,
+                    qpu,
+                    pc,
+                });
+            }
+            match step {
+                machine::Step::Continue => {}
+                machine::Step::Switch => current[qpu] = (start + 1) % threads,
+                machine::Step::End => {
+                    let done = row[start].take().expect("live slot");
+                    let r = &mut reports[qpu];
+                    r.instructions += done.report.instructions;
+                    r.stall_cycles += done.report.stall_cycles;
+                    r.tmu_loads += done.report.tmu_loads;
+                    r.tmu_stores += done.report.tmu_stores;
+                    r.uniforms += done.report.uniforms;
+                    r.batches += 1;
+                    if let Some(b) = queue.next() {
+                        launched += 1;
+                        row[start] = Some(machine::Thread::new(&config, qpu, start, &b, job.code));
+                    }
+                    current[qpu] = (start + 1) % threads;
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    for (r, c) in reports.iter_mut().zip(&clocks) {
+        r.cycles = *c;
+    }
+    Ok(V3dRunReport {
+        version: config.version,
+        threads: config.threads,
+        batches: launched,
+        qpus: reports,
+        clock_mhz: config.clock_mhz,
+    })
+}
+
+/// The batches of `job`, in dispatch order.
+fn batches(job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
+    let [x, y, z] = job.workgroups;
+    if [x, y, z].iter().any(|&n| !(1..=65535).contains(&n)) {
+        return Err(EmuError::Launch(format!(
+            "workgroup counts {x}x{y}x{z}; each must be 1 to 65535"
+        )));
+    }
+    let size = job.workgroup_size;
+    if size == 0 || size > 256 || !size.is_multiple_of(16) {
+        return Err(EmuError::Launch(format!(
+            "workgroup size {size}; the emulator runs multiples of 16 up to 256 (whole \
+                 batches)"
+        )));
+    }
+    if !job.code.is_multiple_of(8) {
+        return Err(EmuError::Launch(format!(
+            "code address {:#010x} is not 8-byte aligned",
+            job.code
+        )));
+    }
+    let per_group = size / 16;
+    let total = u64::from(x) * u64::from(y) * u64::from(z) * u64::from(per_group);
+    if total > u64::from(u32::MAX) {
+        return Err(EmuError::Launch(format!(
+            "{total} batches is too many to emulate"
+        )));
+    }
+    // Mesa nir_to_vir.c: local_invocation_index_bits = ffs(next_pow2(max(size, 64))) - 1.
+    let bits = size.max(64).next_power_of_two().trailing_zeros();
+    let (uniforms, single_segment) = (job.uniforms, job.single_segment);
+    // Batches in order: X fastest, then Y, then Z; a workgroup's batches together.
+    Ok((0..total as u32).map(move |index| {
+        let (group, k) = (index / per_group, index % per_group);
+        let (wx, wy, wz) = (group % x, (group / x) % y, group / (x * y));
+        Batch {
+            index,
+            uniforms,
+            single_segment,
+            payload0: wx | wy << 16,
+            payload1: std::array::from_fn(|lane| {
+                (wz & 0xffff) | ((k * 16 + lane as u32) << (32 - bits))
+            }),
+        }
+    }))
 }
 
 #[cfg(test)]

@@ -270,13 +270,44 @@ impl fmt::Display for V3dRule {
     }
 }
 
+/// The kind of a TMU request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmuAccess {
+    /// A general lookup (a load).
+    Load,
+    /// A write of `tmud` data.
+    Store,
+    /// An atomic read-modify-write.
+    Atomic,
+}
+
+impl fmt::Display for TmuAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TmuAccess::Load => "load",
+            TmuAccess::Store => "store",
+            TmuAccess::Atomic => "atomic",
+        })
+    }
+}
+
 /// What stopped a V3D thread.
 #[derive(Clone, Debug, PartialEq)]
 pub enum V3dFault {
     /// A hazard or placement rule was broken.
     Rule(V3dRule),
-    /// Memory rejected an access (TMU, uniform stream, instruction fetch).
+    /// Memory rejected an access (uniform stream, instruction fetch).
     Memory(MemoryError),
+    /// Memory rejected a lane's TMU access (a lane's address outside every buffer, or a
+    /// write into words lent read-only). Lanes before it completed their access.
+    Tmu {
+        /// What the request was.
+        access: TmuAccess,
+        /// The lane whose access failed (the lowest active one that did).
+        lane: u8,
+        /// Why memory rejected it.
+        source: MemoryError,
+    },
     /// The word at the PC is not an instruction of this version.
     Decode(DecodeError),
     /// The PC left the program: no instruction there.
@@ -291,6 +322,11 @@ impl fmt::Display for V3dFault {
         match self {
             V3dFault::Rule(rule) => write!(f, "{rule} [{}]", rule.source()),
             V3dFault::Memory(e) => write!(f, "memory access failed: {e}"),
+            V3dFault::Tmu {
+                access,
+                lane,
+                source,
+            } => write!(f, "TMU {access} in lane {lane} failed: {source}"),
             V3dFault::Decode(e) => write!(f, "not an instruction: {e}"),
             V3dFault::PastCode(e) => write!(
                 f,

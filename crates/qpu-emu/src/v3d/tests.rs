@@ -5,7 +5,9 @@
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
 use super::*;
+use crate::memory::MemoryError;
 use qpu_isa::v3d::{self, AluInstruction, Signal, Signals, V3dVersion};
+use rules::TmuAccess;
 
 const V42: V3dVersion = V3dVersion::V42;
 const V71: V3dVersion = V3dVersion::V71;
@@ -876,13 +878,20 @@ fn errors_name_qpu_pc_and_instruction() {
     let err = run_on(&mut emu, &text, &[bad], 1).unwrap_err();
     let text = err.to_string();
     assert!(text.contains("QPU 0") && text.contains("tmua"), "{text}");
-    assert!(matches!(
-        err,
-        EmuError::V3dFault {
-            fault: V3dFault::Memory(_),
-            ..
-        }
-    ));
+    assert!(
+        matches!(
+            err,
+            EmuError::V3dFault {
+                fault: V3dFault::Tmu {
+                    access: TmuAccess::Load,
+                    lane: 1,
+                    source: MemoryError::Unmapped { .. } | MemoryError::PastEnd { .. },
+                },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     // A word that is no instruction.
     let code = emu.load_program(&[0]).unwrap();
     let unif = emu.load_uniforms(&[]).unwrap();

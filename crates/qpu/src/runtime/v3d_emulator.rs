@@ -4,13 +4,16 @@
 //! way `SUBMIT_CSD` launches them: one 16-lane batch per QPU, all reading the same uniform
 //! stream (the compiler's launch contract).
 //!
-//! Each run places the code, the uniforms and a copy of every argument array (at its bus
-//! address, with exactly its size) in a fresh machine's memory, and copies the arrays passed as
-//! `&mut` back afterwards, also when the run fails (what the kernel stored before the failure
-//! stays, as on the other backends). An array passed as `&SharedArray` that the kernel
-//! changed is an error naming the first changed address. Faults of the machine (a hazard rule,
-//! an access outside every array) become run errors at the kernel statement the failing
-//! instruction comes from. Cycle counts are the V3D emulator's **uncalibrated** estimate.
+//! A run copies no array: each run places the code and the uniforms in a fresh machine's
+//! memory and lends it the argument arrays at their bus addresses ([`V3dEmulator::
+//! dispatch_lending`]): the QPUs load from and store into the host's arrays in place, so what
+//! the kernel stored is in them when `run` returns, also when the run fails. An array passed
+//! as `&SharedArray` is lent read-only, and a store into it is an error at the store. A zeroed
+//! margin follows each array, as on the Pi 4/5 backend: a prefetch past the end reads zeros,
+//! and a store there is an out-of-bounds error naming the array and element. Faults of the
+//! machine (a hazard rule, an access outside every array) become run errors at the kernel
+//! statement the failing instruction comes from. Cycle counts are the V3D emulator's
+//! **uncalibrated** estimate.
 //!
 //! ```
 //! use qpu::lang::*;
@@ -29,14 +32,17 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use qpu_emu::memory::MemoryError;
+use qpu_emu::v3d::rules::{TmuAccess, V3dFault};
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
+use qpu_emu::Lent;
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
 use super::staging::TAIL_MARGIN;
 use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::v3d::{self, V3dCompiled};
-use crate::error::{Error, Result, RunError, RunErrorKind};
+use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 
 /// A V3D emulator as a backend.
 pub struct V3dEmulatorBackend {
@@ -113,28 +119,6 @@ impl Backend for V3dEmulatorBackend {
             config.max_instructions = limit;
         }
         let mut emu = V3dEmulator::new(config).map_err(|e| self.backend_error(e))?;
-        // The arrays first, at their bus addresses; code and uniforms then go where memory
-        // is free.
-        let mut placed: Vec<u32> = Vec::new();
-        for buffer in &launch.buffers {
-            if placed.contains(&buffer.bus_address) {
-                continue;
-            }
-            placed.push(buffer.bus_address);
-            let words: &[u32] = match &buffer.words {
-                BufferWords::ReadOnly(w) => w,
-                BufferWords::ReadWrite(w) => w,
-            };
-            // A zeroed margin follows each array, as on the Pi backend: a kernel prefetching
-            // a vector past the end (Rot3D's `gather(p + inc)`) reads zeros there; a store
-            // into it is reported after the run. (The host's 64 KiB guard after each array
-            // keeps margins apart.)
-            let memory = emu.memory_mut();
-            memory
-                .alloc_at(buffer.bus_address, (words.len() * 4) as u32 + TAIL_MARGIN)
-                .and_then(|()| memory.write_u32s(buffer.bus_address, words))
-                .map_err(|e| self.backend_error(e))?;
-        }
         let code = emu
             .load_program(&compiled.words)
             .map_err(|e| self.backend_error(e))?;
@@ -159,21 +143,11 @@ impl Backend for V3dEmulatorBackend {
         let uniforms = emu
             .load_uniforms(&compiled.uniforms(n, &launch.args, spill, semaphores))
             .map_err(|e| self.backend_error(e))?;
-        let ran = emu.dispatch(&CsdJob::per_qpu(code, uniforms, n));
-
-        // A store into the margin after an array; then the arrays taken back.
-        let mut margin_written = None;
-        for buffer in &launch.buffers {
-            let end = buffer.bus_address + buffer.len() as u32 * 4;
-            if let Ok(margin) = emu.memory().read_u32s(end, TAIL_MARGIN / 4) {
-                if let Some(i) = margin.iter().position(|&w| w != 0) {
-                    margin_written.get_or_insert(end + i as u32 * 4);
-                }
-            }
-        }
-        let read_only_changed = take_back(&mut launch.buffers, |b| {
-            Ok(emu.memory().read_u32s(b.bus_address, b.len() as u32).ok())
-        })?;
+        let places = launch.places();
+        let ran = emu.dispatch_lending(
+            &CsdJob::per_qpu(code, uniforms, n),
+            lend_with_margins(&mut launch.buffers),
+        );
         let report = ran.map_err(|e| match e {
             qpu_emu::EmuError::V3dFault {
                 qpu,
@@ -182,7 +156,7 @@ impl Backend for V3dEmulatorBackend {
                 fault,
                 ..
             } => Error::Run(RunError {
-                kind: RunErrorKind::Machine(format!("{fault} (at `{instruction}`)")),
+                kind: fault_kind(fault, &instruction, &places),
                 qpu: qpu as u32,
                 location: pc
                     .checked_sub(code)
@@ -192,18 +166,6 @@ impl Backend for V3dEmulatorBackend {
             }),
             other => self.backend_error(other),
         })?;
-        if let Some(address) = margin_written {
-            return Err(Error::Run(RunError {
-                kind: RunErrorKind::Machine(format!(
-                    "a store past the end of an array (address {address:#010x})"
-                )),
-                qpu: 0,
-                location: None,
-            }));
-        }
-        if let Some(address) = read_only_changed {
-            return Err(read_only_error(address));
-        }
 
         let qpus = report
             .qpus
@@ -234,6 +196,76 @@ impl Backend for V3dEmulatorBackend {
         *lock(&self.last) = Some(report);
         Ok(result)
     }
+}
+
+/// Zeros lent read-only after each array for a run: a kernel prefetching a vector past an
+/// array's end (Rot3D's `gather(p + inc)`) reads zeros there, as it reads the zeroed margin
+/// after each buffer object on the Pi 4/5 backend, and a store into them is a fault at the
+/// store. (The host's 64 KiB guard after each array keeps margins apart.)
+static MARGIN: [u32; TAIL_MARGIN as usize / 4] = [0; TAIL_MARGIN as usize / 4];
+
+/// The launch's arrays as words lent to the machine for the run, each followed by the zeroed
+/// [`MARGIN`]: read-only unless passed as `&mut`. An array passed twice (only possible as
+/// `&SharedArray`) is lent once.
+fn lend_with_margins<'b>(buffers: &'b mut [super::Buffer<'_>]) -> Vec<Lent<'b>> {
+    let mut lent: Vec<Lent<'b>> = Vec::with_capacity(2 * buffers.len());
+    let mut addresses: Vec<u32> = Vec::with_capacity(buffers.len());
+    for buffer in buffers {
+        if addresses.contains(&buffer.bus_address) {
+            continue;
+        }
+        addresses.push(buffer.bus_address);
+        let end = buffer.bus_address + buffer.len() as u32 * 4;
+        lent.push(match &mut buffer.words {
+            BufferWords::ReadOnly(words) => Lent::ReadOnly(buffer.bus_address, words),
+            BufferWords::ReadWrite(words) => Lent::ReadWrite(buffer.bus_address, words),
+        });
+        lent.push(Lent::ReadOnly(end, &MARGIN));
+    }
+    lent
+}
+
+/// What a machine fault means for the kernel: a TMU access outside the arrays (or into an
+/// array's margin) is out of bounds, and a write into an array passed as `&SharedArray` is
+/// read-only, both named relative to the kernel's arrays (`places`: argument, bus address,
+/// length); anything else is the machine's own message.
+fn fault_kind(fault: V3dFault, instruction: &str, places: &[(usize, u32, usize)]) -> RunErrorKind {
+    if let V3dFault::Tmu {
+        access,
+        lane,
+        ref source,
+    } = fault
+    {
+        let address = match *source {
+            MemoryError::ReadOnly { addr, .. }
+            | MemoryError::Unmapped { addr, .. }
+            | MemoryError::PastEnd { addr, .. }
+            | MemoryError::Unaligned { addr, .. } => Some(addr),
+            _ => None,
+        };
+        if let Some(address) = address {
+            let place = ArrayPlace::find(places, address);
+            let inside = place
+                .as_ref()
+                .is_some_and(|p| p.element >= 0 && (p.element as u64) < p.len as u64);
+            if inside && matches!(source, MemoryError::ReadOnly { .. }) {
+                return RunErrorKind::ReadOnly { address };
+            }
+            if !inside && !matches!(source, MemoryError::Unaligned { .. }) {
+                return RunErrorKind::OutOfBounds {
+                    access: match access {
+                        TmuAccess::Load => "load",
+                        TmuAccess::Store => "store",
+                        TmuAccess::Atomic => "atomic",
+                    },
+                    lane,
+                    address,
+                    place,
+                };
+            }
+        }
+    }
+    RunErrorKind::Machine(format!("{fault} (at `{instruction}`)"))
 }
 
 /// The V3D backends' compiled kernels, by kernel id (one V3D version per backend).
