@@ -179,6 +179,7 @@ use crate::error::SourceLocation;
 
 mod alloc;
 mod pack;
+mod shape;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp, VarDecl,
 };
@@ -286,7 +287,26 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
     let needs = Needs::of(kernel);
     let mut edges = kernel.clone();
     select_before_rotating(&mut edges.body, &kernel.vars, &needs.var_uses, 0);
-    let kernel = &edges;
+    // Loop-invariant values in front of their loops, unless the registers they keep would
+    // make the kernel spill or drop constants it keeps otherwise.
+    let mut hoisted = edges.clone();
+    if shape::hoist_invariants(&mut hoisted) > 0 {
+        if let Ok(compiled) = compile_shaped(&hoisted, version, false) {
+            return Ok(compiled);
+        }
+    }
+    compile_shaped(&edges, version, true)
+}
+
+/// Compiles `kernel` as given, dropping pinned constants and spilling variables as the
+/// registers require, unless `squeeze` is false (then running short of registers is an
+/// error).
+fn compile_shaped(
+    kernel: &Kernel,
+    version: V3dVersion,
+    squeeze: bool,
+) -> Result<V3dCompiled, CompileError> {
+    let needs = Needs::of(kernel);
     let mut pin = needs.constants.len().min(ALLOCATABLE as usize);
     let mut spilled = vec![false; kernel.vars.len()];
     // The allocation failure that made the last variables spill: reported instead of an
@@ -312,6 +332,9 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
                 live,
                 message,
             }) => {
+                if !squeeze {
+                    return Err(CompileError::RegisterAllocation(message));
+                }
                 if pin > 0 {
                     pin = pin.saturating_sub(uncolored.max(1));
                     continue;
@@ -836,6 +859,10 @@ struct Gen<'k> {
     index: u32,
     lane4: u32,
     uniform: Vec<bool>,
+    /// Variables whose lanes hold consecutive word addresses ([`shape::contiguous_vars`]).
+    contiguous: Vec<bool>,
+    /// Variables holding multiples of 4 ([`shape::aligned_vars`]).
+    aligned: Vec<bool>,
     /// The next virtual register: every temporary is a new one (`alloc` finds which can
     /// share a register).
     next_vreg: u32,
@@ -924,6 +951,12 @@ impl<'k> Gen<'k> {
             num_qpus,
             index,
             lane4,
+            contiguous: shape::contiguous_vars(
+                kernel,
+                &uniform_vars(kernel),
+                &vars_needing_zero(kernel),
+            ),
+            aligned: shape::aligned_vars(kernel),
             uniform: uniform_vars(kernel),
             next_vreg: next,
             gathers: 0,
@@ -1249,10 +1282,7 @@ impl<'k> Gen<'k> {
                     None => None,
                 };
                 let value = self.eval(value)?;
-                let uniform = is_uniform(addr, &self.uniform);
-                let base = self.eval(addr)?;
-                let base = self.broadcast(base, uniform)?;
-                let offsets = self.lane_offsets(*stride)?;
+                let (op, base, offsets) = self.vector_address(addr, *stride)?;
                 self.mov("tmud", value, None);
                 let cond = match lanes {
                     // Lanes 0..n: the carry of min(n, lane) is n > lane (Mesa's signed `<`).
@@ -1262,18 +1292,35 @@ impl<'k> Gen<'k> {
                     }
                     None => None,
                 };
-                self.add2("add", cond, "tmua", base, offsets)?;
+                self.add2(op, cond, "tmua", base, offsets)?;
             }
             StmtKind::Gather { addr } => {
                 // The address first: a load in it pops the gathers already waiting.
-                let a = self.eval(addr)?;
+                let (op, a, b) = match addr {
+                    // An address that is a multiple of 4 goes to the TMU as computed.
+                    Expr::Binary {
+                        op: op @ (BinaryOp::IntAdd | BinaryOp::IntSub),
+                        lhs,
+                        rhs,
+                    } if shape::is_aligned(addr, &self.aligned) => {
+                        let a = self.eval(lhs)?;
+                        let b = self.eval(rhs)?;
+                        let op = if *op == BinaryOp::IntAdd {
+                            "add"
+                        } else {
+                            "sub"
+                        };
+                        (op, a, b)
+                    }
+                    // The TMU ignores no address bits: clear the two the language ignores.
+                    _ => ("and", self.eval(addr)?, Src::Imm(-4i32 as u32)),
+                };
                 if self.gathers >= TMU_FIFO {
                     return Err(self.unsupported(format!(
                         "more than {TMU_FIFO} gathers waiting to be received"
                     )));
                 }
-                // The TMU ignores no address bits: clear the two the language ignores.
-                self.add2("and", None, "tmua", a, Src::Imm(-4i32 as u32))?;
+                self.add2(op, None, "tmua", a, b)?;
                 self.gathers += 1;
                 self.gathers_min += 1;
             }
@@ -1794,11 +1841,8 @@ impl<'k> Gen<'k> {
             }
             Expr::Load { addr, stride, .. } => {
                 self.drain()?;
-                let uniform = is_uniform(addr, &self.uniform);
-                let base = self.eval(addr)?;
-                let base = self.broadcast(base, uniform)?;
-                let offsets = self.lane_offsets(*stride)?;
-                self.add2("add", None, "tmua", base, offsets)?;
+                let (op, base, offsets) = self.vector_address(addr, *stride)?;
+                self.add2(op, None, "tmua", base, offsets)?;
                 self.emit(format!("nop ; nop ; ldtmu.%{dest}"));
             }
             Expr::Rotate { value, amount } => {
@@ -1931,6 +1975,44 @@ impl<'k> Gen<'k> {
         self.add2("asr", None, &t_s, sign_of, top_bit)?;
         self.add2("xor", None, &ua_s, Src::Reg(value), Src::Reg(t))?;
         self.add2("sub", cond, d, Src::Reg(ua), Src::Reg(t))
+    }
+
+    /// The per-lane addresses of a whole-vector access to `addr` with `stride` as an
+    /// add-ALU operation and its operands, for `tmua`: lane 0's address plus the lane
+    /// offsets, or, when the lanes of `addr` already hold consecutive words and the access
+    /// is contiguous, `addr`'s own last addition (or `addr` itself).
+    fn vector_address(
+        &mut self,
+        addr: &Expr,
+        stride: u32,
+    ) -> Result<(&'static str, Src, Src), CompileError> {
+        if stride == 1 && shape::is_contiguous(addr, &self.contiguous, &self.uniform) {
+            return Ok(match addr {
+                Expr::Binary {
+                    op: op @ (BinaryOp::IntAdd | BinaryOp::IntSub),
+                    lhs,
+                    rhs,
+                } => {
+                    let a = self.eval(lhs)?;
+                    let b = self.eval(rhs)?;
+                    (
+                        if *op == BinaryOp::IntAdd {
+                            "add"
+                        } else {
+                            "sub"
+                        },
+                        a,
+                        b,
+                    )
+                }
+                _ => ("add", self.eval(addr)?, Src::Imm(0)),
+            });
+        }
+        let uniform = is_uniform(addr, &self.uniform);
+        let base = self.eval(addr)?;
+        let base = self.broadcast(base, uniform)?;
+        let offsets = self.lane_offsets(stride)?;
+        Ok(("add", base, offsets))
     }
 
     /// Per-lane byte offsets `4 · stride · lane`.

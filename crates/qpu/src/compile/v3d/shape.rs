@@ -1,0 +1,562 @@
+//! What the V3D code generator knows about a kernel's values before it lowers them: which
+//! loop computations do not change inside the loop (moved in front of it, [`hoist_invariants`]),
+//! which pointer variables hold consecutive addresses in consecutive lanes
+//! ([`contiguous_vars`]) and which values are multiples of 4 ([`aligned_vars`]).
+//!
+//! The last two let a memory access take its address as computed. A whole-vector load or
+//! store uses lane 0's address plus 4 bytes per lane (the language's rule); when every lane
+//! of the address already holds exactly that, the broadcast of lane 0 and the lane offsets
+//! are not needed. A gather ignores the address's two low bits (the VideoCore IV TMU does, so
+//! the language does; the V3D TMU uses them, so the code clears them), which an address that
+//! is a multiple of 4 does not have.
+
+use std::sync::Arc;
+
+use super::is_uniform;
+use crate::compile::lower::visit_assignments;
+use crate::error::SourceLocation;
+use crate::lang::ast::{
+    BinaryOp, BoolExpr, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl, VarId,
+};
+
+/// At most this many values are moved in front of one loop: each keeps a register for the
+/// whole loop.
+const MAX_HOISTED_PER_LOOP: usize = 8;
+
+/// Moves the loop-invariant computations of every `while_` (outside any `where_`) in front of
+/// it, each into a new variable assigned once: integer and float arithmetic (not loads,
+/// uniform-stream reads, rotations or selections) whose inputs are literals, built-in
+/// values and variables the loop never assigns. Equal computations in one loop share one
+/// variable, and a computation already moved in front of an inner loop moves on in front of
+/// the outer one when that loop does not change it either. Returns how many computations
+/// moved.
+///
+/// The values are computed before the loop instead of in it: the same values, since their
+/// inputs do not change and the operations read no memory and have no other effect, even
+/// when the loop body never runs.
+pub(super) fn hoist_invariants(kernel: &mut Kernel) -> usize {
+    let mut body = std::mem::take(&mut kernel.body);
+    let mut made = Vec::new();
+    hoist_in(&mut body, &mut kernel.vars, &mut made);
+    kernel.body = body;
+    made.len()
+}
+
+fn hoist_in(stmts: &mut Vec<Stmt>, vars: &mut Vec<VarDecl>, made: &mut Vec<VarId>) {
+    let mut i = 0;
+    while i < stmts.len() {
+        // Inner loops first, so that what they moved out can move further.
+        match &mut stmts[i].kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                hoist_in(then, vars, made);
+                hoist_in(otherwise, vars, made);
+            }
+            StmtKind::While { body, .. } => hoist_in(body, vars, made),
+            // `where_` bodies hold only assignments and `where_`s: no loops.
+            _ => {}
+        }
+        let location = stmts[i].location;
+        let StmtKind::While { cond, body } = &mut stmts[i].kind else {
+            i += 1;
+            continue;
+        };
+        let mut assigned = vec![false; vars.len()];
+        mark_assigned(body, &mut assigned);
+        // Values an inner loop moved out that this loop does not change either.
+        let mut before: Vec<Stmt> = Vec::new();
+        let mut k = 0;
+        while k < body.len() {
+            let movable = match &body[k].kind {
+                StmtKind::Assign { var, value } if made.contains(var) => {
+                    invariant(value, &assigned)
+                }
+                _ => false,
+            };
+            if movable {
+                let stmt = body.remove(k);
+                if let StmtKind::Assign { var, .. } = &stmt.kind {
+                    assigned[var.0 as usize] = false;
+                }
+                before.push(stmt);
+            } else {
+                k += 1;
+            }
+        }
+        let mut hoister = Hoister {
+            assigned: &assigned,
+            location,
+            table: Vec::new(),
+            vars,
+            made,
+        };
+        let (Cond::Any(b) | Cond::All(b)) = cond;
+        hoister.bool_expr(b);
+        hoister.stmts(body);
+        let table = std::mem::take(&mut hoister.table);
+        for (value, var) in table {
+            before.push(Stmt {
+                kind: StmtKind::Assign { var, value },
+                location,
+            });
+        }
+        let moved = before.len();
+        stmts.splice(i..i, before);
+        i += moved + 1;
+    }
+}
+
+/// Marks every variable `stmts` assign or receive into.
+fn mark_assigned(stmts: &[Stmt], assigned: &mut [bool]) {
+    visit_assignments(stmts, false, &mut |var, _, _| assigned[var as usize] = true);
+}
+
+/// Whether `e` is the same in every iteration of a loop that assigns `assigned`, and pure.
+fn invariant(e: &Expr, assigned: &[bool]) -> bool {
+    match e {
+        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
+        Expr::Var(v) => !assigned[v.0 as usize],
+        Expr::Unary { arg, .. } => invariant(arg, assigned),
+        Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
+        Expr::Rotate { .. } | Expr::Select { .. } | Expr::Load { .. } | Expr::Uniform { .. } => {
+            false
+        }
+    }
+}
+
+/// The type of a moved computation's value.
+fn type_of(e: &Expr, vars: &[VarDecl]) -> Type {
+    match e {
+        Expr::Unary {
+            op: UnaryOp::IntNot | UnaryOp::IntAbs | UnaryOp::Clz | UnaryOp::FloatToInt,
+            ..
+        } => Type::Int,
+        Expr::Unary { .. } | Expr::FloatLit(_) => Type::Float,
+        Expr::Binary {
+            op:
+                BinaryOp::FloatAdd
+                | BinaryOp::FloatSub
+                | BinaryOp::FloatMul
+                | BinaryOp::FloatDiv
+                | BinaryOp::FloatMin
+                | BinaryOp::FloatMax,
+            ..
+        } => Type::Float,
+        Expr::Var(v) => vars[v.0 as usize].ty,
+        _ => Type::Int,
+    }
+}
+
+/// Replaces a loop's invariant computations by variables.
+struct Hoister<'a> {
+    assigned: &'a [bool],
+    /// The loop's location, given to the variables made.
+    location: SourceLocation,
+    /// The computations moved so far, and their variables.
+    table: Vec<(Expr, VarId)>,
+    vars: &'a mut Vec<VarDecl>,
+    made: &'a mut Vec<VarId>,
+}
+
+impl Hoister<'_> {
+    fn stmts(&mut self, stmts: &mut [Stmt]) {
+        for s in stmts {
+            match &mut s.kind {
+                StmtKind::Assign { value, .. } => self.expr(value),
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    self.bool_expr(b);
+                    self.stmts(then);
+                    self.stmts(otherwise);
+                }
+                StmtKind::While { cond, body } => {
+                    let (Cond::Any(b) | Cond::All(b)) = cond;
+                    self.bool_expr(b);
+                    self.stmts(body);
+                }
+                StmtKind::Where {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    self.bool_expr(cond);
+                    self.stmts(then);
+                    self.stmts(otherwise);
+                }
+                StmtKind::Store {
+                    value, addr, lanes, ..
+                } => {
+                    // The order the language evaluates them in (irrelevant for what moves,
+                    // which reads no uniform stream, but kept for the table's order).
+                    if let Some(n) = lanes {
+                        self.expr(n);
+                    }
+                    self.expr(value);
+                    self.expr(addr);
+                }
+                StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => self.expr(addr),
+                StmtKind::Debug { value, .. } => self.expr(value),
+                StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
+            }
+        }
+    }
+
+    fn bool_expr(&mut self, b: &mut BoolExpr) {
+        match b {
+            BoolExpr::Compare { lhs, rhs, .. } => {
+                self.arc(lhs);
+                self.arc(rhs);
+            }
+            BoolExpr::Not(a) => self.arc_bool(a),
+            BoolExpr::And(a, c) | BoolExpr::Or(a, c) => {
+                self.arc_bool(a);
+                self.arc_bool(c);
+            }
+        }
+    }
+
+    fn arc(&mut self, e: &mut Arc<Expr>) {
+        let mut copy = (**e).clone();
+        self.expr(&mut copy);
+        if copy != **e {
+            *e = Arc::new(copy);
+        }
+    }
+
+    fn arc_bool(&mut self, b: &mut Arc<BoolExpr>) {
+        let mut copy = (**b).clone();
+        self.bool_expr(&mut copy);
+        if copy != **b {
+            *b = Arc::new(copy);
+        }
+    }
+
+    /// Replaces the largest invariant computations in `e` by their variables.
+    fn expr(&mut self, e: &mut Expr) {
+        let computes = matches!(e, Expr::Unary { .. } | Expr::Binary { .. });
+        if computes && invariant(e, self.assigned) {
+            if let Some(var) = self.variable_for(e) {
+                *e = Expr::Var(var);
+                return;
+            }
+        }
+        match e {
+            Expr::Unary { arg, .. } => self.arc(arg),
+            Expr::Binary { lhs, rhs, .. } => {
+                self.arc(lhs);
+                self.arc(rhs);
+            }
+            Expr::Rotate { value, amount } => {
+                self.arc(value);
+                self.arc(amount);
+            }
+            Expr::Select { cond, a, b } => {
+                self.arc_bool(cond);
+                self.arc(a);
+                self.arc(b);
+            }
+            Expr::Load { addr, .. } => self.arc(addr),
+            Expr::IntLit(_)
+            | Expr::FloatLit(_)
+            | Expr::Var(_)
+            | Expr::Special(_)
+            | Expr::Uniform { .. } => {}
+        }
+    }
+
+    /// The variable holding `e` in front of the loop (a new one unless the loop already
+    /// moved an equal computation), or `None` when the loop has moved its maximum.
+    fn variable_for(&mut self, e: &Expr) -> Option<VarId> {
+        if let Some((_, var)) = self.table.iter().find(|(value, _)| value == e) {
+            return Some(*var);
+        }
+        if self.table.len() >= MAX_HOISTED_PER_LOOP {
+            return None;
+        }
+        let var = VarId(self.vars.len() as u32);
+        self.vars.push(VarDecl {
+            ty: type_of(e, self.vars),
+            location: self.location,
+        });
+        self.made.push(var);
+        self.table.push((e.clone(), var));
+        Some(var)
+    }
+}
+
+/// Variables whose lane `i` always holds lane 0's value plus `4 · i`: every assignment is
+/// unmasked and gives such a value, and none is read before the kernel's top level first
+/// assigns it (`needs_zero`). `uniform` marks the lane-uniform variables.
+pub(super) fn contiguous_vars(kernel: &Kernel, uniform: &[bool], needs_zero: &[bool]) -> Vec<bool> {
+    let mut list: Vec<(usize, Option<Expr>)> = Vec::new();
+    visit_assignments(&kernel.body, false, &mut |var, value, masked| {
+        list.push((var as usize, value.filter(|_| !masked).cloned()))
+    });
+    let mut contiguous: Vec<bool> = (0..kernel.vars.len())
+        .map(|v| !needs_zero[v] && list.iter().any(|(w, _)| *w == v))
+        .collect();
+    for p in &kernel.params {
+        contiguous[p.var.0 as usize] = false;
+    }
+    loop {
+        let mut changed = false;
+        for (var, value) in &list {
+            if contiguous[*var]
+                && !value
+                    .as_ref()
+                    .is_some_and(|v| is_contiguous(v, &contiguous, uniform))
+            {
+                contiguous[*var] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return contiguous;
+        }
+    }
+}
+
+/// Whether lane `i` of `e` is lane 0's value plus `4 · i`: `index() << 2`, such a variable,
+/// or one of these plus or minus a lane-uniform value.
+pub(super) fn is_contiguous(e: &Expr, contiguous: &[bool], uniform: &[bool]) -> bool {
+    match e {
+        Expr::Var(v) => contiguous[v.0 as usize],
+        Expr::Binary { op, lhs, rhs } => match op {
+            BinaryOp::Shl => **lhs == Expr::Special(Special::Index) && **rhs == Expr::IntLit(2),
+            BinaryOp::IntAdd => {
+                (is_contiguous(lhs, contiguous, uniform) && is_uniform(rhs, uniform))
+                    || (is_uniform(lhs, uniform) && is_contiguous(rhs, contiguous, uniform))
+            }
+            BinaryOp::IntSub => is_contiguous(lhs, contiguous, uniform) && is_uniform(rhs, uniform),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Variables that always hold multiples of 4 in every lane: pointer parameters (the bus
+/// addresses of arrays, which are page-aligned) and variables every assignment of which
+/// (masked or not) gives such a value; never a received one.
+pub(super) fn aligned_vars(kernel: &Kernel) -> Vec<bool> {
+    let mut list: Vec<(usize, Option<Expr>)> = Vec::new();
+    visit_assignments(&kernel.body, false, &mut |var, value, _| {
+        list.push((var as usize, value.cloned()))
+    });
+    let mut aligned = vec![true; kernel.vars.len()];
+    for p in &kernel.params {
+        aligned[p.var.0 as usize] = matches!(p.ty, Type::Ptr(_));
+    }
+    loop {
+        let mut changed = false;
+        for (var, value) in &list {
+            if aligned[*var] && !value.as_ref().is_some_and(|v| is_aligned(v, &aligned)) {
+                aligned[*var] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return aligned;
+        }
+    }
+}
+
+/// Whether every lane of `e` is a multiple of 4.
+pub(super) fn is_aligned(e: &Expr, aligned: &[bool]) -> bool {
+    match e {
+        Expr::IntLit(n) => n % 4 == 0,
+        Expr::Var(v) => aligned[v.0 as usize],
+        Expr::Binary { op, lhs, rhs } => match op {
+            BinaryOp::Shl => matches!(**rhs, Expr::IntLit(k) if (k & 31) >= 2),
+            BinaryOp::IntAdd | BinaryOp::IntSub | BinaryOp::Or | BinaryOp::Xor => {
+                is_aligned(lhs, aligned) && is_aligned(rhs, aligned)
+            }
+            // The low 24 bits of a multiple of 4 are a multiple of 4 too (`Mul24`).
+            BinaryOp::IntMul | BinaryOp::Mul24 | BinaryOp::And => {
+                is_aligned(lhs, aligned) || is_aligned(rhs, aligned)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{uniform_vars, vars_needing_zero};
+    use super::*;
+    use crate::lang::{any, gather, index, num_qpus, receive, where_, while_, Float, Int, Ptr};
+
+    fn recorded<P, R, F: crate::runtime::KernelFn<P, R>>(f: F) -> Kernel {
+        crate::compile(f).expect("records").ast().clone()
+    }
+
+    /// The statements of the first `while_` in `stmts`, and how many statements precede it.
+    fn first_loop(stmts: &[Stmt]) -> (usize, &[Stmt]) {
+        stmts
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| match &s.kind {
+                StmtKind::While { body, .. } => Some((i, body.as_slice())),
+                _ => None,
+            })
+            .expect("a loop")
+    }
+
+    fn reads_any(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
+        let look = |e: &Expr| {
+            let mut found = false;
+            e.walk(&mut |e| found |= pred(e));
+            found
+        };
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::Assign { value, .. } => look(value),
+            StmtKind::Store { value, addr, .. } => look(value) || look(addr),
+            StmtKind::Gather { addr } => look(addr),
+            StmtKind::While { body, .. } => reads_any(body, pred),
+            _ => false,
+        })
+    }
+
+    #[test]
+    fn invariant_arithmetic_moves_in_front_of_its_loop_once() {
+        let mut kernel = recorded(|p: Ptr<Int>, n: Int| {
+            let inc = Int::var(num_qpus() << 4);
+            let i = Int::var(0);
+            while_(any(i.lt(n)), || {
+                // `inc * 3` twice (one variable), `i * 2` changes, and the load stays.
+                (p + i).store(inc * 3 + (p + 16).load());
+                i.set(i + inc * 3 + i * 2);
+            });
+        });
+        let (before, body) = first_loop(&kernel.body);
+        let product = |e: &Expr| matches!(e, Expr::Binary { op: BinaryOp::IntMul, lhs, .. } if matches!(**lhs, Expr::Var(v) if v.0 == 2));
+        assert!(reads_any(body, &product), "{body:?}");
+        let vars = kernel.vars.len();
+        // `inc * 3` and the load's address `p + 64` move; nothing else does.
+        assert_eq!(hoist_invariants(&mut kernel), 2);
+        let (at, body) = first_loop(&kernel.body);
+        assert_eq!(at, before + 2);
+        assert!(!reads_any(body, &product), "{body:?}");
+        // The new variables hold them in front of the loop, and the loop reads them.
+        for (k, stmt) in kernel.body[before..at].iter().enumerate() {
+            let made = VarId((vars + k) as u32);
+            let StmtKind::Assign { var, value } = &stmt.kind else {
+                panic!("{stmt:?}");
+            };
+            assert_eq!(*var, made);
+            let address = matches!(value, Expr::Binary { op: BinaryOp::IntAdd, rhs, .. } if **rhs == Expr::IntLit(64));
+            assert!(if k == 0 { product(value) } else { address }, "{value:?}");
+            assert!(reads_any(body, &|e| *e == Expr::Var(made)));
+        }
+        // `i * 2` (i changes) and the load stay in the loop.
+        assert!(reads_any(body, &|e| matches!(e, Expr::Load { .. })));
+        assert!(reads_any(body, &|e| matches!(
+            e,
+            Expr::Binary { op: BinaryOp::IntMul, lhs, .. } if matches!(**lhs, Expr::Var(v) if v.0 == 3)
+        )));
+    }
+
+    #[test]
+    fn what_an_inner_loop_moved_out_moves_on_when_the_outer_loop_keeps_it_too() {
+        let mut kernel = recorded(|p: Ptr<Float>, n: Int, s: Float| {
+            let i = Int::var(0);
+            let j = Int::var(0);
+            let x = Float::var(0.0);
+            while_(any(i.lt(n)), || {
+                j.set(0);
+                while_(any(j.lt(n)), || {
+                    // `s * 2.0` depends on neither loop, `i << 2` only on the outer one.
+                    x.set(x + s * 2.0 + (i << 2).to_float());
+                    j.set(j + 1);
+                });
+                i.set(i + 1);
+            });
+            p.store(x);
+        });
+        assert_eq!(hoist_invariants(&mut kernel), 2);
+        let (at, outer) = first_loop(&kernel.body);
+        let (inner_at, inner) = first_loop(outer);
+        let scaled = |e: &Expr| {
+            matches!(
+                e,
+                Expr::Binary {
+                    op: BinaryOp::FloatMul,
+                    ..
+                }
+            )
+        };
+        let shifted = |e: &Expr| {
+            matches!(
+                e,
+                Expr::Unary {
+                    op: UnaryOp::IntToFloat,
+                    ..
+                }
+            )
+        };
+        // `s * 2.0` is in front of the outer loop; `(i << 2) as float` in front of the inner
+        // one.
+        assert!(
+            matches!(&kernel.body[at - 1].kind, StmtKind::Assign { value, .. } if scaled(value))
+        );
+        assert!(
+            matches!(&outer[inner_at - 1].kind, StmtKind::Assign { value, .. } if shifted(value))
+        );
+        assert!(!reads_any(inner, &scaled) && !reads_any(inner, &shifted));
+    }
+
+    #[test]
+    fn consecutive_addresses_are_known_until_a_masked_write_or_a_receive() {
+        let kernel = recorded(|x: Ptr<Int>, y: Ptr<Int>, n: Int| {
+            let inc = Int::var(num_qpus() << 4);
+            let p = Ptr::var(x + index() + (inc << 1));
+            let q = Ptr::var(y + index());
+            let r = Ptr::var(y + index());
+            let s = Int::var(index() << 2);
+            let t = Ptr::var(x + 0);
+            let i = Int::var(0);
+            gather(x + index());
+            while_(any(i.lt(n)), || {
+                p.set(p + inc);
+                q.set(q + inc * 2);
+                where_(i.lt(3), || r.set(r + 1));
+                receive(s);
+                t.set(t + index());
+                i.set(i + 1);
+            });
+        });
+        let uniform = uniform_vars(&kernel);
+        let contiguous = contiguous_vars(&kernel, &uniform, &vars_needing_zero(&kernel));
+        // Variables 0–2 are the parameters, then inc, p, q, r (written under a `where_`),
+        // s (received into), t (`x + 0` is the same address in every lane), i.
+        assert_eq!(
+            contiguous,
+            [false, false, false, false, true, true, false, false, false, false]
+        );
+    }
+
+    #[test]
+    fn multiples_of_four_come_from_pointers_shifts_and_products() {
+        let kernel = recorded(|x: Ptr<Int>, n: Int| {
+            let a = Int::var(n << 2);
+            let _b = Int::var(n * 8 + a);
+            let _c = Int::var(n * 2);
+            let _d = Ptr::var(x + n);
+            let e = Int::var(0);
+            where_(n.lt(3), || e.set(e + 6));
+            let f = Int::var(index());
+            gather(x);
+            receive(f);
+        });
+        // x, n, then a, b, c, d, e, f.
+        assert_eq!(
+            aligned_vars(&kernel),
+            [true, false, true, true, false, true, false, false]
+        );
+    }
+}
