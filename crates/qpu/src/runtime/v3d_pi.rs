@@ -5,12 +5,12 @@
 //! **Not yet run on hardware by the project**: it is tested against `qpu_pi`'s stand-in of the
 //! driver contract with the V3D emulator executing the jobs (`tests/v3d_pi_backend.rs`).
 //!
-//! Shared arrays are buffer objects: [`V3dPi`]'s `alloc` creates one per array (followed by a
-//! zeroed margin of [`TAIL_MARGIN`] bytes, so a kernel prefetching a vector past the end, as
-//! Rot3D's `gather(p + inc)` does, reads zeros), and the array's slice is the buffer's
-//! mapping itself ([`qpu_pi::v3d::V3dBuffer::as_words`]). Its bus address is the buffer's GPU
-//! address, the pointer kernels receive. A run copies no array and rewrites no pointer: it
-//! lends the arrays to the launch ([`qpu_pi::v3d::V3d::launch`]): exclusively when passed as
+//! Shared arrays are buffer objects: [`V3dPi`]'s `alloc` creates one per array, followed by a
+//! zeroed margin of [`TAIL_MARGIN`](super::staging::TAIL_MARGIN) bytes (so a kernel
+//! prefetching a vector past the end, as Rot3D's `gather(p + inc)` does, reads zeros), and the
+//! array's slice is the buffer's mapping itself ([`qpu_pi::v3d::V3dBuffer::as_words`]). Its
+//! bus address is the buffer's GPU address, the pointer kernels receive. A run copies no array
+//! and rewrites no pointer: it lends the arrays to the launch ([`qpu_pi::v3d::V3d::launch`]): exclusively when passed as
 //! `&mut`, shared when passed as `&SharedArray`, in which case the launch checks afterwards
 //! that the kernel did not change them (a change is an error naming the first changed
 //! address; the array shows the kernel's stores, as on the VideoCore IV Pi). A store into the
