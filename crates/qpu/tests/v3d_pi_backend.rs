@@ -373,3 +373,21 @@ fn after_a_hung_job_the_arrays_are_detached_and_new_ones_run() {
     drop((lent, other, input, out));
     assert_eq!(fake.live_buffers(), 0);
 }
+
+#[test]
+fn an_array_passed_twice_is_one_buffer_object_of_the_job() {
+    let (fake, device) = device(FakeV3dConfig::pi5());
+    let kernel =
+        compile(|a: Ptr<Int>, b: Ptr<Int>, out: Ptr<Int>| out.store(a.load() + (b + 16).load()))
+            .unwrap();
+    let x = device.alloc_from(&(0..32).collect::<Vec<i32>>()).unwrap();
+    let mut out = device.alloc::<i32>(16).unwrap();
+    kernel.run(&device, (&x, &x, &mut out)).unwrap();
+    let want: Vec<i32> = (0..16).map(|i| i + (i + 16)).collect();
+    assert_eq!(out.to_vec(), want);
+    // x, out, code and uniforms: each buffer object listed once.
+    let job = fake.jobs().last().unwrap().clone();
+    assert_eq!(job.handles.len(), 4, "{job:?}");
+    let x_listed = job.gpu_addresses.iter().filter(|&&a| a == x.bus_address());
+    assert_eq!(x_listed.count(), 1);
+}
