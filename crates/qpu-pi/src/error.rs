@@ -375,6 +375,83 @@ pub enum PiError {
         timeout: Duration,
     },
 
+    /// A V3D buffer object was read, or borrowed as a slice, after a failed launch.
+    #[error(
+        "V3D buffer object at GPU address 0x{gpu_address:08x} holds invalid data: a launch on \
+         this device failed or timed out, and its job may still be writing. Rewrite it \
+         (write_words) and call mark_valid() before reading it or borrowing it as a slice, or \
+         copy out what is left with salvage_words"
+    )]
+    V3dBufferInvalid {
+        /// GPU address of the buffer.
+        gpu_address: u32,
+    },
+
+    /// A V3D buffer object's mapping offers word access only, so it cannot be viewed as a
+    /// slice.
+    #[error(
+        "V3D buffer object at GPU address 0x{gpu_address:08x} is mapped through a region \
+         without a base pointer (MappedRegion::memory_words returned None), so it has no slice \
+         view; use read_words/write_words"
+    )]
+    V3dNoSliceAccess {
+        /// GPU address of the buffer.
+        gpu_address: u32,
+    },
+
+    /// A slice passed to a V3D launch is not in a buffer object of this device.
+    #[error(
+        "launch buffer {index} ({len} words at host address 0x{host_address:x}) is not inside \
+         any live buffer object of this V3D; a job can only be lent slices of buffers \
+         allocated with V3d::alloc on the same device"
+    )]
+    V3dNotBufferMemory {
+        /// Position of the slice in the launch.
+        index: usize,
+        /// Host address of the slice's first word.
+        host_address: usize,
+        /// Its length in words.
+        len: usize,
+    },
+
+    /// A slice passed to a V3D launch lies in a buffer marked invalid by a failed launch.
+    #[error(
+        "launch buffer {index} (GPU address 0x{gpu_address:08x}) is marked invalid: an earlier \
+         launch on this device failed or timed out, and its job may still be writing. Rewrite \
+         it and call mark_valid(), or allocate a new buffer"
+    )]
+    V3dLaunchBufferInvalid {
+        /// Position of the slice in the launch.
+        index: usize,
+        /// GPU address of the slice's first word.
+        gpu_address: u32,
+    },
+
+    /// A V3D job changed a slice it was lent read-only.
+    #[error(
+        "launch buffer {index} was lent read-only, but the job wrote it (first changed word at \
+         GPU address 0x{gpu_address:08x})"
+    )]
+    V3dReadOnlyWritten {
+        /// Position of the slice in the launch.
+        index: usize,
+        /// GPU address of the first word that changed.
+        gpu_address: u32,
+    },
+
+    /// A V3D job changed words of a buffer object it was lent outside every lent slice.
+    #[error(
+        "the job wrote outside the slices it was lent: the word at GPU address \
+         0x{gpu_address:08x} is in the buffer object of launch buffer {index} but in no lent \
+         slice (a store past the end of an array lands there)"
+    )]
+    V3dOutsideSliceWritten {
+        /// Position of the first slice lying in that buffer object.
+        index: usize,
+        /// GPU address of the first word that changed.
+        gpu_address: u32,
+    },
+
     /// The V3D found cannot run this crate's jobs.
     #[error("unsupported V3D GPU: {problem}")]
     V3dUnsupported {

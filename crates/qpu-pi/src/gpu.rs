@@ -814,7 +814,8 @@ impl Gpu {
     }
 }
 
-/// A buffer a launch uses, borrowed for the launch (see [`Gpu::launch_buffers`]).
+/// A buffer a launch uses, borrowed for the launch (see [`Gpu::launch_buffers`] and
+/// [`crate::v3d::V3d::launch`]).
 #[derive(Debug)]
 pub enum LaunchBuffer<'a> {
     /// The programs only read it; it must be unchanged afterwards.

@@ -16,6 +16,7 @@ mod spill;
 
 use std::sync::Arc;
 
+use qpu::error::{Error, RunErrorKind};
 use qpu::lang::*;
 use qpu::runtime::V3dPi;
 use qpu::{compile, Device};
@@ -23,6 +24,7 @@ use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
 use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::standin::{FakeV3d, FakeV3dConfig, JobOutcome};
 use qpu_pi::v3d::{Dispatch, V3d};
+use qpu_pi::LaunchBuffer;
 
 /// A stand-in V3D whose jobs run on the V3D emulator (see [`device`]), opened.
 fn v3d(config: FakeV3dConfig) -> (FakeV3d, V3d, IsaVersion) {
@@ -114,7 +116,7 @@ fn a_hand_written_program_runs_through_the_driver_layer() {
             .collect();
         let mut code = v3d.alloc(halves.len() * 4).unwrap();
         code.write_words(0, &halves).unwrap();
-        let out = v3d.alloc(qpus as usize * 64).unwrap();
+        let mut out = v3d.alloc(qpus as usize * 64).unwrap();
         let k = 1000u32;
         let mut uniforms = v3d.alloc(8).unwrap();
         uniforms.write_words(0, &[out.gpu_address(), k]).unwrap();
@@ -125,11 +127,15 @@ fn a_hand_written_program_runs_through_the_driver_layer() {
         };
         v3d.launch(
             &dispatch,
-            &[&code, &out, &uniforms],
+            &mut [
+                LaunchBuffer::Read(code.as_words().unwrap()),
+                LaunchBuffer::Write(out.as_words_mut().unwrap()),
+                LaunchBuffer::Read(uniforms.as_words().unwrap()),
+            ],
             std::time::Duration::from_secs(5),
         )
         .unwrap_or_else(|e| panic!("{version:?}: {e}"));
-        let got = out.read_words(0, qpus as usize * 16).unwrap();
+        let got = out.as_words().unwrap()[..qpus as usize * 16].to_vec();
         let want: Vec<u32> = (0..qpus)
             .flat_map(|w| (0..16).map(move |lane| k + w + lane))
             .collect();
@@ -216,17 +222,172 @@ fn errors_reach_the_user_and_release_the_buffers() {
     let kernel = compile(|p: Ptr<Int>| (p + 0x0100_0000).store(index())).unwrap();
     let error = kernel.run(&device, &mut data).unwrap_err().to_string();
     assert!(error.contains("did not finish"), "{error}");
-    // A store into an array passed as &SharedArray.
+    drop(data);
+    // A store into an array passed as &SharedArray: an error, and nothing is copied back or
+    // could be protected: the array is the buffer object the kernel wrote, and shows its
+    // stores (as on the VideoCore IV Pi).
     let data = device.alloc_from(&[1i32; 16]).unwrap();
     let kernel = compile(|p: Ptr<Int>| p.store(p.load() + 1)).unwrap();
     let error = kernel.run(&device, &data).unwrap_err().to_string();
     assert!(error.contains("&SharedArray"), "{error}");
-    assert_eq!(data.to_vec(), vec![1; 16]);
+    assert_eq!(data.to_vec(), vec![2; 16]);
+    drop(data);
     // More QPUs than the GPU has.
     let mut out = device.alloc::<i32>(16 * 12).unwrap();
     let mut kernel = compile(|p: Ptr<Int>| (p + me() * 16).store(index())).unwrap();
     kernel.set_num_qpus(12).unwrap();
     let error = kernel.run(&device, &mut out).unwrap_err().to_string();
     assert!(error.contains("this GPU has 8"), "{error}");
+    drop(out);
     assert_eq!(fake.live_buffers(), 0);
+}
+
+/// Each QPU stores `3·x + me` for its 16 inputs into its 16 outputs.
+fn triple(input: Ptr<Int>, out: Ptr<Int>) {
+    (out + me() * 16).store((input + me() * 16).load() * 3 + me());
+}
+
+#[test]
+fn arrays_are_buffer_objects_the_job_works_on_in_place() {
+    for (config, n) in [(FakeV3dConfig::pi4(), 8u32), (FakeV3dConfig::pi5(), 12)] {
+        let (fake, device) = device(config);
+        let values: Vec<i32> = (0..16 * n as i32).map(|i| i * 7 - 300).collect();
+        let input = device.alloc_from(&values).unwrap();
+        let mut out = device.alloc::<i32>(16 * n as usize).unwrap();
+        // The arrays' buffer objects, and nothing else, are alive between runs.
+        assert_eq!(fake.live_buffers(), 2);
+        let mut kernel = compile(triple).unwrap();
+        kernel.set_num_qpus(n).unwrap();
+        kernel.run(&device, (&input, &mut out)).unwrap();
+        let want: Vec<i32> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| 3 * x + (i / 16) as i32)
+            .collect();
+        assert_eq!(out.to_vec(), want);
+        // The pointers the kernel received are the buffer objects' GPU addresses: the job
+        // was given the arrays' own buffers (plus code and uniforms), not copies.
+        let job = fake.jobs().last().unwrap().clone();
+        assert_eq!(job.handles.len(), 4, "{job:?}");
+        for array in [input.bus_address(), out.bus_address()] {
+            assert!(
+                job.gpu_addresses.contains(&array),
+                "{array:#x} not among the job's buffers {:x?}",
+                job.gpu_addresses
+            );
+        }
+        // The per-run buffers went back; each array's goes back when it drops.
+        assert_eq!(fake.live_buffers(), 2);
+        drop(input);
+        assert_eq!(fake.live_buffers(), 1);
+        // Host writes land in the buffer the next job reads.
+        let mut again = device.alloc_from(&values).unwrap();
+        again[0] = 1000;
+        kernel.set_num_qpus(1).unwrap();
+        kernel.run(&device, (&again, &mut out)).unwrap();
+        assert_eq!(out[0], 3000);
+        assert_eq!(out[1], 3 * values[1]);
+        assert_eq!(out[16], want[16], "QPU 1's outputs were left alone");
+        drop((again, out));
+        assert_eq!(fake.live_buffers(), 0);
+    }
+}
+
+#[test]
+fn a_store_into_a_read_only_array_names_its_first_changed_address() {
+    let (_, device) = device(FakeV3dConfig::pi5());
+    let data = device.alloc_from(&[4i32; 48]).unwrap();
+    // The second vector only: the first changed word is element 16.
+    let kernel = compile(|p: Ptr<Int>| (p + 16).store(index() + 100)).unwrap();
+    match kernel.run(&device, &data).unwrap_err() {
+        Error::Run(run) => assert_eq!(
+            run.kind,
+            RunErrorKind::ReadOnly {
+                address: data.bus_address() + 64
+            }
+        ),
+        other => panic!("expected a read-only violation, got {other}"),
+    }
+    let mut want = vec![4; 48];
+    for (i, w) in want[16..32].iter_mut().enumerate() {
+        *w = i as i32 + 100;
+    }
+    assert_eq!(data.to_vec(), want);
+}
+
+#[test]
+fn a_read_past_an_array_reads_zeros_and_a_store_there_is_reported() {
+    for config in [FakeV3dConfig::pi4(), FakeV3dConfig::pi5()] {
+        let (_, device) = device(config);
+        // A whole page of elements: the vector after them is only in the margin.
+        let mut data = device.alloc_from(&[7i32; 1024]).unwrap();
+        let kernel = compile(|p: Ptr<Int>| {
+            let past = Int::var((p + 1024).load());
+            (p + 1008).store((p + 1008).load() + past);
+        })
+        .unwrap();
+        kernel.run(&device, &mut data).unwrap();
+        assert_eq!(data.to_vec(), vec![7; 1024]);
+        // Storing there is an error naming the address, not a silent write.
+        let kernel = compile(|p: Ptr<Int>| (p + 1024).store(index() + 1)).unwrap();
+        let error = kernel.run(&device, &mut data).unwrap_err().to_string();
+        let end = format!("{:#010x}", data.bus_address() + 4096);
+        assert!(
+            error.contains("a store past the end of an array") && error.contains(&end),
+            "{error}"
+        );
+        assert_eq!(data.to_vec(), vec![7; 1024]);
+    }
+}
+
+#[test]
+fn after_a_hung_job_the_arrays_are_detached_and_new_ones_run() {
+    let (fake, device) = device(FakeV3dConfig::pi4());
+    let mut lent = device.alloc_from(&[1i32; 16]).unwrap();
+    let other = device.alloc_from(&[5i32; 16]).unwrap();
+    let hang = compile(|p: Ptr<Int>| (p + 0x0100_0000).store(index())).unwrap();
+    let error = hang.run(&device, &mut lent).unwrap_err().to_string();
+    assert!(error.contains("did not finish"), "{error}");
+    // Both arrays are detached: host copies of what their buffers held, usable on the host.
+    assert_eq!(lent.to_vec(), vec![1; 16]);
+    assert_eq!(other.to_vec(), vec![5; 16]);
+    lent[3] = 9;
+    assert_eq!(lent[3], 9);
+    // Passing them to a kernel is an error saying why and what to do.
+    let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load() + 1)).unwrap();
+    let error = kernel.run(&device, (&other, &mut lent)).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("array argument 0")
+            && text.contains(&format!("{:#010x}", other.bus_address()))
+            && text.contains("no longer in GPU memory")
+            && text.contains("Allocate new arrays"),
+        "{text}"
+    );
+    assert!(matches!(error, Error::Backend { .. }), "{error:?}");
+    // New arrays run.
+    let input = device.alloc_from(&[41i32; 16]).unwrap();
+    let mut out = device.alloc::<i32>(16).unwrap();
+    kernel.run(&device, (&input, &mut out)).unwrap();
+    assert_eq!(out.to_vec(), vec![42; 16]);
+    drop((lent, other, input, out));
+    assert_eq!(fake.live_buffers(), 0);
+}
+
+#[test]
+fn an_array_passed_twice_is_one_buffer_object_of_the_job() {
+    let (fake, device) = device(FakeV3dConfig::pi5());
+    let kernel =
+        compile(|a: Ptr<Int>, b: Ptr<Int>, out: Ptr<Int>| out.store(a.load() + (b + 16).load()))
+            .unwrap();
+    let x = device.alloc_from(&(0..32).collect::<Vec<i32>>()).unwrap();
+    let mut out = device.alloc::<i32>(16).unwrap();
+    kernel.run(&device, (&x, &x, &mut out)).unwrap();
+    let want: Vec<i32> = (0..16).map(|i| i + (i + 16)).collect();
+    assert_eq!(out.to_vec(), want);
+    // x, out, code and uniforms: each buffer object listed once.
+    let job = fake.jobs().last().unwrap().clone();
+    assert_eq!(job.handles.len(), 4, "{job:?}");
+    let x_listed = job.gpu_addresses.iter().filter(|&&a| a == x.bus_address());
+    assert_eq!(x_listed.count(), 1);
 }

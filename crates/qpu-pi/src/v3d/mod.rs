@@ -16,6 +16,25 @@
 //! - What the GPU is: GET_PARAM of CORE0_IDENT0 (bits 31:24: major version), CORE0_IDENT1
 //!   (bits 3:0 minor version, 7:4 slices, 11:8 QPUs per slice) and HUB_IDENT3 (bits 15:8
 //!   revision): Mesa `src/broadcom/common/v3d_device_info.c`.
+//! - Buffer objects are shmem pages the driver maps write-combined into the process (Linux
+//!   `v3d_bo.c`, `v3d_create_object` sets `map_wc`), at a GPU address fixed for their
+//!   lifetime (pinned in the V3D's MMU at creation, `v3d_bo_create_finish`): ordinary,
+//!   uncached memory the ARM and the QPUs both see, so a buffer's mapping can be a Rust slice
+//!   ([`V3dBuffer::as_words`]) and arrays need no copying. All buffer objects share the one
+//!   address space of the V3D's MMU (`v3d_mmu.c`), so a job can reach every buffer of the
+//!   node, listed or not; the handles a submission lists are those the kernel keeps alive and
+//!   makes the wait cover.
+//!
+//! # Slices of buffers and launches
+//!
+//! As [`crate::GpuMemory`] does for VideoCore IV memory, a [`V3dBuffer`] lends its mapping as
+//! a slice, and [`V3d::launch`] borrows the slices a job uses for as long as it runs:
+//! [`LaunchBuffer::Write`] (exclusive) for what the job may write and [`LaunchBuffer::Read`]
+//! for what it only reads, checked afterwards to be unchanged. The QPUs write memory only
+//! while a job runs, so no slice the host holds changes under it. A launch whose wait fails or
+//! times out may leave its job running; it marks every buffer of the device invalid, and an
+//! invalid buffer lends no slice (its words can still be salvaged one at a time) until
+//! [`V3dBuffer::mark_valid`].
 
 pub mod csd;
 #[cfg(target_os = "linux")]
@@ -23,10 +42,13 @@ pub mod drm;
 pub mod standin;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use crate::error::PiError;
+use crate::gpu::LaunchBuffer;
 use crate::memory::{check_range, MappedRegion};
 
 pub use csd::Dispatch;
@@ -177,16 +199,114 @@ where
     })
 }
 
-/// An open V3D: its driver node and what it is.
+/// What the device knows about one live buffer object: whether its contents can be trusted,
+/// and where it is for the GPU and for this process.
+#[derive(Debug)]
+struct BufferState {
+    valid: AtomicBool,
+    handle: u32,
+    gpu_address: u32,
+    /// Address of word 0 of the mapping (its provenance exposed); 0 once the mapping is going
+    /// away (or when the region offers no slice view), so launches never resolve a slice to a
+    /// dying buffer.
+    host_address: AtomicUsize,
+    len_words: usize,
+}
+
+impl BufferState {
+    /// The word offset of `words` in this buffer's mapping, when they start inside it and end
+    /// at its end or before.
+    fn offset_of(&self, words: &[u32]) -> Option<usize> {
+        let host = self.host_address.load(Ordering::Acquire);
+        let offset = words.as_ptr().addr().checked_sub(host)?;
+        let end = offset.checked_add(words.len().checked_mul(4)?)?;
+        let bytes = self.len_words * 4;
+        (host != 0 && offset < bytes && end <= bytes && offset.is_multiple_of(4))
+            .then_some(offset / 4)
+    }
+
+    /// The word at `index` of the mapping, read through the mapping's exposed provenance.
+    ///
+    /// # Safety
+    /// `index < len_words`, and the buffer's mapping stays alive during the call (a slice
+    /// lying in it is borrowed for the call: slices of the mapping are only lent by its
+    /// [`V3dBuffer`], which outlives them).
+    unsafe fn read_word(&self, index: usize) -> u32 {
+        let address = self.host_address.load(Ordering::Acquire) + 4 * index;
+        // SAFETY: the caller keeps the mapping alive and the index in it, so the word is
+        // mapped, readable and u32-aligned (mappings start on a page); the mapping's provenance
+        // was exposed in `V3d::alloc`. Volatile, so the read happens when asked (after a job).
+        unsafe { std::ptr::with_exposed_provenance::<u32>(address).read_volatile() }
+    }
+}
+
+/// The live buffers of one device.
+#[derive(Default)]
+struct Buffers(Mutex<Vec<Weak<BufferState>>>);
+
+impl Buffers {
+    fn lock(&self) -> MutexGuard<'_, Vec<Weak<BufferState>>> {
+        // Every update is one push or one `retain`: nothing is left half-done by a panic.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn register(&self, state: &Arc<BufferState>) {
+        let mut buffers = self.lock();
+        buffers.retain(|weak| weak.strong_count() > 0);
+        buffers.push(Arc::downgrade(state));
+    }
+
+    fn invalidate(&self) {
+        for buffer in self.lock().iter().filter_map(Weak::upgrade) {
+            buffer.valid.store(false, Ordering::Release);
+        }
+    }
+
+    /// The live buffer whose mapping holds `words`, and their word offset in it.
+    fn resolve(&self, words: &[u32]) -> Option<(Arc<BufferState>, usize)> {
+        self.lock()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find_map(|state| {
+                let offset = state.offset_of(words)?;
+                Some((state, offset))
+            })
+    }
+}
+
+/// An open V3D: its driver node, what it is, and its live buffers.
 pub struct V3d {
     driver: Arc<dyn V3dDriver>,
     info: V3dInfo,
+    buffers: Buffers,
 }
 
 impl std::fmt::Debug for V3d {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("V3d").field("info", &self.info).finish()
     }
+}
+
+/// Copies `words` one volatile read at a time (the snapshot of a read-only slice).
+fn read_volatile_words(words: &[u32]) -> Vec<u32> {
+    words
+        .iter()
+        .map(|word| {
+            // SAFETY: a reference to a live u32 is aligned and readable.
+            unsafe { std::ptr::from_ref(word).read_volatile() }
+        })
+        .collect()
+}
+
+/// The words of one buffer object that no slice lent to a launch covers, snapshotted before
+/// the job: (first word, the words) per gap.
+struct Uncovered {
+    /// The first launch buffer lying in this buffer object (for the error).
+    index: usize,
+    state: Arc<BufferState>,
+    gaps: Vec<(usize, Vec<u32>)>,
 }
 
 impl V3d {
@@ -216,7 +336,11 @@ impl V3d {
             driver.get_param(Param::CoreIdent1)?,
             driver.get_param(Param::HubIdent3)?,
         )?;
-        Ok(V3d { driver, info })
+        Ok(V3d {
+            driver,
+            info,
+            buffers: Buffers::default(),
+        })
     }
 
     /// What the GPU is.
@@ -240,36 +364,177 @@ impl V3d {
                 return Err(e);
             }
         };
+        let len_words = rounded as usize / 4;
+        let state = Arc::new(BufferState {
+            valid: AtomicBool::new(true),
+            handle,
+            gpu_address,
+            host_address: AtomicUsize::new(
+                region
+                    .memory_words()
+                    .map_or(0, |base| base.as_ptr().expose_provenance()),
+            ),
+            len_words: region.len_words().min(len_words),
+        });
+        self.buffers.register(&state);
         Ok(V3dBuffer {
             driver: Arc::clone(&self.driver),
             handle,
             gpu_address,
             region: Some(region),
-            len_words: rounded as usize / 4,
+            len_words,
+            state,
         })
     }
 
-    /// Runs `dispatch` and waits up to `timeout` for it. `buffers` are every buffer the job
-    /// reads or writes (code, uniforms, data): the kernel keeps them alive while the job runs,
-    /// and the wait is on them.
+    /// Runs `dispatch` and waits up to `timeout` for it, borrowing the buffers the job uses
+    /// for as long as it runs: [`LaunchBuffer::Write`] for slices it may write (borrowed
+    /// exclusively, so no other reference to them exists while the QPUs run) and
+    /// [`LaunchBuffer::Read`] for slices it only reads. Each slice lies in a buffer of this
+    /// device ([`V3dBuffer::as_words`], [`V3dBuffer::as_words_mut`]); the job is given each of
+    /// those buffer objects once, and finds the data through the GPU addresses in its
+    /// uniforms. Nothing is copied.
+    ///
+    /// Before the job: each slice must lie in a live buffer of this device
+    /// ([`PiError::V3dNotBufferMemory`]) that is valid ([`PiError::V3dLaunchBufferInvalid`]).
+    /// After it, nothing but the `Write` slices may have changed: the `Read` slices and the
+    /// words of the listed buffers that no slice covers (such as a margin kept after an array)
+    /// are snapshotted before and compared after; a change is
+    /// [`PiError::V3dOutsideSliceWritten`] or [`PiError::V3dReadOnlyWritten`], naming the first
+    /// changed GPU address (the words outside the slices are checked first).
+    ///
+    /// A refused submission ran nothing (`SUBMIT_CSD` fails only before its job can run:
+    /// Linux `v3d_submit_csd_ioctl`, `v3d_submit.c`). A wait that fails or times out may leave
+    /// the job running, so every buffer of this device is then marked invalid.
     pub fn launch(
         &self,
         dispatch: &Dispatch,
-        buffers: &[&V3dBuffer],
+        buffers: &mut [LaunchBuffer<'_>],
         timeout: Duration,
     ) -> Result<(), PiError> {
         let cfg = dispatch.config_words(self.info.version, self.info.revision)?;
-        let handles: Vec<u32> = buffers.iter().map(|b| b.handle).collect();
-        if handles.is_empty() {
+        if buffers.is_empty() {
             return Err(PiError::V3dUnsupported {
                 problem: "a launch needs at least the buffer holding its code".to_string(),
             });
         }
+        // The buffer object each slice lies in, and the slice's word range in it.
+        let mut lent: Vec<(Arc<BufferState>, usize)> = Vec::with_capacity(buffers.len());
+        for (index, buffer) in buffers.iter().enumerate() {
+            let words = buffer.words();
+            let Some((state, offset)) = self.buffers.resolve(words) else {
+                return Err(PiError::V3dNotBufferMemory {
+                    index,
+                    host_address: words.as_ptr().addr(),
+                    len: words.len(),
+                });
+            };
+            if !state.valid.load(Ordering::Acquire) {
+                return Err(PiError::V3dLaunchBufferInvalid {
+                    index,
+                    gpu_address: state.gpu_address + 4 * offset as u32,
+                });
+            }
+            lent.push((state, offset));
+        }
+        let mut handles: Vec<u32> = Vec::with_capacity(lent.len());
+        let mut uncovered: Vec<Uncovered> = Vec::new();
+        for (index, (state, _)) in lent.iter().enumerate() {
+            if handles.contains(&state.handle) {
+                continue;
+            }
+            handles.push(state.handle);
+            // The gaps between the slices lying in this buffer object.
+            let mut ranges: Vec<(usize, usize)> = lent
+                .iter()
+                .zip(buffers.iter())
+                .filter(|((other, _), _)| other.handle == state.handle)
+                .map(|((_, offset), buffer)| (*offset, offset + buffer.words().len()))
+                .collect();
+            ranges.sort_unstable();
+            let mut gaps = Vec::new();
+            let mut next = 0;
+            for (start, end) in ranges
+                .into_iter()
+                .chain([(state.len_words, state.len_words)])
+            {
+                if start > next {
+                    let before = (next..start)
+                        // SAFETY: `i < start <= len_words`, and the buffer's mapping lives
+                        // while `buffers`, whose slices lie in it, are borrowed.
+                        .map(|i| unsafe { state.read_word(i) })
+                        .collect();
+                    gaps.push((next, before));
+                }
+                next = next.max(end);
+            }
+            if !gaps.is_empty() {
+                uncovered.push(Uncovered {
+                    index,
+                    state: Arc::clone(state),
+                    gaps,
+                });
+            }
+        }
+        let read_only: Vec<Option<Vec<u32>>> = buffers
+            .iter()
+            .map(|buffer| match buffer {
+                LaunchBuffer::Read(words) => Some(read_volatile_words(words)),
+                LaunchBuffer::Write(_) => None,
+            })
+            .collect();
+        for buffer in buffers.iter_mut() {
+            if let LaunchBuffer::Write(words) = buffer {
+                // The job writes through GPU addresses the host handed it, as a syscall writes
+                // into a buffer it was lent: exposing the exclusive borrow's provenance makes
+                // those foreign writes ones this borrow permits (as `Gpu::launch_buffers`).
+                let _ = words.as_mut_ptr().expose_provenance();
+            }
+        }
+
         self.driver.submit_csd(cfg, &handles)?;
         // Jobs on one node run in submission order, so waiting on each buffer the job uses
         // waits for the job (py-videocore6 `Driver.execute`).
         for &handle in &handles {
-            self.driver.wait_bo(handle, timeout)?;
+            if let Err(error) = self.driver.wait_bo(handle, timeout) {
+                self.buffers.invalidate();
+                return Err(error);
+            }
+        }
+
+        for Uncovered { index, state, gaps } in &uncovered {
+            for (start, before) in gaps {
+                let changed = before.iter().enumerate().find(|&(offset, &word)| {
+                    // SAFETY: the gap lies in the buffer (`start + offset < len_words`), whose
+                    // mapping lives while `buffers` are borrowed.
+                    word != unsafe { state.read_word(start + offset) }
+                });
+                if let Some((offset, _)) = changed {
+                    return Err(PiError::V3dOutsideSliceWritten {
+                        index: *index,
+                        gpu_address: state.gpu_address + 4 * (start + offset) as u32,
+                    });
+                }
+            }
+        }
+        for (index, before) in read_only.iter().enumerate() {
+            let Some(before) = before else {
+                continue;
+            };
+            let (state, slice_offset) = &lent[index];
+            let changed = before.iter().enumerate().find(|&(offset, &word)| {
+                // Read through the mapping's own provenance, not the shared borrow, which
+                // promised the words would not change.
+                // SAFETY: word `offset` of a slice lying in the buffer (resolved above), whose
+                // mapping lives while the slice is borrowed.
+                word != unsafe { state.read_word(slice_offset + offset) }
+            });
+            if let Some((offset, _)) = changed {
+                return Err(PiError::V3dReadOnlyWritten {
+                    index,
+                    gpu_address: state.gpu_address + 4 * (slice_offset + offset) as u32,
+                });
+            }
         }
         Ok(())
     }
@@ -283,6 +548,7 @@ pub struct V3dBuffer {
     gpu_address: u32,
     region: Option<Box<dyn MappedRegion>>,
     len_words: usize,
+    state: Arc<BufferState>,
 }
 
 impl std::fmt::Debug for V3dBuffer {
@@ -291,6 +557,7 @@ impl std::fmt::Debug for V3dBuffer {
             .field("handle", &self.handle)
             .field("gpu_address", &format_args!("0x{:08x}", self.gpu_address))
             .field("len_words", &self.len_words)
+            .field("valid", &self.is_valid())
             .finish()
     }
 }
@@ -312,9 +579,21 @@ impl V3dBuffer {
         self.len_words
     }
 
-    /// The driver's handle (for [`V3d::launch`]'s buffer list).
+    /// The driver's handle (what a launch lists).
     pub fn handle(&self) -> u32 {
         self.handle
+    }
+
+    /// False after a launch on this device failed or timed out, until [`Self::mark_valid`].
+    pub fn is_valid(&self) -> bool {
+        self.state.valid.load(Ordering::Acquire)
+    }
+
+    /// Declares the contents trustworthy again: the caller knows no job of a failed launch
+    /// still writes this buffer (the GPU has been reset since, or the job never reached it),
+    /// and has rewritten what it needs (with [`Self::write_words`]).
+    pub fn mark_valid(&self) {
+        self.state.valid.store(true, Ordering::Release);
     }
 
     fn region(&self) -> Result<&dyn MappedRegion, PiError> {
@@ -323,13 +602,99 @@ impl V3dBuffer {
             .ok_or_else(|| PiError::Internal("V3D buffer used after release".to_string()))
     }
 
-    /// Reads word `index`.
+    fn check_valid(&self) -> Result<(), PiError> {
+        if self.is_valid() {
+            Ok(())
+        } else {
+            Err(PiError::V3dBufferInvalid {
+                gpu_address: self.gpu_address,
+            })
+        }
+    }
+
+    /// Word 0 of the mapping and its length in words, for the slice views.
+    fn slice_parts(&self) -> Result<(NonNull<u32>, usize), PiError> {
+        self.check_valid()?;
+        let region = self.region()?;
+        let base = region.memory_words().ok_or(PiError::V3dNoSliceAccess {
+            gpu_address: self.gpu_address,
+        })?;
+        Ok((base, region.len_words().min(self.len_words)))
+    }
+
+    /// The whole buffer as a slice of its mapping: reads go straight to the memory the QPUs
+    /// see, with no copy.
+    ///
+    /// Fails with [`PiError::V3dBufferInvalid`] while the buffer is marked invalid: a launch
+    /// on this device failed or timed out, so its job may still be writing, and no Rust
+    /// reference to the memory may exist while the GPU writes it. Rewrite it with
+    /// [`Self::write_words`] (word accesses, no references) and call [`Self::mark_valid`], or
+    /// copy out what is left with [`Self::salvage_words`].
+    pub fn as_words(&self) -> Result<&[u32], PiError> {
+        let (base, len) = self.slice_parts()?;
+        // SAFETY: `from_raw_parts` needs `base` non-null and aligned, `len` initialised u32s
+        // readable from it for the whole borrow, no mutation of them while the borrow lives,
+        // and `len * 4 <= isize::MAX`.
+        // - Non-null, aligned, readable: `MappedRegion` is an unsafe trait whose implementors
+        //   promise that `Some(base)` from `memory_words` is u32-aligned and mapped readable and
+        //   writable for `len_words()` words until the region drops (`len` is at most that). The
+        //   region drops only in `V3dBuffer::drop`, and the slice borrows `self`, so the mapping
+        //   outlives the slice.
+        // - Initialised: mapped memory always holds bits, and every bit pattern is a valid u32.
+        // - No mutation by this process while borrowed: the region is the process's only way to
+        //   these bytes (its contract; `V3d::alloc` maps each buffer object once). Every path
+        //   here that writes them (`write_u32`, `write_words`, `as_words_mut`) takes
+        //   `&mut self`, which the borrow checker refuses while this `&self` borrow lives.
+        // - No mutation by the GPU while borrowed: the QPUs write memory only while a job runs.
+        //   `V3d::launch` takes every slice its job may write as `&mut [u32]` (so no slice of
+        //   those words can exist elsewhere then) and read-only ones as `&[u32]`, checking
+        //   afterwards that those, and the words of their buffers outside every lent slice, did
+        //   not change. A launch whose wait failed or timed out may leave its job running, so it
+        //   marks every buffer invalid and this function refuses invalid buffers (above) until
+        //   `mark_valid`. A job can reach every buffer object of the node through the V3D's
+        //   MMU, whatever it was lent; writing memory it was not lent is outside what Rust can
+        //   check, as `/proc/self/mem` is, and the launch reports it when it was a lent
+        //   buffer's.
+        // - Size: the mapping exists in this address space, so it is below isize::MAX bytes.
+        // The slice sees what the GPU wrote without cache maintenance: the mapping is
+        // write-combined (uncached; Linux `v3d_create_object`), and the kernel follows each CSD
+        // job with a cache-clean job the wait covers (`v3d_setup_csd_jobs_and_bos`).
+        Ok(unsafe { std::slice::from_raw_parts(base.as_ptr(), len) })
+    }
+
+    /// The whole buffer as a mutable slice of its mapping: writes land in the memory the QPUs
+    /// read, with no copy. Fails like [`Self::as_words`] while the buffer is invalid.
+    pub fn as_words_mut(&mut self) -> Result<&mut [u32], PiError> {
+        let (base, len) = self.slice_parts()?;
+        // SAFETY: as in `as_words` (alignment, mapping lifetime tied to the borrow, size, the
+        // GPU not writing while no job runs, invalid buffers refused), plus exclusivity: this
+        // borrow is `&mut self`, so no other slice of this buffer (from `as_words` or an
+        // earlier `as_words_mut`) and no word access can exist while it lives, and `base` is a
+        // raw pointer from the region, not derived from a shared reference, so writing through
+        // it is allowed (the mapping is writable).
+        Ok(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), len) })
+    }
+
+    /// Reads `out.len()` words starting at `start` whether or not the buffer is valid, one
+    /// volatile word at a time (no reference to the memory is made). After a failed launch
+    /// this is what is left: possibly half-written, and possibly still changing.
+    pub fn salvage_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
+        check_range(start, out.len(), self.len_words)?;
+        let region = self.region()?;
+        for (offset, word) in out.iter_mut().enumerate() {
+            *word = region.read_word(start + offset);
+        }
+        Ok(())
+    }
+
+    /// Reads word `index` (refused while the buffer is invalid).
     pub fn read_u32(&self, index: usize) -> Result<u32, PiError> {
         check_range(index, 1, self.len_words)?;
+        self.check_valid()?;
         Ok(self.region()?.read_word(index))
     }
 
-    /// Writes word `index`.
+    /// Writes word `index`. Writing is allowed on an invalid buffer (to refill it).
     pub fn write_u32(&mut self, index: usize, value: u32) -> Result<(), PiError> {
         check_range(index, 1, self.len_words)?;
         let region = self
@@ -340,7 +705,7 @@ impl V3dBuffer {
         Ok(())
     }
 
-    /// Writes `values` from word `start` on.
+    /// Writes `values` from word `start` on (also on an invalid buffer).
     pub fn write_words(&mut self, start: usize, values: &[u32]) -> Result<(), PiError> {
         check_range(start, values.len(), self.len_words)?;
         for (i, &v) in values.iter().enumerate() {
@@ -349,9 +714,10 @@ impl V3dBuffer {
         Ok(())
     }
 
-    /// Reads `count` words from word `start` on.
+    /// Reads `count` words from word `start` on (refused while the buffer is invalid).
     pub fn read_words(&self, start: usize, count: usize) -> Result<Vec<u32>, PiError> {
         check_range(start, count, self.len_words)?;
+        self.check_valid()?;
         let region = self.region()?;
         Ok((start..start + count)
             .map(|i| region.read_word(i))
@@ -361,6 +727,9 @@ impl V3dBuffer {
 
 impl Drop for V3dBuffer {
     fn drop(&mut self) {
+        // Launches must stop resolving slices to this buffer before its addresses can be
+        // reused by another mapping.
+        self.state.host_address.store(0, Ordering::Release);
         // Unmap first (py-videocore6 `Memory.close`), then give the object back; a failure
         // here has nobody to report to, and the kernel frees the object at close anyway.
         drop(self.region.take());

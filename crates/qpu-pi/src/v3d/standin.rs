@@ -1,11 +1,13 @@
 //! [`FakeV3d`]: an in-process model of the `v3d` driver's user-space contract, so the code
 //! above it runs in tests on any machine.
 //!
-//! It keeps buffer objects in ordinary memory at made-up GPU addresses, records each CSD job,
-//! and hands it to an executor (by default one that completes every job without running code;
-//! an emulator can be plugged in with [`FakeV3d::set_executor`]). Faults can be injected: a
-//! node with another driver, no compute support, refused submissions, hung jobs, exhausted
-//! memory.
+//! It keeps each buffer object in a heap block of its own at a made-up GPU address, records
+//! each CSD job, and hands it to an executor (by default one that completes every job without
+//! running code; an emulator can be plugged in with [`FakeV3d::set_executor`]). A mapping of a
+//! buffer object is its block itself, so [`V3dBuffer`](super::V3dBuffer)'s slice views are
+//! views of the memory the executor reads and writes, as they are of a real buffer object's
+//! pages. Faults can be injected: a node with another driver, no compute support, refused
+//! submissions, hung jobs, exhausted memory.
 
 use std::collections::HashMap;
 use std::io;
@@ -72,6 +74,8 @@ pub struct CsdJob {
     pub cfg: [u32; 7],
     /// The buffers it was given.
     pub handles: Vec<u32>,
+    /// The GPU address of each buffer in `handles`, in the same order.
+    pub gpu_addresses: Vec<u32>,
     /// The batches (QPU thread launches) the words ask for.
     pub batches: u32,
 }
@@ -101,7 +105,7 @@ impl GpuWords<'_> {
     /// The word at `address`, if a buffer object holds it.
     pub fn read(&self, address: u32) -> Option<u32> {
         let (b, i) = self.find(address)?;
-        Some(lock(&b.words)[i])
+        b.block.read(i)
     }
 
     /// Every buffer object as (GPU address, its words), lowest address first.
@@ -109,33 +113,34 @@ impl GpuWords<'_> {
         let mut all: Vec<(u32, Vec<u32>)> = self
             .buffers
             .values()
-            .map(|b| (b.gpu_address, lock(&b.words).clone()))
+            .map(|b| (b.gpu_address, b.block.to_vec()))
             .collect();
         all.sort_by_key(|(address, _)| *address);
         all
     }
 
-    /// Writes the words of one buffer object from its start; false if no buffer object
-    /// starts at `address` or the words do not fit it.
+    /// Writes the words of one buffer object from its start, storing only those that differ
+    /// from what it holds (as a GPU stores only what its program stores); false if no buffer
+    /// object starts at `address` or the words do not fit it.
     pub fn write_buffer(&mut self, address: u32, words: &[u32]) -> bool {
         let Some(b) = self.buffers.values().find(|b| b.gpu_address == address) else {
             return false;
         };
-        let mut held = lock(&b.words);
-        if words.len() > held.len() {
+        if words.len() > b.block.len_words {
             return false;
         }
-        held[..words.len()].copy_from_slice(words);
+        for (i, &word) in words.iter().enumerate() {
+            if b.block.read(i) != Some(word) {
+                b.block.write(i, word);
+            }
+        }
         true
     }
 
     /// Writes the word at `address`; false if no buffer object holds it.
     pub fn write(&mut self, address: u32, value: u32) -> bool {
         match self.find(address) {
-            Some((b, i)) => {
-                lock(&b.words)[i] = value;
-                true
-            }
+            Some((b, i)) => b.block.write(i, value),
             None => false,
         }
     }
@@ -144,10 +149,83 @@ impl GpuWords<'_> {
 /// Runs a job against GPU memory.
 pub type Executor = Box<dyn FnMut(&CsdJob, &mut GpuWords<'_>) -> JobOutcome + Send>;
 
+/// One buffer object's memory: a heap block that never moves, reached only through raw
+/// pointers, as the QPUs and a mapping reach a real buffer object's pages.
+///
+/// No Rust reference to the block is ever made here, so the slices that a
+/// [`V3dBuffer`](super::V3dBuffer) borrows over its mapping are the only references into it,
+/// exactly as with a real mapping. The executor's accesses through [`GpuWords`] play the
+/// GPU's part: raw accesses from outside Rust's view of those slices, under the same launch
+/// contract (see `V3dBuffer::as_words`).
+struct Block {
+    base: NonNull<u32>,
+    len_words: usize,
+}
+
+// SAFETY: `Block` owns its heap block exclusively (it frees it on drop) and holds no
+// thread-bound state; the raw pointer only stops the compiler from deriving the traits. Its
+// words are reached only by single volatile accesses, by the mapping (on the host's behalf)
+// and by the executor (on the GPU's), which the launch contract keeps apart in time, as the
+// ARM and the QPUs are kept apart on a real buffer object.
+unsafe impl Send for Block {}
+// SAFETY: as for `Send`: shared access makes no reference into the block.
+unsafe impl Sync for Block {}
+
+impl Block {
+    fn zeroed(len_words: usize) -> Block {
+        let block: Box<[u32]> = vec![0; len_words].into_boxed_slice();
+        let base = NonNull::new(Box::into_raw(block).cast::<u32>()).unwrap_or(NonNull::dangling());
+        Block { base, len_words }
+    }
+
+    /// Word `index`, or `None` past the end.
+    fn read(&self, index: usize) -> Option<u32> {
+        (index < self.len_words).then(|| {
+            // SAFETY: index < len_words, so the word lies inside the block allocated in
+            // `zeroed`, which lives until `drop`; the pointer came from `Box::into_raw`, so it is
+            // aligned and carries the whole block's provenance. Volatile, like a device access.
+            unsafe { self.base.as_ptr().add(index).read_volatile() }
+        })
+    }
+
+    /// Writes word `index`; false past the end.
+    fn write(&self, index: usize, value: u32) -> bool {
+        if index >= self.len_words {
+            return false;
+        }
+        // SAFETY: as in `read`; the block is writable (it came from a `Box`), and `Block`
+        // holds no reference to it, so writing through `&self` aliases nothing.
+        unsafe { self.base.as_ptr().add(index).write_volatile(value) };
+        true
+    }
+
+    fn to_vec(&self) -> Vec<u32> {
+        (0..self.len_words)
+            .map(|i| self.read(i).unwrap_or(0))
+            .collect()
+    }
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        // SAFETY: `base` and `len_words` are exactly the pointer and length of the boxed slice
+        // made in `zeroed`, rebuilt once here. Every mapping of the block holds an `Arc` of it,
+        // so none outlives it.
+        drop(unsafe {
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                self.base.as_ptr(),
+                self.len_words,
+            ))
+        });
+    }
+}
+
 struct Buffer {
     gpu_address: u32,
     bytes: u32,
-    words: Arc<Mutex<Vec<u32>>>,
+    /// Shared with the mappings, which keep it alive after the object is closed, as a real
+    /// mapping keeps its pages until it is unmapped.
+    block: Arc<Block>,
     /// Whether the last job using it hung.
     busy_forever: bool,
 }
@@ -268,7 +346,7 @@ impl V3dDriver for FakeV3d {
             Buffer {
                 gpu_address,
                 bytes,
-                words: Arc::new(Mutex::new(vec![0; bytes as usize / 4])),
+                block: Arc::new(Block::zeroed(bytes as usize / 4)),
                 busy_forever: false,
             },
         );
@@ -279,7 +357,7 @@ impl V3dDriver for FakeV3d {
         let s = lock(&self.state);
         match s.buffers.get(&handle) {
             Some(b) if bytes <= b.bytes => Ok(Box::new(FakeMapping {
-                words: Arc::clone(&b.words),
+                block: Arc::clone(&b.block),
                 len_words: bytes as usize / 4,
             })),
             _ => Err(self.error("DRM_IOCTL_V3D_MMAP_BO", libc::EINVAL, "")),
@@ -309,6 +387,10 @@ impl V3dDriver for FakeV3d {
         let job = CsdJob {
             cfg,
             handles: handles.to_vec(),
+            gpu_addresses: handles
+                .iter()
+                .map(|h| s.buffers.get(h).map_or(0, |b| b.gpu_address))
+                .collect(),
             batches: Dispatch::batches_of(&cfg, self.config.version, self.config.revision),
         };
         let outcome = (s.executor)(
@@ -349,30 +431,38 @@ impl V3dDriver for FakeV3d {
     }
 }
 
-/// A stand-in mapping: the buffer's words, shared with the executor's view.
+/// A stand-in mapping: the buffer object's block itself, which the executor's view shares.
 struct FakeMapping {
-    words: Arc<Mutex<Vec<u32>>>,
+    block: Arc<Block>,
     len_words: usize,
 }
 
-// SAFETY: `memory_words` returns `None`, so no slice is ever made over this region; the
-// words live in a Vec behind a mutex, reached by index only.
+// SAFETY: `map_bo` gives a mapping at most the block's length (`len_words <= block.len_words`),
+// and `base` is the block's start: a `u32`-aligned pointer from `Box::into_raw`, readable and
+// writable for the whole block, which never moves and lives as long as any `Arc` of it, so at
+// least as long as this region. The block is no Rust allocation anyone holds references to
+// (`Block` makes raw accesses only), and `read_word`/`write_word` below are raw volatile
+// accesses through it. Like the driver, the stand-in maps whatever buffer it is asked for;
+// `V3d::alloc` maps each buffer object exactly once.
 unsafe impl MappedRegion for FakeMapping {
     fn len_words(&self) -> usize {
         self.len_words
     }
 
     fn read_word(&self, index: usize) -> u32 {
-        lock(&self.words).get(index).copied().unwrap_or(0)
+        if index >= self.len_words {
+            return 0;
+        }
+        self.block.read(index).unwrap_or(0)
     }
 
     fn write_word(&mut self, index: usize, value: u32) {
-        if let Some(w) = lock(&self.words).get_mut(index) {
-            *w = value;
+        if index < self.len_words {
+            self.block.write(index, value);
         }
     }
 
     fn memory_words(&self) -> Option<NonNull<u32>> {
-        None
+        Some(self.block.base)
     }
 }

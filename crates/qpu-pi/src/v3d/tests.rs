@@ -210,12 +210,23 @@ fn a_launch_submits_the_words_and_waits_for_the_job() {
         uniforms: 0,
         batches: 16,
     };
-    v3d.launch(&dispatch, &[&code, &data], Duration::from_secs(1))
-        .unwrap();
+    v3d.launch(
+        &dispatch,
+        &mut [
+            LaunchBuffer::Read(code.as_words().unwrap()),
+            LaunchBuffer::Write(data.as_words_mut().unwrap()),
+        ],
+        Duration::from_secs(1),
+    )
+    .unwrap();
     assert_eq!(data.read_u32(0).unwrap(), 41 + 16);
     let jobs = fake.jobs();
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0].handles, vec![code.handle(), data.handle()]);
+    assert_eq!(
+        jobs[0].gpu_addresses,
+        vec![code.gpu_address(), data.gpu_address()]
+    );
     // Pi 5 (7.1.7): word 4 is the batch count itself.
     assert_eq!(jobs[0].cfg[4], 16);
     assert_eq!(jobs[0].cfg[5], code.gpu_address());
@@ -232,7 +243,11 @@ fn a_hung_job_times_out_with_an_explanation() {
         batches: 1,
     };
     let error = v3d
-        .launch(&dispatch, &[&code], Duration::from_millis(20))
+        .launch(
+            &dispatch,
+            &mut [LaunchBuffer::Read(code.as_words().unwrap())],
+            Duration::from_millis(20),
+        )
         .unwrap_err();
     assert!(matches!(error, PiError::V3dTimeout { .. }), "{error}");
     let text = error.to_string();
@@ -252,13 +267,236 @@ fn a_refused_submission_says_which_node_to_use() {
         batches: 1,
     };
     let error = v3d
-        .launch(&dispatch, &[&code], Duration::from_secs(1))
+        .launch(
+            &dispatch,
+            &mut [LaunchBuffer::Read(code.as_words().unwrap())],
+            Duration::from_secs(1),
+        )
         .unwrap_err();
     let text = error.to_string();
     assert!(
         text.contains("SUBMIT_CSD") && text.contains("render node"),
         "{text}"
     );
+    // Nothing ran: the buffers stay valid.
+    assert!(code.is_valid());
     // A launch with no buffers at all is refused before the driver.
-    assert!(v3d.launch(&dispatch, &[], Duration::from_secs(1)).is_err());
+    assert!(v3d
+        .launch(&dispatch, &mut [], Duration::from_secs(1))
+        .is_err());
+}
+
+/// A dispatch of one batch of the code in `code`.
+fn one_batch(code: &V3dBuffer) -> Dispatch {
+    Dispatch {
+        code: code.gpu_address(),
+        uniforms: 0,
+        batches: 1,
+    }
+}
+
+#[test]
+fn slices_are_the_memory_the_job_reads_and_writes() {
+    let (fake, v3d) = open(FakeV3dConfig::pi4());
+    let code = v3d.alloc(64).unwrap();
+    let mut input = v3d.alloc(64).unwrap();
+    let mut output = v3d.alloc(64).unwrap();
+    // Written through the slice, seen by the job at the buffer's GPU address.
+    input.as_words_mut().unwrap()[..4].copy_from_slice(&[3, 5, 7, 11]);
+    let (from, to) = (input.gpu_address(), output.gpu_address());
+    fake.set_executor(Box::new(move |_, memory| {
+        // The job squares four words into the output.
+        for i in 0..4 {
+            let x = memory.read(from + 4 * i).expect("mapped");
+            assert!(memory.write(to + 4 * i, x * x));
+        }
+        JobOutcome::Done
+    }));
+    v3d.launch(
+        &one_batch(&code),
+        &mut [
+            LaunchBuffer::Read(code.as_words().unwrap()),
+            LaunchBuffer::Read(&input.as_words().unwrap()[..4]),
+            LaunchBuffer::Write(&mut output.as_words_mut().unwrap()[..4]),
+        ],
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    // The results are in the output's slice: no copy was made in either direction.
+    assert_eq!(output.as_words().unwrap()[..5], [9, 25, 49, 121, 0]);
+    assert_eq!(output.read_words(0, 4).unwrap(), vec![9, 25, 49, 121]);
+    // Each buffer object was listed once, at its GPU address.
+    let job = &fake.jobs()[0];
+    assert_eq!(
+        job.gpu_addresses,
+        vec![
+            code.gpu_address(),
+            input.gpu_address(),
+            output.gpu_address()
+        ]
+    );
+}
+
+#[test]
+fn a_store_into_a_read_only_slice_or_outside_the_slices_is_reported_with_its_address() {
+    let (fake, v3d) = open(FakeV3dConfig::pi5());
+    let code = v3d.alloc(64).unwrap();
+    let mut data = v3d.alloc(64).unwrap();
+    let base = data.gpu_address();
+    let target = Arc::new(std::sync::Mutex::new(0u32));
+    let shared = Arc::clone(&target);
+    fake.set_executor(Box::new(move |_, memory| {
+        let address = *shared.lock().unwrap();
+        assert!(memory.write(address, 0xdead_beef));
+        JobOutcome::Done
+    }));
+    let run = |data: &mut V3dBuffer, write: bool| {
+        let words = &mut data.as_words_mut().unwrap()[..16];
+        let lent = if write {
+            LaunchBuffer::Write(words)
+        } else {
+            LaunchBuffer::Read(words)
+        };
+        v3d.launch(
+            &one_batch(&code),
+            &mut [LaunchBuffer::Read(code.as_words().unwrap()), lent],
+            Duration::from_secs(1),
+        )
+    };
+    // Word 5 of a slice lent read-only.
+    *target.lock().unwrap() = base + 20;
+    let error = run(&mut data, false).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            PiError::V3dReadOnlyWritten { index: 1, gpu_address } if gpu_address == base + 20
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains(&format!("{:08x}", base + 20)));
+    // Word 16, just past a 16-word slice lent writable: outside every lent slice.
+    *target.lock().unwrap() = base + 64;
+    let error = run(&mut data, true).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            PiError::V3dOutsideSliceWritten { index: 1, gpu_address } if gpu_address == base + 64
+        ),
+        "{error}"
+    );
+    // The same store again changes nothing, so it is no longer reported; a store inside the
+    // writable slice never is.
+    assert!(run(&mut data, true).is_ok());
+    *target.lock().unwrap() = base + 60;
+    assert!(run(&mut data, true).is_ok());
+    assert_eq!(data.as_words().unwrap()[15], 0xdead_beef);
+    // Stores into buffers the job was not lent cannot be checked (the code's buffer was lent
+    // whole, so a store there is a read-only violation).
+    *target.lock().unwrap() = code.gpu_address();
+    assert!(matches!(
+        run(&mut data, true),
+        Err(PiError::V3dReadOnlyWritten { index: 0, .. })
+    ));
+}
+
+#[test]
+fn a_hung_job_invalidates_every_buffer_of_the_device() {
+    let (fake, v3d) = open(FakeV3dConfig::pi4());
+    let code = v3d.alloc(64).unwrap();
+    let mut written = v3d.alloc(64).unwrap();
+    let bystander = v3d.alloc(64).unwrap();
+    // A slice borrowed before the failure (as another thread might hold one).
+    let early = bystander.as_words().unwrap();
+    let target = written.gpu_address();
+    fake.set_executor(Box::new(move |_, memory| {
+        // What it stored before it stopped finishing.
+        assert!(memory.write(target, 77));
+        JobOutcome::Hang
+    }));
+    let error = v3d
+        .launch(
+            &one_batch(&code),
+            &mut [
+                LaunchBuffer::Read(code.as_words().unwrap()),
+                LaunchBuffer::Write(written.as_words_mut().unwrap()),
+            ],
+            Duration::from_millis(10),
+        )
+        .unwrap_err();
+    assert!(matches!(error, PiError::V3dTimeout { .. }), "{error}");
+    // Every buffer of the device, lent or not, lends no slice and reads nothing...
+    for buffer in [&code, &written, &bystander] {
+        assert!(!buffer.is_valid());
+        let error = buffer.as_words().unwrap_err();
+        assert!(
+            matches!(error, PiError::V3dBufferInvalid { gpu_address } if gpu_address == buffer.gpu_address()),
+            "{error}"
+        );
+        assert!(error.to_string().contains("salvage_words"), "{error}");
+        assert!(buffer.read_u32(0).is_err());
+    }
+    assert!(written.as_words_mut().is_err());
+    // ...but what is left can be salvaged word by word.
+    let mut left = [0; 2];
+    written.salvage_words(0, &mut left).unwrap();
+    assert_eq!(left, [77, 0]);
+    // A launch refuses a slice of an invalid buffer, by its position.
+    let fresh = v3d.alloc(64).unwrap();
+    let error = v3d
+        .launch(
+            &one_batch(&fresh),
+            &mut [
+                LaunchBuffer::Read(fresh.as_words().unwrap()),
+                LaunchBuffer::Read(early),
+            ],
+            Duration::from_secs(1),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(error, PiError::V3dLaunchBufferInvalid { index: 1, gpu_address } if gpu_address == bystander.gpu_address()),
+        "{error}"
+    );
+    // New buffers are valid and run; a buffer declared valid again lends slices again.
+    assert!(fresh.is_valid());
+    fake.set_executor(Box::new(|_, _| JobOutcome::Done));
+    bystander.mark_valid();
+    v3d.launch(
+        &one_batch(&fresh),
+        &mut [
+            LaunchBuffer::Read(fresh.as_words().unwrap()),
+            LaunchBuffer::Read(bystander.as_words().unwrap()),
+        ],
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    written.write_words(0, &[1]).unwrap();
+    written.mark_valid();
+    assert_eq!(written.as_words().unwrap()[0], 1);
+}
+
+#[test]
+fn a_launch_refuses_slices_outside_this_devices_buffers() {
+    let (_, v3d) = open(FakeV3dConfig::pi4());
+    let (_, other) = open(FakeV3dConfig::pi4());
+    let code = v3d.alloc(64).unwrap();
+    let foreign = other.alloc(64).unwrap();
+    let host = [0u32; 16];
+    // Host memory, and another device's buffer.
+    for (index, words) in [(1, &host[..]), (1, foreign.as_words().unwrap())] {
+        let error = v3d
+            .launch(
+                &one_batch(&code),
+                &mut [
+                    LaunchBuffer::Read(code.as_words().unwrap()),
+                    LaunchBuffer::Read(words),
+                ],
+                Duration::from_secs(1),
+            )
+            .unwrap_err();
+        assert!(
+            matches!(error, PiError::V3dNotBufferMemory { index: i, len, .. } if i == index && len == words.len()),
+            "{error}"
+        );
+        assert!(error.to_string().contains("V3d::alloc"), "{error}");
+    }
 }

@@ -5,23 +5,37 @@
 //! **Not yet run on hardware by the project**: it is tested against `qpu_pi`'s stand-in of the
 //! driver contract with the V3D emulator executing the jobs (`tests/v3d_pi_backend.rs`).
 //!
-//! This first version keeps shared arrays in host memory and copies them for each run: the
-//! code, the uniforms and every argument array go into buffer objects (the arrays' pointers in
-//! the uniforms rewritten to their buffers' GPU addresses), one CSD job runs one batch per
-//! QPU, and after the wait the arrays passed as `&mut` are copied back; an array passed as
-//! `&SharedArray` that the kernel changed is an error. The buffers are released after each
-//! run, on failure as well as on success.
+//! Shared arrays are buffer objects: [`V3dPi`]'s `alloc` creates one per array, followed by a
+//! zeroed margin of [`TAIL_MARGIN`](super::staging::TAIL_MARGIN) bytes (so a kernel
+//! prefetching a vector past the end, as Rot3D's `gather(p + inc)` does, reads zeros), and the
+//! array's slice is the buffer's mapping itself ([`qpu_pi::v3d::V3dBuffer::as_words`]). Its
+//! bus address is the buffer's GPU address, the pointer kernels receive. A run copies no array
+//! and rewrites no pointer: it lends the arrays to the launch ([`qpu_pi::v3d::V3d::launch`]): exclusively when passed as
+//! `&mut`, shared when passed as `&SharedArray`, in which case the launch checks afterwards
+//! that the kernel did not change them (a change is an error naming the first changed
+//! address; the array shows the kernel's stores, as on the VideoCore IV Pi). A store into the
+//! margin after an array is reported as a store past the end of an array. The code, the
+//! uniforms, the spill area and the semaphore area are buffer objects of each run, released
+//! when it ends, on failure as well as on success; an array's buffer object is released when
+//! the array drops.
+//!
+//! A launch that fails or times out may leave its job running, still writing, so `qpu_pi`
+//! marks every buffer of the device invalid. An array whose buffer is invalid is detached
+//! from the GPU the first time it is touched: from then on its slice is a host copy of what
+//! its buffer held at that moment (possibly half-written), and passing it to a kernel is an
+//! error. Allocate new arrays to run again.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
+use qpu_pi::{LaunchBuffer, PiError};
 
-use super::host::HostArrays;
-use super::v3d_emulator::{read_only_error, take_back, V3dCompileCache};
+use super::staging::TAIL_MARGIN;
+use super::v3d_emulator::V3dCompileCache;
 use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
-use crate::error::{Error, Result};
-use crate::lang::ast;
+use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
 const NAME: &str = "pi-v3d";
@@ -30,7 +44,7 @@ const NAME: &str = "pi-v3d";
 /// makes no progress for 500 ms anyway).
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-fn pi_error(error: qpu_pi::PiError) -> Error {
+fn pi_error(error: PiError) -> Error {
     Error::Backend {
         backend: NAME.to_string(),
         message: error.to_string(),
@@ -40,7 +54,6 @@ fn pi_error(error: qpu_pi::PiError) -> Error {
 /// A Pi 4/5 GPU through the `v3d` driver.
 pub struct V3dPi {
     v3d: V3d,
-    arrays: HostArrays,
     compiled: V3dCompileCache,
 }
 
@@ -49,7 +62,6 @@ impl V3dPi {
     pub fn with_v3d(v3d: V3d) -> V3dPi {
         V3dPi {
             v3d,
-            arrays: HostArrays::default(),
             compiled: V3dCompileCache::default(),
         }
     }
@@ -78,11 +90,127 @@ impl Device {
     }
 }
 
+/// A shared array on a Pi 4/5: a buffer object, viewed through its mapping.
+struct V3dArray {
+    buffer: V3dBuffer,
+    /// Words visible to the host; the margin and page rounding after them are not.
+    len: usize,
+    /// After a failed launch: a host copy of what the buffer held when the array was next
+    /// touched. Once set, the array never goes back to its buffer object.
+    detached: OnceLock<Box<[u32]>>,
+}
+
+impl V3dArray {
+    /// The first `len` words of the buffer, or `None` when they cannot be borrowed (the buffer
+    /// is marked invalid).
+    fn gpu_words(&self) -> Option<&[u32]> {
+        if self.detached.get().is_some() {
+            return None;
+        }
+        self.buffer.as_words().ok()?.get(..self.len)
+    }
+
+    /// The host copy, made on first use from what the buffer holds now.
+    fn detach(&self) -> &[u32] {
+        self.detached.get_or_init(|| {
+            let mut copy = vec![0; self.len];
+            // Word by word: no reference to memory a runaway job may still write.
+            let _ = self.buffer.salvage_words(0, &mut copy);
+            copy.into_boxed_slice()
+        })
+    }
+}
+
+impl SharedMemory for V3dArray {
+    fn bus_address(&self) -> u32 {
+        self.buffer.gpu_address()
+    }
+
+    // The mapping is write-combined normal memory (Linux `v3d_create_object`), where the
+    // default whole-slice copies of `write_words`/`read_words` are fine.
+
+    fn words(&self) -> &[u32] {
+        match self.gpu_words() {
+            Some(words) => words,
+            None => self.detach(),
+        }
+    }
+
+    fn words_mut(&mut self) -> &mut [u32] {
+        if self.gpu_words().is_none() {
+            self.detach();
+        }
+        let len = self.len;
+        if self.detached.get().is_none() {
+            match self.buffer.as_words_mut() {
+                Ok(words) if words.len() >= len => return &mut words[..len],
+                // Only when another thread's launch failed since the check above: the buffer
+                // may no longer be read, so the copy starts zeroed.
+                _ => {
+                    let _ = self.detached.set(vec![0; len].into_boxed_slice());
+                }
+            }
+        }
+        match self.detached.get_mut() {
+            Some(copy) => copy,
+            None => &mut [],
+        }
+    }
+}
+
 /// A buffer holding `words`.
 fn buffer_with(v3d: &V3d, words: &[u32]) -> Result<V3dBuffer> {
     let mut b = v3d.alloc(words.len().max(1) * 4).map_err(pi_error)?;
     b.write_words(0, words).map_err(pi_error)?;
     Ok(b)
+}
+
+/// A failed launch as this crate's error. `arrays` are the launch's arrays (bus address,
+/// length in words), lent first: launch buffer `i < arrays.len()` is array argument `i`.
+fn launch_error(error: PiError, arrays: &[(u32, usize)]) -> Error {
+    match error {
+        PiError::V3dReadOnlyWritten { gpu_address, .. } => read_only_error(gpu_address),
+        PiError::V3dOutsideSliceWritten { gpu_address, .. } => past_the_end_error(gpu_address),
+        PiError::V3dNotBufferMemory { index, .. }
+        | PiError::V3dLaunchBufferInvalid { index, .. }
+            if index < arrays.len() =>
+        {
+            Error::Backend {
+                backend: NAME.to_string(),
+                message: format!(
+                    "array argument {index} (bus address {:#010x}) is no longer in GPU memory: \
+                     an earlier launch on this device failed or timed out, and since its job \
+                     may still be writing, the device's arrays were detached from the GPU (each \
+                     keeps a host copy of what its buffer object held). Allocate new arrays to \
+                     run again",
+                    arrays[index].0
+                ),
+            }
+        }
+        other => pi_error(other),
+    }
+}
+
+/// The run error of a store into an array passed as `&SharedArray` (as the V3D emulator
+/// backends report it).
+fn read_only_error(address: u32) -> Error {
+    Error::Run(RunError {
+        kind: RunErrorKind::ReadOnly { address },
+        qpu: 0,
+        location: None,
+    })
+}
+
+/// The run error of a store into the margin after an array (as the V3D emulator backends
+/// report it).
+fn past_the_end_error(address: u32) -> Error {
+    Error::Run(RunError {
+        kind: RunErrorKind::Machine(format!(
+            "a store past the end of an array (address {address:#010x})"
+        )),
+        qpu: 0,
+        location: None,
+    })
 }
 
 impl Backend for V3dPi {
@@ -104,7 +232,22 @@ impl Backend for V3dPi {
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
-        self.arrays.alloc(words)
+        let bytes = words
+            .checked_mul(4)
+            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN as usize))
+            .ok_or_else(|| Error::Alloc {
+                words,
+                reason: "size overflows".to_string(),
+            })?;
+        let buffer = self.v3d.alloc(bytes).map_err(|error| Error::Alloc {
+            words,
+            reason: format!("{NAME}: {error}"),
+        })?;
+        Ok(Box::new(V3dArray {
+            buffer,
+            len: words,
+            detached: OnceLock::new(),
+        }))
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
@@ -118,34 +261,6 @@ impl Backend for V3dPi {
             });
         }
         let compiled = self.compiled.get(launch, self.version())?;
-        // One buffer object per distinct array; pointer arguments point into them.
-        let mut buffers: Vec<(u32, V3dBuffer)> = Vec::new();
-        for b in &launch.buffers {
-            if buffers.iter().any(|(bus, _)| *bus == b.bus_address) {
-                continue;
-            }
-            let words: &[u32] = match &b.words {
-                BufferWords::ReadOnly(w) => w,
-                BufferWords::ReadWrite(w) => w,
-            };
-            buffers.push((b.bus_address, buffer_with(&self.v3d, words)?));
-        }
-        let pointers = launch
-            .kernel
-            .params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| matches!(p.ty, ast::Type::Ptr(_)))
-            .map(|(i, _)| i);
-        let mut args = launch.args.clone();
-        for (arg, b) in pointers.zip(&launch.buffers) {
-            let bo = &buffers
-                .iter()
-                .find(|(bus, _)| *bus == b.bus_address)
-                .expect("every array has a buffer")
-                .1;
-            args[arg] = bo.gpu_address();
-        }
         let code_words: Vec<u32> = compiled
             .words
             .iter()
@@ -158,48 +273,52 @@ impl Backend for V3dPi {
             backend: NAME.to_string(),
             message: "the spill area does not fit 4 GiB".to_string(),
         })?;
-        let spill = match spill_bytes {
+        let mut spill = match spill_bytes {
             0 => None,
             bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
         };
         let spill_area = spill.as_ref().map_or(0, V3dBuffer::gpu_address);
         // The semaphore area: 16 words all batches share, zeroed as every new buffer object
         // is (none without semaphores).
-        let semaphores = match compiled.semaphore_bytes {
+        let mut semaphores = match compiled.semaphore_bytes {
             0 => None,
             bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
         };
         let semaphore_area = semaphores.as_ref().map_or(0, V3dBuffer::gpu_address);
+        // The arrays' pointers are their buffers' GPU addresses already.
         let uniforms = buffer_with(
             &self.v3d,
-            &compiled.uniforms(n, &args, spill_area, semaphore_area),
+            &compiled.uniforms(n, &launch.args, spill_area, semaphore_area),
         )?;
         let dispatch = Dispatch {
             code: code.gpu_address(),
             uniforms: uniforms.gpu_address(),
             batches: n,
         };
-        let mut all: Vec<&V3dBuffer> = vec![&code, &uniforms];
-        all.extend(spill.as_ref());
-        all.extend(semaphores.as_ref());
-        all.extend(buffers.iter().map(|(_, b)| b));
-        let start = Instant::now();
-        let ran = self.v3d.launch(&dispatch, &all, TIMEOUT);
-        let elapsed_ns = start.elapsed().as_nanos() as u64;
-
-        // Take the arrays back (also after a failure).
-        let read_only_changed = take_back(&mut launch.buffers, |b| {
-            let bo = &buffers
-                .iter()
-                .find(|(bus, _)| *bus == b.bus_address)
-                .expect("every array has a buffer")
-                .1;
-            bo.read_words(0, b.len()).map(Some).map_err(pi_error)
-        })?;
-        ran.map_err(pi_error)?;
-        if let Some(address) = read_only_changed {
-            return Err(read_only_error(address));
+        // The arrays first (launch buffer i is array argument i), then this run's buffers.
+        let arrays: Vec<(u32, usize)> = launch
+            .buffers
+            .iter()
+            .map(|b| (b.bus_address, b.len()))
+            .collect();
+        let mut lent: Vec<LaunchBuffer<'_>> = launch
+            .buffers
+            .iter_mut()
+            .map(|buffer| match &mut buffer.words {
+                BufferWords::ReadOnly(words) => LaunchBuffer::Read(words),
+                BufferWords::ReadWrite(words) => LaunchBuffer::Write(words),
+            })
+            .collect();
+        lent.push(LaunchBuffer::Read(code.as_words().map_err(pi_error)?));
+        lent.push(LaunchBuffer::Read(uniforms.as_words().map_err(pi_error)?));
+        for area in [spill.as_mut(), semaphores.as_mut()].into_iter().flatten() {
+            lent.push(LaunchBuffer::Write(area.as_words_mut().map_err(pi_error)?));
         }
+        let start = Instant::now();
+        let ran = self.v3d.launch(&dispatch, &mut lent, TIMEOUT);
+        let elapsed_ns = start.elapsed().as_nanos() as u64;
+        drop(lent);
+        ran.map_err(|error| launch_error(error, &arrays))?;
         Ok(RunReport {
             backend: NAME.to_string(),
             num_qpus: n,
