@@ -283,37 +283,3 @@ impl V3dCompileCache {
         Ok(compiled)
     }
 }
-
-/// Takes a run's results back into the launch's arrays, given `after(buffer)`, the words the
-/// device holds for an array (`None`: nothing to take back). Arrays passed as `&mut` receive
-/// them; for the others the first changed address is returned (a store into an array passed
-/// as `&SharedArray`).
-pub(super) fn take_back(
-    buffers: &mut [super::Buffer<'_>],
-    mut after: impl FnMut(&super::Buffer<'_>) -> Result<Option<Vec<u32>>>,
-) -> Result<Option<u32>> {
-    let mut read_only_changed = None;
-    for buffer in buffers {
-        let Some(words_after) = after(buffer)? else {
-            continue;
-        };
-        match &mut buffer.words {
-            BufferWords::ReadWrite(words) => words.copy_from_slice(&words_after),
-            BufferWords::ReadOnly(words) => {
-                if let Some(i) = words.iter().zip(&words_after).position(|(a, b)| a != b) {
-                    read_only_changed.get_or_insert(buffer.bus_address + i as u32 * 4);
-                }
-            }
-        }
-    }
-    Ok(read_only_changed)
-}
-
-/// The run error of a store into an array passed as `&SharedArray`.
-pub(super) fn read_only_error(address: u32) -> Error {
-    Error::Run(RunError {
-        kind: RunErrorKind::ReadOnly { address },
-        qpu: 0,
-        location: None,
-    })
-}
