@@ -545,3 +545,42 @@ fn a_loop_body_that_changes_what_receives_find_is_refused_at_its_line() {
         );
     }
 }
+
+/// Products by 0, ±1 and ±2^k are a move, a negation or a shift (wrapping like every
+/// product); any other factor takes the three-`umul24` sequence. Checked against Rust's
+/// `wrapping_mul` on values that overflow.
+#[test]
+fn products_by_powers_of_two_are_shifts_with_the_same_wrapping() {
+    const FACTORS: [i32; 9] = [0, 1, -1, 8, -8, 1 << 30, -(1 << 30), 3, -12];
+    let kernel = compile(|p: Ptr<Int>, q: Ptr<Int>| {
+        let x = Int::var(p.load());
+        for (k, c) in FACTORS.into_iter().enumerate() {
+            // The literal on the right, then on the left.
+            let product = if k % 2 == 0 { x * c } else { Int::from(c) * x };
+            (q + 16 * k as i32).store(product);
+        }
+    })
+    .unwrap();
+    let input: Vec<i32> = (0..16)
+        .map(|i: i32| i.wrapping_mul(0x1357_9bdf).wrapping_sub(1 << 29))
+        .collect();
+    for version in VERSIONS {
+        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+            .unwrap()
+            .disassemble();
+        // 3 and -12 only.
+        assert_eq!(
+            listing.matches("umul24").count(),
+            6,
+            "{version:?}\n{listing}"
+        );
+        let device = Device::v3d_emulator(version);
+        let p = device.alloc_from(&input).unwrap();
+        let mut q = device.alloc::<i32>(16 * FACTORS.len()).unwrap();
+        kernel.run(&device, (&p, &mut q)).unwrap();
+        for (k, c) in FACTORS.into_iter().enumerate() {
+            let want: Vec<i32> = input.iter().map(|x| x.wrapping_mul(c)).collect();
+            assert_eq!(q[16 * k..16 * (k + 1)], want[..], "{version:?} times {c}");
+        }
+    }
+}

@@ -1821,6 +1821,28 @@ impl<'k> Gen<'k> {
                     }
                 }
             }
+            Expr::Binary {
+                op: BinaryOp::IntMul,
+                lhs,
+                rhs,
+            } if literal_factor(lhs, rhs).is_some() => {
+                // By a literal that is 0, ±1 or ±2^k: a move, a negation or a shift instead
+                // of three umul24s (products mod 2^32, so a shift by k is exact).
+                let (x, c) = literal_factor(lhs, rhs).expect("checked");
+                let v = self.eval(x)?;
+                let shift = c.unsigned_abs().trailing_zeros();
+                match c {
+                    0 => self.mov(&d, Src::Imm(0), None),
+                    1 => self.mov(&d, v, None),
+                    -1 => self.add1("neg", None, &d, v),
+                    _ if c > 0 => self.add2("shl", None, &d, v, shift_imm(shift))?,
+                    _ => {
+                        let t = self.temp()?;
+                        self.add2("shl", None, &format!("%{t}"), v, shift_imm(shift))?;
+                        self.add1("neg", None, &d, Src::Reg(t));
+                    }
+                }
+            }
             Expr::Binary { op, lhs, rhs } => {
                 let a = self.eval(lhs)?;
                 let b = self.eval(rhs)?;
@@ -2361,6 +2383,18 @@ fn single_binary(op: BinaryOp) -> Option<(&'static str, bool)> {
 
 /// A shift amount as a small immediate: shifts use the low five bits, and 16..31 are held as
 /// −16..−1.
+/// The other operand and the literal of a product by 0, ±1 or ±2^k (k < 31), the literal on
+/// either side.
+fn literal_factor<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(&'e Expr, i32)> {
+    let (x, c) = match (lhs, rhs) {
+        (x, Expr::IntLit(c)) => (x, *c),
+        (Expr::IntLit(c), x) => (x, *c),
+        _ => return None,
+    };
+    let magnitude = c.unsigned_abs();
+    (magnitude <= 1 || (magnitude.is_power_of_two() && magnitude < 1 << 31)).then_some((x, c))
+}
+
 fn shift_imm(amount: u32) -> Src {
     Src::Imm(shift_bits(amount))
 }
