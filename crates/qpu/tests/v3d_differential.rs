@@ -253,6 +253,18 @@ impl Gen {
                     b: a(y),
                 }
             }
+            15 | 16 if loads && self.rng.chance(25) => {
+                // Through the pointer whose lanes hold consecutive words (see `kernel`).
+                Expr::Load {
+                    addr: a(bin(
+                        BinaryOp::IntAdd,
+                        var(self.cursor_in()),
+                        lit(4 * self.rng.below(48) as i32),
+                    )),
+                    elem: ElemType::Int,
+                    stride: 1,
+                }
+            }
             15 | 16 if loads => {
                 let e = self.int(depth + 1, loads);
                 let stride = 1 + self.rng.below(3) as u32;
@@ -465,9 +477,19 @@ impl Gen {
                     None
                 };
                 let slot = INT_VARS + self.rng.below(u64::from(SLOTS)) as u32;
+                let addr = if self.rng.chance(40) {
+                    // Through the pointer whose lanes hold consecutive words (see `kernel`).
+                    bin(
+                        BinaryOp::IntAdd,
+                        var(self.cursor_out()),
+                        lit(64 * slot as i32),
+                    )
+                } else {
+                    slot_address(slot)
+                };
                 vec![stmt(StmtKind::Store {
                     value,
-                    addr: slot_address(slot),
+                    addr,
                     stride: 1,
                     kind: StoreKind::Blocking,
                     lanes,
@@ -592,12 +614,34 @@ impl Gen {
         out
     }
 
+    /// A pointer variable whose lanes hold consecutive words: this QPU's output region plus
+    /// 4 · lane (the compiler stores through it without broadcasting lane 0).
+    fn cursor_out(&self) -> u32 {
+        FIRST_PRESSURE + self.pressure + EDGE_VARS
+    }
+
+    /// The same for the input array.
+    fn cursor_in(&self) -> u32 {
+        self.cursor_out() + 1
+    }
+
     fn kernel(&mut self) -> Kernel {
         // Every uniform-stream read comes after the stream is pointed into the input.
         let start = self.int(1, false);
-        let mut body = vec![stmt(StmtKind::UniformsFrom {
-            addr: input_address(start, 31),
-        })];
+        let lanes = bin(BinaryOp::Shl, Expr::Special(Special::Index), lit(2));
+        let mut body = vec![
+            stmt(StmtKind::Assign {
+                var: VarId(self.cursor_out()),
+                value: bin(BinaryOp::IntAdd, slot_address(0), lanes.clone()),
+            }),
+            stmt(StmtKind::Assign {
+                var: VarId(self.cursor_in()),
+                value: bin(BinaryOp::IntAdd, var(P_INP), lanes),
+            }),
+            stmt(StmtKind::UniformsFrom {
+                addr: input_address(start, 31),
+            }),
+        ];
         self.stream = true;
         for v in 0..self.pressure {
             let value = self.int(1, false);
@@ -635,9 +679,17 @@ impl Gen {
             (P_OUT, Type::Ptr(ElemType::Int)),
             (P_X, Type::Int),
         ];
-        let vars = (0..FIRST_PRESSURE + self.pressure + EDGE_VARS)
+        let cursors = [self.cursor_out(), self.cursor_in()];
+        let vars = (0..=self.cursor_in())
             .map(|v| VarDecl {
-                ty: params.iter().find(|p| p.0 == v).map_or(Type::Int, |p| p.1),
+                ty: params.iter().find(|p| p.0 == v).map_or(
+                    if cursors.contains(&v) {
+                        Type::Ptr(ElemType::Int)
+                    } else {
+                        Type::Int
+                    },
+                    |p| p.1,
+                ),
                 location: HERE,
             })
             .collect();
@@ -883,5 +935,21 @@ fn generator_makes_varied_programs() {
             text.contains("sema_inc(") && text.contains("sema_dec(")
         })
         .count();
-    assert!(with_semaphores >= 60, "{with_semaphores}");
+    assert!(with_semaphores >= 50, "{with_semaphores}");
+    // Many store or load through a pointer whose lanes hold consecutive words.
+    let g = Gen {
+        rng: Rng(0),
+        stream: false,
+        pressure: 0,
+        edges: 0,
+    };
+    let (out, inp) = (format!("v{} ", g.cursor_out()), format!("v{} ", g.cursor_in()));
+    let through_cursors = (0..PROGRAMS)
+        .filter(|&seed| {
+            let text = case(seed, V3dVersion::V42, 0).kernel.to_string();
+            // Beyond the two assignments that set them.
+            text.matches(&out).count() + text.matches(&inp).count() > 2
+        })
+        .count();
+    assert!(through_cursors >= 100, "{through_cursors}");
 }
