@@ -943,7 +943,10 @@ fn generator_makes_varied_programs() {
         pressure: 0,
         edges: 0,
     };
-    let (out, inp) = (format!("v{} ", g.cursor_out()), format!("v{} ", g.cursor_in()));
+    let (out, inp) = (
+        format!("v{} ", g.cursor_out()),
+        format!("v{} ", g.cursor_in()),
+    );
     let through_cursors = (0..PROGRAMS)
         .filter(|&seed| {
             let text = case(seed, V3dVersion::V42, 0).kernel.to_string();

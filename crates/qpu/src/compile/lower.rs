@@ -807,11 +807,11 @@ struct Countdown {
 }
 
 /// A loop body unrolled by its sliding window's cycle ([`window_copies`]).
-struct Windowed {
+pub(super) struct Windowed {
     /// The renamed copies, in order.
-    copies: Vec<Vec<Stmt>>,
+    pub(super) copies: Vec<Vec<Stmt>>,
     /// The window's variables.
-    window: Vec<VarId>,
+    pub(super) window: Vec<VarId>,
 }
 
 impl Countdown {
@@ -976,7 +976,7 @@ const MAX_WINDOW_COPIES: usize = 4;
 /// After `k` copies the renaming is the identity again, so the variables hold what `k`
 /// iterations would have left in them. Returns the `k` copies (`k` from 2 to
 /// [`MAX_WINDOW_COPIES`]), or `None` when the body has no window or its cycle is longer.
-fn window_copies(body: &[Stmt]) -> Option<Windowed> {
+pub(super) fn window_copies(body: &[Stmt]) -> Option<Windowed> {
     let assigned = assignment_counts(body);
     let once = |v: &VarId| assigned.get(&v.0) == Some(&1);
     // Candidates, then drop those copied from outside the set until none is.

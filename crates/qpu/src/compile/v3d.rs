@@ -287,12 +287,17 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
     let needs = Needs::of(kernel);
     let mut edges = kernel.clone();
     select_before_rotating(&mut edges.body, &kernel.vars, &needs.var_uses, 0);
-    // Loop-invariant values in front of their loops, unless the registers they keep would
-    // make the kernel spill or drop constants it keeps otherwise.
-    let mut hoisted = edges.clone();
-    if shape::hoist_invariants(&mut hoisted) > 0 {
-        if let Ok(compiled) = compile_shaped(&hoisted, version, false) {
-            return Ok(compiled);
+    // Loops sliding a window unrolled by its cycle, then loop-invariant values in front of
+    // their loops; each only when the registers it needs make the kernel neither spill nor
+    // drop constants it keeps otherwise.
+    let mut unrolled = edges.clone();
+    let unrolled =
+        (shape::unroll_windows(&mut unrolled, &uniform_vars(&edges)) > 0).then_some(unrolled);
+    for mut shaped in unrolled.into_iter().chain([edges.clone()]) {
+        if shape::hoist_invariants(&mut shaped) > 0 || shaped != edges {
+            if let Ok(compiled) = compile_shaped(&shaped, version, false) {
+                return Ok(compiled);
+            }
         }
     }
     compile_shaped(&edges, version, true)

@@ -13,10 +13,11 @@
 use std::sync::Arc;
 
 use super::is_uniform;
-use crate::compile::lower::visit_assignments;
+use crate::compile::lower::{visit_assignments, window_copies};
 use crate::error::SourceLocation;
 use crate::lang::ast::{
-    BinaryOp, BoolExpr, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl, VarId,
+    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl,
+    VarId,
 };
 
 /// At most this many values are moved in front of one loop: each keeps a register for the
@@ -289,6 +290,144 @@ impl Hoister<'_> {
     }
 }
 
+/// Unrolls each `for_range`-shaped loop whose body slides a window of variables along
+/// (HeatMap's `prev = current; current = next; receive(next)`) by the window's cycle `k`,
+/// with the window's variables renamed in each copy so that its copies disappear (the
+/// VideoCore IV pipeline's [`window_copies`]). The unrolled loop runs while the next `k`
+/// iterations would all run, and the original loop after it runs the rest. That needs the
+/// counter and the limit to be the same in every lane (`uniform`), the limit unchanged by
+/// the body, and the counter advanced once per iteration, at the body's top level, by a
+/// positive literal step. Returns how many loops were unrolled.
+pub(super) fn unroll_windows(kernel: &mut Kernel, uniform: &[bool]) -> usize {
+    let mut body = std::mem::take(&mut kernel.body);
+    let unrolled = unroll_in(&mut body, uniform, kernel.vars.len());
+    kernel.body = body;
+    unrolled
+}
+
+fn unroll_in(stmts: &mut Vec<Stmt>, uniform: &[bool], vars: usize) -> usize {
+    let mut unrolled = 0;
+    let mut i = 0;
+    while i < stmts.len() {
+        match &mut stmts[i].kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                unrolled += unroll_in(then, uniform, vars);
+                unrolled += unroll_in(otherwise, uniform, vars);
+            }
+            StmtKind::While { body, .. } => unrolled += unroll_in(body, uniform, vars),
+            _ => {}
+        }
+        if let StmtKind::While { cond, body } = &stmts[i].kind {
+            let location = stmts[i].location;
+            if let Some(kind) = unrolled_loop(cond, body, uniform, vars, location) {
+                stmts.insert(i, Stmt { kind, location });
+                unrolled += 1;
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    unrolled
+}
+
+/// The loop running `k` window-renamed copies of `body` while `k` iterations remain, if
+/// the loop `while cond { body }` has that shape (see [`unroll_windows`]).
+fn unrolled_loop(
+    cond: &Cond,
+    body: &[Stmt],
+    uniform: &[bool],
+    vars: usize,
+    location: SourceLocation,
+) -> Option<StmtKind> {
+    let Cond::Any(BoolExpr::Compare {
+        op: CmpOp::Lt,
+        float: false,
+        lhs,
+        rhs: limit,
+    }) = cond
+    else {
+        return None;
+    };
+    let Expr::Var(counter) = **lhs else {
+        return None;
+    };
+    let mut assigned = vec![false; vars];
+    let mut counter_writes = 0;
+    visit_assignments(body, false, &mut |var, _, _| {
+        assigned[var as usize] = true;
+        counter_writes += usize::from(var == counter.0);
+    });
+    // The advance: `counter = counter + step`, at the top level, the counter's only write.
+    let step = body.iter().find_map(|s| match &s.kind {
+        StmtKind::Assign {
+            var,
+            value:
+                Expr::Binary {
+                    op: BinaryOp::IntAdd,
+                    lhs,
+                    rhs,
+                },
+        } if *var == counter && **lhs == Expr::Var(counter) => Some(rhs.clone()),
+        _ => None,
+    })?;
+    let steady = |e: &Expr| invariant(e, &assigned) && is_uniform(e, uniform);
+    if counter_writes != 1 || !uniform[counter.0 as usize] || !steady(limit) || !steady(&step) {
+        return None;
+    }
+    // A positive literal step s, small enough that MAX - k·s is an i32.
+    let Expr::IntLit(s) = *step else {
+        return None;
+    };
+    let windowed = window_copies(body)?;
+    let k = windowed.copies.len() as i64;
+    let ceiling = i64::from(i32::MAX) - k * i64::from(s) + 1;
+    if s <= 0 || ceiling <= 0 {
+        return None;
+    }
+    let below = |lhs: Expr, rhs: Arc<Expr>| {
+        Cond::Any(BoolExpr::Compare {
+            op: CmpOp::Lt,
+            float: false,
+            lhs: Arc::new(lhs),
+            rhs,
+        })
+    };
+    let block = |cond: Cond, then: Vec<Stmt>| {
+        vec![Stmt {
+            kind: StmtKind::If {
+                cond,
+                then,
+                otherwise: Vec::new(),
+            },
+            location,
+        }]
+    };
+    // The unrolled loop tests `i + (k-1)·s < lim` alone. That is exact while `i + (k-1)·s`
+    // does not wrap, which holds when it starts with `i < lim` and `lim <= MAX - k·s`: each
+    // test that passes leaves `i < lim + s`, so the next `i + (k-1)·s` stays below MAX.
+    let ahead = Expr::Binary {
+        op: BinaryOp::IntAdd,
+        lhs: Arc::new(Expr::Var(counter)),
+        rhs: Arc::new(Expr::IntLit(((k - 1) * i64::from(s)) as i32)),
+    };
+    let unrolled = vec![Stmt {
+        kind: StmtKind::While {
+            cond: below(ahead, limit.clone()),
+            body: windowed.copies.concat(),
+        },
+        location,
+    }];
+    let started = block(below(Expr::Var(counter), limit.clone()), unrolled);
+    let [guarded] = <[Stmt; 1]>::try_from(block(
+        below((**limit).clone(), Arc::new(Expr::IntLit(ceiling as i32))),
+        started,
+    ))
+    .ok()?;
+    Some(guarded.kind)
+}
+
 /// Variables whose lane `i` always holds lane 0's value plus `4 · i`: every assignment is
 /// unmasked and gives such a value, and none is read before the kernel's top level first
 /// assigns it (`needs_zero`). `uniform` marks the lane-uniform variables.
@@ -389,7 +528,9 @@ pub(super) fn is_aligned(e: &Expr, aligned: &[bool]) -> bool {
 mod tests {
     use super::super::{uniform_vars, vars_needing_zero};
     use super::*;
-    use crate::lang::{any, gather, index, num_qpus, receive, where_, while_, Float, Int, Ptr};
+    use crate::lang::{
+        any, for_range, gather, index, num_qpus, receive, where_, while_, Float, Int, Ptr,
+    };
 
     fn recorded<P, R, F: crate::runtime::KernelFn<P, R>>(f: F) -> Kernel {
         crate::compile(f).expect("records").ast().clone()
@@ -558,5 +699,91 @@ mod tests {
             aligned_vars(&kernel),
             [true, false, true, true, false, true, false, false]
         );
+    }
+
+    /// HeatMap's loop shape: `prev = cur; cur = next; receive(next)` in a `for_range`.
+    fn windowed(literal_step: bool, limit_changes: bool) -> Kernel {
+        recorded(move |p: Ptr<Int>, q: Ptr<Int>, n: Int| {
+            let a = Ptr::var(p + index());
+            let (prev, cur, next) = (Int::var(0), Int::var(0), Int::var(0));
+            let o = Ptr::var(q);
+            let lim = Int::var(n);
+            gather(a);
+            let step = if literal_step {
+                Int::from(16)
+            } else {
+                num_qpus()
+            };
+            for_range(0, lim, step, |_| {
+                prev.set(cur);
+                cur.set(next);
+                receive(next);
+                gather(a);
+                o.store(prev + cur + next);
+                o.set(o + 16);
+                if limit_changes {
+                    lim.set(lim - 1);
+                }
+            });
+            receive(prev);
+        })
+    }
+
+    #[test]
+    fn a_sliding_window_loop_is_unrolled_by_its_cycle_in_front_of_itself() {
+        let mut kernel = windowed(true, false);
+        let original = kernel.clone();
+        assert_eq!(unroll_windows(&mut kernel, &uniform_vars(&original)), 1);
+        let (at, _) = first_loop(&original.body);
+        assert_eq!(
+            kernel.body[at + 1],
+            original.body[at],
+            "the original loop follows"
+        );
+        // if any(lim < MAX - 3·16 + 1) { if any(i < lim) { while any(i + 32 < lim) {…} } }
+        let StmtKind::If { cond, then, .. } = &kernel.body[at].kind else {
+            panic!("{:?}", kernel.body[at]);
+        };
+        let Cond::Any(BoolExpr::Compare { rhs, .. }) = cond else {
+            panic!("{cond:?}");
+        };
+        assert_eq!(**rhs, Expr::IntLit(i32::MAX - 48 + 1));
+        let StmtKind::If { then, .. } = &then[0].kind else {
+            panic!("{then:?}");
+        };
+        let StmtKind::While { cond, body } = &then[0].kind else {
+            panic!("{then:?}");
+        };
+        let Cond::Any(BoolExpr::Compare { lhs, .. }) = cond else {
+            panic!("{cond:?}");
+        };
+        assert!(
+            matches!(&**lhs, Expr::Binary { op: BinaryOp::IntAdd, rhs, .. } if **rhs == Expr::IntLit(32)),
+            "{lhs:?}"
+        );
+        // Three receives and stores; no copy between window variables.
+        let count = |f: &dyn Fn(&StmtKind) -> bool| body.iter().filter(|s| f(&s.kind)).count();
+        assert_eq!(count(&|k| matches!(k, StmtKind::Receive { .. })), 3);
+        assert_eq!(count(&|k| matches!(k, StmtKind::Store { .. })), 3);
+        assert_eq!(
+            count(&|k| matches!(
+                k,
+                StmtKind::Assign {
+                    value: Expr::Var(_),
+                    ..
+                }
+            )),
+            0,
+            "{body:?}"
+        );
+    }
+
+    #[test]
+    fn a_window_loop_stays_as_it_is_without_a_literal_step_or_with_a_changing_limit() {
+        for kernel in [windowed(false, false), windowed(true, true)] {
+            let mut unrolled = kernel.clone();
+            assert_eq!(unroll_windows(&mut unrolled, &uniform_vars(&kernel)), 0);
+            assert_eq!(unrolled, kernel);
+        }
     }
 }
