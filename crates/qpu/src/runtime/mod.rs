@@ -37,6 +37,7 @@
 
 mod debug;
 mod emulator;
+mod gpu_array;
 mod host;
 mod interpreter;
 mod pi;

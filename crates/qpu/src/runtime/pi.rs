@@ -35,11 +35,12 @@
 //! }
 //! ```
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qpu_pi::{Gpu, GpuMemory, LaunchBuffer, LaunchOptions, LaunchPath, PiError};
 
+use super::gpu_array::GpuArray;
 use super::host::lock;
 use super::staging::{self, CompileCache, DeviceMemory, TAIL_MARGIN};
 use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
@@ -128,84 +129,6 @@ impl Device {
     /// error says why (`pi: no Raspberry Pi GPU found: ...` and the like).
     pub fn pi() -> Result<Device> {
         Ok(Device::new(Pi::open()?))
-    }
-}
-
-/// A shared array on the Pi: GPU memory, viewed through its mapping.
-struct PiArray {
-    memory: GpuMemory,
-    /// Words visible to the host; the margin and page rounding after them are not.
-    len: usize,
-    /// After a failed launch: a host copy of what the GPU memory held when the array was next
-    /// touched. Once set, the array never goes back to its GPU memory.
-    detached: OnceLock<Box<[u32]>>,
-}
-
-impl PiArray {
-    /// The first `len` words of the GPU memory, or `None` when they cannot be borrowed (the
-    /// memory is marked invalid).
-    fn gpu_words(&self) -> Option<&[u32]> {
-        if self.detached.get().is_some() {
-            return None;
-        }
-        self.memory.as_words().ok()?.get(..self.len)
-    }
-
-    /// The host copy, made on first use from what the GPU memory holds now.
-    fn detach(&self) -> &[u32] {
-        self.detached.get_or_init(|| {
-            let mut copy = vec![0; self.len];
-            // Word by word: no reference to memory a runaway program may still write.
-            let _ = self.memory.salvage_words(0, &mut copy);
-            copy.into_boxed_slice()
-        })
-    }
-}
-
-impl SharedMemory for PiArray {
-    fn bus_address(&self) -> u32 {
-        self.memory.bus_address()
-    }
-
-    fn write_words(&mut self, src: &[u32]) {
-        // One aligned word at a time through qpu_pi: the mapping is device memory.
-        if self.gpu_words().is_none() || self.memory.write_words(0, src).is_err() {
-            self.words_mut()[..src.len()].copy_from_slice(src);
-        }
-    }
-
-    fn read_words(&self, dst: &mut [u32]) {
-        if self.gpu_words().is_none() || self.memory.read_words(0, dst).is_err() {
-            dst.copy_from_slice(&self.words()[..dst.len()]);
-        }
-    }
-
-    fn words(&self) -> &[u32] {
-        match self.gpu_words() {
-            Some(words) => words,
-            None => self.detach(),
-        }
-    }
-
-    fn words_mut(&mut self) -> &mut [u32] {
-        if self.gpu_words().is_none() {
-            self.detach();
-        }
-        let len = self.len;
-        if self.detached.get().is_none() {
-            match self.memory.as_words_mut() {
-                Ok(words) if words.len() >= len => return &mut words[..len],
-                // Only when another thread's launch failed since the check above: the memory
-                // may no longer be read, so the copy starts zeroed.
-                _ => {
-                    let _ = self.detached.set(vec![0; len].into_boxed_slice());
-                }
-            }
-        }
-        match self.detached.get_mut() {
-            Some(copy) => copy,
-            None => &mut [],
-        }
     }
 }
 
@@ -364,11 +287,7 @@ impl Backend for Pi {
             words,
             reason: format!("{NAME}: {error}"),
         })?;
-        Ok(Box::new(PiArray {
-            memory,
-            len: words,
-            detached: OnceLock::new(),
-        }))
+        Ok(Box::new(GpuArray::new(memory, words)))
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {

@@ -25,13 +25,13 @@
 //! its buffer held at that moment (possibly half-written), and passing it to a kernel is an
 //! error. Allocate new arrays to run again.
 
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
 use qpu_pi::{LaunchBuffer, PiError};
 
+use super::gpu_array::GpuArray;
 use super::staging::TAIL_MARGIN;
 use super::v3d_emulator::V3dCompileCache;
 use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
@@ -87,74 +87,6 @@ impl Device {
         Err(pi_error(qpu_pi::PiError::Unsupported(
             "the v3d DRM driver exists only on Linux".to_string(),
         )))
-    }
-}
-
-/// A shared array on a Pi 4/5: a buffer object, viewed through its mapping.
-struct V3dArray {
-    buffer: V3dBuffer,
-    /// Words visible to the host; the margin and page rounding after them are not.
-    len: usize,
-    /// After a failed launch: a host copy of what the buffer held when the array was next
-    /// touched. Once set, the array never goes back to its buffer object.
-    detached: OnceLock<Box<[u32]>>,
-}
-
-impl V3dArray {
-    /// The first `len` words of the buffer, or `None` when they cannot be borrowed (the buffer
-    /// is marked invalid).
-    fn gpu_words(&self) -> Option<&[u32]> {
-        if self.detached.get().is_some() {
-            return None;
-        }
-        self.buffer.as_words().ok()?.get(..self.len)
-    }
-
-    /// The host copy, made on first use from what the buffer holds now.
-    fn detach(&self) -> &[u32] {
-        self.detached.get_or_init(|| {
-            let mut copy = vec![0; self.len];
-            // Word by word: no reference to memory a runaway job may still write.
-            let _ = self.buffer.salvage_words(0, &mut copy);
-            copy.into_boxed_slice()
-        })
-    }
-}
-
-impl SharedMemory for V3dArray {
-    fn bus_address(&self) -> u32 {
-        self.buffer.gpu_address()
-    }
-
-    // The mapping is write-combined normal memory (Linux `v3d_create_object`), where the
-    // default whole-slice copies of `write_words`/`read_words` are fine.
-
-    fn words(&self) -> &[u32] {
-        match self.gpu_words() {
-            Some(words) => words,
-            None => self.detach(),
-        }
-    }
-
-    fn words_mut(&mut self) -> &mut [u32] {
-        if self.gpu_words().is_none() {
-            self.detach();
-        }
-        let len = self.len;
-        if self.detached.get().is_none() {
-            match self.buffer.as_words_mut() {
-                Ok(words) if words.len() >= len => return &mut words[..len],
-                // Only when another thread's launch failed since the check above: the buffer
-                // may no longer be read, so the copy starts zeroed.
-                _ => {
-                    let _ = self.detached.set(vec![0; len].into_boxed_slice());
-                }
-            }
-        }
-        match self.detached.get_mut() {
-            Some(copy) => copy,
-            None => &mut [],
-        }
     }
 }
 
@@ -243,11 +175,7 @@ impl Backend for V3dPi {
             words,
             reason: format!("{NAME}: {error}"),
         })?;
-        Ok(Box::new(V3dArray {
-            buffer,
-            len: words,
-            detached: OnceLock::new(),
-        }))
+        Ok(Box::new(GpuArray::new(buffer, words)))
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
