@@ -47,16 +47,8 @@ fn hoist_in(stmts: &mut Vec<Stmt>, vars: &mut Vec<VarDecl>, made: &mut Vec<VarId
     let mut i = 0;
     while i < stmts.len() {
         // Inner loops first, so that what they moved out can move further.
-        match &mut stmts[i].kind {
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                hoist_in(then, vars, made);
-                hoist_in(otherwise, vars, made);
-            }
-            StmtKind::While { body, .. } => hoist_in(body, vars, made),
-            // `where_` bodies hold only assignments and `where_`s: no loops.
-            _ => {}
+        for block in loop_holders(&mut stmts[i].kind) {
+            hoist_in(block, vars, made);
         }
         let location = stmts[i].location;
         let StmtKind::While { cond, body } = &mut stmts[i].kind else {
@@ -105,6 +97,18 @@ fn hoist_in(stmts: &mut Vec<Stmt>, vars: &mut Vec<VarDecl>, made: &mut Vec<VarId
         let moved = before.len();
         stmts.splice(i..i, before);
         i += moved + 1;
+    }
+}
+
+/// The statement lists inside `kind` that may hold loops: an `if_`'s two bodies or a loop's
+/// body (`where_` bodies hold only assignments and `where_`s).
+fn loop_holders(kind: &mut StmtKind) -> Vec<&mut Vec<Stmt>> {
+    match kind {
+        StmtKind::If {
+            then, otherwise, ..
+        } => vec![then, otherwise],
+        StmtKind::While { body, .. } => vec![body],
+        _ => Vec::new(),
     }
 }
 
@@ -309,15 +313,8 @@ fn unroll_in(stmts: &mut Vec<Stmt>, uniform: &[bool], vars: usize) -> usize {
     let mut unrolled = 0;
     let mut i = 0;
     while i < stmts.len() {
-        match &mut stmts[i].kind {
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                unrolled += unroll_in(then, uniform, vars);
-                unrolled += unroll_in(otherwise, uniform, vars);
-            }
-            StmtKind::While { body, .. } => unrolled += unroll_in(body, uniform, vars),
-            _ => {}
+        for block in loop_holders(&mut stmts[i].kind) {
+            unrolled += unroll_in(block, uniform, vars);
         }
         if let StmtKind::While { cond, body } = &stmts[i].kind {
             let location = stmts[i].location;
