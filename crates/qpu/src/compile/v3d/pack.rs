@@ -935,6 +935,16 @@ fn schedule(
             delay[i] = delay[i].max(delay[e.to] + e.weight);
         }
     }
+    // A result requested before the block (a prefetch) is there to be read: its `ldtmu`
+    // ranks as if a request in the block fed it, so that signals with longer chains (the
+    // uniform reads of SGEMM's inner loop) do not take every signal slot before it and leave
+    // its readers, and the FIFO space it holds, waiting.
+    let first_request = nodes.iter().position(|n| n.load).unwrap_or(nodes.len());
+    for (i, n) in nodes.iter().enumerate().take(first_request) {
+        if n.ldtmu {
+            delay[i] += TMU_ROUND_TRIP;
+        }
+    }
     let mut earliest: Vec<usize> = nodes.iter().map(|n| usize::from(n.rotation)).collect();
     let mut done = vec![false; nodes.len()];
     let mut left = nodes.len();

@@ -440,3 +440,32 @@ fn tmu_results_outstanding_are_the_most_on_any_path() {
     assert_eq!(counts[10], 0, "never reached");
     assert_eq!(counts[11], 4);
 }
+
+#[test]
+fn a_result_requested_before_the_block_is_read_before_a_longer_chain_of_uniform_reads() {
+    for version in V3dVersion::ALL {
+        let lines = packed(
+            version,
+            "and tmua, rf1, -4 ; nop
+             L1:
+             nop ; nop ; ldunifarf.rf20
+             nop ; nop ; ldunifarf.rf21
+             nop ; nop ; ldunifarf.rf22
+             nop ; nop ; ldunifarf.rf23
+             nop ; nop ; ldunifarf.rf24
+             nop ; nop ; ldunifarf.rf25
+             nop ; nop ; ldtmu.rf10
+             nop ; fmul rf11, rf10, rf20
+             and tmua, rf1, -4 ; nop
+             b.anya L1
+             nop ; nop
+             nop ; nop
+             nop ; nop",
+        );
+        // In the loop's block, both are signals with a destination: one per instruction.
+        // The result requested before the block (the previous iteration's) goes first.
+        let ldtmu = position(&lines, "ldtmu");
+        let first_uniform = position(&lines, "ldunifarf");
+        assert!(ldtmu < first_uniform, "{version:?} {lines:#?}");
+    }
+}
