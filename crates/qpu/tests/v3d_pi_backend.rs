@@ -159,10 +159,13 @@ fn gcd_and_multi_tri_on_a_pi4_and_a_pi5() {
         );
         assert_eq!(gcd::run(&device, false, &a, &b).unwrap(), gcds);
         assert_eq!(multi_tri::run(&device).unwrap(), triangles);
-        // Each run's buffers went back to the driver.
-        assert_eq!(fake.live_buffers(), 0);
+        // Each run's buffers went back to the driver, but for the two kernels' code, which
+        // the device keeps until it drops.
+        assert_eq!(fake.live_buffers(), 2);
         // multi_tri ran 4 batches.
         assert_eq!(fake.jobs().last().unwrap().batches, 4);
+        drop(device);
+        assert_eq!(fake.live_buffers(), 0);
     }
 }
 
@@ -181,6 +184,9 @@ fn a_kernel_that_spills_gets_its_spill_area_on_a_pi4_and_a_pi5() {
             // The job listed the spill area's buffer beside code, uniforms and the array.
             assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
         }
+        // Only the code of the two kernels `spill::run` compiled stays.
+        assert_eq!(fake.live_buffers(), 2);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -210,6 +216,9 @@ fn a_semaphore_kernel_gets_its_shared_semaphore_area_on_a_pi4_and_a_pi5() {
             // The job listed the semaphore area's buffer beside code, uniforms and the array.
             assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
         }
+        // Only the kernel's code stays.
+        assert_eq!(fake.live_buffers(), 1);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -239,6 +248,10 @@ fn errors_reach_the_user_and_release_the_buffers() {
     let error = kernel.run(&device, &mut out).unwrap_err().to_string();
     assert!(error.contains("this GPU has 8"), "{error}");
     drop(out);
+    // Only the code of the kernel that ran stays: the hung job's was released when the next
+    // run found it invalid, and the third kernel was refused before its code was loaded.
+    assert_eq!(fake.live_buffers(), 1);
+    drop(device);
     assert_eq!(fake.live_buffers(), 0);
 }
 
@@ -254,7 +267,7 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
         let values: Vec<i32> = (0..16 * n as i32).map(|i| i * 7 - 300).collect();
         let input = device.alloc_from(&values).unwrap();
         let mut out = device.alloc::<i32>(16 * n as usize).unwrap();
-        // The arrays' buffer objects, and nothing else, are alive between runs.
+        // The arrays' buffer objects, and nothing else, are alive before the first run.
         assert_eq!(fake.live_buffers(), 2);
         let mut kernel = compile(triple).unwrap();
         kernel.set_num_qpus(n).unwrap();
@@ -276,10 +289,11 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
                 job.gpu_addresses
             );
         }
-        // The per-run buffers went back; each array's goes back when it drops.
-        assert_eq!(fake.live_buffers(), 2);
+        // The per-run buffers went back, the kernel's code stays; each array's buffer goes
+        // back when it drops.
+        assert_eq!(fake.live_buffers(), 3);
         drop(input);
-        assert_eq!(fake.live_buffers(), 1);
+        assert_eq!(fake.live_buffers(), 2);
         // Host writes land in the buffer the next job reads.
         let mut again = device.alloc_from(&values).unwrap();
         again[0] = 1000;
@@ -289,6 +303,8 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
         assert_eq!(out[1], 3 * values[1]);
         assert_eq!(out[16], want[16], "QPU 1's outputs were left alone");
         drop((again, out));
+        assert_eq!(fake.live_buffers(), 1);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -371,6 +387,9 @@ fn after_a_hung_job_the_arrays_are_detached_and_new_ones_run() {
     kernel.run(&device, (&input, &mut out)).unwrap();
     assert_eq!(out.to_vec(), vec![42; 16]);
     drop((lent, other, input, out));
+    // The code of the kernel that ran last stays; the hung kernel's was released.
+    assert_eq!(fake.live_buffers(), 1);
+    drop(device);
     assert_eq!(fake.live_buffers(), 0);
 }
 
