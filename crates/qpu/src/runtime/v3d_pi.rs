@@ -18,7 +18,8 @@
 //!
 //! The code of the 16 most recently run kernels stays in buffer objects, one per kernel, lent
 //! to each launch read-only (as the VideoCore IV Pi keeps it in GPU memory); the device
-//! releases them when it drops. The uniforms, the spill area and the semaphore area are buffer
+//! releases them when it drops. A run holds them until its launch ends, so runs on one device
+//! from several threads take turns, as on the VideoCore IV Pi. The uniforms, the spill area and the semaphore area are buffer
 //! objects of each run, released when it ends, on failure as well as on success; an array's
 //! buffer object is released when the array drops. When creating a buffer object fails while
 //! other kernels' code is kept, that code is released and the creation tried once more.
@@ -27,8 +28,9 @@
 //! marks every buffer of the device invalid. An array whose buffer is invalid is detached
 //! from the GPU the first time it is touched: from then on its slice is a host copy of what
 //! its buffer held at that moment (possibly half-written), and passing it to a kernel is an
-//! error. Allocate new arrays to run again. Kept code whose buffer is invalid is released (the
-//! job may have overwritten it) and loaded into a new buffer object when its kernel next runs.
+//! error. Allocate new arrays to run again. Kept code whose buffer is invalid is released at
+//! the next run (the job may have overwritten it) and loaded into a new buffer object when its
+//! kernel next runs.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
