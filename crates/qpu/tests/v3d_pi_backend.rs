@@ -159,10 +159,13 @@ fn gcd_and_multi_tri_on_a_pi4_and_a_pi5() {
         );
         assert_eq!(gcd::run(&device, false, &a, &b).unwrap(), gcds);
         assert_eq!(multi_tri::run(&device).unwrap(), triangles);
-        // Each run's buffers went back to the driver.
-        assert_eq!(fake.live_buffers(), 0);
+        // Each run's buffers went back to the driver, but for the two kernels' code, which
+        // the device keeps until it drops.
+        assert_eq!(fake.live_buffers(), 2);
         // multi_tri ran 4 batches.
         assert_eq!(fake.jobs().last().unwrap().batches, 4);
+        drop(device);
+        assert_eq!(fake.live_buffers(), 0);
     }
 }
 
@@ -181,6 +184,9 @@ fn a_kernel_that_spills_gets_its_spill_area_on_a_pi4_and_a_pi5() {
             // The job listed the spill area's buffer beside code, uniforms and the array.
             assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
         }
+        // Only the code of the two kernels `spill::run` compiled stays.
+        assert_eq!(fake.live_buffers(), 2);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -210,6 +216,9 @@ fn a_semaphore_kernel_gets_its_shared_semaphore_area_on_a_pi4_and_a_pi5() {
             // The job listed the semaphore area's buffer beside code, uniforms and the array.
             assert_eq!(fake.jobs().last().unwrap().handles.len(), 4);
         }
+        // Only the kernel's code stays.
+        assert_eq!(fake.live_buffers(), 1);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -239,6 +248,10 @@ fn errors_reach_the_user_and_release_the_buffers() {
     let error = kernel.run(&device, &mut out).unwrap_err().to_string();
     assert!(error.contains("this GPU has 8"), "{error}");
     drop(out);
+    // Only the code of the kernel that ran stays: the hung job's was released when the next
+    // run found it invalid, and the third kernel was refused before its code was loaded.
+    assert_eq!(fake.live_buffers(), 1);
+    drop(device);
     assert_eq!(fake.live_buffers(), 0);
 }
 
@@ -254,7 +267,7 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
         let values: Vec<i32> = (0..16 * n as i32).map(|i| i * 7 - 300).collect();
         let input = device.alloc_from(&values).unwrap();
         let mut out = device.alloc::<i32>(16 * n as usize).unwrap();
-        // The arrays' buffer objects, and nothing else, are alive between runs.
+        // The arrays' buffer objects, and nothing else, are alive before the first run.
         assert_eq!(fake.live_buffers(), 2);
         let mut kernel = compile(triple).unwrap();
         kernel.set_num_qpus(n).unwrap();
@@ -276,10 +289,11 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
                 job.gpu_addresses
             );
         }
-        // The per-run buffers went back; each array's goes back when it drops.
-        assert_eq!(fake.live_buffers(), 2);
+        // The per-run buffers went back, the kernel's code stays; each array's buffer goes
+        // back when it drops.
+        assert_eq!(fake.live_buffers(), 3);
         drop(input);
-        assert_eq!(fake.live_buffers(), 1);
+        assert_eq!(fake.live_buffers(), 2);
         // Host writes land in the buffer the next job reads.
         let mut again = device.alloc_from(&values).unwrap();
         again[0] = 1000;
@@ -289,6 +303,8 @@ fn arrays_are_buffer_objects_the_job_works_on_in_place() {
         assert_eq!(out[1], 3 * values[1]);
         assert_eq!(out[16], want[16], "QPU 1's outputs were left alone");
         drop((again, out));
+        assert_eq!(fake.live_buffers(), 1);
+        drop(device);
         assert_eq!(fake.live_buffers(), 0);
     }
 }
@@ -371,6 +387,9 @@ fn after_a_hung_job_the_arrays_are_detached_and_new_ones_run() {
     kernel.run(&device, (&input, &mut out)).unwrap();
     assert_eq!(out.to_vec(), vec![42; 16]);
     drop((lent, other, input, out));
+    // The code of the kernel that ran last stays; the hung kernel's was released.
+    assert_eq!(fake.live_buffers(), 1);
+    drop(device);
     assert_eq!(fake.live_buffers(), 0);
 }
 
@@ -390,4 +409,264 @@ fn an_array_passed_twice_is_one_buffer_object_of_the_job() {
     assert_eq!(job.handles.len(), 4, "{job:?}");
     let x_listed = job.gpu_addresses.iter().filter(|&&a| a == x.bus_address());
     assert_eq!(x_listed.count(), 1);
+}
+
+/// The buffer object holding a job's code: (handle, GPU address). CSD configuration word 5 is
+/// the code address with flags in bits 2:0 (Mesa `v3d_launch_grid_csd`, `v3dx_draw.c`; the
+/// kernel's v3d uapi `drm_v3d_submit_csd.cfg`), and the backend puts the code at the start of
+/// its buffer object.
+fn code_of(job: &qpu_pi::v3d::standin::CsdJob) -> (u32, u32) {
+    let address = job.cfg[5] & !7;
+    let index = job
+        .gpu_addresses
+        .iter()
+        .position(|&a| a == address)
+        .unwrap_or_else(|| panic!("no buffer of the job starts at the code address {address:#x}"));
+    (job.handles[index], address)
+}
+
+/// Adds `k` to each of the 16 elements of `p`.
+fn add(p: Ptr<Int>, k: Int) {
+    p.store(p.load() + k);
+}
+
+#[test]
+fn a_kernel_run_twice_loads_its_code_once() {
+    for (config, n) in [(FakeV3dConfig::pi4(), 8u32), (FakeV3dConfig::pi5(), 12)] {
+        let (fake, device) = device(config);
+        let mut values: Vec<i32> = (0..16 * n as i32).map(|i| i * 5 - 70).collect();
+        let mut input = device.alloc_from(&values).unwrap();
+        let mut out = device.alloc::<i32>(16 * n as usize).unwrap();
+        let mut kernel = compile(triple).unwrap();
+        kernel.set_num_qpus(n).unwrap();
+        let scalar = |values: &[i32]| -> Vec<i32> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| 3 * x + (i / 16) as i32)
+                .collect()
+        };
+        kernel.run(&device, (&input, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), scalar(&values));
+        // The two arrays and the kernel's code.
+        assert_eq!(fake.live_buffers(), 3);
+        let first = code_of(&fake.jobs()[0]);
+        values[5] = 1234;
+        input[5] = 1234;
+        kernel.run(&device, (&input, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), scalar(&values));
+        // The second job read the same buffer object, and no other was created for it.
+        let jobs = fake.jobs();
+        assert_eq!(jobs.len(), 2);
+        assert_eq!(code_of(&jobs[1]), first);
+        assert_eq!(fake.live_buffers(), 3);
+        // A kernel compiled again is another kernel, with code of its own.
+        let mut again = compile(triple).unwrap();
+        again.set_num_qpus(n).unwrap();
+        again.run(&device, (&input, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), scalar(&values));
+        assert_ne!(code_of(fake.jobs().last().unwrap()), first);
+        assert_eq!(fake.live_buffers(), 4);
+        drop((input, out));
+        assert_eq!(fake.live_buffers(), 2);
+        drop(device);
+        assert_eq!(fake.live_buffers(), 0);
+    }
+}
+
+#[test]
+fn the_code_of_the_16_most_recently_run_kernels_stays() {
+    let (fake, device) = device(FakeV3dConfig::pi5());
+    let mut want: Vec<i32> = (0..16).map(|i| i * 3 - 20).collect();
+    let mut data = device.alloc_from(&want).unwrap();
+    let kernels: Vec<_> = (0..17).map(|_| compile(add).unwrap()).collect();
+    // Runs kernel `i` (adding `i + 1`), checks the array and returns the job's code.
+    let mut run = |i: usize| {
+        kernels[i].run(&device, (&mut data, i as i32 + 1)).unwrap();
+        for w in &mut want {
+            *w += i as i32 + 1;
+        }
+        assert_eq!(data.to_vec(), want, "kernel {i}");
+        code_of(fake.jobs().last().unwrap())
+    };
+    let codes: Vec<(u32, u32)> = (0..16).map(&mut run).collect();
+    for (i, code) in codes.iter().enumerate() {
+        assert!(!codes[..i].contains(code), "kernel {i} has code of its own");
+    }
+    // The array and 16 kernels' code.
+    assert_eq!(fake.live_buffers(), 17);
+    // Kernel 0 runs again from its buffer, and is now the most recently used.
+    assert_eq!(run(0), codes[0]);
+    assert_eq!(fake.live_buffers(), 17);
+    // A 17th kernel evicts the least recently used one, kernel 1 (not kernel 0, loaded first).
+    let newest = run(16);
+    assert!(!codes.contains(&newest));
+    assert_eq!(fake.live_buffers(), 17);
+    assert_eq!(run(0), codes[0]);
+    for (i, code) in codes.iter().enumerate().skip(3) {
+        assert_eq!(run(i), *code, "kernel {i} kept");
+    }
+    assert_eq!(run(16), newest);
+    // Kernel 1's code is loaded anew (evicting kernel 2's, now the least recently used).
+    let reloaded = run(1);
+    assert!(
+        !codes.contains(&reloaded) && reloaded != newest,
+        "{reloaded:?}"
+    );
+    assert_eq!(fake.live_buffers(), 17);
+    assert_eq!(run(1), reloaded);
+    assert_ne!(run(2), codes[2]);
+    drop(data);
+    assert_eq!(fake.live_buffers(), 16);
+}
+
+/// Stores `2·p[i] + i` at `p + offset`: far outside any buffer (a faulting, hence hung, job)
+/// for a large offset.
+fn store_at(p: Ptr<Int>, offset: Int) {
+    (p + offset).store(p.load() * 2 + index());
+}
+
+#[test]
+fn after_a_hung_job_its_kernel_runs_again_from_new_code() {
+    for config in [FakeV3dConfig::pi4(), FakeV3dConfig::pi5()] {
+        let (fake, device) = device(config);
+        let values: Vec<i32> = (0..16).map(|i| 100 - 9 * i).collect();
+        let scalar = |values: &[i32]| -> Vec<i32> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| 2 * x + i as i32)
+                .collect()
+        };
+        let kernel = compile(store_at).unwrap();
+        let other = compile(add).unwrap();
+        let mut data = device.alloc_from(&values).unwrap();
+        other.run(&device, (&mut data, 1)).unwrap();
+        let other_code = code_of(fake.jobs().last().unwrap());
+        kernel.run(&device, (&mut data, 0)).unwrap();
+        let values: Vec<i32> = values.iter().map(|x| x + 1).collect();
+        assert_eq!(data.to_vec(), scalar(&values));
+        let code = code_of(fake.jobs().last().unwrap());
+        // The data and two kernels' code.
+        assert_eq!(fake.live_buffers(), 3);
+        let error = kernel
+            .run(&device, (&mut data, 0x0100_0000))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("did not finish"), "{error}");
+        // The hung job ran the kept code.
+        assert_eq!(code_of(fake.jobs().last().unwrap()), code);
+        drop(data);
+        // The same kernel runs again, from a new buffer object (the old one may be written by
+        // the job that never finished), with the right results.
+        let mut data = device.alloc_from(&values).unwrap();
+        kernel.run(&device, (&mut data, 0)).unwrap();
+        assert_eq!(data.to_vec(), scalar(&values));
+        let fresh = code_of(fake.jobs().last().unwrap());
+        assert_ne!(fresh, code);
+        // Both invalid code buffers were released: the data and the fresh code are left.
+        assert_eq!(fake.live_buffers(), 2);
+        // The other kernel, whose code the failure invalidated too, gets new code as well.
+        other.run(&device, (&mut data, 5)).unwrap();
+        let values: Vec<i32> = scalar(&values).iter().map(|x| x + 5).collect();
+        assert_eq!(data.to_vec(), values);
+        let other_fresh = code_of(fake.jobs().last().unwrap());
+        assert!(other_fresh != other_code && other_fresh != fresh);
+        assert_eq!(fake.live_buffers(), 3);
+        // And the fresh code is kept.
+        kernel.run(&device, (&mut data, 0)).unwrap();
+        assert_eq!(data.to_vec(), scalar(&values));
+        assert_eq!(code_of(fake.jobs().last().unwrap()), fresh);
+        assert_eq!(fake.live_buffers(), 3);
+    }
+}
+
+/// Bytes the stand-in's buffer objects take here: an array of 16 elements with its 4 KiB
+/// margin is two pages; a small kernel's code, and its uniforms, one page each.
+const PAGE: u64 = 4096;
+
+#[test]
+fn when_memory_runs_out_other_kernels_code_is_released_and_the_creation_retried() {
+    let small = |memory_bytes: u64| {
+        device(FakeV3dConfig {
+            memory_bytes,
+            ..FakeV3dConfig::pi4()
+        })
+    };
+    let first = compile(add).unwrap();
+    let second = compile(add).unwrap();
+    let copy = compile(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load() + 1)).unwrap();
+
+    // The code's own buffer object: an array and two kernels' code, then a second array,
+    // fill the memory; a third kernel's code and uniforms fit once the kept code is released.
+    let (fake, device) = small(6 * PAGE);
+    let mut a = device.alloc_from(&[7i32; 16]).unwrap();
+    first.run(&device, (&mut a, 2)).unwrap();
+    second.run(&device, (&mut a, 1)).unwrap();
+    assert_eq!(fake.live_buffers(), 3);
+    // Its creation does not need the kept code released.
+    let mut b = device.alloc::<i32>(16).unwrap();
+    assert_eq!(fake.live_buffers(), 4);
+    copy.run(&device, (&a, &mut b)).unwrap();
+    assert_eq!(b.to_vec(), vec![11; 16]);
+    // a, b and the copy kernel's code.
+    assert_eq!(fake.live_buffers(), 3);
+    drop((a, b, device));
+    assert_eq!(fake.live_buffers(), 0);
+
+    // A run's other buffer objects (here the uniforms): the running kernel's code stays.
+    let (fake, device) = small(4 * PAGE);
+    let mut a = device.alloc_from(&[7i32; 16]).unwrap();
+    first.run(&device, (&mut a, 2)).unwrap();
+    second.run(&device, (&mut a, 3)).unwrap();
+    assert_eq!(a.to_vec(), vec![12; 16]);
+    let kept = code_of(fake.jobs().last().unwrap());
+    assert_eq!(fake.live_buffers(), 2);
+    second.run(&device, (&mut a, 3)).unwrap();
+    assert_eq!(code_of(fake.jobs().last().unwrap()), kept);
+    assert_eq!(a.to_vec(), vec![15; 16]);
+    drop((a, device));
+
+    // An array.
+    let (fake, device) = small(4 * PAGE);
+    let mut a = device.alloc_from(&[7i32; 16]).unwrap();
+    first.run(&device, (&mut a, 2)).unwrap();
+    assert_eq!(fake.live_buffers(), 2);
+    let b = device.alloc_from(&[1i32; 16]).unwrap();
+    assert_eq!(fake.live_buffers(), 2);
+    assert_eq!((a.to_vec(), b.to_vec()), (vec![9; 16], vec![1; 16]));
+    // Memory that no released code makes room for is still an error.
+    let error = device.alloc::<i32>(16).unwrap_err().to_string();
+    assert!(error.contains("exhausted"), "{error}");
+}
+
+#[test]
+fn threads_running_kernels_on_one_device_share_the_kept_code() {
+    let (fake, device) = device(FakeV3dConfig::pi5());
+    let kernels = [compile(add).unwrap(), compile(store_at).unwrap()];
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let (device, kernels) = (&device, &kernels);
+            scope.spawn(move || {
+                let mut want: Vec<i32> = (0..16).map(|i| i - 8 * t).collect();
+                let mut data = device.alloc_from(&want).unwrap();
+                for round in 0..5 {
+                    kernels[0].run(device, (&mut data, round)).unwrap();
+                    kernels[1].run(device, (&mut data, 0)).unwrap();
+                    for (i, w) in want.iter_mut().enumerate() {
+                        *w = 2 * (*w + round) + i as i32;
+                    }
+                    assert_eq!(data.to_vec(), want, "thread {t}, round {round}");
+                }
+            });
+        }
+    });
+    // 40 jobs, two code buffers between them.
+    let jobs = fake.jobs();
+    assert_eq!(jobs.len(), 40);
+    let mut codes: Vec<(u32, u32)> = jobs.iter().map(code_of).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), 2, "{codes:x?}");
+    assert_eq!(fake.live_buffers(), 2);
 }

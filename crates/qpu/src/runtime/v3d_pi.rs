@@ -10,21 +10,29 @@
 //! prefetching a vector past the end, as Rot3D's `gather(p + inc)` does, reads zeros), and the
 //! array's slice is the buffer's mapping itself ([`qpu_pi::v3d::V3dBuffer::as_words`]). Its
 //! bus address is the buffer's GPU address, the pointer kernels receive. A run copies no array
-//! and rewrites no pointer: it lends the arrays to the launch ([`qpu_pi::v3d::V3d::launch`]): exclusively when passed as
-//! `&mut`, shared when passed as `&SharedArray`, in which case the launch checks afterwards
-//! that the kernel did not change them (a change is an error naming the first changed
-//! address; the array shows the kernel's stores, as on the VideoCore IV Pi). A store into the
-//! margin after an array is reported as a store past the end of an array. The code, the
-//! uniforms, the spill area and the semaphore area are buffer objects of each run, released
-//! when it ends, on failure as well as on success; an array's buffer object is released when
-//! the array drops.
+//! and rewrites no pointer: it lends the arrays to the launch ([`qpu_pi::v3d::V3d::launch`]):
+//! exclusively when passed as `&mut`, shared when passed as `&SharedArray`, in which case the
+//! launch checks afterwards that the kernel did not change them (a change is an error naming
+//! the first changed address; the array shows the kernel's stores, as on the VideoCore IV Pi).
+//! A store into the margin after an array is reported as a store past the end of an array.
+//!
+//! The code of the 16 most recently run kernels stays in buffer objects, one per kernel, lent
+//! to each launch read-only (as the VideoCore IV Pi keeps it in GPU memory); the device
+//! releases them when it drops. A run holds them until its launch ends, so runs on one device
+//! from several threads take turns, as on the VideoCore IV Pi. The uniforms, the spill area and the semaphore area are buffer
+//! objects of each run, released when it ends, on failure as well as on success; an array's
+//! buffer object is released when the array drops. When creating a buffer object fails while
+//! other kernels' code is kept, that code is released and the creation tried once more.
 //!
 //! A launch that fails or times out may leave its job running, still writing, so `qpu_pi`
 //! marks every buffer of the device invalid. An array whose buffer is invalid is detached
 //! from the GPU the first time it is touched: from then on its slice is a host copy of what
 //! its buffer held at that moment (possibly half-written), and passing it to a kernel is an
-//! error. Allocate new arrays to run again.
+//! error. Allocate new arrays to run again. Kept code whose buffer is invalid is released at
+//! the next run (the job may have overwritten it) and loaded into a new buffer object when its
+//! kernel next runs.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use qpu_isa::v3d::V3dVersion as IsaVersion;
@@ -32,6 +40,7 @@ use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
 use qpu_pi::{LaunchBuffer, PiError};
 
 use super::gpu_array::GpuArray;
+use super::host::lock;
 use super::staging::TAIL_MARGIN;
 use super::v3d_emulator::V3dCompileCache;
 use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
@@ -51,10 +60,14 @@ fn pi_error(error: PiError) -> Error {
     }
 }
 
+/// How many kernels' code stays in buffer objects between runs (as on the VideoCore IV Pi).
+const CACHED_KERNELS: usize = 16;
+
 /// A Pi 4/5 GPU through the `v3d` driver.
 pub struct V3dPi {
     v3d: V3d,
     compiled: V3dCompileCache,
+    code: Mutex<CodeCache>,
 }
 
 impl V3dPi {
@@ -63,6 +76,7 @@ impl V3dPi {
         V3dPi {
             v3d,
             compiled: V3dCompileCache::default(),
+            code: Mutex::default(),
         }
     }
 
@@ -90,11 +104,70 @@ impl Device {
     }
 }
 
-/// A buffer holding `words`.
-fn buffer_with(v3d: &V3d, words: &[u32]) -> Result<V3dBuffer> {
-    let mut b = v3d.alloc(words.len().max(1) * 4).map_err(pi_error)?;
-    b.write_words(0, words).map_err(pi_error)?;
-    Ok(b)
+/// The code of recently run kernels in buffer objects, most recently used last. A run holds
+/// the lock until its launch ends (as the VideoCore IV Pi's `CodeCache` is held), so no other
+/// run evicts, and releases, the code its job is reading.
+#[derive(Default)]
+struct CodeCache {
+    entries: Vec<(u64, V3dBuffer)>,
+}
+
+impl CodeCache {
+    /// Makes the kernel's code the most recently used entry, loading it (`words`, made only
+    /// then) into a new buffer object unless a valid one is kept.
+    fn load(&mut self, v3d: &V3d, kernel_id: u64, words: impl FnOnce() -> Vec<u32>) -> Result<()> {
+        // After a launch failed or timed out every buffer of the device is invalid (`qpu_pi`'s
+        // `V3d::launch`): a job still running may write any of them, so none is reused.
+        self.entries.retain(|(_, buffer)| buffer.is_valid());
+        if let Some(position) = self.entries.iter().position(|(id, _)| *id == kernel_id) {
+            let entry = self.entries.remove(position);
+            self.entries.push(entry);
+            return Ok(());
+        }
+        let words = words();
+        let mut buffer = self
+            .alloc(v3d, words.len().max(1) * 4, None)
+            .map_err(pi_error)?;
+        buffer.write_words(0, &words).map_err(pi_error)?;
+        if self.entries.len() >= CACHED_KERNELS {
+            self.entries.remove(0);
+        }
+        self.entries.push((kernel_id, buffer));
+        Ok(())
+    }
+
+    /// The most recently used entry's buffer (the running kernel's code, after [`Self::load`]).
+    fn newest(&self) -> Result<&V3dBuffer> {
+        self.entries
+            .last()
+            .map(|(_, buffer)| buffer)
+            .ok_or_else(|| Error::Backend {
+                backend: NAME.to_string(),
+                message: "internal error: the kernel's code is not loaded".to_string(),
+            })
+    }
+
+    /// A new buffer object of `bytes` bytes. When the driver refuses one, the code kept for
+    /// kernels other than `keep` (the running kernel's, its job needs it) may be what fills
+    /// the GPU's memory: it is released and the creation tried once more.
+    fn alloc(
+        &mut self,
+        v3d: &V3d,
+        bytes: usize,
+        keep: Option<u64>,
+    ) -> std::result::Result<V3dBuffer, PiError> {
+        match v3d.alloc(bytes) {
+            Err(_) if self.release_all_but(keep) => v3d.alloc(bytes),
+            result => result,
+        }
+    }
+
+    /// Releases the code of every kernel but `keep`; true if there was any.
+    fn release_all_but(&mut self, keep: Option<u64>) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|(id, _)| Some(*id) == keep);
+        self.entries.len() < before
+    }
 }
 
 /// A failed launch as this crate's error. `arrays` are the launch's arrays (bus address,
@@ -171,10 +244,12 @@ impl Backend for V3dPi {
                 words,
                 reason: "size overflows".to_string(),
             })?;
-        let buffer = self.v3d.alloc(bytes).map_err(|error| Error::Alloc {
-            words,
-            reason: format!("{NAME}: {error}"),
-        })?;
+        let buffer = lock(&self.code)
+            .alloc(&self.v3d, bytes, None)
+            .map_err(|error| Error::Alloc {
+                words,
+                reason: format!("{NAME}: {error}"),
+            })?;
         Ok(Box::new(GpuArray::new(buffer, words)))
     }
 
@@ -189,12 +264,16 @@ impl Backend for V3dPi {
             });
         }
         let compiled = self.compiled.get(launch, self.version())?;
-        let code_words: Vec<u32> = compiled
-            .words
-            .iter()
-            .flat_map(|w| [*w as u32, (*w >> 32) as u32])
-            .collect();
-        let code = buffer_with(&self.v3d, &code_words)?;
+        let kernel = Some(launch.kernel_id);
+        // Held until the launch ends, so no other run evicts (and releases) this code first.
+        let mut cache = lock(&self.code);
+        cache.load(&self.v3d, launch.kernel_id, || {
+            compiled
+                .words
+                .iter()
+                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+                .collect()
+        })?;
         // The spill area: one region of `spill_bytes_per_qpu` per batch, in a buffer object
         // of its own (none when nothing spills).
         let spill_bytes = compiled.spill_bytes(n).ok_or_else(|| Error::Backend {
@@ -203,21 +282,31 @@ impl Backend for V3dPi {
         })?;
         let mut spill = match spill_bytes {
             0 => None,
-            bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
+            bytes => Some(
+                cache
+                    .alloc(&self.v3d, bytes as usize, kernel)
+                    .map_err(pi_error)?,
+            ),
         };
         let spill_area = spill.as_ref().map_or(0, V3dBuffer::gpu_address);
         // The semaphore area: 16 words all batches share, zeroed as every new buffer object
         // is (none without semaphores).
         let mut semaphores = match compiled.semaphore_bytes {
             0 => None,
-            bytes => Some(self.v3d.alloc(bytes as usize).map_err(pi_error)?),
+            bytes => Some(
+                cache
+                    .alloc(&self.v3d, bytes as usize, kernel)
+                    .map_err(pi_error)?,
+            ),
         };
         let semaphore_area = semaphores.as_ref().map_or(0, V3dBuffer::gpu_address);
         // The arrays' pointers are their buffers' GPU addresses already.
-        let uniforms = buffer_with(
-            &self.v3d,
-            &compiled.uniforms(n, &launch.args, spill_area, semaphore_area),
-        )?;
+        let uniform_words = compiled.uniforms(n, &launch.args, spill_area, semaphore_area);
+        let mut uniforms = cache
+            .alloc(&self.v3d, uniform_words.len().max(1) * 4, kernel)
+            .map_err(pi_error)?;
+        uniforms.write_words(0, &uniform_words).map_err(pi_error)?;
+        let code = cache.newest()?;
         let dispatch = Dispatch {
             code: code.gpu_address(),
             uniforms: uniforms.gpu_address(),
@@ -246,6 +335,7 @@ impl Backend for V3dPi {
         let ran = self.v3d.launch(&dispatch, &mut lent, TIMEOUT);
         let elapsed_ns = start.elapsed().as_nanos() as u64;
         drop(lent);
+        drop(cache);
         ran.map_err(|error| launch_error(error, &arrays))?;
         Ok(RunReport {
             backend: NAME.to_string(),
