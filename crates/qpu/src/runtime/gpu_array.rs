@@ -5,9 +5,21 @@
 use std::sync::OnceLock;
 
 use qpu_pi::v3d::V3dBuffer;
-use qpu_pi::{GpuMemory, PiError};
+use qpu_pi::{GpuMemory, LaunchBuffer, PiError};
 
-use super::SharedMemory;
+use super::{Buffer, BufferWords, SharedMemory};
+
+/// A launch's arrays as the buffers a Pi launch borrows: exclusively those passed as `&mut`,
+/// shared those passed as `&SharedArray`.
+pub(super) fn lend_arrays<'b>(buffers: &'b mut [Buffer<'_>]) -> Vec<LaunchBuffer<'b>> {
+    buffers
+        .iter_mut()
+        .map(|buffer| match &mut buffer.words {
+            BufferWords::ReadOnly(words) => LaunchBuffer::Read(words),
+            BufferWords::ReadWrite(words) => LaunchBuffer::Write(words),
+        })
+        .collect()
+}
 
 /// The GPU memory an array lives in: VideoCore IV memory from the firmware, or a Pi 4/5
 /// buffer object.

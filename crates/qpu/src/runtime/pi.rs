@@ -38,12 +38,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qpu_pi::{Gpu, GpuMemory, LaunchBuffer, LaunchOptions, LaunchPath, PiError};
+use qpu_pi::{Gpu, GpuMemory, LaunchOptions, LaunchPath, PiError};
 
-use super::gpu_array::GpuArray;
+use super::gpu_array::{lend_arrays, GpuArray};
 use super::host::lock;
 use super::staging::{self, CompileCache, DeviceMemory, TAIL_MARGIN};
-use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
+use super::{Backend, Device, Launch, RunReport, SharedMemory};
 use crate::compile::Compiled;
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
@@ -303,14 +303,7 @@ impl Backend for Pi {
             used: 0,
         };
         let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays.clone(), code)?;
-        let mut buffers: Vec<LaunchBuffer<'_>> = launch
-            .buffers
-            .iter_mut()
-            .map(|buffer| match &mut buffer.words {
-                BufferWords::ReadOnly(words) => LaunchBuffer::Read(words),
-                BufferWords::ReadWrite(words) => LaunchBuffer::Write(words),
-            })
-            .collect();
+        let mut buffers = lend_arrays(&mut launch.buffers);
         let launched = self
             .gpu
             .launch_buffers(&staged.programs, &mut buffers, &self.options)

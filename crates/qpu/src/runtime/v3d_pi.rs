@@ -39,11 +39,11 @@ use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
 use qpu_pi::{LaunchBuffer, PiError};
 
-use super::gpu_array::GpuArray;
+use super::gpu_array::{lend_arrays, GpuArray};
 use super::host::lock;
 use super::staging::TAIL_MARGIN;
 use super::v3d_emulator::V3dCompileCache;
-use super::{Backend, BufferWords, Device, Launch, RunReport, SharedMemory};
+use super::{Backend, Device, Launch, RunReport, SharedMemory};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
@@ -318,14 +318,7 @@ impl Backend for V3dPi {
             .iter()
             .map(|b| (b.bus_address, b.len()))
             .collect();
-        let mut lent: Vec<LaunchBuffer<'_>> = launch
-            .buffers
-            .iter_mut()
-            .map(|buffer| match &mut buffer.words {
-                BufferWords::ReadOnly(words) => LaunchBuffer::Read(words),
-                BufferWords::ReadWrite(words) => LaunchBuffer::Write(words),
-            })
-            .collect();
+        let mut lent = lend_arrays(&mut launch.buffers);
         lent.push(LaunchBuffer::Read(code.as_words().map_err(pi_error)?));
         lent.push(LaunchBuffer::Read(uniforms.as_words().map_err(pi_error)?));
         for area in [spill.as_mut(), semaphores.as_mut()].into_iter().flatten() {
