@@ -516,6 +516,36 @@ impl<'a> LendingMemory<'a> {
         Ok(())
     }
 
+    /// [`Memory::write_u32`] for a run of writes that mostly stay in one allocation (a TMU
+    /// store's lanes): `hint` is the index of the allocation the last write found, tried
+    /// first when it is writable; otherwise (and for every error) `write_u32` runs, and a
+    /// success updates it.
+    #[inline]
+    pub(crate) fn write_u32_near(
+        &mut self,
+        addr: u32,
+        value: u32,
+        hint: &mut usize,
+    ) -> Result<(), MemoryError> {
+        if let Some(a) = self.allocations.get_mut(*hint) {
+            let offset = addr.wrapping_sub(a.base) as usize;
+            if addr.is_multiple_of(4) && addr >= a.base {
+                if let Some(word) = a
+                    .bytes_mut()
+                    .and_then(|bytes| bytes.get_mut(offset..offset.wrapping_add(4)))
+                {
+                    word.copy_from_slice(&value.to_le_bytes());
+                    return Ok(());
+                }
+            }
+        }
+        self.write_u32(addr, value)?;
+        if let Some(index) = self.find(addr) {
+            *hint = index;
+        }
+        Ok(())
+    }
+
     /// The `len` bytes at `addr`, which must lie inside one allocation.
     pub fn read_bytes(&self, addr: u32, len: u32) -> Result<&[u8], MemoryError> {
         let (index, offset) = self.locate(addr, len)?;
@@ -872,6 +902,40 @@ mod tests {
                         "{addr:#x} + {len}, hint {start}"
                     );
                 }
+            }
+        }
+    }
+
+    /// `write_u32_near` does what `write_u32` does for every hint, including stale and
+    /// out-of-range ones: the same result, and the same words afterwards, also for words lent
+    /// read-only, unaligned addresses and addresses outside every allocation.
+    #[test]
+    fn hinted_writes_match_plain_writes() {
+        let table = [1u32, 2, 3, 4];
+        let fresh = || {
+            let mut mem = LendingMemory::new();
+            mem.lend(0xC000_0000, &table).unwrap();
+            mem.alloc_at(0xC000_0010, 64).unwrap();
+            mem.alloc_at(0xC001_0000, 16).unwrap();
+            mem
+        };
+        let snapshot = |mem: &LendingMemory<'_>| {
+            [(0xC000_0000u32, 4u32), (0xC000_0010, 16), (0xC001_0000, 4)]
+                .map(|(addr, n)| mem.read_u32s(addr, n).unwrap())
+        };
+        for addr in (0xBFFF_FFF0u32..0xC000_0060)
+            .step_by(2)
+            .chain([0xC001_0000, 0xC001_000C, 0xC001_0010, 0xFFFF_FFFC])
+        {
+            for start in 0..5 {
+                let (mut plain, mut hinted) = (fresh(), fresh());
+                let mut hint = start;
+                assert_eq!(
+                    hinted.write_u32_near(addr, 0x1298, &mut hint),
+                    plain.write_u32(addr, 0x1298),
+                    "{addr:#x}, hint {start}"
+                );
+                assert_eq!(snapshot(&hinted), snapshot(&plain), "{addr:#x}, hint {start}");
             }
         }
     }

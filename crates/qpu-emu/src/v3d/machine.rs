@@ -1556,12 +1556,14 @@ impl Thread {
                 }
                 .into());
             }
+            // Lanes mostly read one buffer: each read tries the allocation the last one found.
+            let mut hint = 0;
             for w in 0..words {
                 let mut out = [0u32; 16];
                 for (i, o) in out.iter_mut().enumerate() {
                     if active(i) {
                         *o = mem
-                            .read_u32(addrs[i].wrapping_add(4 * w as u32))
+                            .read_u32_near(addrs[i].wrapping_add(4 * w as u32), &mut hint)
                             .map_err(tmu_fault(TmuAccess::Load, i))?;
                     }
                 }
@@ -1576,9 +1578,10 @@ impl Thread {
                     data.len()
                 )));
             }
+            let mut hint = 0;
             for (w, d) in data.iter().enumerate() {
                 for i in (0..16).filter(|&i| active(i)) {
-                    mem.write_u32(addrs[i].wrapping_add(4 * w as u32), d[i])
+                    mem.write_u32_near(addrs[i].wrapping_add(4 * w as u32), d[i], &mut hint)
                         .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
             }
