@@ -923,10 +923,12 @@ mod tests {
             [(0xC000_0000u32, 4u32), (0xC000_0010, 16), (0xC001_0000, 4)]
                 .map(|(addr, n)| mem.read_u32s(addr, n).unwrap())
         };
-        for addr in (0xBFFF_FFF0u32..0xC000_0060)
-            .step_by(2)
-            .chain([0xC001_0000, 0xC001_000C, 0xC001_0010, 0xFFFF_FFFC])
-        {
+        for addr in (0xBFFF_FFF0u32..0xC000_0060).step_by(2).chain([
+            0xC001_0000,
+            0xC001_000C,
+            0xC001_0010,
+            0xFFFF_FFFC,
+        ]) {
             for start in 0..5 {
                 let (mut plain, mut hinted) = (fresh(), fresh());
                 let mut hint = start;
@@ -935,7 +937,11 @@ mod tests {
                     plain.write_u32(addr, 0x1298),
                     "{addr:#x}, hint {start}"
                 );
-                assert_eq!(snapshot(&hinted), snapshot(&plain), "{addr:#x}, hint {start}");
+                assert_eq!(
+                    snapshot(&hinted),
+                    snapshot(&plain),
+                    "{addr:#x}, hint {start}"
+                );
             }
         }
     }

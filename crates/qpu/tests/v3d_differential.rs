@@ -438,6 +438,7 @@ impl Gen {
                     otherwise,
                 })]
             }
+            7 if nested && self.rng.chance(25) => self.window_loop(depth),
             7 if nested => {
                 // counter = 0; while any(counter < (e & 3) [&& cond]) { body; counter += 1 }
                 let counter = VarId(FIRST_COUNTER + depth);
@@ -614,6 +615,80 @@ impl Gen {
         out
     }
 
+    /// The first of three variables a loop slides along as a window.
+    fn window(&self) -> u32 {
+        self.cursor_in() + 1
+    }
+
+    /// A `for_range`-shaped loop sliding a window of three variables along gathered vectors
+    /// (HeatMap's shape, which the compiler unrolls by three): `w0 = w1; w1 = w2;
+    /// receive(w2)`, the next gather, random assignments, the window's sum stored, for
+    /// `x & 7` iterations (so every remainder by three occurs).
+    fn window_loop(&mut self, depth: u32) -> Vec<Stmt> {
+        let counter = VarId(FIRST_COUNTER + depth);
+        let first = self.window();
+        let w = move |k: u32| VarId(first + k);
+        let gather = |g: &mut Gen| {
+            let e = g.int(1, false);
+            stmt(StmtKind::Gather {
+                addr: input_address(e, 15),
+            })
+        };
+        let mut body = vec![
+            stmt(StmtKind::Assign {
+                var: w(0),
+                value: Expr::Var(w(1)),
+            }),
+            stmt(StmtKind::Assign {
+                var: w(1),
+                value: Expr::Var(w(2)),
+            }),
+            stmt(StmtKind::Receive { var: w(2) }),
+            gather(self),
+        ];
+        // Assignments only: other statements could gather past the FIFO, or load on one
+        // path of an `if_` while the prefetch waits.
+        for _ in 0..1 + self.rng.below(3) {
+            let var = self.target();
+            let value = self.int(0, false);
+            body.push(stmt(StmtKind::Assign { var, value }));
+        }
+        let slot = INT_VARS + self.rng.below(u64::from(SLOTS)) as u32;
+        body.push(stmt(StmtKind::Store {
+            value: bin(
+                BinaryOp::IntAdd,
+                bin(BinaryOp::IntAdd, var(w(0).0), var(w(1).0)),
+                bin(BinaryOp::Shl, var(w(2).0), lit(1)),
+            ),
+            addr: slot_address(slot),
+            stride: 1,
+            kind: StoreKind::Blocking,
+            lanes: None,
+        }));
+        body.push(stmt(StmtKind::Assign {
+            var: counter,
+            value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
+        }));
+        vec![
+            stmt(StmtKind::Assign {
+                var: counter,
+                value: lit(0),
+            }),
+            gather(self),
+            stmt(StmtKind::While {
+                cond: Cond::Any(BoolExpr::Compare {
+                    op: CmpOp::Lt,
+                    float: false,
+                    lhs: a(Expr::Var(counter)),
+                    rhs: a(bin(BinaryOp::And, var(P_X), lit(7))),
+                }),
+                body,
+            }),
+            // The gather still waiting.
+            stmt(StmtKind::Receive { var: w(0) }),
+        ]
+    }
+
     /// A pointer variable whose lanes hold consecutive words: this QPU's output region plus
     /// 4 · lane (the compiler stores through it without broadcasting lane 0).
     fn cursor_out(&self) -> u32 {
@@ -680,7 +755,7 @@ impl Gen {
             (P_X, Type::Int),
         ];
         let cursors = [self.cursor_out(), self.cursor_in()];
-        let vars = (0..=self.cursor_in())
+        let vars = (0..self.window() + 3)
             .map(|v| VarDecl {
                 ty: params.iter().find(|p| p.0 == v).map_or(
                     if cursors.contains(&v) {
@@ -955,4 +1030,15 @@ fn generator_makes_varied_programs() {
         })
         .count();
     assert!(through_cursors >= 100, "{through_cursors}");
+    // Some slide a window along gathered vectors (the compiler unrolls those loops).
+    let window = format!("receive(v{})", g.window() + 2);
+    let windows = (0..PROGRAMS)
+        .filter(|&seed| {
+            case(seed, V3dVersion::V42, 0)
+                .kernel
+                .to_string()
+                .contains(&window)
+        })
+        .count();
+    assert!(windows >= 25, "{windows}");
 }
