@@ -244,8 +244,12 @@ impl Backend for V3dPi {
                 words,
                 reason: "size overflows".to_string(),
             })?;
-        let buffer = lock(&self.code)
-            .alloc(&self.v3d, bytes, None)
+        // The kept code (and the lock a running launch holds on it) matters only when the
+        // driver refuses: then that code is released and the creation tried again.
+        let buffer = self
+            .v3d
+            .alloc(bytes)
+            .or_else(|_| lock(&self.code).alloc(&self.v3d, bytes, None))
             .map_err(|error| Error::Alloc {
                 words,
                 reason: format!("{NAME}: {error}"),
