@@ -643,3 +643,152 @@ fn a_sliding_window_loop_gives_scalar_sums_on_every_trip_count() {
         assert!(issued[9] <= bound, "{version:?}: {issued:?}");
     }
 }
+
+/// `and`/`or` of comparisons whose second side is one flag-setting instruction (integer
+/// comparisons, float `<=`/`>=`, their negations) combine by flag updates instead of −1/0
+/// masks. Every combination of each pair of comparisons, under `where_` and as a `while_`
+/// test, matches scalar Rust on lanes chosen to make each comparison true and false, NaN
+/// included.
+#[test]
+// The scalar conditions spell the kernel's: a negated float comparison holds for NaN.
+#[allow(clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+fn conditions_combined_by_flag_updates_match_scalar_rust() {
+    type Case = (&'static str, fn(i32, i32, f32, f32) -> bool);
+    // The kernel's conditions, in the order of `CASES`.
+    const CASES: [Case; 8] = [
+        ("x < y and a <= b", |x, y, a, b| x < y && a <= b),
+        ("a < b and x != y", |x, y, a, b| a < b && x != y),
+        ("x >= y or b >= a", |x, y, a, b| x >= y || b >= a),
+        ("a == b or x > y", |x, y, a, b| a == b || x > y),
+        ("not(x <= y) and not(a <= b)", |x, y, a, b| {
+            !(x <= y) && !(a <= b)
+        }),
+        ("x == y or not(a >= b)", |x, y, a, b| x == y || !(a >= b)),
+        ("(x < y and x != 3) and a <= b", |x, y, a, b| {
+            (x < y && x != 3) && a <= b
+        }),
+        ("(a > b or x < y) and y >= 0", |x, y, a, b| {
+            (a > b || x < y) && y >= 0
+        }),
+    ];
+    let kernel = compile(
+        |xs: Ptr<Int>, ys: Ptr<Int>, fa: Ptr<Float>, fb: Ptr<Float>, out: Ptr<Int>| {
+            let (x, y) = (Int::var(xs.load()), Int::var(ys.load()));
+            let (a, b) = (Float::var(fa.load()), Float::var(fb.load()));
+            let conditions = [
+                x.lt(y) & a.le(b),
+                a.lt(b) & x.ne(y),
+                x.ge(y) | b.ge(a),
+                a.eq(b) | x.gt(y),
+                !x.le(y) & !a.le(b),
+                x.eq(y) | !a.ge(b),
+                (x.lt(y) & x.ne(3)) & a.le(b),
+                (a.gt(b) | x.lt(y)) & y.ge(0),
+            ];
+            for (k, c) in conditions.into_iter().enumerate() {
+                let r = Int::var(0);
+                where_(c, || r.set(1));
+                // As a loop test: at most one iteration where any lane holds.
+                let n = Int::var(0);
+                while_(any(c & n.lt(1)), || n.set(n + 2));
+                (out + 16 * k as i32).store(r + n);
+            }
+        },
+    )
+    .unwrap();
+    let xs: Vec<i32> = vec![1, 2, 3, 3, -5, 0, 7, 2, 3, -1, 9, 4, 3, 0, 1, 6];
+    let ys: Vec<i32> = vec![2, 2, 1, 5, -5, 1, 7, 9, 4, -2, 0, 4, 8, 0, 3, -6];
+    let fa: Vec<f32> = vec![
+        0.5,
+        1.0,
+        f32::NAN,
+        2.0,
+        -0.0,
+        3.0,
+        1.0,
+        4.0,
+        0.25,
+        2.0,
+        -1.0,
+        f32::NAN,
+        5.0,
+        0.0,
+        1.5,
+        2.5,
+    ];
+    let fb: Vec<f32> = vec![
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        0.0,
+        2.0,
+        f32::NAN,
+        4.0,
+        0.5,
+        1.0,
+        -2.0,
+        3.0,
+        5.0,
+        0.0,
+        1.0,
+        3.0,
+    ];
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        let arrays = (
+            device.alloc_from(&xs).unwrap(),
+            device.alloc_from(&ys).unwrap(),
+            device.alloc_from(&fa).unwrap(),
+            device.alloc_from(&fb).unwrap(),
+        );
+        let mut out = device.alloc::<i32>(16 * CASES.len()).unwrap();
+        kernel
+            .run(
+                &device,
+                (&arrays.0, &arrays.1, &arrays.2, &arrays.3, &mut out),
+            )
+            .unwrap();
+        for (k, (name, f)) in CASES.iter().enumerate() {
+            let holds: Vec<bool> = (0..16).map(|i| f(xs[i], ys[i], fa[i], fb[i])).collect();
+            let any = holds.iter().any(|&h| h);
+            let want: Vec<i32> = holds
+                .iter()
+                .map(|&h| i32::from(h) + if any { 2 } else { 0 })
+                .collect();
+            assert_eq!(out[16 * k..16 * (k + 1)], want[..], "{version:?}: {name}");
+        }
+        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+            .unwrap()
+            .disassemble();
+        // No −1/0 masks: each condition is pushes and updates.
+        assert!(
+            !listing.lines().any(|l| l.starts_with("or.pushz")),
+            "{version:?}\n{listing}"
+        );
+    }
+}
+
+/// A combined condition reads the uniform stream in the language's order even where the
+/// instruction takes its operands swapped (`u0 < u1` is `min(u1, u0)`): here the first
+/// read must be 1 and the second 2 in every lane (a differential campaign found the reads
+/// swapped, seed 14003580).
+#[test]
+fn a_combined_condition_reads_uniforms_in_source_order() {
+    let kernel = compile(|words: Ptr<Int>, xs: Ptr<Int>, out: Ptr<Int>| {
+        let x = Int::var(xs.load());
+        let s = UniformStream::at(words);
+        let r = Int::var(0);
+        where_(x.gt(100) | s.next().lt(s.next()), || r.set(1));
+        out.store(r);
+    })
+    .unwrap();
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        let words = device.alloc_from(&[1i32, 2, 0, 0]).unwrap();
+        let xs = device.alloc_from(&[7i32; 16]).unwrap();
+        let mut out = device.alloc::<i32>(16).unwrap();
+        kernel.run(&device, (&words, &xs, &mut out)).unwrap();
+        assert_eq!(out.to_vec(), vec![1; 16], "{version:?}: 1 < 2 holds");
+    }
+}

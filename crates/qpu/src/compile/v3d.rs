@@ -2130,12 +2130,43 @@ impl<'k> Gen<'k> {
                 })
             }
             BoolExpr::Not(inner) => Ok(self.flags(inner)?.not()),
+            BoolExpr::And(x, y) if single_flag(y).is_some() => self.flags_and(x, y),
+            // x or y = not (not x and not y).
+            BoolExpr::Or(x, y) if single_flag(y).is_some() => {
+                let not = |b: &std::sync::Arc<BoolExpr>| BoolExpr::Not(b.clone());
+                Ok(self.flags_and(&not(x), &not(y))?.not())
+            }
             BoolExpr::And(..) | BoolExpr::Or(..) => {
                 let v = self.bool_value(b)?;
                 self.emit(format!("or.pushz nop, %{v}, %{v} ; nop"));
                 Ok(Sense::NotA)
             }
         }
+    }
+
+    /// Flag A for `x and y`, where `y` is one flag-setting instruction ([`single_flag`]): the
+    /// flags of `x`, then `y`'s instruction with a flag update instead of a push. The update
+    /// rules (py-videocore6 test_cond_update, on a Pi 4): `and<f>` sets A to A ∧ f and
+    /// `nor<f>` to ¬(A ∨ f), with f negated in the `n` forms. So where A means "x holds",
+    /// `and` with "y holds" gives A = x ∧ y; where A means "x fails", `nor` with "y fails"
+    /// gives A = ¬(¬x ∨ ¬y) = x ∧ y.
+    fn flags_and(&mut self, x: &BoolExpr, y: &BoolExpr) -> Result<Sense, CompileError> {
+        let sense = self.flags(x)?;
+        let (op, lhs, rhs, swap, flag, holds_when_set) =
+            single_flag(y).expect("checked by the caller");
+        // Operands in the order the language evaluates them (uniform-stream reads and loads
+        // can tell), then in the order the instruction takes them.
+        let l = self.eval(lhs)?;
+        let r = self.eval(rhs)?;
+        let (a, b) = if swap { (r, l) } else { (l, r) };
+        let update = match (sense, holds_when_set) {
+            (Sense::A, true) => "and",
+            (Sense::A, false) => "andn",
+            (Sense::NotA, true) => "norn",
+            (Sense::NotA, false) => "nor",
+        };
+        self.add2(op, Some(&format!("{update}{flag}")), "nop", a, b)?;
+        Ok(Sense::A)
     }
 
     /// A register holding −1 where `b` holds and 0 elsewhere.
@@ -2388,6 +2419,44 @@ fn single_binary(op: BinaryOp) -> Option<(&'static str, bool)> {
 
 /// A shift amount as a small immediate: shifts use the low five bits, and 16..31 are held as
 /// −16..−1.
+/// A condition one flag-setting instruction decides: an integer comparison, a float `<=` or
+/// `>=` (one `fcmp`), or the negation of one, whose operands set no flags when evaluated.
+/// Gives the instruction's op, the comparison's operands in source order and whether the
+/// instruction takes them swapped, the flag that decides it (`z` or `c`), and whether the
+/// condition holds where that flag is set (the same encodings as [`Gen::flags`]).
+fn single_flag(b: &BoolExpr) -> Option<(&'static str, &Expr, &Expr, bool, &'static str, bool)> {
+    match b {
+        BoolExpr::Not(inner) => {
+            let (op, l, r, swap, flag, set) = single_flag(inner)?;
+            Some((op, l, r, swap, flag, !set))
+        }
+        BoolExpr::Compare {
+            op,
+            float,
+            lhs,
+            rhs,
+        } => {
+            if lhs.sets_flags() || rhs.sets_flags() {
+                return None;
+            }
+            let (l, r): (&Expr, &Expr) = (lhs, rhs);
+            let (op, swap, flag, set) = match (float, op) {
+                (false, CmpOp::Eq) => ("xor", false, "z", true),
+                (false, CmpOp::Ne) => ("xor", false, "z", false),
+                (false, CmpOp::Gt) => ("min", false, "c", true),
+                (false, CmpOp::Le) => ("min", false, "c", false),
+                (false, CmpOp::Lt) => ("min", true, "c", true),
+                (false, CmpOp::Ge) => ("min", true, "c", false),
+                (true, CmpOp::Le) => ("fcmp", false, "c", true),
+                (true, CmpOp::Ge) => ("fcmp", true, "c", true),
+                (true, _) => return None,
+            };
+            Some((op, l, r, swap, flag, set))
+        }
+        BoolExpr::And(..) | BoolExpr::Or(..) => None,
+    }
+}
+
 /// The other operand and the literal of a product by 0, ±1 or ±2^k (k < 31), the literal on
 /// either side.
 fn literal_factor<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(&'e Expr, i32)> {
