@@ -7,7 +7,21 @@ use std::sync::OnceLock;
 use qpu_pi::v3d::V3dBuffer;
 use qpu_pi::{GpuMemory, LaunchBuffer, PiError};
 
+use super::staging::TAIL_MARGIN;
 use super::{Buffer, BufferWords, SharedMemory};
+use crate::error::{Error, Result};
+
+/// The bytes of GPU memory an array of `words` words takes: the words and the zeroed margin
+/// after them (a kernel prefetching one vector past the end reads zeros there).
+pub(super) fn array_bytes(words: usize) -> Result<usize> {
+    words
+        .checked_mul(4)
+        .and_then(|bytes| bytes.checked_add(TAIL_MARGIN as usize))
+        .ok_or_else(|| Error::Alloc {
+            words,
+            reason: "size overflows".to_string(),
+        })
+}
 
 /// A launch's arrays as the buffers a Pi launch borrows: exclusively those passed as `&mut`,
 /// shared those passed as `&SharedArray`.

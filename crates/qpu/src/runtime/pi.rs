@@ -40,9 +40,9 @@ use std::time::Duration;
 
 use qpu_pi::{Gpu, GpuMemory, LaunchOptions, LaunchPath, PiError};
 
-use super::gpu_array::{lend_arrays, GpuArray};
+use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::staging::{self, CompileCache, DeviceMemory, TAIL_MARGIN};
+use super::staging::{self, CompileCache, DeviceMemory};
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
 use crate::compile::Compiled;
 use crate::error::{Error, Result, RunError, RunErrorKind};
@@ -276,13 +276,7 @@ impl Backend for Pi {
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
-        let bytes = words
-            .checked_mul(4)
-            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN as usize))
-            .ok_or_else(|| Error::Alloc {
-                words,
-                reason: "size overflows".to_string(),
-            })?;
+        let bytes = array_bytes(words)?;
         let memory = self.gpu.alloc(bytes).map_err(|error| Error::Alloc {
             words,
             reason: format!("{NAME}: {error}"),

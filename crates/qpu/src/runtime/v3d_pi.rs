@@ -39,9 +39,8 @@ use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::{Dispatch, V3d, V3dBuffer, V3dVersion};
 use qpu_pi::{LaunchBuffer, PiError};
 
-use super::gpu_array::{lend_arrays, GpuArray};
+use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::staging::TAIL_MARGIN;
 use super::v3d_emulator::V3dCompileCache;
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
 use crate::error::{Error, Result, RunError, RunErrorKind};
@@ -237,13 +236,7 @@ impl Backend for V3dPi {
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
-        let bytes = words
-            .checked_mul(4)
-            .and_then(|bytes| bytes.checked_add(TAIL_MARGIN as usize))
-            .ok_or_else(|| Error::Alloc {
-                words,
-                reason: "size overflows".to_string(),
-            })?;
+        let bytes = array_bytes(words)?;
         // The kept code (and the lock a running launch holds on it) matters only when the
         // driver refuses: then that code is released and the creation tried again.
         let buffer = self
