@@ -293,8 +293,9 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
     let mut unrolled = edges.clone();
     let unrolled =
         (shape::unroll_windows(&mut unrolled, &uniform_vars(&edges)) > 0).then_some(unrolled);
-    for mut shaped in unrolled.into_iter().chain([edges.clone()]) {
-        if shape::hoist_invariants(&mut shaped) > 0 || shaped != edges {
+    let candidates = unrolled.map(|k| (k, true)).into_iter();
+    for (mut shaped, changed) in candidates.chain([(edges.clone(), false)]) {
+        if shape::hoist_invariants(&mut shaped) > 0 || changed {
             if let Ok(compiled) = compile_shaped(&shaped, version, false) {
                 return Ok(compiled);
             }
@@ -942,6 +943,7 @@ impl<'k> Gen<'k> {
             needs.memory = true;
             needs.stores = true;
         }
+        let uniform = uniform_vars(kernel);
         Gen {
             version,
             kernel,
@@ -956,13 +958,9 @@ impl<'k> Gen<'k> {
             num_qpus,
             index,
             lane4,
-            contiguous: shape::contiguous_vars(
-                kernel,
-                &uniform_vars(kernel),
-                &vars_needing_zero(kernel),
-            ),
+            contiguous: shape::contiguous_vars(kernel, &uniform, &vars_needing_zero(kernel)),
             aligned: shape::aligned_vars(kernel),
-            uniform: uniform_vars(kernel),
+            uniform,
             next_vreg: next,
             gathers: 0,
             gathers_min: 0,
@@ -2080,53 +2078,24 @@ impl<'k> Gen<'k> {
                 // for a −0 difference (no source says), and NaN == x where 7.1 turns the NaN
                 // difference into 0. So a < b is (a <= b) and not (b <= a), and a == b is
                 // (a <= b) and (b <= a): a push and an update, both IEEE.
-                let float_le = |g: &mut Gen<'_>, x: Src, y: Src, update: Option<(&str, bool)>| {
-                    g.add2("fcmp", Some("pushc"), "nop", x, y)?;
-                    if let Some((update, swap)) = update {
-                        let (x, y) = if swap { (y, x) } else { (x, y) };
-                        g.add2("fcmp", Some(update), "nop", x, y)?;
-                    }
-                    Ok::<(), CompileError>(())
+                if let Some((op, swap, flag, set)) = one_instruction_compare(*float, *op) {
+                    let (a, b) = if swap { (r, l) } else { (l, r) };
+                    self.add2(op, Some(&format!("push{flag}")), "nop", a, b)?;
+                    return Ok(if set { Sense::A } else { Sense::NotA });
+                }
+                // Float `<`, `>`, `==`, `!=`: x <= y pushed, then y <= x ANDed in (negated
+                // for the strict ones).
+                let (x, y, update) = match op {
+                    CmpOp::Eq | CmpOp::Ne => (l, r, "andc"),
+                    CmpOp::Lt => (l, r, "andnc"),
+                    _ => (r, l, "andnc"),
                 };
-                let sense = match (float, op) {
-                    (false, CmpOp::Eq | CmpOp::Ne) => {
-                        self.add2("xor", Some("pushz"), "nop", l, r)?;
-                        Sense::A
-                    }
-                    (false, CmpOp::Gt | CmpOp::Le) => {
-                        self.add2("min", Some("pushc"), "nop", l, r)?;
-                        Sense::A
-                    }
-                    (false, CmpOp::Lt | CmpOp::Ge) => {
-                        self.add2("min", Some("pushc"), "nop", r, l)?;
-                        Sense::A
-                    }
-                    (true, CmpOp::Eq | CmpOp::Ne) => {
-                        float_le(self, l, r, Some(("andc", true)))?;
-                        Sense::A
-                    }
-                    (true, CmpOp::Lt) => {
-                        float_le(self, l, r, Some(("andnc", true)))?;
-                        Sense::A
-                    }
-                    (true, CmpOp::Gt) => {
-                        float_le(self, r, l, Some(("andnc", true)))?;
-                        Sense::A
-                    }
-                    (true, CmpOp::Le) => {
-                        float_le(self, l, r, None)?;
-                        Sense::A
-                    }
-                    (true, CmpOp::Ge) => {
-                        float_le(self, r, l, None)?;
-                        Sense::A
-                    }
-                };
-                // Ne and the integer Le/Ge hold where the pushed flag is clear.
-                Ok(match op {
-                    CmpOp::Ne => sense.not(),
-                    CmpOp::Le | CmpOp::Ge if !float => sense.not(),
-                    _ => sense,
+                self.add2("fcmp", Some("pushc"), "nop", x, y)?;
+                self.add2("fcmp", Some(update), "nop", y, x)?;
+                Ok(if *op == CmpOp::Ne {
+                    Sense::NotA
+                } else {
+                    Sense::A
                 })
             }
             BoolExpr::Not(inner) => Ok(self.flags(inner)?.not()),
@@ -2439,22 +2408,33 @@ fn single_flag(b: &BoolExpr) -> Option<(&'static str, &Expr, &Expr, bool, &'stat
             if lhs.sets_flags() || rhs.sets_flags() {
                 return None;
             }
-            let (l, r): (&Expr, &Expr) = (lhs, rhs);
-            let (op, swap, flag, set) = match (float, op) {
-                (false, CmpOp::Eq) => ("xor", false, "z", true),
-                (false, CmpOp::Ne) => ("xor", false, "z", false),
-                (false, CmpOp::Gt) => ("min", false, "c", true),
-                (false, CmpOp::Le) => ("min", false, "c", false),
-                (false, CmpOp::Lt) => ("min", true, "c", true),
-                (false, CmpOp::Ge) => ("min", true, "c", false),
-                (true, CmpOp::Le) => ("fcmp", false, "c", true),
-                (true, CmpOp::Ge) => ("fcmp", true, "c", true),
-                (true, _) => return None,
-            };
-            Some((op, l, r, swap, flag, set))
+            let (op, swap, flag, set) = one_instruction_compare(*float, *op)?;
+            Some((op, lhs, rhs, swap, flag, set))
         }
         BoolExpr::And(..) | BoolExpr::Or(..) => None,
     }
+}
+
+/// The one instruction that decides a comparison (Mesa nir_to_vir.c `ntq_emit_comparison`:
+/// C of `min(a, b)` is a > b signed, Z of `xor` is a == b; C of `fcmp(a, b)` is a <= b):
+/// its op, whether it takes the operands swapped, the flag (`z` or `c`), and whether the
+/// comparison holds where the flag is set. `None` for the float comparisons that need a
+/// second, updating `fcmp` (`<`, `>`, `==`, `!=`).
+fn one_instruction_compare(
+    float: bool,
+    op: CmpOp,
+) -> Option<(&'static str, bool, &'static str, bool)> {
+    Some(match (float, op) {
+        (false, CmpOp::Eq) => ("xor", false, "z", true),
+        (false, CmpOp::Ne) => ("xor", false, "z", false),
+        (false, CmpOp::Gt) => ("min", false, "c", true),
+        (false, CmpOp::Le) => ("min", false, "c", false),
+        (false, CmpOp::Lt) => ("min", true, "c", true),
+        (false, CmpOp::Ge) => ("min", true, "c", false),
+        (true, CmpOp::Le) => ("fcmp", false, "c", true),
+        (true, CmpOp::Ge) => ("fcmp", true, "c", true),
+        (true, _) => return None,
+    })
 }
 
 /// The other operand and the literal of a product by 0, ±1 or ±2^k (k < 31), the literal on

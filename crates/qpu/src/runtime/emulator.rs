@@ -229,20 +229,28 @@ impl DeviceMemory for EmulatedMemory<'_> {
     }
 }
 
-/// The launch's arrays as words lent to the emulator for the run: read-only unless passed as
-/// `&mut`. An array passed twice (only possible as `&SharedArray`) is lent once.
-fn lend<'b>(buffers: &'b mut [super::Buffer<'_>]) -> Vec<qpu_emu::Lent<'b>> {
-    let mut lent: Vec<qpu_emu::Lent<'b>> = Vec::with_capacity(buffers.len());
+/// The launch's arrays as words lent to an emulator for the run: read-only unless passed as
+/// `&mut`, each followed by `margin` lent read-only when given. An array passed twice (only
+/// possible as `&SharedArray`) is lent once.
+pub(super) fn lend<'b>(
+    buffers: &'b mut [super::Buffer<'_>],
+    margin: Option<&'static [u32]>,
+) -> Vec<qpu_emu::Lent<'b>> {
+    let mut lent: Vec<qpu_emu::Lent<'b>> = Vec::with_capacity(2 * buffers.len());
     let mut addresses: Vec<u32> = Vec::with_capacity(buffers.len());
     for buffer in buffers {
         if addresses.contains(&buffer.bus_address) {
             continue;
         }
         addresses.push(buffer.bus_address);
+        let end = buffer.bus_address + buffer.len() as u32 * 4;
         lent.push(match &mut buffer.words {
             BufferWords::ReadOnly(words) => qpu_emu::Lent::ReadOnly(buffer.bus_address, words),
             BufferWords::ReadWrite(words) => qpu_emu::Lent::ReadWrite(buffer.bus_address, words),
         });
+        if let Some(zeros) = margin {
+            lent.push(qpu_emu::Lent::ReadOnly(end, zeros));
+        }
     }
     lent
 }
@@ -279,7 +287,7 @@ impl Backend for Emulator {
         let arrays = launch.buffers.iter().map(|b| b.bus_address).collect();
         let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays, code)?;
         let places = launch.places();
-        let ran = emu.run_lending(&staged.programs, lend(&mut launch.buffers));
+        let ran = emu.run_lending(&staged.programs, lend(&mut launch.buffers, None));
         *lock(&self.spare) = Some(emu);
         let report = ran.map_err(|e| run_error(e, &compiled, code, &places))?;
 

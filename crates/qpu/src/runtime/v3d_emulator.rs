@@ -35,12 +35,11 @@ use std::sync::{Arc, Mutex};
 use qpu_emu::memory::MemoryError;
 use qpu_emu::v3d::rules::{TmuAccess, V3dFault};
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
-use qpu_emu::Lent;
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
 use super::staging::TAIL_MARGIN;
-use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
+use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::v3d::{self, V3dCompiled};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 
@@ -146,7 +145,7 @@ impl Backend for V3dEmulatorBackend {
         let places = launch.places();
         let ran = emu.dispatch_lending(
             &CsdJob::per_qpu(code, uniforms, n),
-            lend_with_margins(&mut launch.buffers),
+            super::emulator::lend(&mut launch.buffers, Some(&MARGIN)),
         );
         let report = ran.map_err(|e| match e {
             qpu_emu::EmuError::V3dFault {
@@ -203,27 +202,6 @@ impl Backend for V3dEmulatorBackend {
 /// after each buffer object on the Pi 4/5 backend, and a store into them is a fault at the
 /// store. (The host's 64 KiB guard after each array keeps margins apart.)
 static MARGIN: [u32; TAIL_MARGIN as usize / 4] = [0; TAIL_MARGIN as usize / 4];
-
-/// The launch's arrays as words lent to the machine for the run, each followed by the zeroed
-/// [`MARGIN`]: read-only unless passed as `&mut`. An array passed twice (only possible as
-/// `&SharedArray`) is lent once.
-fn lend_with_margins<'b>(buffers: &'b mut [super::Buffer<'_>]) -> Vec<Lent<'b>> {
-    let mut lent: Vec<Lent<'b>> = Vec::with_capacity(2 * buffers.len());
-    let mut addresses: Vec<u32> = Vec::with_capacity(buffers.len());
-    for buffer in buffers {
-        if addresses.contains(&buffer.bus_address) {
-            continue;
-        }
-        addresses.push(buffer.bus_address);
-        let end = buffer.bus_address + buffer.len() as u32 * 4;
-        lent.push(match &mut buffer.words {
-            BufferWords::ReadOnly(words) => Lent::ReadOnly(buffer.bus_address, words),
-            BufferWords::ReadWrite(words) => Lent::ReadWrite(buffer.bus_address, words),
-        });
-        lent.push(Lent::ReadOnly(end, &MARGIN));
-    }
-    lent
-}
 
 /// What a machine fault means for the kernel: a TMU access outside the arrays (or into an
 /// array's margin) is out of bounds, and a write into an array passed as `&SharedArray` is

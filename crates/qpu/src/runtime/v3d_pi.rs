@@ -242,7 +242,10 @@ impl Backend for V3dPi {
         let buffer = self
             .v3d
             .alloc(bytes)
-            .or_else(|_| lock(&self.code).alloc(&self.v3d, bytes, None))
+            .or_else(|error| match lock(&self.code).release_all_but(None) {
+                true => self.v3d.alloc(bytes),
+                false => Err(error),
+            })
             .map_err(|error| Error::Alloc {
                 words,
                 reason: format!("{NAME}: {error}"),
