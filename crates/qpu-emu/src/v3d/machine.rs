@@ -10,6 +10,7 @@ use qpu_isa::v3d::{
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
+use super::placement::{self, Placement};
 use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
 use super::{Batch, V3dConfig, V3dQpuReport};
 use crate::memory::{LendingMemory, MemoryError};
@@ -89,6 +90,8 @@ pub(crate) struct DecodedAlu {
     add_named_modifiers: Option<(FloatPack, &'static str)>,
     mul_named_modifiers: Option<(FloatPack, &'static str)>,
     sources: [InputSource; 4],
+    /// The accumulators the instruction writes (bit n = rn), for the 4.2 rotate rule.
+    acc_writes: u8,
     /// The ops' destinations (`None`: refused, the error is made when the op runs).
     add_dest: Option<Dest>,
     mul_dest: Option<Dest>,
@@ -110,6 +113,7 @@ impl DecodedAlu {
             lane_fns: None,
             imm: None,
             sources: std::array::from_fn(|n| alu.input(n)),
+            acc_writes: placement::acc_writes(version, &alu),
             add_dest: dest_of(version, alu.add.waddr).ok(),
             mul_dest: dest_of(version, alu.mul.waddr).ok(),
             alu,
@@ -329,47 +333,6 @@ fn mul_lane_fn(version: V3dVersion, d: &DecodedAlu) -> Option<LaneFn> {
     })
 }
 
-/// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
-/// whose input it is must run. 4.2 has one (`raddr_b`) and no such rule.
-fn small_immediates(
-    v42: bool,
-    sigs: Signals,
-    add_live: bool,
-    mul_live: bool,
-) -> Result<(), V3dFault> {
-    if v42 {
-        return Ok(());
-    }
-    let count = [
-        Signal::SmallImmA,
-        Signal::SmallImmB,
-        Signal::SmallImmC,
-        Signal::SmallImmD,
-    ]
-    .iter()
-    .filter(|&&s| sigs.contains(s))
-    .count();
-    if count > 1 {
-        return Err(V3dRule::SmallImmediate {
-            detail: "only one small immediate per instruction",
-        }
-        .into());
-    }
-    if (sigs.contains(Signal::SmallImmA) || sigs.contains(Signal::SmallImmB)) && !add_live {
-        return Err(V3dRule::SmallImmediate {
-            detail: "small immediate a/b with no add operation",
-        }
-        .into());
-    }
-    if (sigs.contains(Signal::SmallImmC) || sigs.contains(Signal::SmallImmD)) && !mul_live {
-        return Err(V3dRule::SmallImmediate {
-            detail: "small immediate c/d with no mul operation",
-        }
-        .into());
-    }
-    Ok(())
-}
-
 /// Whether an ALU instruction is plain: the executor's short path
 /// ([`Thread::plain_instr`]) runs it whenever no program-end slot or SFU latency is
 /// pending. Plain: no signal but small immediates (and those within the rules), pure lane
@@ -378,7 +341,6 @@ fn small_immediates(
 /// cannot apply or is checked the same way by the steps both paths share.
 fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
     use AddOp as A;
-    let v42 = version == V3dVersion::V42;
     let add_live = alu.add.op != AddOp::Nop;
     let mul_live = alu.mul.op != MulOp::Nop;
     let small = Signals::of(&[
@@ -391,7 +353,7 @@ fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
     // short path also uses for it.
     let allowed = small.with(Signal::Rot);
     let signals_ok = alu.signals.iter().all(|sig| allowed.contains(sig))
-        && small_immediates(v42, alu.signals, add_live, mul_live).is_ok();
+        && placement::small_immediates(version, alu.signals, add_live, mul_live).is_ok();
     let add_ok = matches!(
         alu.add.op,
         A::Nop
@@ -514,12 +476,8 @@ pub(crate) struct Thread {
     /// (instruction index at which it takes effect, whether it ends the program).
     thrsw: Option<(u64, bool)>,
     index: u64,
-    last_branch: Option<u64>,
-    last_thrsw: Option<u64>,
-    last_thrsw_found: bool,
-    thrend: Option<u64>,
-    last_sfu: Option<u64>,
-    last_unifa: Option<u64>,
+    /// The placement rules' record of recent branches, switches, SFU and `unifa` writes.
+    place: Placement,
     switches: u64,
     /// Accumulators the previous instruction wrote (bit n = rn), for the rotate rule.
     prev_acc_writes: u8,
@@ -570,12 +528,7 @@ impl Thread {
             branch: None,
             thrsw: None,
             index: 0,
-            last_branch: None,
-            last_thrsw: None,
-            last_thrsw_found: batch.single_segment,
-            thrend: None,
-            last_sfu: None,
-            last_unifa: None,
+            place: Placement::new(batch.single_segment),
             switches: 0,
             prev_acc_writes: 0,
             report: V3dQpuReport {
@@ -688,8 +641,8 @@ impl Thread {
             }
             Decoded::Alu(alu)
                 if alu.plain
-                    && self.thrend.is_none()
-                    && self.last_sfu.is_none_or(|s| idx - s >= latency::SFU_R4) =>
+                    && !self.place.ending()
+                    && !self.place.sfu_pending(idx) =>
             {
                 self.plain_instr(alu, clock)?
             }
@@ -726,33 +679,20 @@ impl Thread {
         Ok(step)
     }
 
-    fn in_branch_slots(&self, idx: u64) -> bool {
-        // Mesa qpu_validate.c `in_branch_delay_slots`: ip - last_branch_ip < 3.
-        self.last_branch.is_some_and(|b| idx - b < 3)
-    }
-
-    fn in_thrsw_slots(&self, idx: u64) -> bool {
-        // Mesa qpu_validate.c `in_thrsw_delay_slots`: ip - last_thrsw_ip < 3.
-        self.last_thrsw.is_some_and(|t| idx - t < 3)
-    }
-
     fn branch_instr(&mut self, b: &Branch, mem: &LendingMemory<'_>) -> Result<(), V3dFault> {
         let idx = self.index;
-        if self.in_branch_slots(idx) {
-            return Err(V3dRule::BranchInBranchDelaySlot.into());
-        }
+        // A branch in the first two delay slots of another, or in a thrsw's, breaks a rule
+        // before the third-slot case below can arise (a thrsw in a taken branch's first
+        // two slots is a fault of its own).
+        self.place.branch(idx)?;
         if self.branch.is_some() {
             return Err(unsupported(
                 "a branch in the third delay slot of another branch",
             ));
         }
-        if self.in_thrsw_slots(idx) {
-            return Err(V3dRule::BranchInThrswDelaySlot.into());
-        }
         if b.msfign != 0 {
             return Err(unsupported("branch multisample-flag handling (msfign)"));
         }
-        self.last_branch = Some(idx);
         let taken = match b.cond {
             BranchCond::Always => true,
             cond => {
@@ -847,16 +787,10 @@ impl Thread {
     /// quad; out[i] = in[(i − n) mod 16] (or mod 4 within the quad). The amount is raddr_b
     /// as a small-immediate index, 0 meaning "by r5" (lane 0).
     fn rotate42(&self, mux: Mux, raddr_b: u8, value: Lanes) -> Result<Lanes, V3dFault> {
-        let by_r5 = raddr_b == 0;
-        if let Mux::Acc(r) = mux {
-            if self.prev_acc_writes & (1 << r) != 0 {
-                return Err(V3dRule::RotateTooSoon.into());
-            }
+        if placement::rotate_too_soon(mux, raddr_b, self.prev_acc_writes) {
+            return Err(V3dRule::RotateTooSoon.into());
         }
-        let amount = if by_r5 {
-            if self.prev_acc_writes & (1 << 5) != 0 {
-                return Err(V3dRule::RotateTooSoon.into());
-            }
+        let amount = if raddr_b == 0 {
             self.read_acc(5)?[0]
         } else {
             match raddr_b {
@@ -895,19 +829,14 @@ impl Thread {
         let add_live = alu.add.op != AddOp::Nop;
         let mul_live = alu.mul.op != MulOp::Nop;
 
-        small_immediates(v42, sigs, add_live, mul_live)?;
+        placement::small_immediates(self.version, sigs, add_live, mul_live)?;
 
         let add_dest = if add_live {
             alu.add_dest.map_or_else(|| self.dest(alu.add.waddr), Ok)?
         } else {
             Dest::Nop
         };
-        if matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
-            && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
-                || alu.mul.op != MulOp::Nop
-                    && alu.mul.waddr.is_magic()
-                    && matches!(alu.mul.waddr.index(), 11..=13 | 32..=46))
-        {
+        if placement::rotate_destination(alu) {
             return Err(V3dRule::RotateDestination.into());
         }
         let mul_dest = if mul_live {
@@ -916,125 +845,10 @@ impl Thread {
             Dest::Nop
         };
 
-        // One peripheral per instruction (Mesa qpu_validate.c). TMU here: tmud/tmua/tmuau
-        // (the other TMU and peripheral addresses are rejected as unsupported above).
-        let is_tmu = |d: Dest| matches!(d, Dest::Tmud | Dest::Tmua | Dest::Tmuau | Dest::Tmuc);
-        let is_sfu = |d: Dest| matches!(d, Dest::Sfu(_));
-        let peripherals = [add_dest, mul_dest]
-            .iter()
-            .filter(|&&d| is_tmu(d) || is_sfu(d))
-            .count()
-            + usize::from(v42 && sigs.contains(Signal::Ldtmu));
-        if peripherals > 1 {
-            return Err(V3dRule::PeripheralConflict.into());
-        }
-        let sfu_write = is_sfu(add_dest) || is_sfu(mul_dest);
-        if sfu_write && self.in_thrsw_slots(idx) {
-            return Err(V3dRule::SfuInThrswDelaySlot.into());
-        }
-        if let Some(s) = self.last_sfu {
-            if idx - s < latency::SFU_R4 {
-                if sfu_write {
-                    return Err(V3dRule::SfuTooSoon {
-                        what: "another SFU write",
-                    }
-                    .into());
-                }
-                let reads_r4 = match alu.inputs {
-                    Inputs::V42 {
-                        add_a,
-                        add_b,
-                        mul_a,
-                        mul_b,
-                        ..
-                    } => {
-                        let ar = alu.add_arity();
-                        let mr = alu.mul_arity();
-                        (ar >= 1 && add_a == Mux::Acc(4))
-                            || (ar >= 2 && add_b == Mux::Acc(4))
-                            || (mr >= 1 && mul_a == Mux::Acc(4))
-                            || (mr >= 2 && mul_b == Mux::Acc(4))
-                    }
-                    Inputs::V71 { .. } => false,
-                };
-                if reads_r4 {
-                    return Err(V3dRule::SfuTooSoon { what: "an r4 read" }.into());
-                }
-                let writes_r4 = add_dest == Dest::Acc(4)
-                    || mul_dest == Dest::Acc(4)
-                    || matches!(alu.cond, CondField::SigAddr(w) if w.is_magic() && w.index() == 4);
-                if writes_r4 {
-                    return Err(V3dRule::SfuTooSoon {
-                        what: "an r4 write",
-                    }
-                    .into());
-                }
-            }
-        }
-
-        // Thread switch bookkeeping (Mesa qpu_validate.c).
-        if sigs.contains(Signal::Thrsw) {
-            if self.in_branch_slots(idx) {
-                return Err(V3dRule::ThrswInBranchDelaySlot.into());
-            }
-            if idx > 0 && self.last_thrsw == Some(idx - 1) {
-                if self.last_thrsw_found {
-                    return Err(V3dRule::TwoLastThrsw.into());
-                }
-                self.last_thrsw_found = true;
-            } else {
-                if self.in_thrsw_slots(idx) {
-                    return Err(V3dRule::ThrswTooClose.into());
-                }
-                let end = self.last_thrsw_found;
-                if end {
-                    self.thrend = Some(idx);
-                }
-                self.last_thrsw = Some(idx);
-                self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end));
-            }
-        }
-
-        // End-of-program rules (Mesa qpu_validate.c), for the final thrsw and its slots.
-        if let Some(end) = self.thrend {
-            let pos = idx - end;
-            let sig_dest = match alu.cond {
-                CondField::SigAddr(w) if sigs.writes_address() && !w.is_magic() => Some(w.index()),
-                _ => None,
-            };
-            for d in [add_dest, mul_dest] {
-                if let Dest::Rf(n) = d {
-                    if v42 {
-                        return Err(V3dRule::RfWriteAfterThrend {
-                            detail: "V3D 4.2 allows none in the final thrsw and its delay slots",
-                        }
-                        .into());
-                    }
-                    if pos == 0 {
-                        return Err(V3dRule::RfWriteAfterThrend {
-                            detail: "V3D 7.1 allows no ALU write in the final thrsw instruction",
-                        }
-                        .into());
-                    }
-                    if n == 2 || n == 3 {
-                        return Err(V3dRule::RfWriteAfterThrend {
-                            detail: "V3D 7.1 allows no rf2/rf3 write in the final thrsw and its delay slots",
-                        }
-                        .into());
-                    }
-                }
-            }
-            if let Some(n) = sig_dest {
-                if v42 || n == 2 || n == 3 {
-                    return Err(V3dRule::RfWriteAfterThrend {
-                        detail: "signal write to the register file in the end slots",
-                    }
-                    .into());
-                }
-            }
-            if pos == 2 && alu.add.op == AddOp::Tmuwt {
-                return Err(V3dRule::TmuwtLast.into());
-            }
+        // Peripherals, SFU latency, thread switches and the program end (Mesa
+        // qpu_validate.c).
+        if let Some(end) = self.place.alu(idx, self.version, alu)? {
+            self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end));
         }
 
         // Inputs (all read before anything is written).
@@ -1077,14 +891,7 @@ impl Thread {
         let mul_mask = self.cond_mask(flags.mc)?;
 
         // Uniform-stream readers in this instruction.
-        let unif_reads = usize::from(sigs.contains(Signal::Ldunif))
-            + usize::from(sigs.contains(Signal::Ldunifrf))
-            + usize::from(sigs.contains(Signal::Wrtmuc))
-            + [add_dest, mul_dest]
-                .iter()
-                .filter(|&&d| d == Dest::Tmuau)
-                .count();
-        if unif_reads > 1 {
+        if placement::two_uniform_reads(alu) {
             return Err(V3dRule::TwoUniformReads.into());
         }
 
@@ -1116,13 +923,7 @@ impl Thread {
             writes.push((sig_target(self)?, splat(v), 0xffff));
         }
         if sigs.contains(Signal::Ldunifa) || sigs.contains(Signal::Ldunifarf) {
-            let Some(at) = self.last_unifa else {
-                return Err(V3dRule::LdunifaWithoutUnifa.into());
-            };
-            let distance = idx - at;
-            if distance <= latency::UNIFA_TO_LDUNIFA {
-                return Err(V3dRule::LdunifaTooSoon { distance }.into());
-            }
+            self.place.ldunifa(idx)?;
             let addr = self.unifa.unwrap_or(0);
             let v = mem.read_u32(addr)?;
             self.unifa = Some(addr.wrapping_add(4));
@@ -1157,47 +958,19 @@ impl Thread {
         }
 
         // Two writes to one register (7.1's quad/rep and ldunif all land in rf0).
-        let key = |d: Dest| -> Option<(bool, u8)> {
-            match d {
-                Dest::Rf(n) => Some((false, n)),
-                Dest::Acc(n) => Some((true, n)),
-                Dest::Quad | Dest::Rep if v42 => Some((true, 5)),
-                Dest::Quad | Dest::Rep => Some((false, 0)),
-                _ => None,
-            }
-        };
-        let writes = writes.as_slice();
-        for (i, w) in writes.iter().enumerate() {
-            if let Some(k) = key(w.0) {
-                if writes[i + 1..].iter().any(|o| key(o.0) == Some(k)) {
-                    let register = if k.0 {
-                        format!("r{}", k.1)
-                    } else {
-                        format!("rf{}", k.1)
-                    };
-                    return Err(V3dRule::DoubleWrite { register }.into());
-                }
-            }
+        if let Some(rule) = placement::double_write(self.version, alu) {
+            return Err(rule.into());
         }
+        let writes = writes.as_slice();
 
         // Flag pushes and updates, from the results (conditions above used the old flags).
         self.update_flags(flags.apf, flags.auf, add_out.as_ref(), "add")?;
         self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), "mul")?;
 
-        let mut acc_writes = 0u8;
         for &(dest, values, mask) in writes {
-            if let Dest::Acc(n) = dest {
-                acc_writes |= 1 << n;
-            }
-            if matches!(dest, Dest::Quad | Dest::Rep) && v42 {
-                acc_writes |= 1 << 5;
-            }
             self.write(dest, values, mask, mem, clock, idx)?;
         }
-        self.prev_acc_writes = acc_writes;
-        if sfu_write {
-            self.last_sfu = Some(idx);
-        }
+        self.prev_acc_writes = alu.acc_writes;
         Ok(())
     }
 
@@ -1259,19 +1032,15 @@ impl Thread {
         let flags = alu.flags();
         let add_mask = self.cond_mask(flags.ac)?;
         let mul_mask = self.cond_mask(flags.mc)?;
-        let mut acc_writes = 0u8;
         for (out, dest, mask) in [
             (add_out, alu.add_dest, add_mask),
             (mul_out, alu.mul_dest, mul_mask),
         ] {
             if let (Some(values), Some(dest)) = (out, dest) {
-                if let Dest::Acc(n) = dest {
-                    acc_writes |= 1 << n;
-                }
                 self.write_register(dest, values, mask)?;
             }
         }
-        self.prev_acc_writes = acc_writes;
+        self.prev_acc_writes = alu.acc_writes;
         Ok(())
     }
 
@@ -1469,7 +1238,7 @@ impl Thread {
                 // py-videocore7 tests/test_unifa.py (Pi 5): "Address is taken from element
                 // zero".
                 self.unifa = Some(values[0]);
-                self.last_unifa = Some(idx);
+                self.place.unifa_written(idx);
             }
             Dest::Tmud => {
                 if self.tmu_data.len() >= 4 {
@@ -2127,7 +1896,7 @@ mod plain_path_tests {
                         (full.flag_a, full.flag_b, full.flags_valid, full.b_valid),
                         "{version:?} {text}"
                     );
-                    assert_eq!(short.last_sfu, full.last_sfu, "{version:?} {text}");
+                    assert_eq!(short.place, full.place, "{version:?} {text}");
                     assert_eq!(c1, c2, "{version:?} {text}");
                 }
             }

@@ -79,6 +79,7 @@
 
 pub mod lanes;
 mod machine;
+mod placement;
 pub mod rules;
 
 use std::fmt;

@@ -1,0 +1,423 @@
+//! The decisions behind the V3D rules that the program text settles: what one instruction's
+//! fields break on their own, and what its distance from the last branch, thread switch, SFU
+//! write and `unifa` write breaks. The executing machine calls these with the count of
+//! instructions it has executed, the static validator ([`super::validate`]) with program
+//! indices, so each rule is decided in one place.
+
+use qpu_isa::v3d::{
+    AddOp, AluInstruction, CondField, Inputs, MulOp, Mux, Signal, Signals, V3dVersion, Waddr,
+};
+
+use super::rules::{latency, V3dRule};
+
+/// A register an instruction writes, as the double-write and rotate rules see it: 4.2's
+/// accumulators r0–r5 or a register-file register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reg {
+    Acc(u8),
+    Rf(u8),
+}
+
+impl Reg {
+    fn name(self) -> String {
+        match self {
+            Reg::Acc(n) => format!("r{n}"),
+            Reg::Rf(n) => format!("rf{n}"),
+        }
+    }
+}
+
+/// The register a write address names, if any: a register-file register, a 4.2
+/// accumulator, or r5 (4.2) / rf0 (7.1) for the broadcasting `r5`/`quad` and `r5rep`/`rep`.
+fn reg_of(version: V3dVersion, w: Waddr) -> Option<Reg> {
+    let v42 = version == V3dVersion::V42;
+    if !w.is_magic() {
+        return Some(Reg::Rf(w.index()));
+    }
+    match w.index() {
+        0..=4 if v42 => Some(Reg::Acc(w.index())),
+        5 | 55 if v42 => Some(Reg::Acc(5)),
+        5 | 55 => Some(Reg::Rf(0)),
+        _ => None,
+    }
+}
+
+/// The add ALU's destination when its op runs (a `nop` op writes nothing).
+fn add_waddr(alu: &AluInstruction) -> Option<Waddr> {
+    (alu.add.op != AddOp::Nop).then_some(alu.add.waddr)
+}
+
+/// The mul ALU's destination when its op runs.
+fn mul_waddr(alu: &AluInstruction) -> Option<Waddr> {
+    (alu.mul.op != MulOp::Nop).then_some(alu.mul.waddr)
+}
+
+fn magic_in(w: Option<Waddr>, range: std::ops::RangeInclusive<u8>) -> bool {
+    w.is_some_and(|w| w.is_magic() && range.contains(&w.index()))
+}
+
+/// Mesa `v3d_qpu_magic_waddr_is_tmu` (4.x and later): tmud, tmua, tmuau and tmuc–tmuhslod.
+fn is_tmu(w: Option<Waddr>) -> bool {
+    magic_in(w, 11..=13) || magic_in(w, 32..=46)
+}
+
+/// An SFU write: 4.2's magic recip–rsqrt2 (Mesa `v3d_qpu_magic_waddr_is_sfu`). 7.1 has no
+/// such registers; its SFU functions are add ops with a plain destination.
+fn is_sfu(version: V3dVersion, w: Option<Waddr>) -> bool {
+    version == V3dVersion::V42 && magic_in(w, 19..=24)
+}
+
+/// The registers an instruction writes, in the order its writes land: add, mul, then the
+/// signals `ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu` (`None` for a write to no
+/// register, such as a magic peripheral address).
+fn writes(version: V3dVersion, alu: &AluInstruction) -> [Option<Reg>; 6] {
+    let sigs = alu.signals;
+    let implicit = match version {
+        V3dVersion::V42 => Reg::Acc(5),
+        V3dVersion::V71 => Reg::Rf(0),
+    };
+    let sig_reg = match alu.cond {
+        CondField::SigAddr(w) => reg_of(version, w),
+        CondField::Flags(_) => None,
+    };
+    let when = |sig: Signal, reg: Option<Reg>| if sigs.contains(sig) { reg } else { None };
+    let ldunifa = if sigs.contains(Signal::Ldunifarf) {
+        sig_reg
+    } else {
+        when(Signal::Ldunifa, Some(implicit))
+    };
+    [
+        add_waddr(alu).and_then(|w| reg_of(version, w)),
+        mul_waddr(alu).and_then(|w| reg_of(version, w)),
+        when(Signal::Ldunif, Some(implicit)),
+        when(Signal::Ldunifrf, sig_reg),
+        ldunifa,
+        when(Signal::Ldtmu, sig_reg),
+    ]
+}
+
+/// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule.
+pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
+    writes(version, alu)
+        .iter()
+        .fold(0, |bits, reg| match reg {
+            Some(Reg::Acc(n)) => bits | 1 << n,
+            _ => bits,
+        })
+}
+
+/// Two writes to one register in one instruction: no source says which wins (7.1's
+/// `quad`/`rep` and `ldunif` all land in rf0). The rule names the first register written
+/// twice.
+pub(crate) fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<V3dRule> {
+    let regs = writes(version, alu);
+    regs.iter().enumerate().find_map(|(i, reg)| {
+        let reg = (*reg)?;
+        regs[i + 1..]
+            .contains(&Some(reg))
+            .then(|| V3dRule::DoubleWrite {
+                register: reg.name(),
+            })
+    })
+}
+
+/// More than one uniform-stream read in one instruction (`ldunif`, `ldunifrf`, `wrtmuc`, a
+/// `tmuau` write): no source gives their order.
+pub(crate) fn two_uniform_reads(alu: &AluInstruction) -> bool {
+    let sigs = alu.signals;
+    let tmuau = |w: Option<Waddr>| w == Some(Waddr::TMUAU);
+    let reads = usize::from(sigs.contains(Signal::Ldunif))
+        + usize::from(sigs.contains(Signal::Ldunifrf))
+        + usize::from(sigs.contains(Signal::Wrtmuc))
+        + usize::from(tmuau(add_waddr(alu)))
+        + usize::from(tmuau(mul_waddr(alu)));
+    reads > 1
+}
+
+/// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
+/// whose input it is must run. 4.2 has one (`raddr_b`) and no such rule.
+pub(crate) fn small_immediates(
+    version: V3dVersion,
+    sigs: Signals,
+    add_live: bool,
+    mul_live: bool,
+) -> Result<(), V3dRule> {
+    if version == V3dVersion::V42 {
+        return Ok(());
+    }
+    let count = [
+        Signal::SmallImmA,
+        Signal::SmallImmB,
+        Signal::SmallImmC,
+        Signal::SmallImmD,
+    ]
+    .iter()
+    .filter(|&&s| sigs.contains(s))
+    .count();
+    if count > 1 {
+        return Err(V3dRule::SmallImmediate {
+            detail: "only one small immediate per instruction",
+        });
+    }
+    if (sigs.contains(Signal::SmallImmA) || sigs.contains(Signal::SmallImmB)) && !add_live {
+        return Err(V3dRule::SmallImmediate {
+            detail: "small immediate a/b with no add operation",
+        });
+    }
+    if (sigs.contains(Signal::SmallImmC) || sigs.contains(Signal::SmallImmD)) && !mul_live {
+        return Err(V3dRule::SmallImmediate {
+            detail: "small immediate c/d with no mul operation",
+        });
+    }
+    Ok(())
+}
+
+/// A 7.1 `rotate`, `quad_rotate` or `shuffle` writing a magic register, or sharing its
+/// instruction with a mul write to a TMU register (py-videocore7 tests/test_registers.py
+/// and tests/test_guard.py).
+pub(crate) fn rotate_destination(alu: &AluInstruction) -> bool {
+    matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
+        && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
+            || alu.mul.op != MulOp::Nop
+                && alu.mul.waddr.is_magic()
+                && matches!(alu.mul.waddr.index(), 11..=13 | 32..=46))
+}
+
+/// Whether a 4.2 `rot` on a mul input through `mux` (amount in `raddr_b`, 0 meaning "by
+/// r5") reads an accumulator the previous instruction wrote (`prev_acc_writes`, bit n = rn):
+/// py-videocore6 tests/test_signals.py puts a nop in between.
+pub(crate) fn rotate_too_soon(mux: Mux, raddr_b: u8, prev_acc_writes: u8) -> bool {
+    let source = matches!(mux, Mux::Acc(r) if prev_acc_writes & (1 << r) != 0);
+    let amount = raddr_b == 0 && prev_acc_writes & (1 << 5) != 0;
+    source || amount
+}
+
+/// Whether the 4.2 instruction reads r4 through one of its ALUs' inputs.
+fn reads_r4(alu: &AluInstruction) -> bool {
+    let Inputs::V42 {
+        add_a,
+        add_b,
+        mul_a,
+        mul_b,
+        ..
+    } = alu.inputs
+    else {
+        return false;
+    };
+    let (ar, mr) = (alu.add_arity(), alu.mul_arity());
+    let r4 = Mux::Acc(4);
+    (ar >= 1 && add_a == r4)
+        || (ar >= 2 && add_b == r4)
+        || (mr >= 1 && mul_a == r4)
+        || (mr >= 2 && mul_b == r4)
+}
+
+/// Whether the instruction writes r4 (an ALU, or a signal whose address is magic 4).
+fn writes_r4(version: V3dVersion, alu: &AluInstruction) -> bool {
+    let acc4 = |w: Option<Waddr>| w.and_then(|w| reg_of(version, w)) == Some(Reg::Acc(4));
+    acc4(add_waddr(alu))
+        || acc4(mul_waddr(alu))
+        || matches!(alu.cond, CondField::SigAddr(w) if w.is_magic() && w.index() == 4)
+}
+
+/// Where an instruction stream stands with respect to the rules that look back: the last
+/// branch, thread switch, program end, SFU write and `unifa` write, each by the position
+/// (executed-instruction count for the machine, program index for the validator) at which
+/// it was issued. Mesa's qpu_validate.c keeps the same record as it walks a shader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Placement {
+    last_branch: Option<u64>,
+    last_thrsw: Option<u64>,
+    /// The last-thread-switch pair was seen (or the run is single-segment).
+    last_thrsw_found: bool,
+    /// The thread switch that ends the program.
+    thrend: Option<u64>,
+    last_sfu: Option<u64>,
+    last_unifa: Option<u64>,
+}
+
+impl Placement {
+    /// A fresh stream; in single-segment mode the first `thrsw` ends the program.
+    pub(crate) fn new(single_segment: bool) -> Placement {
+        Placement {
+            last_thrsw_found: single_segment,
+            ..Placement::default()
+        }
+    }
+
+    /// Mesa qpu_validate.c `in_branch_delay_slots`: ip − last_branch_ip < 3.
+    fn in_branch_slots(&self, at: u64) -> bool {
+        self.last_branch.is_some_and(|b| at - b < 3)
+    }
+
+    /// Mesa qpu_validate.c `in_thrsw_delay_slots`: ip − last_thrsw_ip < 3.
+    fn in_thrsw_slots(&self, at: u64) -> bool {
+        self.last_thrsw.is_some_and(|t| at - t < 3)
+    }
+
+    /// Whether the program-end `thrsw` has been issued.
+    pub(crate) fn ending(&self) -> bool {
+        self.thrend.is_some()
+    }
+
+    /// Whether an SFU result is still on its way to r4 at `at`.
+    pub(crate) fn sfu_pending(&self, at: u64) -> bool {
+        self.last_sfu.is_some_and(|s| at - s < latency::SFU_R4)
+    }
+
+    /// A branch at `at` (Mesa qpu_validate.c): not in another branch's delay slots, nor in a
+    /// `thrsw`'s. The branch is recorded either way.
+    pub(crate) fn branch(&mut self, at: u64) -> Result<(), V3dRule> {
+        let rule = if self.in_branch_slots(at) {
+            Err(V3dRule::BranchInBranchDelaySlot)
+        } else if self.in_thrsw_slots(at) {
+            Err(V3dRule::BranchInThrswDelaySlot)
+        } else {
+            Ok(())
+        };
+        self.last_branch = Some(at);
+        rule
+    }
+
+    /// The rules of Mesa qpu_validate.c for an ALU instruction at `at`, in this order: one
+    /// peripheral per instruction, no SFU write in `thrsw` delay slots, SFU latency (4.2),
+    /// `thrsw` placement, and the register-file and `tmuwt` rules of the program end. Its
+    /// SFU write and thread switch are recorded whether or not a rule is broken. On
+    /// success, says whether a thread switch starts here and whether it ends the program.
+    pub(crate) fn alu(
+        &mut self,
+        at: u64,
+        version: V3dVersion,
+        alu: &AluInstruction,
+    ) -> Result<Option<bool>, V3dRule> {
+        let v42 = version == V3dVersion::V42;
+        let sigs = alu.signals;
+        let (add, mul) = (add_waddr(alu), mul_waddr(alu));
+        let mut broken: Option<V3dRule> = None;
+        let mut check = |rule: Option<V3dRule>| {
+            if broken.is_none() {
+                broken = rule;
+            }
+        };
+
+        // One of TMU, SFU, TSY, TLB, VPM (and on 4.2 ldtmu) per instruction.
+        let is_other = |w: Option<Waddr>| {
+            // tlb, tlbu, vpm, vpmu, sync, syncu, syncb.
+            magic_in(w, 7..=8) || magic_in(w, 14..=18)
+        };
+        let sfu_write = is_sfu(version, add) || is_sfu(version, mul);
+        let peripherals = [add, mul]
+            .iter()
+            .filter(|&&w| is_tmu(w) || is_sfu(version, w) || is_other(w))
+            .count()
+            + usize::from(v42 && sigs.contains(Signal::Ldtmu))
+            + usize::from(sigs.contains(Signal::Ldtlb))
+            + usize::from(sigs.contains(Signal::Ldtlbu));
+        check((peripherals > 1).then_some(V3dRule::PeripheralConflict));
+
+        // An SFU result would land in the other thread.
+        check((sfu_write && self.in_thrsw_slots(at)).then_some(V3dRule::SfuInThrswDelaySlot));
+
+        // 4.2: the SFU result reaches r4 two instructions after the write.
+        if self.sfu_pending(at) {
+            let what = if sfu_write {
+                Some("another SFU write")
+            } else if reads_r4(alu) {
+                Some("an r4 read")
+            } else if writes_r4(version, alu) {
+                Some("an r4 write")
+            } else {
+                None
+            };
+            check(what.map(|what| V3dRule::SfuTooSoon { what }));
+        }
+        if sfu_write {
+            self.last_sfu = Some(at);
+        }
+
+        // Thread switches: two in a row mark the last switch; the one after it ends the
+        // program.
+        let mut switch = None;
+        if sigs.contains(Signal::Thrsw) {
+            check(
+                self.in_branch_slots(at)
+                    .then_some(V3dRule::ThrswInBranchDelaySlot),
+            );
+            if at > 0 && self.last_thrsw == Some(at - 1) {
+                check(self.last_thrsw_found.then_some(V3dRule::TwoLastThrsw));
+                self.last_thrsw_found = true;
+            } else {
+                check(self.in_thrsw_slots(at).then_some(V3dRule::ThrswTooClose));
+                let end = self.last_thrsw_found;
+                if end {
+                    self.thrend = Some(at);
+                }
+                self.last_thrsw = Some(at);
+                switch = Some(end);
+            }
+        }
+
+        // The program-end thrsw and its two delay slots.
+        if let Some(pos) = self.thrend.map(|end| at - end).filter(|&p| p <= 2) {
+            check(end_rule(v42, pos, alu, add, mul));
+        }
+        match broken {
+            Some(rule) => Err(rule),
+            None => Ok(switch),
+        }
+    }
+
+    /// An `ldunifa`/`ldunifarf` at `at`: after a `unifa` write, and more than
+    /// [`latency::UNIFA_TO_LDUNIFA`] instructions after it.
+    pub(crate) fn ldunifa(&self, at: u64) -> Result<(), V3dRule> {
+        let Some(write) = self.last_unifa else {
+            return Err(V3dRule::LdunifaWithoutUnifa);
+        };
+        let distance = at - write;
+        if distance <= latency::UNIFA_TO_LDUNIFA {
+            return Err(V3dRule::LdunifaTooSoon { distance });
+        }
+        Ok(())
+    }
+
+    /// Records a `unifa` write at `at`.
+    pub(crate) fn unifa_written(&mut self, at: u64) {
+        self.last_unifa = Some(at);
+    }
+}
+
+/// The rules for the program-end `thrsw` (`pos` 0) and its delay slots (Mesa
+/// qpu_validate.c): 4.2 writes no register-file register there; 7.1 makes no ALU write in
+/// the `thrsw` instruction itself and writes neither rf2 nor rf3; no `tmuwt` in the last
+/// instruction (GFXH-1625).
+fn end_rule(
+    v42: bool,
+    pos: u64,
+    alu: &AluInstruction,
+    add: Option<Waddr>,
+    mul: Option<Waddr>,
+) -> Option<V3dRule> {
+    for w in [add, mul].into_iter().flatten() {
+        if w.is_magic() {
+            continue;
+        }
+        let detail = if v42 {
+            "V3D 4.2 allows none in the final thrsw and its delay slots"
+        } else if pos == 0 {
+            "V3D 7.1 allows no ALU write in the final thrsw instruction"
+        } else if matches!(w.index(), 2 | 3) {
+            "V3D 7.1 allows no rf2/rf3 write in the final thrsw and its delay slots"
+        } else {
+            continue;
+        };
+        return Some(V3dRule::RfWriteAfterThrend { detail });
+    }
+    if let CondField::SigAddr(w) = alu.cond {
+        if alu.signals.writes_address() && !w.is_magic() && (v42 || matches!(w.index(), 2 | 3)) {
+            return Some(V3dRule::RfWriteAfterThrend {
+                detail: "signal write to the register file in the end slots",
+            });
+        }
+    }
+    (pos == 2 && alu.add.op == AddOp::Tmuwt).then_some(V3dRule::TmuwtLast)
+}
