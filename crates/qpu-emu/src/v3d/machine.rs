@@ -640,9 +640,7 @@ impl Thread {
                 self.prev_acc_writes = 0;
             }
             Decoded::Alu(alu)
-                if alu.plain
-                    && !self.place.ending()
-                    && !self.place.sfu_pending(idx) =>
+                if alu.plain && !self.place.ending() && !self.place.sfu_pending(idx) =>
             {
                 self.plain_instr(alu, clock)?
             }

@@ -98,12 +98,10 @@ fn writes(version: V3dVersion, alu: &AluInstruction) -> [Option<Reg>; 6] {
 
 /// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule.
 pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
-    writes(version, alu)
-        .iter()
-        .fold(0, |bits, reg| match reg {
-            Some(Reg::Acc(n)) => bits | 1 << n,
-            _ => bits,
-        })
+    writes(version, alu).iter().fold(0, |bits, reg| match reg {
+        Some(Reg::Acc(n)) => bits | 1 << n,
+        _ => bits,
+    })
 }
 
 /// Two writes to one register in one instruction: no source says which wins (7.1's
