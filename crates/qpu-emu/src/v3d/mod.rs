@@ -81,6 +81,7 @@ pub mod lanes;
 mod machine;
 mod placement;
 pub mod rules;
+mod validate;
 
 use std::fmt;
 
@@ -90,6 +91,7 @@ use crate::memory::{LendingMemory, Memory};
 use crate::EmuError;
 use crate::Lent;
 pub use rules::{V3dFault, V3dRule};
+pub use validate::{validate, V3dViolation};
 
 /// The machine's shape and budgets.
 #[derive(Clone, Debug, PartialEq)]

@@ -1868,3 +1868,244 @@ fn each_dispatch_decodes_the_code_it_finds() {
         assert_eq!(got, want, "{version:?} sub");
     }
 }
+
+// ---- The static validator against the emulator. ----
+
+/// Where the emulator stops `text` (one batch on one single-threaded QPU, four uniforms
+/// pointing at a scratch buffer, as [`hazard`] runs it): the instruction's index and the
+/// rule it broke.
+fn emulated_stop(version: V3dVersion, program: &[v3d::Instruction]) -> (usize, V3dRule) {
+    let mut emu = machine(version, 1, 1);
+    let out = emu.memory_mut().alloc(64, 64).unwrap();
+    let code = emu.load_instructions(program).unwrap();
+    let unif = emu.load_uniforms(&[out, out, out, out]).unwrap();
+    match emu.dispatch(&CsdJob::per_qpu(code, unif, 1)) {
+        Err(EmuError::V3dFault {
+            pc,
+            fault: V3dFault::Rule(rule),
+            ..
+        }) => (((pc - code) / 8) as usize, rule),
+        other => panic!("expected a broken rule, got {other:?}"),
+    }
+}
+
+fn validated(version: V3dVersion, program: &[v3d::Instruction]) -> Vec<(usize, V3dRule)> {
+    validate(version, program)
+        .into_iter()
+        .map(|v| (v.index, v.rule))
+        .collect()
+}
+
+/// The hazard programs of the tests above whose rule the program text decides, with the
+/// rule each breaks.
+fn static_hazards() -> Vec<(V3dVersion, String, V3dRule)> {
+    let end_with = |slot: usize, line: &str| {
+        let mut lines: Vec<&str> = END.trim().lines().map(str::trim).collect();
+        lines[4 + slot] = line;
+        format!("eidx rf1 ; nop\n{}", lines.join("\n"))
+    };
+    let body = |text: &str| format!("{text}\n{END}");
+    let rf_write = |detail| V3dRule::RfWriteAfterThrend { detail };
+    vec![
+        (
+            V42,
+            body("b l\n b l\n l:\n nop ; nop\n nop ; nop"),
+            V3dRule::BranchInBranchDelaySlot,
+        ),
+        (
+            V42,
+            body("nop ; nop ; thrsw\n b l\n l:\n nop ; nop"),
+            V3dRule::BranchInThrswDelaySlot,
+        ),
+        (
+            V71,
+            body("b l\n nop ; nop\n nop ; nop ; thrsw\n l:\n nop ; nop"),
+            V3dRule::ThrswInBranchDelaySlot,
+        ),
+        (
+            V42,
+            body("nop ; nop ; thrsw\n nop ; nop\n nop ; nop ; thrsw"),
+            V3dRule::ThrswTooClose,
+        ),
+        (
+            V71,
+            body(
+                "nop ; nop ; thrsw\n nop ; nop ; thrsw\n nop ; nop\n nop ; nop\n \
+                 nop ; nop ; thrsw\n nop ; nop ; thrsw",
+            ),
+            V3dRule::TwoLastThrsw,
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop\n or recip, r0, r0 ; nop\n or r1, r4, r4 ; nop"),
+            V3dRule::SfuTooSoon { what: "an r4 read" },
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop\n or recip, r0, r0 ; nop\n or exp, r0, r0 ; nop"),
+            V3dRule::SfuTooSoon {
+                what: "another SFU write",
+            },
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop ; thrsw\n or recip, r0, r0 ; nop"),
+            V3dRule::SfuInThrswDelaySlot,
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop\n or tmud, r0, r0 ; mov recip, r0"),
+            V3dRule::PeripheralConflict,
+        ),
+        (
+            V42,
+            end_with(1, "or rf5, rf1, rf1 ; nop"),
+            rf_write("V3D 4.2 allows none in the final thrsw and its delay slots"),
+        ),
+        (
+            V71,
+            end_with(0, "or rf5, rf1, rf1 ; nop ; thrsw"),
+            rf_write("V3D 7.1 allows no ALU write in the final thrsw instruction"),
+        ),
+        (
+            V71,
+            end_with(2, "or rf2, rf1, rf1 ; nop"),
+            rf_write("V3D 7.1 allows no rf2/rf3 write in the final thrsw and its delay slots"),
+        ),
+        (V71, end_with(2, "tmuwt ; nop"), V3dRule::TmuwtLast),
+        (
+            V42,
+            body("nop ; nop ; ldunif\n or unifa, r5, r5 ; nop\n nop ; nop\n nop ; nop ; ldunifa"),
+            V3dRule::LdunifaTooSoon { distance: 2 },
+        ),
+        (
+            V71,
+            body("nop ; nop ; ldunifa"),
+            V3dRule::LdunifaWithoutUnifa,
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop ; ldunif\n or tmuau, r5, r5 ; nop ; ldunif"),
+            V3dRule::TwoUniformReads,
+        ),
+        (
+            V42,
+            body("eidx r0 ; nop\n or r5, r0, r0 ; nop ; ldunif"),
+            V3dRule::DoubleWrite {
+                register: "r5".into(),
+            },
+        ),
+        (
+            V42,
+            body("eidx r1 ; nop\n nop ; mov r2, r1 ; rot.1"),
+            V3dRule::RotateTooSoon,
+        ),
+        (
+            V71,
+            body("eidx rf1 ; nop\n rotate rep, rf1, 1 ; nop"),
+            V3dRule::RotateDestination,
+        ),
+    ]
+}
+
+#[test]
+fn validator_finds_each_static_hazard_where_the_emulator_stops() {
+    for (version, text, rule) in static_hazards() {
+        let program = v3d::assemble(version, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let (index, stopped) = emulated_stop(version, &program);
+        assert_eq!(stopped, rule, "{version:?}\n{text}");
+        let found = validated(version, &program);
+        assert_eq!(found.first(), Some(&(index, rule)), "{version:?}\n{text}");
+    }
+    // The 7.1 small immediate read by an idle add ALU.
+    let mut nop = AluInstruction::nop(V71);
+    nop.signals = Signals::NONE.with(Signal::SmallImmA);
+    let mut program = vec![v3d::Instruction::Alu(nop)];
+    program.extend(v3d::assemble(V71, END).unwrap());
+    let (index, stopped) = emulated_stop(V71, &program);
+    let rule = V3dRule::SmallImmediate {
+        detail: "small immediate a/b with no add operation",
+    };
+    assert_eq!((index, &stopped), (0, &rule));
+    assert_eq!(validated(V71, &program), vec![(0, rule)]);
+}
+
+#[test]
+fn programs_that_run_validate_clean_on_both_versions() {
+    // Each rule's neighbour on the allowed side (one more instruction in between, or a
+    // write 7.1 allows), run to completion by the emulator: the validator finds nothing.
+    let end_slot_write = {
+        let mut lines: Vec<&str> = END.trim().lines().map(str::trim).collect();
+        lines[5] = "or rf5, rf1, rf1 ; nop";
+        format!("eidx rf1 ; nop\n{}", lines.join("\n"))
+    };
+    let allowed = [
+        (
+            V42,
+            "eidx r0 ; nop\n or recip, r0, r0 ; nop\n nop ; nop\n or r1, r4, r4 ; nop",
+        ),
+        (
+            V42,
+            "eidx r0 ; nop\n or recip, r0, r0 ; nop\n nop ; nop\n or exp, r0, r0 ; nop",
+        ),
+        (
+            V42,
+            "eidx r0 ; nop ; thrsw\n nop ; nop\n nop ; nop\n or recip, r0, r0 ; nop",
+        ),
+        (V42, "eidx r1 ; nop\n nop ; nop\n nop ; mov r2, r1 ; rot.1"),
+        (
+            V71,
+            "nop ; nop ; ldunif\n or unifa, rf0, rf0 ; nop\n nop ; nop\n nop ; nop\n \
+             nop ; nop\n nop ; nop ; ldunifa",
+        ),
+        (
+            V42,
+            "b l\n nop ; nop\n nop ; nop\n nop ; nop\n l:\n nop ; nop",
+        ),
+        (
+            V71,
+            "b l\n nop ; nop\n nop ; nop\n nop ; nop ; thrsw\n l:\n nop ; nop\n nop ; nop",
+        ),
+        (V71, "eidx rf1 ; nop\n rotate rf2, rf1, 1 ; nop"),
+    ];
+    let mut texts: Vec<(V3dVersion, String)> = allowed
+        .iter()
+        .map(|&(version, body)| (version, format!("{body}\n{END}")))
+        .collect();
+    texts.push((V71, end_slot_write));
+    for (version, text) in &texts {
+        let mut emu = machine(*version, 1, 1);
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        run_on(&mut emu, text, &[out, out, out, out], 1)
+            .unwrap_or_else(|e| panic!("{version:?}: {e}\n{text}"));
+    }
+    // Programs the tests above run to completion.
+    let op_lines = [
+        "add rf3, rf1, rf2 ; nop",
+        "recip rf3, rf1 ; nop",
+        "nop ; fmul rf3, rf1, rf2",
+        "nop ; multop rf1, rf2\n nop ; umul24 rf3, rf1, rf2",
+    ];
+    for version in V3dVersion::ALL {
+        texts.push((version, END.to_string()));
+        texts.push((version, scale_kernel(version)));
+        for line in op_lines {
+            texts.push((version, op_program(version, line)));
+        }
+    }
+    for line in [
+        "or recip, rf1, rf1 ; nop\n nop ; nop\n or rf3, r4, r4 ; nop",
+        "or r1, rf1, rf1 ; nop\n nop ; nop\n nop ; mov rf3, r1 ; rot.3",
+    ] {
+        texts.push((V42, op_program(V42, line)));
+    }
+    for (version, text) in texts {
+        let program = v3d::assemble(version, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(
+            validate(version, &program),
+            vec![],
+            "{version:?}\n{}",
+            v3d::disasm::program(version, &program)
+        );
+    }
+}
