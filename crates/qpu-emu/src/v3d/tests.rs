@@ -2109,3 +2109,16 @@ fn programs_that_run_validate_clean_on_both_versions() {
         );
     }
 }
+
+#[test]
+fn validator_sees_a_branch_target_after_the_last_delay_slot() {
+    // The last delay slot writes r1 and the taken branch lands on a rotation of r1; the
+    // instruction before the target in the program (skipped) writes nothing.
+    let text = format!(
+        "eidx r1 ; nop\n b l\n nop ; nop\n nop ; nop\n eidx r1 ; nop\n nop ; nop\n \
+         l:\n nop ; mov r2, r1 ; rot.1\n{END}"
+    );
+    let program = v3d::assemble(V42, &text).unwrap();
+    assert_eq!(emulated_stop(V42, &program), (6, V3dRule::RotateTooSoon));
+    assert_eq!(validated(V42, &program), vec![(6, V3dRule::RotateTooSoon)]);
+}

@@ -27,8 +27,10 @@
 //! [`V3dRule::RegisterOutOfRange`] (it depends on the threads per QPU of the dispatch).
 //!
 //! Like Mesa's walk, the validator takes the instruction before another in the program as
-//! the one executed before it; at a branch target the instruction executed before may be a
-//! branch's last delay slot instead, which the run checks.
+//! the one executed before it. At the target of a relative branch the branch's last delay
+//! slot also executes right before it; the validator checks that edge for the 4.2 rotate
+//! rule (one instruction back) only, and leaves the longer distances across a taken branch
+//! (SFU latency, `ldunifa`, delay slots) to the run.
 //!
 //! ```
 //! use qpu_emu::v3d::{validate, V3dRule};
@@ -59,11 +61,12 @@
 use std::fmt;
 
 use qpu_isa::v3d::{
-    disasm, AddOp, AluInstruction, Inputs, Instruction, MulOp, Signal, V3dVersion, Waddr,
+    disasm, AddOp, AluInstruction, BranchDest, Inputs, Instruction, MulOp, Signal, V3dVersion,
+    Waddr,
 };
 
 use super::placement::{self, Placement};
-use super::rules::V3dRule;
+use super::rules::{latency, V3dRule};
 
 /// A rule broken at one instruction.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +97,7 @@ impl fmt::Display for V3dViolation {
 pub fn validate(version: V3dVersion, program: &[Instruction]) -> Vec<V3dViolation> {
     let mut place = Placement::new(false);
     let mut prev_acc_writes = 0u8;
+    let branched = accumulators_written_before_targets(version, program);
     let mut found = Vec::new();
     for (index, instr) in program.iter().enumerate() {
         let at = index as u64;
@@ -103,7 +107,8 @@ pub fn validate(version: V3dVersion, program: &[Instruction]) -> Vec<V3dViolatio
                 place.branch(at).err()
             }
             Instruction::Alu(alu) => {
-                let rule = alu_rule(version, &mut place, alu, at, prev_acc_writes);
+                let before = prev_acc_writes | branched[index];
+                let rule = alu_rule(version, &mut place, alu, at, before);
                 prev_acc_writes = placement::acc_writes(version, alu);
                 rule
             }
@@ -117,6 +122,32 @@ pub fn validate(version: V3dVersion, program: &[Instruction]) -> Vec<V3dViolatio
         }
     }
     found
+}
+
+/// For each instruction, the accumulators written by the last delay slot of each relative
+/// branch that targets it: that slot executes right before the target when the branch is
+/// taken (bit n = rn; for the one-instruction 4.2 rotate rule, the only rule checked along
+/// this edge).
+fn accumulators_written_before_targets(version: V3dVersion, program: &[Instruction]) -> Vec<u8> {
+    let slots = latency::BRANCH_DELAY_SLOTS as usize;
+    let mut before = vec![0u8; program.len()];
+    for (b, instr) in program.iter().enumerate() {
+        let Instruction::Branch(branch) = instr else {
+            continue;
+        };
+        let Some(Instruction::Alu(last_slot)) = program.get(b + slots) else {
+            continue;
+        };
+        if branch.bdi != BranchDest::Rel {
+            continue;
+        }
+        // Relative targets count from the instruction after the delay slots.
+        let target = (b + slots + 1) as i64 + i64::from(branch.offset as i32) / 8;
+        if let Some(t) = usize::try_from(target).ok().filter(|&t| t < program.len()) {
+            before[t] |= placement::acc_writes(version, last_slot);
+        }
+    }
+    before
 }
 
 /// The first rule an ALU instruction at `at` breaks, in the order the emulator checks
