@@ -1,9 +1,16 @@
-//! The compiler: kernel AST → VideoCore IV machine code.
+//! The compiler: kernel AST → machine code for the VideoCore IV (Pi 1–3), V3D 4.2 (Pi 4)
+//! or V3D 7.1 (Pi 5).
 //!
-//! Passes, in order (each in its own module; the target-specific ones reached through the
-//! [`target::Target`] seam):
+//! Every generation compiles the same AST through one driver ([`compile_for_with`]; the
+//! `target` module describes the seam): the driver times the compilation, runs the
+//! generation's static validator as the self-check ([`Options::self_check`]) and writes
+//! the `QPU_DUMP_IR` listing; behind it each generation has its own back end, as Mesa
+//! has separate vc4 and v3d compilers fed by the same NIR. The V3D back end is [`v3d`];
+//! the rest of this page is the VideoCore IV's.
 //!
-//! 1. `lower` (target): AST → IR over virtual registers, with the prologue (uniforms: QPU
+//! VideoCore IV passes, in order (each in its own module):
+//!
+//! 1. `lower`: AST → IR over virtual registers, with the prologue (uniforms: QPU
 //!    id, QPU count, arguments in declared order, then — only if the kernel spills — its
 //!    spill-area address), structured control flow turned into labels and branches, `Where`
 //!    into flags and conditional writes, memory into TMU/VPM/DMA I/O (with batched stores in
@@ -19,9 +26,10 @@
 //!    spilling. A kernel that must spill gets its spill support (the spill area's uniform,
 //!    the reload setups) from the allocator, without a second lowering; only if that
 //!    allocation fails is it lowered again with spill support.
-//! 5. `schedule`: list scheduling with the target's latencies, dual issue (the target packs
-//!    words), delay-slot filling.
-//! 6. `emit` (target): bundles → [`qpu_isa::Instruction`]s, then the target's validator.
+//! 5. `schedule`: list scheduling with the generation's latency facts, dual issue,
+//!    delay-slot filling.
+//! 6. `emit`: bundles → [`qpu_isa::Instruction`]s; the driver then runs
+//!    [`qpu_emu::validate`].
 //!
 //! # Launch contract
 //!
@@ -90,7 +98,7 @@ use qpu_isa::Instruction;
 
 use crate::error::SourceLocation;
 use crate::lang::ast;
-use target::{Target, Vc4};
+use target::{Code, Target, V3d, Vc4};
 
 /// Why a kernel could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -125,11 +133,11 @@ pub enum CompileError {
 /// The GPU a kernel is compiled for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Gpu {
-    /// VideoCore IV (Raspberry Pi 1–3, Zero): the full compiler above.
+    /// VideoCore IV (Raspberry Pi 1–3, Zero): the back end the module docs describe.
     Vc4,
-    /// VideoCore VI, V3D 4.2 (Raspberry Pi 4): the first-slice [`v3d`] compiler.
+    /// VideoCore VI, V3D 4.2 (Raspberry Pi 4): the [`v3d`] back end.
     Vc6,
-    /// VideoCore VII, V3D 7.1 (Raspberry Pi 5): the first-slice [`v3d`] compiler.
+    /// VideoCore VII, V3D 7.1 (Raspberry Pi 5): the [`v3d`] back end.
     Vc7,
 }
 
@@ -144,10 +152,82 @@ pub enum Program {
 
 /// Compiles `kernel` for `gpu` with default options.
 pub fn compile_for(kernel: &ast::Kernel, gpu: Gpu) -> Result<Program, CompileError> {
+    compile_for_with(kernel, gpu, Options::default())
+}
+
+/// Compiles `kernel` for `gpu` with explicit options, through the one driver every
+/// generation shares (`target` module): it times the compilation, runs the generation's
+/// static validator when [`Options::self_check`] asks for it and writes the `QPU_DUMP_IR`
+/// listing.
+pub fn compile_for_with(
+    kernel: &ast::Kernel,
+    gpu: Gpu,
+    options: Options,
+) -> Result<Program, CompileError> {
+    use qpu_isa::v3d::V3dVersion;
     match gpu {
-        Gpu::Vc4 => compile(kernel).map(Program::Vc4),
-        Gpu::Vc6 => v3d::compile(kernel, qpu_isa::v3d::V3dVersion::V42).map(Program::V3d),
-        Gpu::Vc7 => v3d::compile(kernel, qpu_isa::v3d::V3dVersion::V71).map(Program::V3d),
+        Gpu::Vc4 => drive(&Vc4, kernel, options).map(Program::Vc4),
+        Gpu::Vc6 => drive(&V3d(V3dVersion::V42), kernel, options).map(Program::V3d),
+        Gpu::Vc7 => drive(&V3d(V3dVersion::V71), kernel, options).map(Program::V3d),
+    }
+}
+
+/// The driver behind [`compile_for_with`].
+pub(crate) fn drive<T: Target>(
+    target: &T,
+    kernel: &ast::Kernel,
+    options: Options,
+) -> Result<T::Code, CompileError> {
+    let start = Instant::now();
+    let mut code = target.generate(kernel, options)?;
+    if options.self_check {
+        let broken = target.validate(&code);
+        if !broken.is_empty() {
+            return Err(CompileError::SelfCheck(format!(
+                "{} ({})\nlisting:\n{}",
+                broken.join("\n"),
+                target.name(),
+                code.plain_listing()
+            )));
+        }
+    }
+    code.set_compile_time(start.elapsed());
+    dump("listing", || code.listing());
+    Ok(code)
+}
+
+impl Program {
+    /// The listing in the generation's assembler syntax, with `# file:line:col` comments
+    /// where the kernel statement the code comes from changes.
+    pub fn disassemble(&self) -> String {
+        match self {
+            Program::Vc4(c) => c.disassemble(),
+            Program::V3d(c) => c.disassemble(),
+        }
+    }
+
+    /// The encoded instructions.
+    pub fn words(&self) -> &[u64] {
+        match self {
+            Program::Vc4(c) => &c.words,
+            Program::V3d(c) => &c.words,
+        }
+    }
+
+    /// How long the compilation took.
+    pub fn compile_time(&self) -> Duration {
+        match self {
+            Program::Vc4(c) => c.compile_time,
+            Program::V3d(c) => c.compile_time,
+        }
+    }
+
+    /// The kernel statement the instruction at `index` comes from.
+    pub fn location(&self, index: usize) -> Option<SourceLocation> {
+        match self {
+            Program::Vc4(c) => c.location(index),
+            Program::V3d(c) => c.locations.get(index).copied().flatten(),
+        }
     }
 }
 
@@ -165,11 +245,13 @@ impl From<CompileError> for crate::Error {
 pub struct Options {
     /// Pack an add-ALU and a mul-ALU operation into one instruction where possible.
     pub dual_issue: bool,
-    /// Check the compiled code with [`qpu_emu::validate`] (the emulator's static hazard and
-    /// placement rules, as Mesa's vc4 validator checks its output) and fail with
+    /// Check the compiled code with its generation's static validator ([`qpu_emu::validate`]
+    /// for the VideoCore IV, [`qpu_emu::v3d::validate`] for V3D: the emulator's hazard and
+    /// placement rules, as Mesa checks its vc4 and v3d output) and fail with
     /// [`CompileError::SelfCheck`] if it breaks one. On by default in debug builds (so in
     /// every test) and when the environment variable `QPU_SELF_CHECK` is set.
     pub self_check: bool,
+    /// VideoCore IV only (V3D code does not depend on the QPU count).
     /// The most QPUs the compiled code will run on (1..=12): each QPU then owns
     /// 64 >> ceil(log2 n) VPM rows, and store runs move that many rows per DMA (4 on 9–12
     /// QPUs, 64 on one). The runtime compiles each launch for its QPU count.
@@ -214,25 +296,10 @@ impl Compiled {
     /// The listing in the assembler's syntax (`qpu asm` accepts it back), with a
     /// `# file:line:col` comment wherever the kernel statement the code comes from changes.
     pub fn disassemble(&self) -> String {
-        let plain = qpu_isa::disasm::program(&self.instructions);
-        let mut out = String::with_capacity(plain.len() * 5 / 4);
-        let mut index = 0;
-        let mut last = None;
-        for line in plain.lines() {
-            out.push_str(line);
-            if !line.starts_with(':') {
-                let here = self.locations.get(index).copied().flatten();
-                if here.is_some() && here != last {
-                    if let Some(at) = here {
-                        out.push_str(&format!("  # {at}"));
-                    }
-                }
-                last = here;
-                index += 1;
-            }
-            out.push('\n');
-        }
-        out
+        annotate(
+            &qpu_isa::disasm::program(&self.instructions),
+            &self.locations,
+        )
     }
 
     /// [`disassemble`](Self::disassemble) with each instruction's static cycle note
@@ -267,7 +334,44 @@ impl Compiled {
     }
 }
 
-/// Compile with default options.
+/// `plain` (a listing, labels on lines of their own: `:name` on the VideoCore IV, `name:` on
+/// V3D) with a
+/// `  # file:line:col` comment on each instruction whose source location differs from the
+/// previous instruction's. `locations` has one entry per instruction.
+fn annotate(plain: &str, locations: &[Option<SourceLocation>]) -> String {
+    let mut out = String::with_capacity(plain.len() * 5 / 4);
+    let mut index = 0;
+    let mut last = None;
+    for line in plain.lines() {
+        out.push_str(line);
+        if !line.starts_with(':') && !line.ends_with(':') {
+            let here = locations.get(index).copied().flatten();
+            if let Some(at) = here.filter(|_| here != last) {
+                out.push_str(&format!("  # {at}"));
+            }
+            last = here;
+            index += 1;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+impl Code for Compiled {
+    fn listing(&self) -> String {
+        self.disassemble_with_cycles()
+    }
+
+    fn plain_listing(&self) -> String {
+        qpu_isa::disasm::program(&self.instructions)
+    }
+
+    fn set_compile_time(&mut self, time: Duration) {
+        self.compile_time = time;
+    }
+}
+
+/// Compile for the VideoCore IV with default options.
 pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
     compile_with(kernel, Options::default())
 }
@@ -283,7 +387,7 @@ fn dump(stage: &str, text: impl FnOnce() -> String) {
 /// Lowering and the IR clean-ups, with spill support or without (the scheduling before
 /// allocation comes after, in [`build`]).
 fn lower_and_clean(
-    target: &dyn Target,
+    target: &Vc4,
     kernel: &ast::Kernel,
     spill_support: bool,
     max_qpus: u32,
@@ -325,22 +429,28 @@ fn lower_and_clean(
     lowered
 }
 
-/// Compile with explicit options.
+/// Compile for the VideoCore IV with explicit options.
+pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
+    drive(&Vc4, kernel, options)
+}
+
+/// The VideoCore IV back end behind [`compile_with`] (the driver adds the self-check, the
+/// compile time and the listing dump).
 ///
 /// Scheduling before allocation ([`prepass`]) lets a long loop body's independent chains
 /// interleave, but it can also lengthen short ones (the allocator and the packer then see
 /// another order). Kernels with loops are compiled both ways, and the code with the lower
 /// loop-weighted instruction count ([`loop_weighted_size`]) wins.
-pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, CompileError> {
-    let start = Instant::now();
-    let target = &Vc4;
+pub(crate) fn generate_vc4(
+    target: &Vc4,
+    kernel: &ast::Kernel,
+    options: Options,
+) -> Result<Compiled, CompileError> {
     // One lowering serves both schedules.
     let lowered = lower_and_clean(target, kernel, false, options.max_qpus);
     let finish = |(mut best, _, items): Built| {
         // Only the kept code's notes are written out.
         best.cycles = cycle_notes(&items);
-        best.compile_time = start.elapsed();
-        dump("listing", || best.disassemble_with_cycles());
         best
     };
     // A very long loop body is scheduled before allocation only (every such body of the
@@ -548,7 +658,7 @@ type Built = (Compiled, (u64, usize), Vec<schedule::Item>);
 /// Allocate, schedule and encode `lowered` (from [`lower_and_clean`], without spill
 /// support), with the scheduling before allocation or without.
 fn build(
-    target: &dyn Target,
+    target: &Vc4,
     kernel: &ast::Kernel,
     options: Options,
     mut lowered: lower::Lowered,
@@ -609,16 +719,6 @@ fn build(
                 message: e.0,
             })?;
         instructions.push(instr);
-    }
-    if options.self_check {
-        let list = target.validate(&instructions);
-        if !list.is_empty() {
-            return Err(CompileError::SelfCheck(format!(
-                "{}\nlisting:\n{}",
-                list.join("\n"),
-                qpu_isa::disasm::program(&instructions)
-            )));
-        }
     }
     let words = instructions.iter().map(Instruction::encode).collect();
     let compiled = Compiled {

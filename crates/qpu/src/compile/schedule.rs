@@ -24,7 +24,7 @@ pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 use super::bundle::{Bundle, Unit};
 use super::emit::{dest, write_swap, Ports};
 use super::ir::*;
-use super::target::{Facts, Target};
+use super::target::{Facts, Target, Vc4};
 
 /// A scheduled item: a bundle, or a label marking the next bundle's index.
 #[derive(Clone, Debug)]
@@ -543,7 +543,7 @@ fn tmu_fifo_at_labels(code: &[Op<Loc>]) -> HashMap<Label, Option<[usize; 2]>> {
 
 /// Schedule one straight-line segment (no labels, branches, semaphores or thread ends).
 fn schedule_segment(
-    target: &dyn Target,
+    target: &Vc4,
     ops: &[Op<Loc>],
     dual_issue: bool,
     urgent: Option<usize>,
@@ -698,12 +698,7 @@ fn schedule_segment(
 /// Schedule the whole program.
 /// With `fifo_order`, TMU receives are ordered by the FIFO rather than after every earlier
 /// request (see [`tmu_fifo_order`]), and requests go as early as they can.
-pub fn schedule(
-    code: &[Op<Loc>],
-    dual_issue: bool,
-    target: &dyn Target,
-    fifo_order: bool,
-) -> Vec<Item> {
+pub fn schedule(code: &[Op<Loc>], dual_issue: bool, target: &Vc4, fifo_order: bool) -> Vec<Item> {
     let slots = target.facts().branch_delay_slots;
     let mut items: Vec<Item> = Vec::new();
     let mut segment: Vec<Op<Loc>> = Vec::new();

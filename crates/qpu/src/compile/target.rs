@@ -1,12 +1,31 @@
 //! The target seam: what the compiler asks of a GPU generation.
 //!
-//! Lowering (which instructions a statement becomes), the hardware facts the schedulers and
-//! the allocator obey (latencies, delay slots, register files), packing operations into one
-//! instruction word, encoding it and checking a finished program all go through
-//! [`Target`]. The passes between (invariant hoisting, flag reuse, scheduling before
-//! allocation, the list scheduler's dependency graph) are the same for every target. The
-//! VideoCore IV ([`Vc4`]) is the one implementation; the V3D 4.2/7.1 targets of the Pi 4/5
-//! are to be the next.
+//! Every generation compiles the same kernel AST, built by the same front end (the
+//! language's builder and its type checks), and both back ends share the AST analyses and
+//! rewrites in `lower` that are not specific to one (`window_copies`, the sliding-window
+//! renaming both unroll with; `idle_once_done`; `visit_assignments`). A [`Target`] turns the
+//! AST into its machine code; the driver ([`super::compile_for_with`]) is the same for all
+//! of them: it times the compilation, applies the [`Options`](super::Options), runs the
+//! target's static validator as the self-check and writes the `QPU_DUMP_IR` listing.
+//!
+//! Behind the seam each generation has its own back end, because what a back end is built
+//! around differs between them: the VideoCore IV (Pi 1–3) has two 32-entry register files
+//! with one read port each, four accumulators, VPM/DMA stores and a 4-deep TMU FIFO; the V3D
+//! 4.2/7.1 (Pi 4/5) have one 64-entry file (plus accumulators r0–r5 on 4.2 only), TMU loads
+//! and stores with a 16-word result FIFO, and a flag model with pushes and updates. Mesa is
+//! organised the same way: its `vc4` driver (QIR, `src/gallium/drivers/vc4`) and its `v3d`
+//! compiler (VIR, `src/broadcom/compiler`) are separate back ends fed by the same NIR.
+//!
+//! * [`Vc4`]: the pipeline in this module's siblings (`lower`, `opt`, `pipeline`, `prepass`,
+//!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::validate`].
+//! * [`V3d`]: the code generator, allocator and packer in [`super::v3d`], validated by
+//!   [`qpu_emu::v3d::validate`].
+//!
+//! Both schedulers take their latencies from a [`Facts`] table, and both tables come from the
+//! emulator's rules for that generation, so the compiler and the strict emulator cannot
+//! disagree about a distance.
+
+use std::time::Duration;
 
 use qpu_isa::Instruction;
 
@@ -14,6 +33,7 @@ use super::bundle::Bundle;
 use super::emit::EncodeError;
 use super::ir::*;
 use super::lower::Lowered;
+use super::{CompileError, Options};
 use crate::lang::ast;
 
 /// Timing and register facts the schedulers and the allocator obey. "A value written by
@@ -26,10 +46,13 @@ pub(crate) struct Facts {
     pub accumulator: usize,
     /// A rotation source's (and r5's for a rotation by r5) distance from its write.
     pub rotate_source: usize,
-    /// From an SFU write to its result in r4.
+    /// From an SFU write to its result.
     pub sfu: usize,
-    /// From a TMU load signal to its result in r4.
+    /// From a TMU load signal to its result.
     pub tmu_load: usize,
+    /// From a write of the uniform address (VideoCore IV `unif_addr`, V3D `unifa`) to the
+    /// first uniform read from the new address.
+    pub uniform_address: usize,
     /// Instructions that always run after a branch.
     pub branch_delay_slots: usize,
     /// Instructions that run after the thread-end signal.
@@ -39,27 +62,9 @@ pub(crate) struct Facts {
     pub tmu_lookup: usize,
 }
 
-/// A GPU generation the compiler can emit code for.
-pub(crate) trait Target {
-    /// The facts its schedulers obey.
-    fn facts(&self) -> &'static Facts;
-    /// The kernel as IR over virtual registers, with spill support or without.
-    /// Lower `kernel` for at most `max_qpus` QPUs (with spill support or without).
-    fn lower(&self, kernel: &ast::Kernel, spill_support: bool, max_qpus: u32) -> Lowered;
-    /// One instruction word doing `ops` together, if they fit.
-    fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle>;
-    /// The machine instruction of a scheduled word (`index` for error messages).
-    fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError>;
-    /// The hardware rules a finished program breaks, one message each (empty: none).
-    fn validate(&self, program: &[Instruction]) -> Vec<String>;
-}
-
-/// The VideoCore IV (Pi 1, 2, 3, Zero): facts from the guide, as the emulator checks them
-/// ([`qpu_emu::rules::latency`]).
-pub(crate) struct Vc4;
-
 impl Facts {
-    /// The VideoCore IV's.
+    /// The VideoCore IV's: the guide's, as the emulator checks them
+    /// ([`qpu_emu::rules::latency`]).
     pub const VC4: Facts = {
         use qpu_emu::rules::latency as l;
         Facts {
@@ -68,6 +73,7 @@ impl Facts {
             rotate_source: l::ROTATE_SOURCE,
             sfu: l::SFU,
             tmu_load: l::TMU_LOAD,
+            uniform_address: l::UNIFORMS_ADDRESS,
             branch_delay_slots: l::BRANCH_DELAY_SLOTS,
             thread_end_delay_slots: l::THREAD_END_DELAY_SLOTS,
             // The emulator's timing model: a 36-clock hit (measured coarsely by the VC4C
@@ -76,29 +82,206 @@ impl Facts {
                 / qpu_emu::Timing::VC4.clocks_per_instruction) as usize,
         }
     };
+
+    /// V3D 4.2 and 7.1 (one table: the sources give the same distances for both), as the V3D
+    /// emulator checks them ([`qpu_emu::v3d::rules::latency`]).
+    pub const V3D: Facts = {
+        use qpu_emu::v3d::rules::latency as l;
+        Facts {
+            // Every ALU result, register file or accumulator, is readable by the next
+            // instruction (Mesa `qpu_schedule.c` `instruction_latency`: 1 unless SFU).
+            regfile: 1,
+            accumulator: 1,
+            // A 4.2 `rot` of an accumulator (or by r5) written by the instruction just before
+            // reads the old value (py-videocore6 tests/test_signals.py, run on a Pi 4); the
+            // compiler keeps the same distance for 7.1's `rotate`.
+            rotate_source: 2,
+            sfu: l::SFU_R4 as usize,
+            // An `ldtmu` result is written at the end of its instruction, like an ALU's.
+            tmu_load: 1,
+            // Three instructions between the `unifa` write and the first `ldunifa`.
+            uniform_address: l::UNIFA_TO_LDUNIFA as usize + 1,
+            branch_delay_slots: l::BRANCH_DELAY_SLOTS as usize,
+            thread_end_delay_slots: l::THRSW_DELAY_SLOTS as usize,
+            // The V3D emulator's uncalibrated model: 100 clocks a load, 4 clocks an
+            // instruction.
+            tmu_lookup: 25,
+        }
+    };
+}
+
+/// A GPU generation the compiler can emit code for (see the module docs).
+pub(crate) trait Target {
+    /// What a compilation produces.
+    type Code: Code;
+    /// The generation, as messages name it.
+    fn name(&self) -> &'static str;
+    /// The facts its schedulers obey.
+    fn facts(&self) -> &'static Facts;
+    /// The kernel as this generation's machine code.
+    fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError>;
+    /// The hardware rules finished code breaks, one message each (empty: none).
+    fn validate(&self, code: &Self::Code) -> Vec<String>;
+}
+
+/// What the driver needs of a compiled program.
+pub(crate) trait Code {
+    /// The listing with source locations, as `QPU_DUMP_IR` prints it.
+    fn listing(&self) -> String;
+    /// The plain listing the assembler reads back (for self-check messages).
+    fn plain_listing(&self) -> String;
+    /// Records how long the compilation took.
+    fn set_compile_time(&mut self, time: Duration);
+}
+
+/// The VideoCore IV (Pi 1, 2, 3, Zero).
+pub(crate) struct Vc4;
+
+impl Vc4 {
+    /// The kernel as IR over virtual registers for at most `max_qpus` QPUs, with spill
+    /// support or without.
+    pub(crate) fn lower(
+        &self,
+        kernel: &ast::Kernel,
+        spill_support: bool,
+        max_qpus: u32,
+    ) -> Lowered {
+        super::lower::lower(kernel, spill_support, max_qpus)
+    }
+
+    /// One instruction word doing `ops` together, if they fit.
+    pub(crate) fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {
+        super::schedule::pack(ops)
+    }
+
+    /// The machine instruction of a scheduled word (`index` for error messages).
+    pub(crate) fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
+        super::emit::encode(bundle, index)
+    }
 }
 
 impl Target for Vc4 {
+    type Code = super::Compiled;
+
+    fn name(&self) -> &'static str {
+        "VideoCore IV"
+    }
+
     fn facts(&self) -> &'static Facts {
         &Facts::VC4
     }
 
-    fn lower(&self, kernel: &ast::Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
-        super::lower::lower(kernel, spill_support, max_qpus)
+    fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
+        super::generate_vc4(self, kernel, options)
     }
 
-    fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {
-        super::schedule::pack(ops)
-    }
-
-    fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
-        super::emit::encode(bundle, index)
-    }
-
-    fn validate(&self, program: &[Instruction]) -> Vec<String> {
-        qpu_emu::validate(program)
+    fn validate(&self, code: &Self::Code) -> Vec<String> {
+        qpu_emu::validate(&code.instructions)
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+}
+
+/// V3D 4.2 (Pi 4, VideoCore VI) or 7.1 (Pi 5, VideoCore VII).
+pub(crate) struct V3d(pub qpu_isa::v3d::V3dVersion);
+
+impl Target for V3d {
+    type Code = super::v3d::V3dCompiled;
+
+    fn name(&self) -> &'static str {
+        match self.0 {
+            qpu_isa::v3d::V3dVersion::V42 => "V3D 4.2",
+            qpu_isa::v3d::V3dVersion::V71 => "V3D 7.1",
+        }
+    }
+
+    fn facts(&self) -> &'static Facts {
+        &Facts::V3D
+    }
+
+    fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
+        super::v3d::generate(kernel, self.0, options)
+    }
+
+    fn validate(&self, code: &Self::Code) -> Vec<String> {
+        qpu_emu::v3d::validate(self.0, &code.instructions)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qpu_isa::v3d::{self, V3dVersion};
+
+    /// A stand-in back end whose code breaks a rule: a branch in another branch's delay slots.
+    struct Broken;
+
+    impl Target for Broken {
+        type Code = crate::compile::v3d::V3dCompiled;
+
+        fn name(&self) -> &'static str {
+            "a broken V3D back end"
+        }
+
+        fn facts(&self) -> &'static Facts {
+            &Facts::V3D
+        }
+
+        fn generate(&self, kernel: &ast::Kernel, _: Options) -> Result<Self::Code, CompileError> {
+            let text = "b l\nb l\nl:\nnop ; nop\nnop ; nop ; thrsw\nnop ; nop ; thrsw\nnop ; nop\nnop ; nop\nnop ; nop ; thrsw\nnop ; nop\nnop ; nop\n";
+            let instructions =
+                v3d::assemble(V3dVersion::V42, text).expect("test program assembles");
+            let words = instructions
+                .iter()
+                .map(|i| v3d::encode(V3dVersion::V42, i).expect("encodes"))
+                .collect();
+            Ok(crate::compile::v3d::V3dCompiled {
+                version: V3dVersion::V42,
+                locations: vec![None; instructions.len()],
+                instructions,
+                words,
+                constants: Vec::new(),
+                params: kernel.params.len(),
+                spill_bytes_per_qpu: 0,
+                semaphore_bytes: 0,
+                compile_time: Duration::ZERO,
+            })
+        }
+
+        fn validate(&self, code: &Self::Code) -> Vec<String> {
+            V3d(V3dVersion::V42).validate(code)
+        }
+    }
+
+    #[test]
+    fn the_driver_runs_the_generations_validator_when_asked() {
+        let kernel = crate::compile(|p: crate::lang::Ptr<crate::lang::Int>| p.store(1)).unwrap();
+        let checked = Options {
+            self_check: true,
+            ..Options::default()
+        };
+        let Err(CompileError::SelfCheck(message)) =
+            super::super::drive(&Broken, kernel.ast(), checked)
+        else {
+            panic!("the broken code passed the self-check");
+        };
+        assert!(message.contains("instruction 1"), "{message}");
+        assert!(message.contains("a broken V3D back end"), "{message}");
+        assert!(message.contains("listing:"), "{message}");
+        let unchecked = Options {
+            self_check: false,
+            ..Options::default()
+        };
+        let code = super::super::drive(&Broken, kernel.ast(), unchecked).expect("no self-check");
+        assert!(code.compile_time > Duration::ZERO);
+        // The real back ends' code for the same kernel passes.
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            super::super::drive(&V3d(version), kernel.ast(), checked).expect("valid code");
+        }
+        super::super::drive(&Vc4, kernel.ast(), checked).expect("valid code");
     }
 }

@@ -174,8 +174,10 @@ use std::fmt::Write;
 pub use qpu_isa::v3d::V3dVersion;
 use qpu_isa::v3d::{self, small_imm_index, Instruction};
 
-use super::CompileError;
+use super::target::Facts;
+use super::{CompileError, Options};
 use crate::error::SourceLocation;
+use std::time::Duration;
 
 mod alloc;
 mod pack;
@@ -226,6 +228,8 @@ pub struct V3dCompiled {
     /// Bytes of zeroed semaphore area the launch allocates, shared by all QPUs:
     /// [`SEMAPHORE_BYTES`] when the kernel uses semaphores, 0 otherwise.
     pub semaphore_bytes: u32,
+    /// How long compilation took.
+    pub compile_time: Duration,
 }
 
 impl V3dCompiled {
@@ -267,9 +271,33 @@ impl V3dCompiled {
         }
     }
 
-    /// The listing in the V3D assembler's syntax.
+    /// The listing in the V3D assembler's syntax (`qpu asm --gpu vc6|vc7` accepts it back),
+    /// with a `# file:line:col` comment wherever the kernel statement the code comes from
+    /// changes.
     pub fn disassemble(&self) -> String {
+        super::annotate(
+            &v3d::disasm::program(self.version, &self.instructions),
+            &self.locations,
+        )
+    }
+
+    /// The kernel statement the instruction at `index` comes from.
+    pub fn location(&self, index: usize) -> Option<SourceLocation> {
+        self.locations.get(index).copied().flatten()
+    }
+}
+
+impl super::target::Code for V3dCompiled {
+    fn listing(&self) -> String {
+        self.disassemble()
+    }
+
+    fn plain_listing(&self) -> String {
         v3d::disasm::program(self.version, &self.instructions)
+    }
+
+    fn set_compile_time(&mut self, time: Duration) {
+        self.compile_time = time;
     }
 }
 
@@ -283,7 +311,20 @@ impl V3dCompiled {
 /// once are spilled (kept in the per-QPU spill area, see the module docs), as many as values
 /// got no register, and the kernel is lowered again, until it fits or no variable live
 /// there is left to spill.
+///
+/// The default [`Options`] apply; [`super::compile_for_with`] takes others.
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
+    super::drive(&super::target::V3d(version), kernel, Options::default())
+}
+
+/// The back end behind [`compile`] (the driver adds the self-check, the compile time and the
+/// listing dump). Of the [`Options`], `dual_issue` applies; `max_qpus` does not (the code
+/// does not depend on the QPU count).
+pub(super) fn generate(
+    kernel: &Kernel,
+    version: V3dVersion,
+    options: Options,
+) -> Result<V3dCompiled, CompileError> {
     let needs = Needs::of(kernel);
     let mut edges = kernel.clone();
     select_before_rotating(&mut edges.body, &kernel.vars, &needs.var_uses, 0);
@@ -296,12 +337,12 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
     let candidates = unrolled.map(|k| (k, true)).into_iter();
     for (mut shaped, changed) in candidates.chain([(edges.clone(), false)]) {
         if shape::hoist_invariants(&mut shaped) > 0 || changed {
-            if let Ok(compiled) = compile_shaped(&shaped, version, false) {
+            if let Ok(compiled) = compile_shaped(&shaped, version, options, false) {
                 return Ok(compiled);
             }
         }
     }
-    compile_shaped(&edges, version, true)
+    compile_shaped(&edges, version, options, true)
 }
 
 /// Compiles `kernel` as given, dropping pinned constants and spilling variables as the
@@ -310,6 +351,7 @@ pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, Comp
 fn compile_shaped(
     kernel: &Kernel,
     version: V3dVersion,
+    options: Options,
     squeeze: bool,
 ) -> Result<V3dCompiled, CompileError> {
     let needs = Needs::of(kernel);
@@ -321,6 +363,7 @@ fn compile_shaped(
     let mut short_of_registers: Option<String> = None;
     loop {
         let mut gen = Gen::new(kernel, version, pin, &spilled);
+        gen.dual_issue = options.dual_issue;
         let lowered = match gen.body(&kernel.body, None) {
             Ok(()) => gen.finish(),
             Err(e) => Err(Attempt::Error(e)),
@@ -849,6 +892,8 @@ fn vars_needing_zero(kernel: &Kernel) -> Vec<bool> {
 /// The code generator: assembly text for one kernel.
 struct Gen<'k> {
     version: V3dVersion,
+    /// Whether the packer pairs add- and mul-ALU operations ([`Options::dual_issue`]).
+    dual_issue: bool,
     kernel: &'k Kernel,
     needs: Needs,
     /// Instruction and label lines.
@@ -968,6 +1013,7 @@ impl<'k> Gen<'k> {
             buffers: Vec::new(),
             here: None,
             spilled: spilled.to_vec(),
+            dual_issue: true,
             spill_slot,
             spill_slots,
             spill_base,
@@ -2293,6 +2339,7 @@ impl<'k> Gen<'k> {
             V3dVersion::V42 => &[1, 2, 3, 4],
             V3dVersion::V71 => &[],
         };
+        super::dump("v3d generate", || self.lines.join("\n"));
         let lines = match alloc::allocate(&self.lines, ALLOCATABLE, accumulators) {
             Ok(lines) => lines,
             Err(short) => {
@@ -2322,13 +2369,22 @@ impl<'k> Gen<'k> {
         for line in &lines {
             let _ = writeln!(text, "{line}");
         }
+        super::dump("v3d allocate", || text.clone());
         let generated = v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
             index: e.line.saturating_sub(1),
             message: format!("the generated V3D assembly does not assemble: {e}"),
         })?;
         debug_assert_eq!(generated.len(), self.locations.len());
-        let (instructions, locations) =
-            pack::pack(self.version, &generated, &self.locations, TMU_FIFO);
+        let (instructions, locations) = pack::pack(
+            &pack::Packing {
+                version: self.version,
+                fifo: TMU_FIFO,
+                facts: &Facts::V3D,
+                dual_issue: self.dual_issue,
+            },
+            &generated,
+            &self.locations,
+        );
         self.locations = locations;
         let words = instructions
             .iter()
@@ -2350,6 +2406,7 @@ impl<'k> Gen<'k> {
             params: self.kernel.params.len(),
             spill_bytes_per_qpu,
             semaphore_bytes,
+            compile_time: Duration::ZERO,
         })
     }
 }

@@ -54,6 +54,7 @@ use qpu_isa::v3d::{
     V3dVersion, Waddr,
 };
 
+use crate::compile::target::Facts;
 use crate::error::SourceLocation;
 
 /// An ALU input: a register-file register, a 4.2 accumulator or a small immediate (its
@@ -488,13 +489,13 @@ struct Node {
 
 impl Node {
     /// Instructions that must pass after this one before a consumer of its result.
-    fn exit_latency(&self) -> usize {
+    fn exit_latency(&self, facts: &Facts) -> usize {
         if self.writes_unifa {
-            4
+            facts.uniform_address
         } else if self.sfu {
-            2
+            facts.sfu
         } else {
-            1
+            facts.regfile
         }
     }
 
@@ -752,11 +753,9 @@ struct Edge {
     weight: usize,
 }
 
-/// Instructions from a TMU load request to its data in the emulator's (uncalibrated) cycle
-/// model: 100 clocks at 4 clocks an instruction. Only the priority uses it.
-const TMU_ROUND_TRIP: usize = 25;
-
-fn edges(nodes: &[Node]) -> (Vec<Vec<Edge>>, Vec<usize>) {
+/// The dependency graph of a block, with the latencies of `facts`; a TMU request's edge to
+/// the `ldtmu` reading its data weighs `facts.tmu_lookup` in the priorities.
+fn edges(nodes: &[Node], facts: &Facts) -> (Vec<Vec<Edge>>, Vec<usize>) {
     let mut out: Vec<Vec<Edge>> = vec![Vec::new(); nodes.len()];
     let mut preds = vec![0usize; nodes.len()];
     let mut last_write: HashMap<Res, usize> = HashMap::new();
@@ -764,7 +763,7 @@ fn edges(nodes: &[Node]) -> (Vec<Vec<Edge>>, Vec<usize>) {
     let mut last_tmua: Option<usize> = None;
     let add = |out: &mut Vec<Vec<Edge>>, from: usize, to: usize, latency: usize| {
         let weight = if nodes[from].load && nodes[to].ldtmu {
-            TMU_ROUND_TRIP
+            facts.tmu_lookup
         } else {
             latency.max(1)
         };
@@ -777,15 +776,15 @@ fn edges(nodes: &[Node]) -> (Vec<Vec<Edge>>, Vec<usize>) {
     for (i, n) in nodes.iter().enumerate() {
         for r in &n.reads {
             if let Some(&w) = last_write.get(r) {
-                let mut latency = 1;
+                let mut latency = facts.regfile;
                 if nodes[w].sfu {
-                    latency = 2;
+                    latency = facts.sfu;
                 }
                 if *r == Res::Unifa && nodes[w].writes_unifa && n.unifa_read {
-                    latency = 4;
+                    latency = facts.uniform_address;
                 }
                 if n.rotation {
-                    latency = latency.max(2);
+                    latency = latency.max(facts.rotate_source);
                 }
                 add(&mut out, w, i, latency);
             }
@@ -797,7 +796,7 @@ fn edges(nodes: &[Node]) -> (Vec<Vec<Edge>>, Vec<usize>) {
         }
         for r in &n.writes {
             if let Some(&w) = last_write.get(r) {
-                let latency = if nodes[w].sfu { 2 } else { 1 };
+                let latency = if nodes[w].sfu { facts.sfu } else { 1 };
                 add(&mut out, w, i, latency);
             }
             for &j in readers.get(r).map_or(&[][..], |v| v.as_slice()) {
@@ -914,20 +913,20 @@ fn tmu_state(
 
 /// List-schedules one block's nodes; `outstanding` is the TMU results waiting at its start.
 fn schedule(
-    version: V3dVersion,
+    how: &Packing,
     nodes: &[Node],
     mut outstanding: u32,
-    fifo: u32,
     flags_branch: bool,
 ) -> Option<Vec<Issued>> {
-    let (succ, mut preds) = edges(nodes);
+    let (version, fifo, facts) = (how.version, how.fifo, how.facts);
+    let (succ, mut preds) = edges(nodes, facts);
     // Longest weighted path to the end of the block. The last flag write before a
     // conditional branch counts the branch and its three delay slots too, so that it comes
     // early enough for the branch to move up over the instructions after it.
     let mut delay = vec![1usize; nodes.len()];
     if flags_branch {
         if let Some(last) = nodes.iter().rposition(|n| n.writes_flags) {
-            delay[last] = 5;
+            delay[last] = facts.branch_delay_slots + 2;
         }
     }
     for i in (0..nodes.len()).rev() {
@@ -942,10 +941,19 @@ fn schedule(
     let first_request = nodes.iter().position(|n| n.load).unwrap_or(nodes.len());
     for (i, n) in nodes.iter().enumerate().take(first_request) {
         if n.ldtmu {
-            delay[i] += TMU_ROUND_TRIP;
+            delay[i] += facts.tmu_lookup;
         }
     }
-    let mut earliest: Vec<usize> = nodes.iter().map(|n| usize::from(n.rotation)).collect();
+    let mut earliest: Vec<usize> = nodes
+        .iter()
+        .map(|n| {
+            if n.rotation {
+                facts.rotate_source - 1
+            } else {
+                0
+            }
+        })
+        .collect();
     let mut done = vec![false; nodes.len()];
     let mut left = nodes.len();
     let mut out: Vec<Issued> = Vec::new();
@@ -976,6 +984,12 @@ fn schedule(
                     }
                     Some((None, _)) => break,
                     Some((Some(s), _)) => {
+                        // Without dual issue, one ALU operation an instruction (signals
+                        // still ride along).
+                        let alu = |x: &Slots| x.add.is_some() || x.mul.is_some();
+                        if !how.dual_issue && n.slots.as_ref().is_some_and(alu) && alu(s) {
+                            continue;
+                        }
                         if (peripheral && n.peripheral)
                             || (unif && n.unifa_read)
                             || (unifa && n.unif)
@@ -1051,21 +1065,29 @@ fn schedule(
 /// instructions with their source locations. A program whose control flow it does not
 /// recognise is returned unchanged.
 pub(super) fn pack(
-    version: V3dVersion,
+    how: &Packing,
     instrs: &[Instruction],
     locations: &[Option<SourceLocation>],
-    fifo: u32,
 ) -> (Vec<Instruction>, Vec<Option<SourceLocation>>) {
-    pack_blocks(version, instrs, locations, fifo)
-        .unwrap_or_else(|| (instrs.to_vec(), locations.to_vec()))
+    pack_blocks(how, instrs, locations).unwrap_or_else(|| (instrs.to_vec(), locations.to_vec()))
+}
+
+/// What the packer is told: the version, this thread's share of the TMU output FIFO, the
+/// latencies to keep and whether to pair an add and a mul operation in one instruction.
+pub(super) struct Packing {
+    pub version: V3dVersion,
+    pub fifo: u32,
+    pub facts: &'static Facts,
+    pub dual_issue: bool,
 }
 
 fn pack_blocks(
-    version: V3dVersion,
+    how: &Packing,
     instrs: &[Instruction],
     locations: &[Option<SourceLocation>],
-    fifo: u32,
 ) -> Option<(Vec<Instruction>, Vec<Option<SourceLocation>>)> {
+    let (version, fifo, facts) = (how.version, how.fifo, how.facts);
+    let delay_slots = facts.branch_delay_slots;
     let len = instrs.len();
     let tail = instrs
         .iter()
@@ -1165,7 +1187,7 @@ fn pack_blocks(
             let flags_branch = branch_at.is_some_and(
                 |b| matches!(&block[b], Instruction::Branch(br) if br.cond != BranchCond::Always),
             );
-            schedule(version, &nodes, outstanding[start], fifo, flags_branch)
+            schedule(how, &nodes, outstanding[start], flags_branch)
         } else {
             None
         };
@@ -1188,7 +1210,7 @@ fn pack_blocks(
                     .iter()
                     .enumerate()
                     .flat_map(|(c, i)| i.nodes.iter().map(move |&n| (c, n)))
-                    .map(|(c, n)| c + nodes[n].exit_latency())
+                    .map(|(c, n)| c + nodes[n].exit_latency(facts))
                     .max()
                     .unwrap_or(0);
                 while issued.len() < need {
@@ -1207,7 +1229,7 @@ fn pack_blocks(
                 let n = issued.len();
                 // How many of the last instructions can run in the delay slots.
                 let mut k = 0;
-                while k < 3 && k < n {
+                while k < delay_slots && k < n {
                     let slot = &issued[n - 1 - k];
                     if slot.nodes.is_empty()
                         || !slot
@@ -1225,7 +1247,7 @@ fn pack_blocks(
                         issued[n - k + j]
                             .nodes
                             .iter()
-                            .all(|&x| j + nodes[x].exit_latency() <= 3)
+                            .all(|&x| j + nodes[x].exit_latency(facts) <= delay_slots)
                     });
                     if ok {
                         break;
@@ -1241,10 +1263,11 @@ fn pack_blocks(
                     let unifa_close = before[m.saturating_sub(3)..]
                         .iter()
                         .any(|i| i.nodes.iter().any(|&x| nodes[x].writes_unifa));
-                    let late = before
-                        .iter()
-                        .enumerate()
-                        .any(|(c, i)| i.nodes.iter().any(|&x| c + nodes[x].exit_latency() > m + 4));
+                    let late = before.iter().enumerate().any(|(c, i)| {
+                        i.nodes
+                            .iter()
+                            .any(|&x| c + nodes[x].exit_latency(facts) > m + delay_slots + 1)
+                    });
                     if !unifa_close && !late {
                         break;
                     }
@@ -1257,7 +1280,7 @@ fn pack_blocks(
                 branches.push((out.len(), targets[&body_end]));
                 out.push(instrs[body_end]);
                 out_locs.push(locations[body_end]);
-                for j in 0..3 {
+                for j in 0..delay_slots {
                     match slots.get(j) {
                         Some(i) => {
                             out.push(Instruction::Alu(i.instr));

@@ -149,7 +149,13 @@ fn flags_of_both_alus_combine_where_the_cond_field_allows() {
 fn packed(version: V3dVersion, text: &str) -> Vec<String> {
     let instrs = v3d::assemble(version, text).expect("test program assembles");
     let locs = vec![None; instrs.len()];
-    let (out, out_locs) = pack(version, &instrs, &locs, 16);
+    let how = Packing {
+        version,
+        fifo: 16,
+        facts: &Facts::V3D,
+        dual_issue: true,
+    };
+    let (out, out_locs) = pack(&how, &instrs, &locs);
     assert_eq!(out.len(), out_locs.len());
     out.iter()
         .map(|i| v3d::disasm::instruction(version, i))
