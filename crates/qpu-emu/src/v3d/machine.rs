@@ -10,7 +10,7 @@ use qpu_isa::v3d::{
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
-use super::placement::{self, Placement};
+use super::placement::{self, AluFacts, Placement};
 use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
 use super::{Batch, V3dConfig, V3dQpuReport};
 use crate::memory::{LendingMemory, MemoryError};
@@ -90,8 +90,8 @@ pub(crate) struct DecodedAlu {
     add_named_modifiers: Option<(FloatPack, &'static str)>,
     mul_named_modifiers: Option<(FloatPack, &'static str)>,
     sources: [InputSource; 4],
-    /// The accumulators the instruction writes (bit n = rn), for the 4.2 rotate rule.
-    acc_writes: u8,
+    /// What the placement rules ask of it.
+    facts: AluFacts,
     /// The ops' destinations (`None`: refused, the error is made when the op runs).
     add_dest: Option<Dest>,
     mul_dest: Option<Dest>,
@@ -113,7 +113,7 @@ impl DecodedAlu {
             lane_fns: None,
             imm: None,
             sources: std::array::from_fn(|n| alu.input(n)),
-            acc_writes: placement::acc_writes(version, &alu),
+            facts: AluFacts::of(version, &alu),
             add_dest: dest_of(version, alu.add.waddr).ok(),
             mul_dest: dest_of(version, alu.mul.waddr).ok(),
             alu,
@@ -827,14 +827,16 @@ impl Thread {
         let add_live = alu.add.op != AddOp::Nop;
         let mul_live = alu.mul.op != MulOp::Nop;
 
-        placement::small_immediates(self.version, sigs, add_live, mul_live)?;
+        if alu.facts.small_immediates_broken {
+            placement::small_immediates(self.version, sigs, add_live, mul_live)?;
+        }
 
         let add_dest = if add_live {
             alu.add_dest.map_or_else(|| self.dest(alu.add.waddr), Ok)?
         } else {
             Dest::Nop
         };
-        if placement::rotate_destination(alu) {
+        if alu.facts.rotate_destination {
             return Err(V3dRule::RotateDestination.into());
         }
         let mul_dest = if mul_live {
@@ -845,7 +847,7 @@ impl Thread {
 
         // Peripherals, SFU latency, thread switches and the program end (Mesa
         // qpu_validate.c).
-        if let Some(end) = self.place.alu(idx, self.version, alu)? {
+        if let Some(end) = self.place.alu(idx, self.version, alu, &alu.facts)? {
             self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end));
         }
 
@@ -889,7 +891,7 @@ impl Thread {
         let mul_mask = self.cond_mask(flags.mc)?;
 
         // Uniform-stream readers in this instruction.
-        if placement::two_uniform_reads(alu) {
+        if alu.facts.two_uniform_reads {
             return Err(V3dRule::TwoUniformReads.into());
         }
 
@@ -956,8 +958,10 @@ impl Thread {
         }
 
         // Two writes to one register (7.1's quad/rep and ldunif all land in rf0).
-        if let Some(rule) = placement::double_write(self.version, alu) {
-            return Err(rule.into());
+        if alu.facts.double_write {
+            if let Some(rule) = placement::double_write(self.version, alu) {
+                return Err(rule.into());
+            }
         }
         let writes = writes.as_slice();
 
@@ -968,7 +972,7 @@ impl Thread {
         for &(dest, values, mask) in writes {
             self.write(dest, values, mask, mem, clock, idx)?;
         }
-        self.prev_acc_writes = alu.acc_writes;
+        self.prev_acc_writes = alu.facts.acc_writes;
         Ok(())
     }
 
@@ -1038,7 +1042,7 @@ impl Thread {
                 self.write_register(dest, values, mask)?;
             }
         }
-        self.prev_acc_writes = alu.acc_writes;
+        self.prev_acc_writes = alu.facts.acc_writes;
         Ok(())
     }
 

@@ -218,6 +218,67 @@ fn writes_r4(version: V3dVersion, alu: &AluInstruction) -> bool {
         || matches!(alu.cond, CondField::SigAddr(w) if w.is_magic() && w.index() == 4)
 }
 
+/// What the rules ask of one ALU instruction's own fields, worked out once: the machine
+/// keeps it with the decoded instruction, so that executing it again only tests flags.
+/// Where one of the `*_broken` flags is set, the rule's own function gives the rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AluFacts {
+    /// The accumulators the instruction writes (bit n = rn), for the 4.2 rotate rule.
+    pub(crate) acc_writes: u8,
+    /// [`small_immediates`] refuses it.
+    pub(crate) small_immediates_broken: bool,
+    /// [`rotate_destination`].
+    pub(crate) rotate_destination: bool,
+    /// [`two_uniform_reads`].
+    pub(crate) two_uniform_reads: bool,
+    /// [`double_write`] finds a register written twice.
+    pub(crate) double_write: bool,
+    peripheral_conflict: bool,
+    sfu_write: bool,
+    reads_r4: bool,
+    writes_r4: bool,
+    thrsw: bool,
+}
+
+impl AluFacts {
+    /// The facts of `alu` on `version`.
+    pub(crate) fn of(version: V3dVersion, alu: &AluInstruction) -> AluFacts {
+        let v42 = version == V3dVersion::V42;
+        let sigs = alu.signals;
+        let (add, mul) = (add_waddr(alu), mul_waddr(alu));
+        // One of TMU, SFU, TSY, TLB, VPM (and on 4.2 ldtmu) per instruction.
+        let is_other = |w: Option<Waddr>| {
+            // tlb, tlbu, vpm, vpmu, sync, syncu, syncb.
+            magic_in(w, 7..=8) || magic_in(w, 14..=18)
+        };
+        let peripherals = [add, mul]
+            .iter()
+            .filter(|&&w| is_tmu(w) || is_sfu(version, w) || is_other(w))
+            .count()
+            + usize::from(v42 && sigs.contains(Signal::Ldtmu))
+            + usize::from(sigs.contains(Signal::Ldtlb))
+            + usize::from(sigs.contains(Signal::Ldtlbu));
+        AluFacts {
+            acc_writes: acc_writes(version, alu),
+            small_immediates_broken: small_immediates(
+                version,
+                sigs,
+                alu.add.op != AddOp::Nop,
+                alu.mul.op != MulOp::Nop,
+            )
+            .is_err(),
+            rotate_destination: rotate_destination(alu),
+            two_uniform_reads: two_uniform_reads(alu),
+            double_write: double_write(version, alu).is_some(),
+            peripheral_conflict: peripherals > 1,
+            sfu_write: is_sfu(version, add) || is_sfu(version, mul),
+            reads_r4: reads_r4(alu),
+            writes_r4: writes_r4(version, alu),
+            thrsw: sigs.contains(Signal::Thrsw),
+        }
+    }
+}
+
 /// Where an instruction stream stands with respect to the rules that look back: the last
 /// branch, thread switch, program end, SFU write and `unifa` write, each by the position
 /// (executed-instruction count for the machine, program index for the validator) at which
@@ -287,9 +348,19 @@ impl Placement {
         at: u64,
         version: V3dVersion,
         alu: &AluInstruction,
+        facts: &AluFacts,
     ) -> Result<Option<bool>, V3dRule> {
+        let sfu_write = facts.sfu_write;
+        // Most instructions: nothing to check or record.
+        if !facts.peripheral_conflict
+            && !sfu_write
+            && !facts.thrsw
+            && self.thrend.is_none()
+            && !self.sfu_pending(at)
+        {
+            return Ok(None);
+        }
         let v42 = version == V3dVersion::V42;
-        let sigs = alu.signals;
         let (add, mul) = (add_waddr(alu), mul_waddr(alu));
         let mut broken: Option<V3dRule> = None;
         let mut check = |rule: Option<V3dRule>| {
@@ -297,21 +368,11 @@ impl Placement {
                 broken = rule;
             }
         };
-
-        // One of TMU, SFU, TSY, TLB, VPM (and on 4.2 ldtmu) per instruction.
-        let is_other = |w: Option<Waddr>| {
-            // tlb, tlbu, vpm, vpmu, sync, syncu, syncb.
-            magic_in(w, 7..=8) || magic_in(w, 14..=18)
-        };
-        let sfu_write = is_sfu(version, add) || is_sfu(version, mul);
-        let peripherals = [add, mul]
-            .iter()
-            .filter(|&&w| is_tmu(w) || is_sfu(version, w) || is_other(w))
-            .count()
-            + usize::from(v42 && sigs.contains(Signal::Ldtmu))
-            + usize::from(sigs.contains(Signal::Ldtlb))
-            + usize::from(sigs.contains(Signal::Ldtlbu));
-        check((peripherals > 1).then_some(V3dRule::PeripheralConflict));
+        check(
+            facts
+                .peripheral_conflict
+                .then_some(V3dRule::PeripheralConflict),
+        );
 
         // An SFU result would land in the other thread.
         check((sfu_write && self.in_thrsw_slots(at)).then_some(V3dRule::SfuInThrswDelaySlot));
@@ -320,9 +381,9 @@ impl Placement {
         if self.sfu_pending(at) {
             let what = if sfu_write {
                 Some("another SFU write")
-            } else if reads_r4(alu) {
+            } else if facts.reads_r4 {
                 Some("an r4 read")
-            } else if writes_r4(version, alu) {
+            } else if facts.writes_r4 {
                 Some("an r4 write")
             } else {
                 None
@@ -336,7 +397,7 @@ impl Placement {
         // Thread switches: two in a row mark the last switch; the one after it ends the
         // program.
         let mut switch = None;
-        if sigs.contains(Signal::Thrsw) {
+        if facts.thrsw {
             check(
                 self.in_branch_slots(at)
                     .then_some(V3dRule::ThrswInBranchDelaySlot),

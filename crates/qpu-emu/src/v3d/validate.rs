@@ -65,7 +65,7 @@ use qpu_isa::v3d::{
     Waddr,
 };
 
-use super::placement::{self, Placement};
+use super::placement::{self, AluFacts, Placement};
 use super::rules::{latency, V3dRule};
 
 /// A rule broken at one instruction.
@@ -164,7 +164,8 @@ fn alu_rule(
     let own = placement::small_immediates(version, alu.signals, add_live, mul_live)
         .err()
         .or_else(|| placement::rotate_destination(alu).then_some(V3dRule::RotateDestination));
-    let placed = place.alu(at, version, alu).err();
+    let facts = AluFacts::of(version, alu);
+    let placed = place.alu(at, version, alu, &facts).err();
     let rotated = rotate_rule(alu, prev_acc_writes);
     let uniforms = placement::two_uniform_reads(alu).then_some(V3dRule::TwoUniformReads);
     let sigs = alu.signals;
