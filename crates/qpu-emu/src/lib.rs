@@ -72,7 +72,7 @@ pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, 
 pub use error::{EmuError, Fault, Rule, RuleSource};
 pub use report::{QpuReport, RunReport, Stalls};
 pub use timing::Timing;
-pub use validate::{validate, Violation};
+pub use validate::{validate, CitedRule, Violation};
 
 use memory::{LendingMemory, Memory};
 use qpu_isa::Instruction;

@@ -58,8 +58,6 @@
 //! # Ok::<(), qpu_isa::v3d::AsmError>(())
 //! ```
 
-use std::fmt;
-
 use qpu_isa::v3d::{
     disasm, AddOp, AluInstruction, BranchDest, Inputs, Instruction, MulOp, Signal, V3dVersion,
     Waddr,
@@ -68,27 +66,12 @@ use qpu_isa::v3d::{
 use super::placement::{self, AluFacts, Placement};
 use super::rules::{latency, V3dRule};
 
-/// A rule broken at one instruction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct V3dViolation {
-    /// The instruction's index in the program.
-    pub index: usize,
-    /// The instruction, disassembled.
-    pub instruction: String,
-    /// The rule.
-    pub rule: V3dRule,
-}
+/// A rule broken at one instruction of a V3D program.
+pub type V3dViolation = crate::Violation<V3dRule>;
 
-impl fmt::Display for V3dViolation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "instruction {} `{}`: {} [{}]",
-            self.index,
-            self.instruction,
-            self.rule,
-            self.rule.source()
-        )
+impl crate::CitedRule for V3dRule {
+    fn citation(&self) -> String {
+        self.source().to_string()
     }
 }
 
