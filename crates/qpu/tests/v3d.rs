@@ -1167,4 +1167,20 @@ fn v3d_code_comes_through_the_shared_driver_with_its_options() {
             .collect();
         assert_eq!(words, paired.words, "{gpu:?}");
     }
+    // The same calls answer for every generation.
+    for gpu in [Gpu::Vc4, Gpu::Vc6, Gpu::Vc7] {
+        let program = compile_for_with(kernel.ast(), gpu, Options::default()).unwrap();
+        let listing = program.disassemble();
+        let instructions = listing
+            .lines()
+            .filter(|l| !l.starts_with(':') && !l.ends_with(':'))
+            .count();
+        assert_eq!(program.words().len(), instructions, "{gpu:?}");
+        assert!(program.compile_time() > std::time::Duration::ZERO);
+        let store = (0..instructions)
+            .rev()
+            .find_map(|i| program.location(i))
+            .expect("some instruction comes from the kernel");
+        assert!(listing.contains(&format!("# {store}")), "{gpu:?}");
+    }
 }

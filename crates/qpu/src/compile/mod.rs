@@ -184,9 +184,9 @@ pub(crate) fn drive<T: Target>(
         let broken = target.validate(&code);
         if !broken.is_empty() {
             return Err(CompileError::SelfCheck(format!(
-                "{} ({})\nlisting:\n{}",
-                broken.join("\n"),
+                "{}: {}\nlisting:\n{}",
                 target.name(),
+                broken.join("\n"),
                 code.plain_listing()
             )));
         }
@@ -226,7 +226,7 @@ impl Program {
     pub fn location(&self, index: usize) -> Option<SourceLocation> {
         match self {
             Program::Vc4(c) => c.location(index),
-            Program::V3d(c) => c.locations.get(index).copied().flatten(),
+            Program::V3d(c) => c.location(index),
         }
     }
 }
