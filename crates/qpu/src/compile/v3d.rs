@@ -174,7 +174,7 @@ use std::fmt::Write;
 pub use qpu_isa::v3d::V3dVersion;
 use qpu_isa::v3d::{self, small_imm_index, Instruction};
 
-use super::target::Facts;
+use super::target::{Target, V3d};
 use super::{CompileError, Options};
 use crate::error::SourceLocation;
 use std::time::Duration;
@@ -2379,7 +2379,7 @@ impl<'k> Gen<'k> {
             &pack::Packing {
                 version: self.version,
                 fifo: TMU_FIFO,
-                facts: &Facts::V3D,
+                facts: V3d(self.version).facts(),
                 dual_issue: self.dual_issue,
             },
             &generated,

@@ -16,7 +16,8 @@
 //!   edges, `pre_remove_head`). Resources: each register, each 4.2 accumulator, the flags,
 //!   the uniform stream (uniform order is kept), the `unifa` stream, the TMU request and
 //!   result queues, and the `umul24`/`multop` rtop register.
-//! * **Latencies** (instructions from the producer to the consumer): an SFU result 2 (Mesa
+//! * **Latencies** (instructions from the producer to the consumer, read from the target's
+//!   `Facts`, which take them from the V3D emulator's rules): an SFU result 2 (Mesa
 //!   `instruction_latency`), `unifa` to `ldunifa` 4 (three instructions in between, Mesa's
 //!   scheduler and py-videocore7 tests/test_unifa.py), into a rotation 2 (py-videocore6
 //!   tests/test_signals.py; kept for 7.1's `rotate` too). Across block boundaries the
