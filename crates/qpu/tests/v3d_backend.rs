@@ -792,3 +792,78 @@ fn a_combined_condition_reads_uniforms_in_source_order() {
         assert_eq!(out.to_vec(), vec![1; 16], "{version:?}: 1 < 2 holds");
     }
 }
+
+/// A `while_` body that opens with a `where_` on the loop's own condition (Mandelbrot's
+/// shape) uses flag A as the loop test left it: both tests branch to the body's top right
+/// after computing the condition. One condition is held in flag A set (a comparison and a
+/// flag update), one in flag A clear (`!=`: Z of a xor). The lanes run in lockstep, so a
+/// statement after the `where_` runs in every lane on every iteration: scalar Rust does the
+/// same.
+#[test]
+fn a_where_on_the_loop_condition_uses_the_loop_tests_flags() {
+    let kernel = compile(|xs: Ptr<Int>, out: Ptr<Int>| {
+        let x = Int::var(xs.load());
+        let (n, y) = (Int::var(0), Int::var(0));
+        let running = || x.gt(0) & n.lt(12);
+        while_(any(running()), || {
+            where_(running(), || {
+                x.set(x - 3 - (x >> 4));
+                n.set(n + 1);
+            });
+            y.set(y + x);
+        });
+        out.store(n * 1000 + y);
+        let z = Int::var(xs.load() & 15);
+        let m = Int::var(0);
+        while_(any(z.ne(0)), || {
+            where_(z.ne(0), || z.set(z - 1));
+            m.set(m + z);
+        });
+        (out + 16).store(m);
+    })
+    .unwrap();
+    let xs: Vec<i32> = vec![0, 1, 5, 17, 40, -3, 100, 7, 2, 33, 64, 9, 250, 3, 12, 6];
+    // Scalar Rust, lane by lane, with the loop running while any lane's condition holds.
+    let mut want = vec![0i32; 32];
+    let (mut x, mut n, mut y) = (xs.clone(), vec![0i32; 16], vec![0i32; 16]);
+    while (0..16).any(|i| x[i] > 0 && n[i] < 12) {
+        for i in 0..16 {
+            if x[i] > 0 && n[i] < 12 {
+                x[i] = x[i] - 3 - (x[i] >> 4);
+                n[i] += 1;
+            }
+            y[i] += x[i];
+        }
+    }
+    let (mut z, mut m): (Vec<i32>, Vec<i32>) = (xs.iter().map(|v| v & 15).collect(), vec![0; 16]);
+    while z.iter().any(|&v| v != 0) {
+        for i in 0..16 {
+            if z[i] != 0 {
+                z[i] -= 1;
+            }
+            m[i] += z[i];
+        }
+    }
+    for i in 0..16 {
+        want[i] = n[i] * 1000 + y[i];
+        want[16 + i] = m[i];
+    }
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        let input = device.alloc_from(&xs).unwrap();
+        let mut out = device.alloc::<i32>(32).unwrap();
+        kernel.run(&device, (&input, &mut out)).unwrap();
+        assert_eq!(out[..], want[..], "{version:?}");
+        // Flag writes: each loop tests its condition twice (before the loop and at the end of
+        // the body), two instructions for the first condition, one for the second; the
+        // `where_`s add none.
+        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+            .unwrap()
+            .disassemble();
+        let flag_writes = listing
+            .lines()
+            .filter(|l| [".push", ".and", ".nor"].iter().any(|f| l.contains(f)))
+            .count();
+        assert_eq!(flag_writes, 2 * 2 + 2, "{version:?}\n{listing}");
+    }
+}

@@ -452,12 +452,28 @@ impl Gen {
                 if self.rng.chance(30) {
                     test = BoolExpr::And(Arc::new(test), Arc::new(self.bool(1, false)));
                 }
+                // Some bodies open with a `where_` on the loop's own test (Mandelbrot's shape:
+                // the compiler reuses the flags the test left).
+                let opening = self.rng.chance(40).then(|| {
+                    let then = self.masked(depth);
+                    let otherwise = if self.rng.chance(30) {
+                        self.masked(depth)
+                    } else {
+                        Vec::new()
+                    };
+                    stmt(StmtKind::Where {
+                        cond: test.clone(),
+                        then,
+                        otherwise,
+                    })
+                });
                 let cond = if self.rng.chance(70) {
                     Cond::Any(test)
                 } else {
                     Cond::All(test)
                 };
-                let mut body = self.block(depth + 1);
+                let mut body: Vec<Stmt> = opening.into_iter().collect();
+                body.extend(self.block(depth + 1));
                 body.push(stmt(StmtKind::Assign {
                     var: counter,
                     value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
@@ -1041,4 +1057,26 @@ fn generator_makes_varied_programs() {
         })
         .count();
     assert!(windows >= 25, "{windows}");
+    // Some `while_` bodies open with a `where_` on the loop's own test.
+    fn opens_with_own_where(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::While { cond, body } => {
+                let (Cond::Any(test) | Cond::All(test)) = cond;
+                matches!(body.first().map(|s| &s.kind),
+                    Some(StmtKind::Where { cond, .. }) if cond == test)
+                    || opens_with_own_where(body)
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            }
+            | StmtKind::Where {
+                then, otherwise, ..
+            } => opens_with_own_where(then) || opens_with_own_where(otherwise),
+            _ => false,
+        })
+    }
+    let own_where = (0..PROGRAMS)
+        .filter(|&seed| opens_with_own_where(&case(seed, V3dVersion::V42, 0).kernel.body))
+        .count();
+    assert!(own_where >= 25, "{own_where}");
 }

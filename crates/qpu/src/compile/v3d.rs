@@ -894,6 +894,11 @@ struct Gen<'k> {
     version: V3dVersion,
     /// Whether the packer pairs add- and mul-ALU operations ([`Options::dual_issue`]).
     dual_issue: bool,
+    /// At the top of a `while_` body: the loop's condition, which flag A holds (in the
+    /// sense given) on every path there, since both the test before the loop and the test
+    /// at the end of the body branch to it right after computing it. The body's first
+    /// statement takes it; a `where_` on the same condition then uses the flags as they are.
+    flags_hold: Option<(BoolExpr, Sense)>,
     kernel: &'k Kernel,
     needs: Needs,
     /// Instruction and label lines.
@@ -1014,6 +1019,7 @@ impl<'k> Gen<'k> {
             here: None,
             spilled: spilled.to_vec(),
             dual_issue: true,
+            flags_hold: None,
             spill_slot,
             spill_slots,
             spill_base,
@@ -1296,6 +1302,7 @@ impl<'k> Gen<'k> {
     }
 
     fn stmt(&mut self, s: &Stmt, mask: Option<Mask>) -> Result<(), CompileError> {
+        let held = self.flags_hold.take();
         let outer = self.here;
         self.here = Some(s.location);
         match &s.kind {
@@ -1312,7 +1319,7 @@ impl<'k> Gen<'k> {
                 cond,
                 then,
                 otherwise,
-            } => self.where_(cond, then, otherwise, mask)?,
+            } => self.where_(cond, then, otherwise, mask, held)?,
             StmtKind::Store {
                 value,
                 addr,
@@ -1590,9 +1597,14 @@ impl<'k> Gen<'k> {
                 // so the body and its test are one basic block the packer schedules together.
                 let top = self.label();
                 let end = self.label();
-                let taken = self.cond(cond)?;
+                let (taken, sense) = self.cond_sense(cond)?;
                 self.branch(negate_branch(taken), &end);
                 self.place(&top);
+                // Reading memory or the uniform stream in the condition must happen each time.
+                let (Cond::Any(b) | Cond::All(b)) = cond;
+                if !b.has_load() {
+                    self.flags_hold = Some((b.clone(), sense));
+                }
                 let pending = self.pending();
                 // The back edge may bring a spill store from the body into its top; the exit
                 // is reached from the first test or from the last.
@@ -1608,6 +1620,7 @@ impl<'k> Gen<'k> {
                 for _ in 0..copies {
                     self.body(body, None)?;
                 }
+                self.flags_hold = None;
                 self.balanced(pending, "a `while_` body")?;
                 self.here = Some(s.location);
                 let taken = self.cond(cond)?;
@@ -1685,24 +1698,31 @@ impl<'k> Gen<'k> {
     /// Flags for an `if_`/`while_` condition; returns the branch condition that holds when
     /// the kernel condition does.
     fn cond(&mut self, cond: &Cond) -> Result<&'static str, CompileError> {
+        Ok(self.cond_sense(cond)?.0)
+    }
+
+    /// [`Gen::cond`], and the sense in which flag A then holds the lanes' condition.
+    fn cond_sense(&mut self, cond: &Cond) -> Result<(&'static str, Sense), CompileError> {
         Ok(match cond {
             Cond::Any(b) => match self.flags(b)? {
-                Sense::A => "anya",
-                Sense::NotA => "anyna",
+                Sense::A => ("anya", Sense::A),
+                Sense::NotA => ("anyna", Sense::NotA),
             },
             Cond::All(b) => match self.flags(b)? {
-                Sense::A => "alla",
-                Sense::NotA => "allna",
+                Sense::A => ("alla", Sense::A),
+                Sense::NotA => ("allna", Sense::NotA),
             },
         })
     }
 
+    /// A `where_`; `held` is a condition flag A already holds ([`Gen::flags_hold`]).
     fn where_(
         &mut self,
         cond: &BoolExpr,
         then: &[Stmt],
         otherwise: &[Stmt],
         outer: Option<Mask>,
+        held: Option<(BoolExpr, Sense)>,
     ) -> Result<(), CompileError> {
         let plain = |stmts: &[Stmt]| {
             stmts.iter().all(|s| match &s.kind {
@@ -1712,7 +1732,10 @@ impl<'k> Gen<'k> {
             })
         };
         if outer.is_none() && plain(then) && plain(otherwise) {
-            let sense = self.flags(cond)?;
+            let sense = match held {
+                Some((held, sense)) if held == *cond => sense,
+                _ => self.flags(cond)?,
+            };
             self.body(then, Some(Mask::Flags(sense)))?;
             self.body(otherwise, Some(Mask::Flags(sense.not())))?;
             return Ok(());
