@@ -1312,11 +1312,34 @@ fn pack_blocks(
         out.extend_from_slice(&instrs[tail..]);
         out_locs.extend_from_slice(&locations[tail..]);
     }
-    for (at, target) in branches {
+    let live = live_at_leaders(version, instrs, &leaders, &targets, tail);
+    let mut branches: Vec<(usize, usize, usize)> =
+        branches.into_iter().map(|(at, t)| (at, t, 0)).collect();
+    for (at, target, skip) in &mut branches {
+        let Instruction::Branch(b) = out[*at] else {
+            unreachable!("recorded branch positions hold branches")
+        };
+        // The exit: the instruction after the delay slots of the branch at input index...
+        // found from the branch's output position through the block leaders.
+        let Some(exit) = (0..=tail).find(|&i| leaders[i] && new_index[i] == *at + 4) else {
+            continue;
+        };
+        *skip = fill_from_target(
+            how,
+            &mut out,
+            &mut out_locs,
+            *at,
+            new_index[*target],
+            b.cond,
+            live.as_ref().and_then(|l| l.get(&exit)),
+        );
+    }
+    for (at, target, skip) in branches {
         let to = new_index[target];
         if to == usize::MAX {
             return None;
         }
+        let to = to + skip;
         let Instruction::Branch(b) = &mut out[at] else {
             unreachable!("recorded branch positions hold branches")
         };
@@ -1327,6 +1350,183 @@ fn pack_blocks(
         };
     }
     Some((out, out_locs))
+}
+
+/// The registers (register-file registers and 4.2 accumulators) live at the start of each
+/// block (by the input index of its leader): read on some path from there before being
+/// written unconditionally. `None` when an instruction's registers are not modelled.
+fn live_at_leaders(
+    version: V3dVersion,
+    instrs: &[Instruction],
+    leaders: &[bool],
+    targets: &HashMap<usize, usize>,
+    tail: usize,
+) -> Option<HashMap<usize, Vec<Res>>> {
+    let len = instrs.len();
+    // Blocks: [start, end) between leaders; the end sequence (from `tail`) is one block.
+    let starts: Vec<usize> = (0..len).filter(|&i| leaders[i] || i == tail).collect();
+    let mut gen: Vec<Vec<Res>> = Vec::new();
+    let mut kill: Vec<Vec<Res>> = Vec::new();
+    let mut succ: Vec<Vec<usize>> = Vec::new();
+    for (n, &start) in starts.iter().enumerate() {
+        let end = if start >= tail {
+            len
+        } else {
+            starts.get(n + 1).copied().unwrap_or(len)
+        };
+        let (mut g, mut k): (Vec<Res>, Vec<Res>) = (Vec::new(), Vec::new());
+        let mut next: Vec<usize> = Vec::new();
+        let mut falls = end < len;
+        for (i, ins) in instrs.iter().enumerate().take(end).skip(start) {
+            match ins {
+                Instruction::Branch(b) => {
+                    next.push(*targets.get(&i)?);
+                    falls &= b.cond != BranchCond::Always;
+                }
+                Instruction::Alu(a) => {
+                    // The end sequence's thread switches touch no register.
+                    let mut a = *a;
+                    a.signals = Signals::of(
+                        &a.signals
+                            .iter()
+                            .filter(|&s| s != Signal::Thrsw)
+                            .collect::<Vec<_>>(),
+                    );
+                    let n = node(version, a, None, false)?;
+                    for r in n
+                        .reads
+                        .iter()
+                        .filter(|r| matches!(r, Res::Rf(_) | Res::Acc(_)))
+                    {
+                        if !k.contains(r) && !g.contains(r) {
+                            g.push(*r);
+                        }
+                    }
+                    let f = a.flags();
+                    if f.ac.is_none() && f.mc.is_none() {
+                        k.extend(
+                            n.writes
+                                .iter()
+                                .filter(|r| matches!(r, Res::Rf(_) | Res::Acc(_))),
+                        );
+                    }
+                }
+            }
+        }
+        if falls {
+            next.push(end);
+        }
+        gen.push(g);
+        kill.push(k);
+        succ.push(
+            next.iter()
+                .map(|t| starts.iter().position(|s| s == t))
+                .collect::<Option<Vec<usize>>>()?,
+        );
+    }
+    let mut live_in: Vec<Vec<Res>> = gen.clone();
+    loop {
+        let mut changed = false;
+        for b in (0..starts.len()).rev() {
+            for &s in &succ[b] {
+                let add: Vec<Res> = live_in[s]
+                    .iter()
+                    .filter(|r| !kill[b].contains(r) && !live_in[b].contains(r))
+                    .copied()
+                    .collect();
+                changed |= !add.is_empty();
+                live_in[b].extend(add);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Some(starts.into_iter().zip(live_in).collect())
+}
+
+/// Fills the empty delay slots of the branch at `at` with copies of the first instructions
+/// at its target (output position `to`, already emitted: a backward branch) and returns how
+/// many it copied: the branch then goes that many instructions past the target. Mesa's
+/// scheduler fills branch delay slots from the target the same way for loops, and the
+/// VideoCore IV scheduler here does too. A conditional branch that falls through runs the
+/// copies once more, so a copy must be harmless there: no memory, uniform, SFU, flag or
+/// rtop effect, and only registers dead at the exit (`live`) written. Latencies: every
+/// result of the branch's block must be readable at the first copy, and the copies keep
+/// their spacing to what they feed after the target.
+fn fill_from_target(
+    how: &Packing,
+    out: &mut [Instruction],
+    out_locs: &mut [Option<SourceLocation>],
+    at: usize,
+    to: usize,
+    cond: BranchCond,
+    live: Option<&Vec<Res>>,
+) -> usize {
+    let (version, facts) = (how.version, how.facts);
+    let slots = facts.branch_delay_slots;
+    if to >= at || at + slots >= out.len() {
+        return 0;
+    }
+    let nop = |i: &Instruction| matches!(i, Instruction::Alu(a) if is_nop(a));
+    // The filled slots come first; the empty ones are the nops after them.
+    let filled = (0..slots).take_while(|&j| !nop(&out[at + 1 + j])).count();
+    if (filled..slots).any(|j| !nop(&out[at + 1 + j])) {
+        return 0;
+    }
+    let empty = slots - filled;
+    let exit_live: &[Res] = match (cond, live) {
+        (BranchCond::Always, _) => &[],
+        (_, Some(l)) => l,
+        (_, None) => return 0,
+    };
+    let harmless = |i: &Instruction| -> Option<Node> {
+        let Instruction::Alu(a) = i else { return None };
+        let n = node(version, *a, None, false)?;
+        let quiet = !(n.sfu
+            || n.peripheral
+            || n.unif
+            || n.unifa_read
+            || n.writes_unifa
+            || n.writes_flags
+            || n.rotation
+            || is_nop(a));
+        let dead = n.writes.iter().all(|r| match r {
+            Res::Rf(_) | Res::Acc(_) => !exit_live.contains(r),
+            _ => false,
+        });
+        (quiet && dead).then_some(n)
+    };
+    // The copies: the target's first instructions, none of them a branch target but the
+    // first, all before this branch.
+    let mut count = 0;
+    while count < empty && to + count < at && harmless(&out[to + count]).is_some() {
+        count += 1;
+    }
+    if count == 0 {
+        return 0;
+    }
+    // Every result of the branch's block (back to the target for a one-block loop) must be
+    // readable where the first copy runs.
+    let first_copy = at + 1 + filled;
+    let block_start = (to..at)
+        .rev()
+        .find(|&j| matches!(out[j], Instruction::Branch(_)));
+    let from = block_start.map_or(to, |b| b + slots + 1);
+    let ready = (from..first_copy).all(|j| match &out[j] {
+        Instruction::Alu(a) => {
+            node(version, *a, None, false).is_some_and(|n| j + n.exit_latency(facts) <= first_copy)
+        }
+        Instruction::Branch(_) => true,
+    });
+    if !ready {
+        return 0;
+    }
+    for k in 0..count {
+        out[first_copy + k] = out[to + k];
+        out_locs[first_copy + k] = out_locs[to + k];
+    }
+    count
 }
 
 /// The generated end: the last-thread-switch pair, two nops, the final `thrsw` and its two

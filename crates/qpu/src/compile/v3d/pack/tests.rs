@@ -475,3 +475,62 @@ fn a_result_requested_before_the_block_is_read_before_a_longer_chain_of_uniform_
         assert!(ldtmu < first_uniform, "{version:?} {lines:#?}");
     }
 }
+
+/// The branch's output position and the line its (relative) target is at.
+fn branch_and_target(version: V3dVersion, lines: &[String]) -> (usize, usize) {
+    let branch = position(lines, "b.any");
+    let Instruction::Branch(b) = v3d::assemble(version, &lines.join("\n")).unwrap()[branch] else {
+        panic!("not a branch")
+    };
+    let target = (branch as i64 + 4 + i64::from(b.offset as i32) / 8) as usize;
+    (branch, target)
+}
+
+#[test]
+fn a_loops_empty_delay_slots_take_copies_of_its_first_instructions() {
+    // A chain: nothing of the body can move into the slots.
+    let body = |after: &str| {
+        format!(
+            "L0:
+             add rf11, rf10, 3 ; nop
+             sub.pushz rf10, rf11, 4 ; nop
+             b.anyna L0
+             nop ; nop
+             nop ; nop
+             nop ; nop
+             {after}{END}"
+        )
+    };
+    for version in [V42, V71] {
+        // rf11 is dead after the loop: the copy runs in the first slot (once more on exit,
+        // harmlessly), and the branch goes to the instruction after the original.
+        let lines = packed(version, &body("add rf20, rf10, rf10 ; nop\n"));
+        let (branch, target) = branch_and_target(version, &lines);
+        assert_eq!(lines[branch + 1], "add rf11, rf10, 3 ; nop", "{lines:#?}");
+        assert_eq!(lines[branch + 2], "nop ; nop", "{lines:#?}");
+        assert!(lines[target].starts_with("sub.pushz"), "{lines:#?}");
+        assert_eq!(lines[target - 1], "add rf11, rf10, 3 ; nop", "{lines:#?}");
+        // rf11 read after the loop: the extra run on exit would change it, so no copy.
+        let lines = packed(version, &body("add rf20, rf11, rf10 ; nop\n"));
+        let (branch, target) = branch_and_target(version, &lines);
+        assert_eq!(lines[branch + 1], "nop ; nop", "{lines:#?}");
+        assert!(lines[target].starts_with("add rf11"), "{lines:#?}");
+        // A uniform read at the top must run once per iteration: no copy either.
+        let lines = packed(
+            version,
+            &format!(
+                "L0:
+                 nop ; nop ; ldunifrf.rf11
+                 sub.pushz rf10, rf11, 4 ; nop
+                 b.anyna L0
+                 nop ; nop
+                 nop ; nop
+                 nop ; nop
+                 add rf20, rf10, rf10 ; nop{END}"
+            ),
+        );
+        let (branch, target) = branch_and_target(version, &lines);
+        assert_eq!(lines[branch + 1], "nop ; nop", "{lines:#?}");
+        assert!(lines[target].contains("ldunifrf"), "{lines:#?}");
+    }
+}
