@@ -37,7 +37,9 @@
 //!   of its block, which then run in its delay slots, unless one writes the flags a
 //!   conditional branch reads, writes `unifa` or reads a uniform
 //!   (`qpu_inst_valid_in_branch_delay_slot`); no branch within three instructions of a `unifa`
-//!   write. The slots left are nops.
+//!   write. Slots a backward branch leaves empty take copies of the first instructions at
+//!   its target, and the branch goes past them ([`fill_from_target`]: only copies that are
+//!   harmless when the branch falls through). The slots left are nops.
 //! * **Flags**: a plain flag push that repeats the block's last flag write on inputs nothing
 //!   wrote since is dropped (Mesa `vir_opt_redundant_flags`), unless the program reads flag
 //!   B anywhere (a push moves A into B).
