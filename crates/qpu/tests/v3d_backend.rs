@@ -824,7 +824,7 @@ fn a_where_on_the_loop_condition_uses_the_loop_tests_flags() {
     .unwrap();
     let xs: Vec<i32> = vec![0, 1, 5, 17, 40, -3, 100, 7, 2, 33, 64, 9, 250, 3, 12, 6];
     // Scalar Rust, lane by lane, with the loop running while any lane's condition holds.
-    let mut want = vec![0i32; 32];
+    let mut want = [0i32; 32];
     let (mut x, mut n, mut y) = (xs.clone(), vec![0i32; 16], vec![0i32; 16]);
     while (0..16).any(|i| x[i] > 0 && n[i] < 12) {
         for i in 0..16 {
