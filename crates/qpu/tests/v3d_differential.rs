@@ -387,8 +387,13 @@ impl Gen {
 
     fn where_(&mut self, depth: u32) -> Stmt {
         let cond = self.bool(1, false);
+        self.where_on(cond, depth, 50)
+    }
+
+    /// `where_(cond)` with random masked bodies, an `else_` in `with_else` percent.
+    fn where_on(&mut self, cond: BoolExpr, depth: u32, with_else: u64) -> Stmt {
         let then = self.masked(depth);
-        let otherwise = if self.rng.chance(50) {
+        let otherwise = if self.rng.chance(with_else) {
             self.masked(depth)
         } else {
             Vec::new()
@@ -454,19 +459,10 @@ impl Gen {
                 }
                 // Some bodies open with a `where_` on the loop's own test (Mandelbrot's shape:
                 // the compiler reuses the flags the test left).
-                let opening = self.rng.chance(40).then(|| {
-                    let then = self.masked(depth);
-                    let otherwise = if self.rng.chance(30) {
-                        self.masked(depth)
-                    } else {
-                        Vec::new()
-                    };
-                    stmt(StmtKind::Where {
-                        cond: test.clone(),
-                        then,
-                        otherwise,
-                    })
-                });
+                let opening = self
+                    .rng
+                    .chance(40)
+                    .then(|| self.where_on(test.clone(), depth, 30));
                 let cond = if self.rng.chance(70) {
                     Cond::Any(test)
                 } else {
