@@ -98,9 +98,21 @@ fn writes(version: V3dVersion, alu: &AluInstruction) -> [Option<Reg>; 6] {
 
 /// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule.
 pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
-    writes(version, alu).iter().fold(0, |bits, reg| match reg {
+    acc_bits(&writes(version, alu))
+}
+
+fn acc_bits(regs: &[Option<Reg>]) -> u8 {
+    regs.iter().fold(0, |bits, reg| match reg {
         Some(Reg::Acc(n)) => bits | 1 << n,
         _ => bits,
+    })
+}
+
+/// The first register `regs` names twice.
+fn written_twice(regs: &[Option<Reg>]) -> Option<Reg> {
+    regs.iter().enumerate().find_map(|(i, reg)| {
+        let reg = (*reg)?;
+        regs[i + 1..].contains(&Some(reg)).then_some(reg)
     })
 }
 
@@ -108,14 +120,8 @@ pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
 /// `quad`/`rep` and `ldunif` all land in rf0). The rule names the first register written
 /// twice.
 pub(crate) fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<V3dRule> {
-    let regs = writes(version, alu);
-    regs.iter().enumerate().find_map(|(i, reg)| {
-        let reg = (*reg)?;
-        regs[i + 1..]
-            .contains(&Some(reg))
-            .then(|| V3dRule::DoubleWrite {
-                register: reg.name(),
-            })
+    written_twice(&writes(version, alu)).map(|reg| V3dRule::DoubleWrite {
+        register: reg.name(),
     })
 }
 
@@ -235,8 +241,6 @@ pub(crate) struct AluFacts {
     pub(crate) double_write: bool,
     peripheral_conflict: bool,
     sfu_write: bool,
-    reads_r4: bool,
-    writes_r4: bool,
     thrsw: bool,
 }
 
@@ -258,8 +262,9 @@ impl AluFacts {
             + usize::from(v42 && sigs.contains(Signal::Ldtmu))
             + usize::from(sigs.contains(Signal::Ldtlb))
             + usize::from(sigs.contains(Signal::Ldtlbu));
+        let regs = writes(version, alu);
         AluFacts {
-            acc_writes: acc_writes(version, alu),
+            acc_writes: acc_bits(&regs),
             small_immediates_broken: small_immediates(
                 version,
                 sigs,
@@ -269,11 +274,9 @@ impl AluFacts {
             .is_err(),
             rotate_destination: rotate_destination(alu),
             two_uniform_reads: two_uniform_reads(alu),
-            double_write: double_write(version, alu).is_some(),
+            double_write: written_twice(&regs).is_some(),
             peripheral_conflict: peripherals > 1,
             sfu_write: is_sfu(version, add) || is_sfu(version, mul),
-            reads_r4: reads_r4(alu),
-            writes_r4: writes_r4(version, alu),
             thrsw: sigs.contains(Signal::Thrsw),
         }
     }
@@ -381,9 +384,9 @@ impl Placement {
         if self.sfu_pending(at) {
             let what = if sfu_write {
                 Some("another SFU write")
-            } else if facts.reads_r4 {
+            } else if reads_r4(alu) {
                 Some("an r4 read")
-            } else if facts.writes_r4 {
+            } else if writes_r4(version, alu) {
                 Some("an r4 write")
             } else {
                 None
