@@ -1315,15 +1315,19 @@ fn pack_blocks(
         out_locs.extend_from_slice(&locations[tail..]);
     }
     let live = live_at_leaders(version, instrs, &leaders, &targets, tail);
+    // The block (by its leader's input index) that starts at each output position.
+    let mut leader_at: HashMap<usize, usize> = HashMap::new();
+    for i in (0..=tail).filter(|&i| leaders[i]) {
+        leader_at.entry(new_index[i]).or_insert(i);
+    }
     let mut branches: Vec<(usize, usize, usize)> =
         branches.into_iter().map(|(at, t)| (at, t, 0)).collect();
     for (at, target, skip) in &mut branches {
         let Instruction::Branch(b) = out[*at] else {
             unreachable!("recorded branch positions hold branches")
         };
-        // The exit: the instruction after the delay slots of the branch at input index...
-        // found from the branch's output position through the block leaders.
-        let Some(exit) = (0..=tail).find(|&i| leaders[i] && new_index[i] == *at + 4) else {
+        // The exit: the block after the branch's delay slots.
+        let Some(&exit) = leader_at.get(&(*at + 4)) else {
             continue;
         };
         *skip = fill_from_target(
@@ -1420,12 +1424,13 @@ fn live_at_leaders(
         }
         gen.push(g);
         kill.push(k);
-        succ.push(
-            next.iter()
-                .map(|t| starts.iter().position(|s| s == t))
-                .collect::<Option<Vec<usize>>>()?,
-        );
+        succ.push(next);
     }
+    let block_of: HashMap<usize, usize> = starts.iter().enumerate().map(|(n, &s)| (s, n)).collect();
+    let succ: Vec<Vec<usize>> = succ
+        .iter()
+        .map(|next| next.iter().map(|t| block_of.get(t).copied()).collect())
+        .collect::<Option<Vec<Vec<usize>>>>()?;
     let mut live_in: Vec<Vec<Res>> = gen.clone();
     loop {
         let mut changed = false;
