@@ -7,11 +7,12 @@ use crate::launch::{
     ProbeOutcome, QPU_COUNT,
 };
 use crate::mailbox::Mailbox;
-use crate::memory::{self, bus_to_physical, check_range, MappedRegion, PhysicalMemory, PAGE_BYTES};
+use crate::memory::{
+    self, bus_to_physical, check_range, BufferKind, MappedWords, PhysicalMemory, PAGE_BYTES,
+};
 use crate::property::{self, mem_flag, ExecuteStatus};
 use crate::registers::{self, MappedRegisters, RegisterFile};
 use crate::system::{PiInfo, V3D_REGISTER_BYTES};
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -115,7 +116,7 @@ pub struct GpuMemory {
     handle: u32,
     bus_address: u32,
     size_bytes: usize,
-    region: Option<Box<dyn MappedRegion>>,
+    words: MappedWords,
     state: Arc<BufferState>,
     registration: Option<Registration>,
 }
@@ -175,32 +176,6 @@ impl GpuMemory {
         self.state.valid.store(true, Ordering::Release);
     }
 
-    fn region(&self) -> Result<&dyn MappedRegion, PiError> {
-        self.region
-            .as_deref()
-            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))
-    }
-
-    fn check_valid(&self) -> Result<(), PiError> {
-        if self.is_valid() {
-            Ok(())
-        } else {
-            Err(PiError::OutputInvalid {
-                bus_address: self.bus_address,
-            })
-        }
-    }
-
-    /// Word 0 of the mapping and its length in words, for the slice views.
-    fn slice_parts(&self) -> Result<(NonNull<u32>, usize), PiError> {
-        self.check_valid()?;
-        let region = self.region()?;
-        let base = region.memory_words().ok_or(PiError::NoSliceAccess {
-            bus_address: self.bus_address,
-        })?;
-        Ok((base, region.len_words()))
-    }
-
     /// The whole buffer as a slice of the uncached mapping: reads go straight to the memory
     /// the QPUs see, with no copy.
     ///
@@ -210,100 +185,43 @@ impl GpuMemory {
     /// [`Self::write_words`] (word accesses, no references) and call [`Self::mark_valid`], or
     /// copy out what is left with [`Self::salvage_words`].
     pub fn as_words(&self) -> Result<&[u32], PiError> {
-        let (base, len) = self.slice_parts()?;
-        // SAFETY: `from_raw_parts` needs `base` non-null and aligned, `len` initialised u32s
-        // readable from it for the whole borrow, no mutation of them while the borrow lives,
-        // and `len * 4 <= isize::MAX`.
-        // - Non-null, aligned, readable: `MappedRegion` is an unsafe trait whose implementors
-        //   promise that `Some(base)` from `memory_words` is u32-aligned and mapped readable and
-        //   writable for `len_words()` words until the region drops. The region drops only in
-        //   `GpuMemory::drop`, and the slice borrows `self`, so the mapping outlives the slice.
-        // - Initialised: mapped memory always holds bits, and every bit pattern is a valid u32.
-        // - No mutation by this process while borrowed: the region is the process's only way to
-        //   these bytes (its contract; the firmware never hands out overlapping allocations, and
-        //   this crate maps each allocation once). Every path here that writes them
-        //   (`write_u32`, `write_words`, `as_words_mut`) takes `&mut self`, which the borrow
-        //   checker refuses while this `&self` borrow lives.
-        // - No mutation by the GPU while borrowed: the QPUs write memory only while a launch
-        //   runs. `launch_buffers` takes every buffer its programs may write as `&mut [u32]`
-        //   (so no slice of it can exist elsewhere then) and read-only ones as `&[u32]`,
-        //   checking afterwards that those did not change. A launch that failed or timed out may
-        //   leave a program running, so it marks every buffer invalid and this function refuses
-        //   invalid buffers (above) until `mark_valid`. Programs given raw bus addresses through
-        //   `launch`/`launch_with` can write any memory, like anything else that reaches
-        //   /dev/mem; that is outside what Rust can check, as `/proc/self/mem` is.
-        // - Size: the window is mapped in this address space, so it is below isize::MAX bytes.
-        // The slice sees what the GPU wrote without cache maintenance: the ARM mapping is
-        // uncached (/dev/mem with O_SYNC) and the 0xC bus alias bypasses the VideoCore's L2
-        // (see `crate::memory`).
-        Ok(unsafe { std::slice::from_raw_parts(base.as_ptr(), len) })
+        self.words.as_words(self.is_valid())
     }
 
     /// The whole buffer as a mutable slice of the uncached mapping: writes land in the memory
     /// the QPUs read, with no copy. Fails like [`Self::as_words`] while the buffer is invalid.
     pub fn as_words_mut(&mut self) -> Result<&mut [u32], PiError> {
-        let (base, len) = self.slice_parts()?;
-        // SAFETY: as in `as_words` (alignment, mapping lifetime tied to the borrow, size, the
-        // GPU not writing while a launch is not running, invalid buffers refused), plus
-        // exclusivity: this borrow is `&mut self`, so no other slice of this buffer (from
-        // `as_words` or an earlier `as_words_mut`) and no word access can exist while it lives,
-        // and `base` is a raw pointer from the region, not derived from a shared reference, so
-        // writing through it is allowed (the mapping is PROT_WRITE).
-        Ok(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), len) })
+        let valid = self.is_valid();
+        self.words.as_words_mut(valid)
     }
 
     /// Reads `out.len()` words starting at `start` whether or not the buffer is valid, one
     /// volatile word at a time (no reference to the memory is made). After a failed launch
     /// this is what is left: possibly half-written, and possibly still changing.
     pub fn salvage_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
-        check_range(start, out.len(), self.len_words())?;
-        let region = self.region()?;
-        for (offset, word) in out.iter_mut().enumerate() {
-            *word = region.read_word(start + offset);
-        }
-        Ok(())
+        self.words.salvage(start, out)
     }
 
     /// Reads word `index`.
     pub fn read_u32(&self, index: usize) -> Result<u32, PiError> {
-        check_range(index, 1, self.len_words())?;
-        self.check_valid()?;
-        Ok(self.region()?.read_word(index))
+        let mut word = [0];
+        self.read_words(index, &mut word)?;
+        Ok(word[0])
     }
 
     /// Writes word `index`. Writing is allowed on an invalid buffer (to refill it).
     pub fn write_u32(&mut self, index: usize, value: u32) -> Result<(), PiError> {
-        check_range(index, 1, self.len_words())?;
-        let region = self
-            .region
-            .as_deref_mut()
-            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))?;
-        region.write_word(index, value);
-        Ok(())
+        self.words.write_words(index, &[value])
     }
 
     /// Reads `out.len()` words starting at `start`.
     pub fn read_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
-        check_range(start, out.len(), self.len_words())?;
-        self.check_valid()?;
-        let region = self.region()?;
-        for (offset, word) in out.iter_mut().enumerate() {
-            *word = region.read_word(start + offset);
-        }
-        Ok(())
+        self.words.read_words(self.is_valid(), start, out)
     }
 
     /// Writes `words` starting at `start`.
     pub fn write_words(&mut self, start: usize, words: &[u32]) -> Result<(), PiError> {
-        check_range(start, words.len(), self.len_words())?;
-        let region = self
-            .region
-            .as_deref_mut()
-            .ok_or_else(|| PiError::Internal("GPU buffer used after unmapping".to_string()))?;
-        for (offset, word) in words.iter().enumerate() {
-            region.write_word(start + offset, *word);
-        }
-        Ok(())
+        self.words.write_words(start, words)
     }
 
     /// Copies the whole buffer out.
@@ -322,7 +240,7 @@ impl Drop for GpuMemory {
         // Launches must stop resolving slices to this buffer before its host addresses can be
         // reused by another mapping.
         self.state.host_address.store(0, Ordering::Release);
-        drop(self.region.take());
+        self.words.release();
         let mut mailbox = self.shared.mailbox();
         let unlocked = property::unlock_memory(mailbox.as_mut(), self.handle);
         let released = property::release_memory(mailbox.as_mut(), self.handle);
@@ -923,7 +841,7 @@ fn allocate(
         handle,
         bus_address,
         size_bytes: size,
-        region: Some(region),
+        words: MappedWords::new(region, size / 4, BufferKind::Vc4 { bus_address }),
         state,
         registration,
     })

@@ -54,7 +54,8 @@ pub fn round_to_pages(bytes: usize) -> Option<usize> {
 ///
 /// # Safety
 ///
-/// [`GpuMemory`](crate::GpuMemory) turns [`Self::memory_words`] into Rust slices, so an
+/// The buffers of both backends ([`GpuMemory`](crate::GpuMemory),
+/// [`V3dBuffer`](crate::v3d::V3dBuffer)) turn [`Self::memory_words`] into Rust slices, so an
 /// implementation that returns `Some(base)` promises, for as long as the region value exists
 /// (from its creation until its `drop` starts):
 /// - `base` is aligned for `u32`, and the `len_words() * 4` bytes from `base` on are mapped
@@ -219,6 +220,177 @@ pub(crate) fn check_range(start: usize, count: usize, len: usize) -> Result<(), 
     match start.checked_add(count) {
         Some(end) if end <= len => Ok(()),
         _ => Err(PiError::OutOfBounds { index: start, len }),
+    }
+}
+
+/// Which backend's buffer a [`MappedWords`] belongs to, for its errors.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BufferKind {
+    /// A VideoCore IV firmware allocation ([`GpuMemory`](crate::GpuMemory)), by bus address.
+    Vc4 { bus_address: u32 },
+    /// A V3D buffer object ([`V3dBuffer`](crate::v3d::V3dBuffer)), by GPU address.
+    V3d { gpu_address: u32 },
+}
+
+impl BufferKind {
+    fn invalid(self) -> PiError {
+        match self {
+            BufferKind::Vc4 { bus_address } => PiError::OutputInvalid { bus_address },
+            BufferKind::V3d { gpu_address } => PiError::V3dBufferInvalid { gpu_address },
+        }
+    }
+
+    fn no_slice(self) -> PiError {
+        match self {
+            BufferKind::Vc4 { bus_address } => PiError::NoSliceAccess { bus_address },
+            BufferKind::V3d { gpu_address } => PiError::V3dNoSliceAccess { gpu_address },
+        }
+    }
+
+    fn released(self) -> PiError {
+        PiError::Internal(match self {
+            BufferKind::Vc4 { .. } => "GPU buffer used after unmapping".to_string(),
+            BufferKind::V3d { .. } => "V3D buffer used after release".to_string(),
+        })
+    }
+}
+
+/// The host side of a GPU buffer, as both Pi backends keep it: its mapping and length. Word
+/// accesses work at any time (they make no reference to the memory); slice views and checked
+/// reads only while the owner says the buffer is valid (`valid`: no job of a failed launch
+/// may still be writing it). The owner releases the mapping in its `drop`, before it gives
+/// the memory back.
+pub(crate) struct MappedWords {
+    region: Option<Box<dyn MappedRegion>>,
+    len_words: usize,
+    kind: BufferKind,
+}
+
+impl MappedWords {
+    pub(crate) fn new(region: Box<dyn MappedRegion>, len_words: usize, kind: BufferKind) -> Self {
+        MappedWords {
+            region: Some(region),
+            len_words,
+            kind,
+        }
+    }
+
+    pub(crate) fn len_words(&self) -> usize {
+        self.len_words
+    }
+
+    /// Unmaps: no access works afterwards.
+    pub(crate) fn release(&mut self) {
+        drop(self.region.take());
+    }
+
+    fn region(&self) -> Result<&dyn MappedRegion, PiError> {
+        self.region.as_deref().ok_or_else(|| self.kind.released())
+    }
+
+    fn region_mut(&mut self) -> Result<&mut dyn MappedRegion, PiError> {
+        let kind = self.kind;
+        match self.region.as_deref_mut() {
+            Some(region) => Ok(region),
+            None => Err(kind.released()),
+        }
+    }
+
+    fn check_valid(&self, valid: bool) -> Result<(), PiError> {
+        if valid {
+            Ok(())
+        } else {
+            Err(self.kind.invalid())
+        }
+    }
+
+    /// Word 0 of the mapping and its length in words, for the slice views.
+    fn slice_parts(&self, valid: bool) -> Result<(NonNull<u32>, usize), PiError> {
+        self.check_valid(valid)?;
+        let region = self.region()?;
+        let base = region.memory_words().ok_or_else(|| self.kind.no_slice())?;
+        Ok((base, region.len_words().min(self.len_words)))
+    }
+
+    /// The whole buffer as a slice of its mapping (see `GpuMemory::as_words` and
+    /// `V3dBuffer::as_words`).
+    pub(crate) fn as_words(&self, valid: bool) -> Result<&[u32], PiError> {
+        let (base, len) = self.slice_parts(valid)?;
+        // SAFETY: `from_raw_parts` needs `base` non-null and aligned, `len` initialised u32s
+        // readable from it for the whole borrow, no mutation of them while the borrow lives,
+        // and `len * 4 <= isize::MAX`.
+        // - Non-null, aligned, readable: `MappedRegion` is an unsafe trait whose implementors
+        //   promise that `Some(base)` from `memory_words` is u32-aligned and mapped readable and
+        //   writable for `len_words()` words until the region drops (`len` is at most that). The
+        //   region drops only in `release`, which takes `&mut self`, and the slice borrows
+        //   `self`, so the mapping outlives the slice.
+        // - Initialised: mapped memory always holds bits, and every bit pattern is a valid u32.
+        // - No mutation by this process while borrowed: the region is the process's only way to
+        //   these bytes (its contract; the firmware never hands out overlapping allocations,
+        //   and each backend maps each allocation or buffer object once). Every path here that
+        //   writes them (`write_u32`, `write_words`, `as_words_mut`) takes `&mut self`, which
+        //   the borrow checker refuses while this `&self` borrow lives.
+        // - No mutation by the GPU while borrowed: the QPUs write memory only while a launch
+        //   runs. Both backends' launches (`Gpu::launch_buffers`, `V3d::launch`) take every
+        //   slice their programs may write as `&mut [u32]` (so no slice of it can exist
+        //   elsewhere then) and read-only ones as `&[u32]`, checking afterwards that those did
+        //   not change. A launch that failed or timed out may leave a program running, so it
+        //   marks every buffer of its device invalid, and the owner passes that as `valid`,
+        //   which this function refuses (above) until the owner's `mark_valid`. Programs can
+        //   reach memory they were not lent (raw bus addresses through `Gpu::launch`, any
+        //   buffer object through the V3D's MMU); that is outside what Rust can check, as
+        //   `/proc/self/mem` is, and the launches report it when it was a lent buffer's.
+        // - Size: the mapping exists in this address space, so it is below isize::MAX bytes.
+        // The slice sees what the GPU wrote without cache maintenance: on the VideoCore IV the
+        // ARM mapping is uncached (/dev/mem with O_SYNC) and the 0xC bus alias bypasses the
+        // VideoCore's L2 (module docs); a V3D buffer object's mapping is write-combined
+        // (uncached; Linux `v3d_create_object`), and the kernel follows each CSD job with a
+        // cache-clean job its wait covers (`v3d_setup_csd_jobs_and_bos`).
+        Ok(unsafe { std::slice::from_raw_parts(base.as_ptr(), len) })
+    }
+
+    /// The same, writable.
+    pub(crate) fn as_words_mut(&mut self, valid: bool) -> Result<&mut [u32], PiError> {
+        let (base, len) = self.slice_parts(valid)?;
+        // SAFETY: as in `as_words` (alignment, mapping lifetime tied to the borrow, size, the
+        // GPU not writing while no launch runs, invalid buffers refused), plus exclusivity:
+        // this borrow is `&mut self`, so no other slice of this buffer (from `as_words` or an
+        // earlier `as_words_mut`) and no word access can exist while it lives, and `base` is a
+        // raw pointer from the region, not derived from a shared reference, so writing through
+        // it is allowed (the mapping is writable).
+        Ok(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), len) })
+    }
+
+    /// Copies `out.len()` words from `start` on, one volatile word at a time, valid or not.
+    pub(crate) fn salvage(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
+        check_range(start, out.len(), self.len_words)?;
+        let region = self.region()?;
+        for (offset, word) in out.iter_mut().enumerate() {
+            *word = region.read_word(start + offset);
+        }
+        Ok(())
+    }
+
+    /// The same, refused while the buffer is invalid.
+    pub(crate) fn read_words(
+        &self,
+        valid: bool,
+        start: usize,
+        out: &mut [u32],
+    ) -> Result<(), PiError> {
+        check_range(start, out.len(), self.len_words)?;
+        self.check_valid(valid)?;
+        self.salvage(start, out)
+    }
+
+    /// Writes `words` from word `start` on (also on an invalid buffer, to refill it).
+    pub(crate) fn write_words(&mut self, start: usize, words: &[u32]) -> Result<(), PiError> {
+        check_range(start, words.len(), self.len_words)?;
+        let region = self.region_mut()?;
+        for (offset, &word) in words.iter().enumerate() {
+            region.write_word(start + offset, word);
+        }
+        Ok(())
     }
 }
 

@@ -42,14 +42,13 @@ pub mod drm;
 pub mod standin;
 
 use std::path::{Path, PathBuf};
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use crate::error::PiError;
 use crate::gpu::LaunchBuffer;
-use crate::memory::{check_range, MappedRegion};
+use crate::memory::{check_range, BufferKind, MappedRegion, MappedWords};
 
 pub use csd::Dispatch;
 
@@ -381,8 +380,7 @@ impl V3d {
             driver: Arc::clone(&self.driver),
             handle,
             gpu_address,
-            region: Some(region),
-            len_words,
+            words: MappedWords::new(region, len_words, BufferKind::V3d { gpu_address }),
             state,
         })
     }
@@ -546,8 +544,7 @@ pub struct V3dBuffer {
     driver: Arc<dyn V3dDriver>,
     handle: u32,
     gpu_address: u32,
-    region: Option<Box<dyn MappedRegion>>,
-    len_words: usize,
+    words: MappedWords,
     state: Arc<BufferState>,
 }
 
@@ -556,7 +553,7 @@ impl std::fmt::Debug for V3dBuffer {
         f.debug_struct("V3dBuffer")
             .field("handle", &self.handle)
             .field("gpu_address", &format_args!("0x{:08x}", self.gpu_address))
-            .field("len_words", &self.len_words)
+            .field("len_words", &self.len_words())
             .field("valid", &self.is_valid())
             .finish()
     }
@@ -570,13 +567,13 @@ impl V3dBuffer {
 
     /// The GPU address of word `index`.
     pub fn gpu_address_of(&self, index: usize) -> Result<u32, PiError> {
-        check_range(index, 1, self.len_words)?;
+        check_range(index, 1, self.len_words())?;
         Ok(self.gpu_address + index as u32 * 4)
     }
 
     /// Length in 32-bit words.
     pub fn len_words(&self) -> usize {
-        self.len_words
+        self.words.len_words()
     }
 
     /// The driver's handle (what a launch lists).
@@ -596,32 +593,6 @@ impl V3dBuffer {
         self.state.valid.store(true, Ordering::Release);
     }
 
-    fn region(&self) -> Result<&dyn MappedRegion, PiError> {
-        self.region
-            .as_deref()
-            .ok_or_else(|| PiError::Internal("V3D buffer used after release".to_string()))
-    }
-
-    fn check_valid(&self) -> Result<(), PiError> {
-        if self.is_valid() {
-            Ok(())
-        } else {
-            Err(PiError::V3dBufferInvalid {
-                gpu_address: self.gpu_address,
-            })
-        }
-    }
-
-    /// Word 0 of the mapping and its length in words, for the slice views.
-    fn slice_parts(&self) -> Result<(NonNull<u32>, usize), PiError> {
-        self.check_valid()?;
-        let region = self.region()?;
-        let base = region.memory_words().ok_or(PiError::V3dNoSliceAccess {
-            gpu_address: self.gpu_address,
-        })?;
-        Ok((base, region.len_words().min(self.len_words)))
-    }
-
     /// The whole buffer as a slice of its mapping: reads go straight to the memory the QPUs
     /// see, with no copy.
     ///
@@ -631,97 +602,46 @@ impl V3dBuffer {
     /// [`Self::write_words`] (word accesses, no references) and call [`Self::mark_valid`], or
     /// copy out what is left with [`Self::salvage_words`].
     pub fn as_words(&self) -> Result<&[u32], PiError> {
-        let (base, len) = self.slice_parts()?;
-        // SAFETY: `from_raw_parts` needs `base` non-null and aligned, `len` initialised u32s
-        // readable from it for the whole borrow, no mutation of them while the borrow lives,
-        // and `len * 4 <= isize::MAX`.
-        // - Non-null, aligned, readable: `MappedRegion` is an unsafe trait whose implementors
-        //   promise that `Some(base)` from `memory_words` is u32-aligned and mapped readable and
-        //   writable for `len_words()` words until the region drops (`len` is at most that). The
-        //   region drops only in `V3dBuffer::drop`, and the slice borrows `self`, so the mapping
-        //   outlives the slice.
-        // - Initialised: mapped memory always holds bits, and every bit pattern is a valid u32.
-        // - No mutation by this process while borrowed: the region is the process's only way to
-        //   these bytes (its contract; `V3d::alloc` maps each buffer object once). Every path
-        //   here that writes them (`write_u32`, `write_words`, `as_words_mut`) takes
-        //   `&mut self`, which the borrow checker refuses while this `&self` borrow lives.
-        // - No mutation by the GPU while borrowed: the QPUs write memory only while a job runs.
-        //   `V3d::launch` takes every slice its job may write as `&mut [u32]` (so no slice of
-        //   those words can exist elsewhere then) and read-only ones as `&[u32]`, checking
-        //   afterwards that those, and the words of their buffers outside every lent slice, did
-        //   not change. A launch whose wait failed or timed out may leave its job running, so it
-        //   marks every buffer invalid and this function refuses invalid buffers (above) until
-        //   `mark_valid`. A job can reach every buffer object of the node through the V3D's
-        //   MMU, whatever it was lent; writing memory it was not lent is outside what Rust can
-        //   check, as `/proc/self/mem` is, and the launch reports it when it was a lent
-        //   buffer's.
-        // - Size: the mapping exists in this address space, so it is below isize::MAX bytes.
-        // The slice sees what the GPU wrote without cache maintenance: the mapping is
-        // write-combined (uncached; Linux `v3d_create_object`), and the kernel follows each CSD
-        // job with a cache-clean job the wait covers (`v3d_setup_csd_jobs_and_bos`).
-        Ok(unsafe { std::slice::from_raw_parts(base.as_ptr(), len) })
+        self.words.as_words(self.is_valid())
     }
 
     /// The whole buffer as a mutable slice of its mapping: writes land in the memory the QPUs
     /// read, with no copy. Fails like [`Self::as_words`] while the buffer is invalid.
     pub fn as_words_mut(&mut self) -> Result<&mut [u32], PiError> {
-        let (base, len) = self.slice_parts()?;
-        // SAFETY: as in `as_words` (alignment, mapping lifetime tied to the borrow, size, the
-        // GPU not writing while no job runs, invalid buffers refused), plus exclusivity: this
-        // borrow is `&mut self`, so no other slice of this buffer (from `as_words` or an
-        // earlier `as_words_mut`) and no word access can exist while it lives, and `base` is a
-        // raw pointer from the region, not derived from a shared reference, so writing through
-        // it is allowed (the mapping is writable).
-        Ok(unsafe { std::slice::from_raw_parts_mut(base.as_ptr(), len) })
+        let valid = self.is_valid();
+        self.words.as_words_mut(valid)
     }
 
     /// Reads `out.len()` words starting at `start` whether or not the buffer is valid, one
     /// volatile word at a time (no reference to the memory is made). After a failed launch
     /// this is what is left: possibly half-written, and possibly still changing.
     pub fn salvage_words(&self, start: usize, out: &mut [u32]) -> Result<(), PiError> {
-        check_range(start, out.len(), self.len_words)?;
-        let region = self.region()?;
-        for (offset, word) in out.iter_mut().enumerate() {
-            *word = region.read_word(start + offset);
-        }
-        Ok(())
+        self.words.salvage(start, out)
     }
 
     /// Reads word `index` (refused while the buffer is invalid).
     pub fn read_u32(&self, index: usize) -> Result<u32, PiError> {
-        check_range(index, 1, self.len_words)?;
-        self.check_valid()?;
-        Ok(self.region()?.read_word(index))
+        let mut word = [0];
+        self.words.read_words(self.is_valid(), index, &mut word)?;
+        Ok(word[0])
     }
 
     /// Writes word `index`. Writing is allowed on an invalid buffer (to refill it).
     pub fn write_u32(&mut self, index: usize, value: u32) -> Result<(), PiError> {
-        check_range(index, 1, self.len_words)?;
-        let region = self
-            .region
-            .as_deref_mut()
-            .ok_or_else(|| PiError::Internal("V3D buffer used after release".to_string()))?;
-        region.write_word(index, value);
-        Ok(())
+        self.words.write_words(index, &[value])
     }
 
     /// Writes `values` from word `start` on (also on an invalid buffer).
     pub fn write_words(&mut self, start: usize, values: &[u32]) -> Result<(), PiError> {
-        check_range(start, values.len(), self.len_words)?;
-        for (i, &v) in values.iter().enumerate() {
-            self.write_u32(start + i, v)?;
-        }
-        Ok(())
+        self.words.write_words(start, values)
     }
 
     /// Reads `count` words from word `start` on (refused while the buffer is invalid).
     pub fn read_words(&self, start: usize, count: usize) -> Result<Vec<u32>, PiError> {
-        check_range(start, count, self.len_words)?;
-        self.check_valid()?;
-        let region = self.region()?;
-        Ok((start..start + count)
-            .map(|i| region.read_word(i))
-            .collect())
+        check_range(start, count, self.len_words())?;
+        let mut words = vec![0; count];
+        self.words.read_words(self.is_valid(), start, &mut words)?;
+        Ok(words)
     }
 }
 
@@ -732,7 +652,7 @@ impl Drop for V3dBuffer {
         self.state.host_address.store(0, Ordering::Release);
         // Unmap first (py-videocore6 `Memory.close`), then give the object back; a failure
         // here has nobody to report to, and the kernel frees the object at close anyway.
-        drop(self.region.take());
+        self.words.release();
         let _ = self.driver.close_bo(self.handle);
     }
 }
