@@ -98,6 +98,21 @@ fn un(op: UnaryOp, x: Expr) -> Expr {
     Expr::Unary { op, arg: a(x) }
 }
 
+/// `counter = 0` and `while cond { body; counter += 1 }`.
+fn counted_loop(counter: VarId, cond: Cond, mut body: Vec<Stmt>) -> (Stmt, Stmt) {
+    body.push(stmt(StmtKind::Assign {
+        var: counter,
+        value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
+    }));
+    (
+        stmt(StmtKind::Assign {
+            var: counter,
+            value: lit(0),
+        }),
+        stmt(StmtKind::While { cond, body }),
+    )
+}
+
 fn stmt(kind: StmtKind) -> Stmt {
     Stmt {
         kind,
@@ -470,17 +485,8 @@ impl Gen {
                 };
                 let mut body: Vec<Stmt> = opening.into_iter().collect();
                 body.extend(self.block(depth + 1));
-                body.push(stmt(StmtKind::Assign {
-                    var: counter,
-                    value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
-                }));
-                vec![
-                    stmt(StmtKind::Assign {
-                        var: counter,
-                        value: lit(0),
-                    }),
-                    stmt(StmtKind::While { cond, body }),
-                ]
+                let (init, lp) = counted_loop(counter, cond, body);
+                vec![init, lp]
             }
             8 => {
                 let value = self.int(0, true);
@@ -677,25 +683,17 @@ impl Gen {
             kind: StoreKind::Blocking,
             lanes: None,
         }));
-        body.push(stmt(StmtKind::Assign {
-            var: counter,
-            value: bin(BinaryOp::IntAdd, Expr::Var(counter), lit(1)),
-        }));
+        let cond = Cond::Any(BoolExpr::Compare {
+            op: CmpOp::Lt,
+            float: false,
+            lhs: a(Expr::Var(counter)),
+            rhs: a(bin(BinaryOp::And, var(P_X), lit(7))),
+        });
+        let (init, lp) = counted_loop(counter, cond, body);
         vec![
-            stmt(StmtKind::Assign {
-                var: counter,
-                value: lit(0),
-            }),
+            init,
             gather(self),
-            stmt(StmtKind::While {
-                cond: Cond::Any(BoolExpr::Compare {
-                    op: CmpOp::Lt,
-                    float: false,
-                    lhs: a(Expr::Var(counter)),
-                    rhs: a(bin(BinaryOp::And, var(P_X), lit(7))),
-                }),
-                body,
-            }),
+            lp,
             // The gather still waiting.
             stmt(StmtKind::Receive { var: w(0) }),
         ]
