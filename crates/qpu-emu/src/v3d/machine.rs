@@ -10,7 +10,8 @@ use qpu_isa::v3d::{
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
-use super::placement::{self, AluFacts, Placement};
+use super::placement::{self, AluFacts, Placement, Reg};
+use super::poison::{Origin, Poison};
 use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
 use super::{Batch, V3dConfig, V3dQpuReport};
 use crate::memory::{LendingMemory, MemoryError};
@@ -101,6 +102,11 @@ pub(crate) struct DecodedAlu {
     /// have one; the small immediate's lanes.
     lane_fns: Option<(LaneFn, LaneFn)>,
     imm: Option<Lanes>,
+    /// The registers its live ops read (bit n = rfn; bit n = rn), and whether a write
+    /// condition reads a flag: the short path runs only when none has an undefined lane.
+    rf_reads: u64,
+    acc_reads: u8,
+    reads_flags: bool,
 }
 
 /// A pure 16-lane operation of two inputs.
@@ -123,7 +129,30 @@ impl DecodedAlu {
             mul_float_mods: alu.mul_float_mods(),
             add_named_modifiers: alu.add_named_modifiers(),
             mul_named_modifiers: alu.mul_named_modifiers(),
+            rf_reads: 0,
+            acc_reads: 0,
+            reads_flags: false,
         };
+        let (ar, mr) = (d.add_arity, d.mul_arity);
+        let live = [
+            alu.add.op != AddOp::Nop && ar >= 1,
+            alu.add.op != AddOp::Nop && ar >= 2,
+            alu.mul.op != MulOp::Nop && mr >= 1,
+            alu.mul.op != MulOp::Nop && mr >= 2,
+        ];
+        for (source, _) in d.sources.iter().zip(live).filter(|(_, l)| *l) {
+            match *source {
+                InputSource::Rf(r) => d.rf_reads |= 1u64.checked_shl(u32::from(r)).unwrap_or(0),
+                InputSource::Acc(r) => d.acc_reads |= 1 << r,
+                InputSource::SmallImm(_) => {}
+            }
+        }
+        // 4.2's `rot` by r5 (raddr_b 0) reads r5's lane 0.
+        if alu.signals.contains(Signal::Rot) {
+            d.acc_reads |= 1 << 5;
+        }
+        let flags = alu.flags();
+        d.reads_flags = flags.ac.is_some() || flags.mc.is_some();
         d.plain = is_plain(version, &alu, &d);
         if d.plain && !alu.signals.contains(Signal::Rot) {
             d.lane_fns = add_lane_fn(version, &d).zip(mul_lane_fn(version, &d));
@@ -419,26 +448,54 @@ fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
 /// write a register (`ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu`), kept without a
 /// heap allocation.
 struct Writes {
-    list: [(Dest, Lanes, u16); 6],
+    list: [Write; 6],
     len: usize,
+}
+
+/// One write of an instruction: where, the values, the lanes its condition enables, the
+/// values' undefined lanes, and the condition's.
+#[derive(Clone, Copy)]
+struct Write {
+    dest: Dest,
+    values: Lanes,
+    mask: u16,
+    poison: Poison,
+    cond: Poison,
+}
+
+impl Write {
+    fn new(dest: Dest, values: Lanes, mask: u16, poison: Poison, cond: Poison) -> Write {
+        Write {
+            dest,
+            values,
+            mask,
+            poison,
+            cond,
+        }
+    }
+
+    /// An unconditional write of defined values (a uniform).
+    fn defined(dest: Dest, values: Lanes) -> Write {
+        Write::new(dest, values, 0xffff, Poison::NONE, Poison::NONE)
+    }
 }
 
 impl Default for Writes {
     fn default() -> Self {
         Writes {
-            list: [(Dest::Nop, [0; 16], 0); 6],
+            list: [Write::defined(Dest::Nop, [0; 16]); 6],
             len: 0,
         }
     }
 }
 
 impl Writes {
-    fn push(&mut self, write: (Dest, Lanes, u16)) {
+    fn push(&mut self, write: Write) {
         self.list[self.len] = write;
         self.len += 1;
     }
 
-    fn as_slice(&self) -> &[(Dest, Lanes, u16)] {
+    fn as_slice(&self) -> &[Write] {
         &self.list[..self.len]
     }
 }
@@ -452,29 +509,40 @@ pub(crate) struct Thread {
     version: V3dVersion,
     threads: u8,
     rf: Vec<Lanes>,
-    rf_valid: u64,
+    /// Each register's undefined lanes ([`super::poison`]).
+    rf_poison: Vec<Poison>,
+    /// The registers with an undefined lane (bit n = rfn), for the plain path's test.
+    rf_poisoned: u64,
     acc: [Lanes; 6],
-    acc_valid: u8,
-    /// Accumulators ever written (to tell "lost at a switch" from "never written").
-    acc_written: u8,
+    acc_poison: [Poison; 6],
+    /// The accumulators with an undefined lane (bit n = rn).
+    acc_poisoned: u8,
     flag_a: u16,
     flag_b: u16,
-    flags_valid: bool,
-    b_valid: bool,
+    /// The undefined lanes of flags A and B.
+    flag_poison: [Poison; 2],
+    /// The `thrsw` (its address) whose switch took effect last, until the thread runs
+    /// again: the dispatcher then says whether another thread ran in between.
+    pub switched_at: Option<u32>,
     pub pc: u32,
     unif: u32,
     unifa: Option<u32>,
     lr: u32,
-    /// The high part from `multop` and the thread switch count when it was made.
-    rtop: Option<(Lanes, u64)>,
-    tmu_data: Vec<Lanes>,
+    /// The high part from `multop`, its undefined lanes, and the thread switch count when
+    /// it was made.
+    rtop: Option<(Lanes, Poison, u64)>,
+    tmu_data: Vec<(Lanes, Poison)>,
+    /// Lookup configs for the next requests, one byte each from the low end (0xff: the
+    /// plain 32-bit access).
     tmu_config: Option<u32>,
-    tmu_results: VecDeque<(Lanes, u64)>,
+    /// Result words on their way: the values, their undefined lanes, the clock they arrive.
+    tmu_results: VecDeque<(Lanes, Poison, u64)>,
     tmu_store_done: u64,
     /// (instruction index at which it takes effect, new PC, new uniform pointer).
     branch: Option<(u64, u32, Option<u32>)>,
-    /// (instruction index at which it takes effect, whether it ends the program).
-    thrsw: Option<(u64, bool)>,
+    /// (instruction index at which it takes effect, whether it ends the program, the
+    /// `thrsw` instruction's address).
+    thrsw: Option<(u64, bool, u32)>,
     index: u64,
     /// The placement rules' record of recent branches, switches, SFU and `unifa` writes.
     place: Placement,
@@ -508,14 +576,17 @@ impl Thread {
             version: config.version,
             threads: config.threads,
             rf: vec![[0; 16]; 64],
-            rf_valid: 0,
+            rf_poison: (0..64)
+                .map(|n| Poison::all(Origin::Unwritten(Reg::Rf(n))))
+                .collect(),
+            rf_poisoned: !0,
             acc: [[0; 16]; 6],
-            acc_valid: 0,
-            acc_written: 0,
+            acc_poison: std::array::from_fn(|n| Poison::all(Origin::Unwritten(Reg::Acc(n as u8)))),
+            acc_poisoned: 0x3f,
             flag_a: 0,
             flag_b: 0,
-            flags_valid: true,
-            b_valid: true,
+            flag_poison: [Poison::all(Origin::FlagsAtStart); 2],
+            switched_at: None,
             pc,
             unif: batch.uniforms,
             unifa: None,
@@ -528,7 +599,7 @@ impl Thread {
             branch: None,
             thrsw: None,
             index: 0,
-            place: Placement::new(batch.single_segment),
+            place: Placement::new(batch.single_segment, config.threads > 1),
             switches: 0,
             prev_acc_writes: 0,
             report: V3dQpuReport {
@@ -542,9 +613,10 @@ impl Thread {
             V3dVersion::V42 => 0,
             V3dVersion::V71 => 3,
         };
-        t.rf[p0] = splat(batch.payload0);
-        t.rf[2] = batch.payload1;
-        t.rf_valid = 1 << p0 | 1 << 2;
+        t.write_register(Dest::Rf(p0 as u8), splat(batch.payload0), 0xffff)
+            .expect("a payload register exists");
+        t.write_register(Dest::Rf(2), batch.payload1, 0xffff)
+            .expect("a payload register exists");
         t
     }
 
@@ -556,6 +628,7 @@ impl Thread {
         }
     }
 
+    /// Register-file register `n` (its lanes may be undefined: see [`Self::rf_poison`]).
     fn read_rf(&self, n: u8) -> Result<&Lanes, V3dFault> {
         if n >= self.regs() {
             return Err(V3dRule::RegisterOutOfRange {
@@ -564,55 +637,64 @@ impl Thread {
             }
             .into());
         }
-        if self.rf_valid & (1 << n) == 0 {
-            return Err(V3dRule::Undefined {
-                register: format!("rf{n}"),
-            }
-            .into());
-        }
         Ok(&self.rf[usize::from(n)])
     }
 
     fn read_acc(&self, n: u8) -> Result<&Lanes, V3dFault> {
-        if self.acc_valid & (1 << n) == 0 {
-            let register = format!("r{n}");
-            return Err(if self.acc_written & (1 << n) != 0 {
-                V3dRule::LostAcrossThrsw { what: register }
-            } else {
-                V3dRule::Undefined { register }
-            }
-            .into());
-        }
         Ok(&self.acc[usize::from(n)])
     }
 
-    fn flags(&self) -> Result<(u16, u16), V3dFault> {
-        self.flags_ab(true, false)
-    }
-
-    /// The flags, checking that the ones asked for are defined.
-    fn flags_ab(&self, need_a: bool, need_b: bool) -> Result<(u16, u16), V3dFault> {
-        if (need_a && !self.flags_valid) || (need_b && !self.b_valid) {
-            return Err(V3dRule::LostAcrossThrsw {
-                what: "flag A or B".into(),
-            }
-            .into());
-        }
-        Ok((self.flag_a, self.flag_b))
-    }
-
-    fn cond_mask(&self, cond: Option<Cond>) -> Result<u16, V3dFault> {
-        let Some(cond) = cond else {
-            return Ok(0xffff);
-        };
-        let uses_b = matches!(cond, Cond::IfB | Cond::IfNb);
-        let (a, b) = self.flags_ab(!uses_b, uses_b)?;
-        Ok(match cond {
-            Cond::IfA => a,
-            Cond::IfB => b,
-            Cond::IfNa => !a,
-            Cond::IfNb => !b,
+    /// What reading `source` gives: its lanes and their undefined marks.
+    fn read_source(&self, source: InputSource) -> Result<(Lanes, Poison), V3dFault> {
+        Ok(match source {
+            InputSource::Acc(r) => (*self.read_acc(r)?, self.acc_poison[usize::from(r)]),
+            InputSource::Rf(r) => (*self.read_rf(r)?, self.rf_poison[usize::from(r)]),
+            InputSource::SmallImm(i) => (self.small_imm(i)?, Poison::NONE),
         })
+    }
+
+    /// Whether a plain instruction may take the short path: none of its inputs and
+    /// conditions has an undefined lane (the short path does not track them).
+    fn clean_for(&self, alu: &DecodedAlu) -> bool {
+        alu.rf_reads & self.rf_poisoned == 0
+            && alu.acc_reads & self.acc_poisoned == 0
+            && !(alu.reads_flags && (self.flag_poison[0].any() || self.flag_poison[1].any()))
+    }
+
+    /// Flags A and B.
+    fn flags(&self) -> (u16, u16) {
+        (self.flag_a, self.flag_b)
+    }
+
+    /// The write-enable mask of a condition, and its undefined lanes.
+    fn cond_mask(&self, cond: Option<Cond>) -> (u16, Poison) {
+        let Some(cond) = cond else {
+            return (0xffff, Poison::NONE);
+        };
+        let (a, b) = self.flags();
+        let [pa, pb] = self.flag_poison;
+        match cond {
+            Cond::IfA => (a, pa),
+            Cond::IfB => (b, pb),
+            Cond::IfNa => (!a, pa),
+            Cond::IfNb => (!b, pb),
+        }
+    }
+
+    /// An error when `poison` has an undefined lane: `what` used it.
+    fn used(&self, what: &'static str, poison: Poison) -> Result<(), V3dFault> {
+        if !poison.any() {
+            return Ok(());
+        }
+        let (origin, origin_pc, origin_address) = poison.origin.describe();
+        Err(V3dRule::UndefinedValueUsed {
+            what,
+            lanes: poison.lanes,
+            origin,
+            origin_pc,
+            origin_address,
+        }
+        .into())
     }
 
     fn next_uniform(&mut self, mem: &LendingMemory<'_>) -> Result<u32, V3dFault> {
@@ -632,6 +714,9 @@ impl Thread {
     ) -> Result<Step, V3dFault> {
         let instr = code.get(self.version, mem, self.pc)?;
         let idx = self.index;
+        // A thread switch due after this instruction (taken now: the instruction may be a
+        // `thrsw` of its own in the earlier one's delay slots, on a one-thread QPU).
+        let due = self.thrsw.filter(|t| t.0 == idx);
         *clock += CLOCKS_PER_INSTRUCTION;
         self.report.instructions += 1;
         match instr {
@@ -640,7 +725,10 @@ impl Thread {
                 self.prev_acc_writes = 0;
             }
             Decoded::Alu(alu)
-                if alu.plain && !self.place.ending() && !self.place.sfu_pending(idx) =>
+                if alu.plain
+                    && !self.place.ending()
+                    && !self.place.sfu_pending(idx)
+                    && self.clean_for(alu) =>
             {
                 self.plain_instr(alu, clock)?
             }
@@ -658,18 +746,22 @@ impl Thread {
                 self.branch = None;
             }
         }
-        if let Some((at, end)) = self.thrsw {
-            if at == idx {
-                self.thrsw = None;
+        if let Some((_, end, thrsw_pc)) = due {
+            {
+                if self.thrsw == due {
+                    self.thrsw = None;
+                }
                 if end {
                     step = Step::End;
                 } else {
+                    // The flags are per-thread state from V3D 4.2 on and survive the switch
+                    // (Mesa commit "broadcom/compiler: flags are per-thread state", 2021, which
+                    // its vir_opt_redundant_flags.c relies on; every program Mesa emits for
+                    // Pi 4/5 compute does). The accumulators survive only when no other
+                    // thread runs before this one resumes: the dispatcher decides
+                    // (`resumed`).
                     self.switches += 1;
-                    if self.threads > 1 {
-                        self.flags_valid = false;
-                        self.b_valid = false;
-                        self.acc_valid = 0;
-                    }
+                    self.switched_at = Some(thrsw_pc);
                     step = Step::Switch;
                 }
             }
@@ -691,21 +783,25 @@ impl Thread {
         if b.msfign != 0 {
             return Err(unsupported("branch multisample-flag handling (msfign)"));
         }
-        let taken = match b.cond {
+        let decide = |a: u16| match b.cond {
+            BranchCond::A0 => a & 1 == 1,
+            BranchCond::Na0 => a & 1 == 0,
+            BranchCond::AllA => a == 0xffff,
+            BranchCond::AnyNa => a != 0xffff,
+            BranchCond::AnyA => a != 0,
+            BranchCond::AllNa => a == 0,
             BranchCond::Always => true,
-            cond => {
-                let (a, _) = self.flags()?;
-                match cond {
-                    BranchCond::A0 => a & 1 == 1,
-                    BranchCond::Na0 => a & 1 == 0,
-                    BranchCond::AllA => a == 0xffff,
-                    BranchCond::AnyNa => a != 0xffff,
-                    BranchCond::AnyA => a != 0,
-                    BranchCond::AllNa => a == 0,
-                    BranchCond::Always => true,
-                }
-            }
         };
+        let (a, _) = self.flags();
+        let taken = decide(a);
+        if b.cond != BranchCond::Always {
+            // Every condition is monotone in flag A's lanes: if setting all its undefined
+            // lanes and clearing them decide alike, they do not matter.
+            let poison = self.flag_poison[0];
+            if decide(a | poison.lanes) != decide(a & !poison.lanes) {
+                self.used("the flag deciding the branch", poison)?;
+            }
+        }
         // Relative targets count from the instruction four after the branch.
         let after = self.pc.wrapping_add(32);
         // Mesa qpu_schedule.c: every Mesa branch has ub set and a uniform holding the
@@ -725,7 +821,13 @@ impl Thread {
             BranchDest::Abs => b.offset,
             BranchDest::Rel => after.wrapping_add(b.offset),
             BranchDest::LinkReg => self.lr,
-            BranchDest::Regfile => self.read_rf(b.raddr_a)?[0],
+            BranchDest::Regfile => {
+                self.used(
+                    "the branch target (lane 0)",
+                    self.rf_poison_of(b.raddr_a)?.within(1),
+                )?;
+                self.read_rf(b.raddr_a)?[0]
+            }
         };
         if b.link {
             self.lr = after;
@@ -742,15 +844,18 @@ impl Thread {
             .ok_or_else(|| unsupported(format!("small immediate index {index}")))
     }
 
-    /// Reads ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b).
-    fn read_input(&self, alu: &DecodedAlu, n: usize) -> Result<Lanes, V3dFault> {
+    /// The undefined lanes of register-file register `n`.
+    fn rf_poison_of(&self, n: u8) -> Result<Poison, V3dFault> {
+        self.read_rf(n)?;
+        Ok(self.rf_poison[usize::from(n)])
+    }
+
+    /// Reads ALU input `n` (0 add a, 1 add b, 2 mul a, 3 mul b): its lanes and their
+    /// undefined marks.
+    fn read_input(&self, alu: &DecodedAlu, n: usize) -> Result<(Lanes, Poison), V3dFault> {
         let sigs = alu.signals;
         let source = alu.input(n);
-        let value = |source| match source {
-            InputSource::Acc(r) => self.read_acc(r).copied(),
-            InputSource::Rf(r) => self.read_rf(r).copied(),
-            InputSource::SmallImm(i) => self.small_imm(i),
-        };
+        let value = |source| self.read_source(source);
         // Only 4.2's `rot` changes what an input reads.
         let (
             true,
@@ -780,15 +885,38 @@ impl Thread {
         Ok(value)
     }
 
+    /// The lanes lane i of a 4.2 `rot` by `n` reads: across all 16 lanes for an
+    /// accumulator, within the quad for a register-file value.
+    fn rotate42_from(mux: Mux, n: usize) -> impl Fn(usize) -> usize {
+        let full = matches!(mux, Mux::Acc(_));
+        move |i| {
+            if full {
+                (i + 16 - n) % 16
+            } else {
+                (i & !3) + (i + 16 - n) % 4
+            }
+        }
+    }
+
     /// The 4.2 `rot` signal on a mul input (py-videocore6 tests/test_signals.py, run on a
     /// Pi 4): an accumulator rotates across all 16 lanes, a register-file value within each
     /// quad; out[i] = in[(i − n) mod 16] (or mod 4 within the quad). The amount is raddr_b
     /// as a small-immediate index, 0 meaning "by r5" (lane 0).
-    fn rotate42(&self, mux: Mux, raddr_b: u8, value: Lanes) -> Result<Lanes, V3dFault> {
+    fn rotate42(
+        &self,
+        mux: Mux,
+        raddr_b: u8,
+        (value, poison): (Lanes, Poison),
+    ) -> Result<(Lanes, Poison), V3dFault> {
         if placement::rotate_too_soon(mux, raddr_b, self.prev_acc_writes) {
             return Err(V3dRule::RotateTooSoon.into());
         }
         let amount = if raddr_b == 0 {
+            // An undefined amount makes every lane of the result undefined.
+            let amount_poison = self.acc_poison[5].within(1);
+            if amount_poison.any() {
+                return Ok((value, Poison::all(amount_poison.origin)));
+            }
             self.read_acc(5)?[0]
         } else {
             match raddr_b {
@@ -796,11 +924,8 @@ impl Thread {
                 _ => return Err(unsupported("a rot amount that is a float small immediate")),
             }
         };
-        let n = amount as usize & 15;
-        Ok(match mux {
-            Mux::Acc(_) => std::array::from_fn(|i| value[(i + 16 - n) % 16]),
-            _ => std::array::from_fn(|i| value[(i & !3) + (i + 16 - n) % 4]),
-        })
+        let from = Self::rotate42_from(mux, amount as usize & 15);
+        Ok((std::array::from_fn(|i| value[from(i)]), poison.moved(from)))
     }
 
     fn dest(&self, w: Waddr) -> Result<Dest, V3dFault> {
@@ -848,35 +973,28 @@ impl Thread {
         // Peripherals, SFU latency, thread switches and the program end (Mesa
         // qpu_validate.c).
         if let Some(end) = self.place.alu(idx, self.version, alu, &alu.facts)? {
-            self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end));
+            self.thrsw = Some((idx + latency::THRSW_DELAY_SLOTS, end, self.pc));
         }
 
         // Inputs (all read before anything is written).
         let ar = alu.add_arity();
         let mr = alu.mul_arity();
-        let zero = [0u32; 16];
-        let add_a = if add_live && ar >= 1 {
-            self.read_input(alu, 0)?
-        } else {
-            zero
+        let none = ([0u32; 16], Poison::NONE);
+        let input = |this: &Self, live: bool, needed: bool, n: usize| {
+            if live && needed {
+                this.read_input(alu, n)
+            } else {
+                Ok(none)
+            }
         };
-        let add_b = if add_live && ar >= 2 {
-            self.read_input(alu, 1)?
-        } else {
-            zero
-        };
-        let mul_a = if mul_live && mr >= 1 {
-            self.read_input(alu, 2)?
-        } else {
-            zero
-        };
-        let mul_b = if mul_live && mr >= 2 {
-            self.read_input(alu, 3)?
-        } else {
-            zero
-        };
+        let (add_a, add_a_p) = input(self, add_live, ar >= 1, 0)?;
+        let (add_b, add_b_p) = input(self, add_live, ar >= 2, 1)?;
+        let (mul_a, mul_a_p) = input(self, mul_live, mr >= 1, 2)?;
+        let (mul_b, mul_b_p) = input(self, mul_live, mr >= 2, 3)?;
 
         let flags = alu.flags();
+        let add_poison = self.add_poison(alu, add_a_p, add_b_p, &add_b);
+        let mul_poison = self.mul_poison(alu, mul_a_p, mul_b_p);
         let add_out = if add_live {
             Some(self.add_op(alu, add_a, add_b, clock)?)
         } else {
@@ -887,8 +1005,13 @@ impl Thread {
         } else {
             None
         };
-        let add_mask = self.cond_mask(flags.ac)?;
-        let mul_mask = self.cond_mask(flags.mc)?;
+        if alu.mul.op == MulOp::Multop {
+            if let Some(rtop) = &mut self.rtop {
+                rtop.1 = mul_poison;
+            }
+        }
+        let (add_mask, add_cond) = self.cond_mask(flags.ac);
+        let (mul_mask, mul_cond) = self.cond_mask(flags.mc);
 
         // Uniform-stream readers in this instruction.
         if alu.facts.two_uniform_reads {
@@ -898,12 +1021,12 @@ impl Thread {
         // Register writes: collect, check for doubles, then apply.
         let mut writes = Writes::default();
         if let Some(out) = &add_out {
-            let values = self.packed(alu, true, out.values, add_dest)?;
-            writes.push((add_dest, values, add_mask));
+            let (values, poison) = self.packed(alu, true, out.values, add_poison, add_dest)?;
+            writes.push(Write::new(add_dest, values, add_mask, poison, add_cond));
         }
         if let Some(out) = &mul_out {
-            let values = self.packed(alu, false, out.values, mul_dest)?;
-            writes.push((mul_dest, values, mul_mask));
+            let (values, poison) = self.packed(alu, false, out.values, mul_poison, mul_dest)?;
+            writes.push(Write::new(mul_dest, values, mul_mask, poison, mul_cond));
         }
 
         // Signals that read something (their values land at the end of the instruction).
@@ -916,11 +1039,11 @@ impl Thread {
         if sigs.contains(Signal::Ldunif) {
             let v = self.next_uniform(mem)?;
             let d = if v42 { Dest::Acc(5) } else { Dest::Rf(0) };
-            writes.push((d, splat(v), 0xffff));
+            writes.push(Write::defined(d, splat(v)));
         }
         if sigs.contains(Signal::Ldunifrf) {
             let v = self.next_uniform(mem)?;
-            writes.push((sig_target(self)?, splat(v), 0xffff));
+            writes.push(Write::defined(sig_target(self)?, splat(v)));
         }
         if sigs.contains(Signal::Ldunifa) || sigs.contains(Signal::Ldunifarf) {
             self.place.ldunifa(idx)?;
@@ -934,10 +1057,10 @@ impl Thread {
             } else {
                 Dest::Rf(0)
             };
-            writes.push((d, splat(v), 0xffff));
+            writes.push(Write::defined(d, splat(v)));
         }
         if sigs.contains(Signal::Ldtmu) {
-            let Some((v, ready)) = self.tmu_results.pop_front() else {
+            let Some((v, poison, ready)) = self.tmu_results.pop_front() else {
                 return Err(V3dRule::LdtmuEmpty.into());
             };
             if ready > *clock {
@@ -951,7 +1074,7 @@ impl Thread {
                      signal's write",
                 ));
             }
-            writes.push((target, v, 0xffff));
+            writes.push(Write::new(target, v, 0xffff, poison, Poison::NONE));
         }
         if sigs.contains(Signal::Wrtmuc) {
             self.tmu_config = Some(self.next_uniform(mem)?);
@@ -966,11 +1089,11 @@ impl Thread {
         let writes = writes.as_slice();
 
         // Flag pushes and updates, from the results (conditions above used the old flags).
-        self.update_flags(flags.apf, flags.auf, add_out.as_ref(), "add")?;
-        self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), "mul")?;
+        self.update_flags(flags.apf, flags.auf, add_out.as_ref(), add_poison, "add")?;
+        self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), mul_poison, "mul")?;
 
-        for &(dest, values, mask) in writes {
-            self.write(dest, values, mask, mem, clock, idx)?;
+        for &write in writes {
+            self.write(write, mem, clock, idx)?;
         }
         self.prev_acc_writes = alu.facts.acc_writes;
         Ok(())
@@ -1008,9 +1131,10 @@ impl Thread {
                 mul_live.then(|| mul_fn(mul_a, mul_b)),
             )
         } else {
+            // `clean_for` made sure no input has an undefined lane.
             let input = |this: &Self, live: bool, needed: bool, n: usize| {
                 if live && needed {
-                    this.read_input(alu, n)
+                    this.read_input(alu, n).map(|(v, _)| v)
                 } else {
                     Ok(ZERO)
                 }
@@ -1032,8 +1156,8 @@ impl Thread {
             (add_out, mul_out)
         };
         let flags = alu.flags();
-        let add_mask = self.cond_mask(flags.ac)?;
-        let mul_mask = self.cond_mask(flags.mc)?;
+        let (add_mask, _) = self.cond_mask(flags.ac);
+        let (mul_mask, _) = self.cond_mask(flags.mc);
         for (out, dest, mask) in [
             (add_out, alu.add_dest, add_mask),
             (mul_out, alu.mul_dest, mul_mask),
@@ -1051,6 +1175,7 @@ impl Thread {
         push: Option<PushFlag>,
         update: Option<UpdateFlag>,
         out: Option<&Output>,
+        poison: Poison,
         alu: &str,
     ) -> Result<(), V3dFault> {
         if push.is_none() && update.is_none() {
@@ -1074,15 +1199,15 @@ impl Thread {
                 PushFlag::N => bits_of(out.negative()),
                 PushFlag::C => bits_of(carry()?),
             };
-            // py-videocore6 test_cond_push_b: a push moves the old A into B (after a
-            // thread switch the old A is undefined, and so B stays unusable).
+            // py-videocore6 test_cond_push_b: a push moves the old A into B (with its
+            // undefined lanes); the new A is undefined where the result is.
             self.flag_b = self.flag_a;
-            self.b_valid = self.flags_valid;
             self.flag_a = bits;
-            self.flags_valid = true;
+            self.flag_poison = [poison, self.flag_poison[0]];
         }
         if let Some(u) = update {
-            let (a, _) = self.flags()?;
+            let (a, _) = self.flags();
+            self.flag_poison[0] = self.flag_poison[0].or(poison);
             use UpdateFlag::*;
             let x = match u {
                 AndZ | AndNz | NorNz | NorZ => bits_of(out.zero()),
@@ -1103,14 +1228,16 @@ impl Thread {
         Ok(())
     }
 
-    /// Applies the output pack of the op (which needs the old destination value).
+    /// Applies the output pack of the op (which needs the old destination value, whose
+    /// undefined lanes stay undefined in the half it keeps).
     fn packed(
         &self,
         alu: &DecodedAlu,
         add: bool,
         values: Lanes,
+        poison: Poison,
         dest: Dest,
-    ) -> Result<Lanes, V3dFault> {
+    ) -> Result<(Lanes, Poison), V3dFault> {
         let pack = if add {
             alu.add_float_mods()
                 .map(|m| m.pack)
@@ -1123,23 +1250,17 @@ impl Thread {
         }
         .unwrap_or(FloatPack::None);
         if pack == FloatPack::None {
-            return Ok(values);
+            return Ok((values, poison));
         }
-        let old = match dest {
-            Dest::Rf(n) => {
-                if n >= self.regs() || self.rf_valid & (1 << n) == 0 {
-                    return Err(unsupported(
-                        "a 16-bit pack into a register nothing wrote (the other half is kept)",
-                    ));
-                }
-                self.rf[usize::from(n)]
-            }
-            Dest::Acc(n) => *self.read_acc(n)?,
+        let (old, old_poison) = match dest {
+            Dest::Rf(n) => self.read_source(InputSource::Rf(n))?,
+            Dest::Acc(n) => self.read_source(InputSource::Acc(n))?,
             _ => return Err(unsupported("a 16-bit pack into a magic register")),
         };
-        Ok(std::array::from_fn(|i| {
-            lanes::float_pack(pack, values[i], old[i])
-        }))
+        Ok((
+            std::array::from_fn(|i| lanes::float_pack(pack, values[i], old[i])),
+            poison.or(old_poison),
+        ))
     }
 
     /// The 7.1 mul `fmov` modifiers: pack in raddr_d bits 1:0, f32 unpack in bits 4:2
@@ -1177,61 +1298,102 @@ impl Thread {
                     }
                     .into());
                 }
-                if mask != 0xffff && self.rf_valid & (1 << n) == 0 {
-                    // Validity is tracked per register, not per lane: the lanes a condition
-                    // skips in a register's first write read as 0 afterwards.
-                    self.rf[usize::from(n)] = [0; 16];
-                }
                 merge(&mut self.rf[usize::from(n)]);
-                self.rf_valid |= 1 << n;
             }
-            Dest::Acc(n) => {
-                merge(&mut self.acc[usize::from(n)]);
-                self.acc_valid |= 1 << n;
-                self.acc_written |= 1 << n;
-            }
-            _ => {}
+            Dest::Acc(n) => merge(&mut self.acc[usize::from(n)]),
+            _ => return Ok(()),
+        }
+        // The written lanes are defined now.
+        if mask == 0xffff {
+            self.set_poison(dest, Poison::NONE);
+        } else if let Some(old) = self.poison_of(dest) {
+            self.set_poison(dest, old.after_write(mask, Poison::NONE, Poison::NONE));
         }
         Ok(())
     }
 
+    /// The undefined lanes of a register or accumulator destination.
+    fn poison_of(&self, dest: Dest) -> Option<Poison> {
+        match dest {
+            Dest::Rf(n) => self.rf_poison.get(usize::from(n)).copied(),
+            Dest::Acc(n) => Some(self.acc_poison[usize::from(n)]),
+            _ => None,
+        }
+    }
+
+    /// Sets the undefined lanes of a register or accumulator destination (in range).
+    fn set_poison(&mut self, dest: Dest, poison: Poison) {
+        let poison = if poison.any() { poison } else { Poison::NONE };
+        match dest {
+            Dest::Rf(n) => {
+                self.rf_poison[usize::from(n)] = poison;
+                let bit = 1u64 << n;
+                self.rf_poisoned = (self.rf_poisoned & !bit) | if poison.any() { bit } else { 0 };
+            }
+            Dest::Acc(n) => {
+                self.acc_poison[usize::from(n)] = poison;
+                let bit = 1u8 << n;
+                self.acc_poisoned = (self.acc_poisoned & !bit) | if poison.any() { bit } else { 0 };
+            }
+            _ => {}
+        }
+    }
+
+    /// A register write with undefined lanes: the values, then the marks the write leaves.
+    fn write_tracked(&mut self, w: Write) -> Result<(), V3dFault> {
+        let old = self.poison_of(w.dest);
+        self.write_register(w.dest, w.values, w.mask)?;
+        if let Some(old) = old {
+            self.set_poison(w.dest, old.after_write(w.mask, w.poison, w.cond));
+        }
+        Ok(())
+    }
+
+    /// Called when the dispatcher runs this thread after its last thread switch took
+    /// effect: `others_ran` says whether another thread ran on the QPU in between.
+    ///
+    /// With one thread per QPU, or when the QPU's other thread slots are empty, the switch
+    /// hands the QPU straight back and nothing else touches it; the hardware then has no
+    /// reason to lose the accumulators (ASSUMPTION: no source describes the empty-slot case;
+    /// Mesa only says a switch ends their lifetime because another thread may run). When
+    /// another thread ran, 4.2's accumulators hold whatever it left: undefined.
+    pub(crate) fn resumed(&mut self, others_ran: bool) {
+        let Some(pc) = self.switched_at.take() else {
+            return;
+        };
+        if others_ran && self.version == V3dVersion::V42 {
+            for n in 0..6u8 {
+                self.set_poison(Dest::Acc(n), Poison::all(Origin::Switched(Reg::Acc(n), pc)));
+            }
+        }
+    }
+
     fn write(
         &mut self,
-        dest: Dest,
-        values: Lanes,
-        mask: u16,
+        w: Write,
         mem: &mut LendingMemory<'_>,
         clock: &mut u64,
         idx: u64,
     ) -> Result<(), V3dFault> {
         let v42 = self.version == V3dVersion::V42;
+        let Write {
+            dest,
+            values,
+            mask,
+            poison,
+            cond,
+        } = w;
         match dest {
-            Dest::Nop | Dest::Rf(_) | Dest::Acc(_) => self.write_register(dest, values, mask)?,
+            Dest::Nop => {}
+            Dest::Rf(_) | Dest::Acc(_) => self.write_tracked(w)?,
             Dest::Quad | Dest::Rep => {
                 // 4.2 r5 / r5rep (py-videocore6 tests/test_signals.py, Pi 4) and 7.1 quad / rep
                 // into rf0 (py-videocore7 tests/test_registers.py, Pi 5): `quad` gives each quad
                 // its first lane's value, `rep` every lane lane 0's.
-                let spread: Lanes = if dest == Dest::Quad {
-                    std::array::from_fn(|i| values[i & !3])
-                } else {
-                    splat(values[0])
-                };
-                let target = if v42 {
-                    &mut self.acc[5]
-                } else {
-                    &mut self.rf[0]
-                };
-                for (i, o) in target.iter_mut().enumerate() {
-                    if mask & (1 << i) != 0 {
-                        *o = spread[i];
-                    }
-                }
-                if v42 {
-                    self.acc_valid |= 1 << 5;
-                    self.acc_written |= 1 << 5;
-                } else {
-                    self.rf_valid |= 1;
-                }
+                let from = |i: usize| if dest == Dest::Quad { i & !3 } else { 0 };
+                let spread: Lanes = std::array::from_fn(|i| values[from(i)]);
+                let target = if v42 { Dest::Acc(5) } else { Dest::Rf(0) };
+                self.write_tracked(Write::new(target, spread, mask, poison.moved(from), cond))?;
             }
             Dest::Unifa => {
                 if mask != 0xffff {
@@ -1239,6 +1401,7 @@ impl Thread {
                 }
                 // py-videocore7 tests/test_unifa.py (Pi 5): "Address is taken from element
                 // zero".
+                self.used("the unifa address (lane 0)", poison.within(1))?;
                 self.unifa = Some(values[0]);
                 self.place.unifa_written(idx);
             }
@@ -1246,34 +1409,36 @@ impl Thread {
                 if self.tmu_data.len() >= 4 {
                     return Err(V3dRule::TmuDataOverflow.into());
                 }
-                self.tmu_data.push(values);
+                self.tmu_data.push((values, poison.or(cond)));
             }
             Dest::Tmuc => {
                 if mask != 0xffff {
                     return Err(unsupported("a conditional write to tmuc"));
                 }
                 // py-videocore7 tests/test_tmu.py writes the lookup config to tmuc before
-                // tmua (and -1 to reset it). ASSUMPTION: lane 0's value, as for unifa, used by
-                // the next request only (a later request without a config is one word).
+                // tmua (and -1 to reset it). ASSUMPTION: lane 0's value, as for unifa.
+                self.used("the TMU lookup config (lane 0)", poison.within(1))?;
                 self.tmu_config = Some(values[0]);
             }
             Dest::Tmua | Dest::Tmuau => {
+                self.used("the condition of a TMU access", cond)?;
+                // A `tmuau` write brings this lookup's config (its uniform); otherwise the
+                // config register (`wrtmuc`, `tmuc`) gives its next byte.
                 let config = if dest == Dest::Tmuau {
                     Some(self.next_uniform(mem)?)
                 } else {
-                    self.tmu_config.take()
+                    self.tmu_config.take().inspect(|&c| {
+                        let rest = c >> 8 | 0xff00_0000;
+                        if rest != u32::MAX {
+                            self.tmu_config = Some(rest);
+                        }
+                    })
                 };
-                self.tmu_request(values, mask, config, mem, clock)?;
+                self.tmu_request(values, mask, poison, config, mem, clock)?;
             }
             Dest::Sfu(kind) => {
                 let result = values.map(|v| lanes::sfu(kind, v));
-                for (i, o) in self.acc[4].iter_mut().enumerate() {
-                    if mask & (1 << i) != 0 {
-                        *o = result[i];
-                    }
-                }
-                self.acc_valid |= 1 << 4;
-                self.acc_written |= 1 << 4;
+                self.write_tracked(Write::new(Dest::Acc(4), result, mask, poison, cond))?;
             }
         }
         Ok(())
@@ -1285,18 +1450,35 @@ impl Thread {
     /// The lookup config (py-videocore7 `TMULookUpConfig`; py-videocore6 uses 0xff, 0xfa,
     /// 0xfb, 0xfc for 1–4 words): bit 7 per-pixel mask, bits 6:3 op (15 = plain access,
     /// the others atomics, see `atomic`), bits 2:0 type (7 = 32 bits, 2–4 = vec2–vec4).
-    /// ASSUMPTION: the first lookup's config is the low byte; without a config the access
-    /// is one 32-bit word. Lanes whose tmua write the condition masks off do not access
-    /// memory (Mesa writes tmua conditionally in divergent control flow); their loaded
-    /// words read as 0.
+    /// A config written to the config register (`wrtmuc`, `tmuc`) holds a byte per lookup:
+    /// the low byte is the next lookup's, the next byte the one after, and so on, 0xff
+    /// meaning the plain 32-bit access (py-videocore6 tests/test_tmu.py, run on a Pi 4,
+    /// packs 0xfc, 0xfb, 0xfa and 0xff into one `wrtmuc` uniform for a vec4, a vec3 and a
+    /// vec2 lookup). A `tmuau` config is its own lookup's only: py-videocore7's
+    /// tests/test_tmu.py passes 0xfffafbfc with a vec4 `tmuau` and expects the plain `tmua`
+    /// stores after it to write one word each, on a Pi 5. Without a config the access is
+    /// one 32-bit word. Lanes whose tmua write the condition masks off do not
+    /// access memory (Mesa writes tmua conditionally in divergent control flow); their
+    /// loaded words read as 0.
+    ///
+    /// A vec2–vec4 access of lane address `a` touches word k at `a + 4k` wrapped into the
+    /// 16-byte block holding `a` (py-videocore6 tests/test_tmu.py: the unaligned "naive"
+    /// vec2/vec3/vec4 reads and writes, whose expected arrays wrap so, pass on a Pi 4).
+    ///
+    /// A lane whose load address lies outside every buffer reads an undefined value
+    /// (poison, an error where it is used), as a load outside the arrays is on the
+    /// VideoCore IV emulator and the reference interpreter; a store there is an error.
     fn tmu_request(
         &mut self,
         addrs: Lanes,
         mask: u16,
+        addr_poison: Poison,
         config: Option<u32>,
         mem: &mut LendingMemory<'_>,
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
+        self.used("the TMU address", addr_poison.within(mask))?;
+        let config = config.filter(|&c| c & 0xff != 0xff);
         let words = match config {
             None => 1,
             Some(c) => {
@@ -1317,6 +1499,15 @@ impl Thread {
             }
         };
         let active = |i: usize| mask & (1 << i) != 0;
+        let v42 = self.version == V3dVersion::V42;
+        let word_address = |a: u32, w: usize| {
+            let linear = a.wrapping_add(4 * w as u32);
+            if v42 {
+                (a & !15) | (linear & 15)
+            } else {
+                linear
+            }
+        };
         if self.tmu_data.is_empty() {
             let limit = latency::TMU_OUTPUT_FIFO / u32::from(self.threads);
             let outstanding = self.tmu_results.len() + words;
@@ -1331,14 +1522,29 @@ impl Thread {
             let mut hint = 0;
             for w in 0..words {
                 let mut out = [0u32; 16];
+                let mut poison = Poison::NONE;
                 for (i, o) in out.iter_mut().enumerate() {
-                    if active(i) {
-                        *o = mem
-                            .read_u32_near(addrs[i].wrapping_add(4 * w as u32), &mut hint)
-                            .map_err(tmu_fault(TmuAccess::Load, i))?;
+                    if !active(i) {
+                        continue;
+                    }
+                    let address = word_address(addrs[i], w);
+                    match mem.read_u32_near(address, &mut hint) {
+                        Ok(v) => *o = v,
+                        Err(MemoryError::Unmapped { .. } | MemoryError::PastEnd { .. }) => {
+                            let lane = Poison {
+                                lanes: 1 << i,
+                                origin: Origin::Load {
+                                    address,
+                                    pc: self.pc,
+                                },
+                            };
+                            poison = poison.or(lane);
+                        }
+                        Err(e) => return Err(tmu_fault(TmuAccess::Load, i)(e)),
                     }
                 }
-                self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
+                self.tmu_results
+                    .push_back((out, poison, *clock + TMU_LOAD_CLOCKS));
             }
             self.report.tmu_loads += 1;
         } else {
@@ -1349,10 +1555,13 @@ impl Thread {
                     data.len()
                 )));
             }
+            for (_, poison) in &data {
+                self.used("the value stored", poison.within(mask))?;
+            }
             let mut hint = 0;
-            for (w, d) in data.iter().enumerate() {
+            for (w, (d, _)) in data.iter().enumerate() {
                 for i in (0..16).filter(|&i| active(i)) {
-                    mem.write_u32_near(addrs[i].wrapping_add(4 * w as u32), d[i], &mut hint)
+                    mem.write_u32_near(word_address(addrs[i], w), d[i], &mut hint)
                         .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
             }
@@ -1390,6 +1599,10 @@ impl Thread {
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
         let data = std::mem::take(&mut self.tmu_data);
+        for (_, poison) in &data {
+            self.used("the operand of a TMU atomic", poison.within(mask))?;
+        }
+        let data: Vec<Lanes> = data.into_iter().map(|(d, _)| d).collect();
         let (ty, wanted) = (config & 7, if op == 3 { 2 } else { 1 });
         let expected_type = if op == 3 { 2 } else { 7 };
         let no_data = data.is_empty() && matches!(op, 8 | 9);
@@ -1451,11 +1664,53 @@ impl Thread {
                 .map_err(tmu_fault(TmuAccess::Atomic, i))?;
             *o = old;
         }
-        self.tmu_results.push_back((out, *clock + TMU_LOAD_CLOCKS));
+        self.tmu_results
+            .push_back((out, Poison::NONE, *clock + TMU_LOAD_CLOCKS));
         self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
         self.report.tmu_loads += 1;
         self.report.tmu_stores += 1;
         Ok(())
+    }
+
+    /// The undefined lanes of the add op's result, from its inputs' (`a`, `b`; `b_values`
+    /// is input b, for a rotation's amount).
+    fn add_poison(&self, alu: &DecodedAlu, a: Poison, b: Poison, b_values: &Lanes) -> Poison {
+        use AddOp::*;
+        match alu.add.op {
+            // x ^ x and x − x are 0 whatever x holds: py-videocore6's tests zero registers
+            // nothing wrote this way on a Pi 4 (`xor rf0, rf0, rf0`, `sub rf1, rf1, rf1`).
+            Xor | Sub if alu.input(0) == alu.input(1) => Poison::NONE,
+            Vfla | Vflna => self.flag_poison[0],
+            Vflb | Vflnb => self.flag_poison[1],
+            Flapush => a.or(self.flag_poison[0]),
+            Flbpush => a.or(self.flag_poison[1]),
+            Ballot | Alleq | Allfeq => a.spread(),
+            Bcastf => a.within(1).spread(),
+            Rot => {
+                if b.within(1).any() {
+                    Poison::all(b.origin)
+                } else {
+                    let n = b_values[0] as usize & 15;
+                    a.moved(|i| (i + n) % 16)
+                }
+            }
+            Fdx => a.moved(|i| i & !1).or(a.moved(|i| (i & !1) + 1)),
+            Fdy => a
+                .moved(|i| (i & !3) + (i & 1))
+                .or(a.moved(|i| (i & !3) + (i & 1) + 2)),
+            Tmuwt => Poison::all(Origin::Tmuwt(self.pc)),
+            _ => a.or(b),
+        }
+    }
+
+    /// The undefined lanes of the mul op's result (`umul24` adds the pending `multop`
+    /// high part's).
+    fn mul_poison(&self, alu: &DecodedAlu, a: Poison, b: Poison) -> Poison {
+        match alu.mul.op {
+            MulOp::Sub if alu.input(2) == alu.input(3) => Poison::NONE,
+            MulOp::Umul24 => a.or(b).or(self.rtop.map_or(Poison::NONE, |r| r.1)),
+            _ => a.or(b),
+        }
     }
 
     fn add_op(
@@ -1647,8 +1902,7 @@ impl Thread {
             )),
             Lr => Output::int(splat(self.lr)),
             Vfla | Vflna | Vflb | Vflnb => {
-                let uses_b = matches!(op, Vflb | Vflnb);
-                let (fa, fb) = self.flags_ab(!uses_b, uses_b)?;
+                let (fa, fb) = self.flags();
                 let bits = match op {
                     Vfla => fa,
                     Vflna => !fa,
@@ -1661,7 +1915,7 @@ impl Thread {
                 }))
             }
             Flapush | Flbpush => {
-                let (fa, fb) = self.flags_ab(op == Flapush, op == Flbpush)?;
+                let (fa, fb) = self.flags();
                 let bits = if op == Flapush { fa } else { fb };
                 // py-videocore6 test_cond_flx: (x << 2) | 3·flag.
                 Output::int(std::array::from_fn(|i| {
@@ -1673,9 +1927,8 @@ impl Thread {
                     self.report.stall_cycles += self.tmu_store_done - *clock;
                     *clock = self.tmu_store_done;
                 }
-                if alu.add.waddr != Waddr::NOP {
-                    return Err(unsupported("the value tmuwt writes"));
-                }
+                // Mesa gives tmuwt a destination (qpu_instr.c: it "has a dst"); nothing
+                // defines the value, so it is undefined (`add_poison`).
                 Output::int([0; 16])
             }
             Nop => Output::int([0; 16]),
@@ -1737,10 +1990,10 @@ impl Thread {
                 let low = map2(&a, &b, lanes::umul24);
                 match self.rtop.take() {
                     None => Output::int(low),
-                    Some((_, made)) if made != self.switches => {
+                    Some((_, _, made)) if made != self.switches => {
                         return Err(V3dRule::MultopAcrossThrsw.into())
                     }
-                    Some((high, _)) => {
+                    Some((high, _, _)) => {
                         Output::int(std::array::from_fn(|i| low[i].wrapping_add(high[i])))
                     }
                 }
@@ -1752,7 +2005,7 @@ impl Thread {
                 let high = map2(&a, &b, |x, y| {
                     x.wrapping_mul(y).wrapping_sub(lanes::umul24(x, y))
                 });
-                self.rtop = Some((high, self.switches));
+                self.rtop = Some((high, Poison::NONE, self.switches));
                 Output::int([0; 16])
             }
             MulOp::Vfmul => {
@@ -1811,16 +2064,39 @@ mod plain_path_tests {
                 *lane = rng.next() as u32;
             }
         }
-        // About one register in eight invalid.
-        t.rf_valid = !(rng.next() & rng.next() & rng.next());
-        t.acc_valid = !(rng.next() & rng.next() & rng.next()) as u8;
-        t.acc_written = rng.next() as u8;
+        // About one register in eight with undefined lanes.
+        let undefined = rng.next() & rng.next() & rng.next();
+        for n in 0..64u8 {
+            let poison = if undefined >> n & 1 == 1 {
+                Poison {
+                    lanes: (rng.next() as u16).max(1),
+                    origin: Origin::Unwritten(Reg::Rf(n)),
+                }
+            } else {
+                Poison::NONE
+            };
+            t.set_poison(Dest::Rf(n), poison);
+        }
+        let undefined = rng.next() & rng.next() & rng.next();
+        for n in 0..6u8 {
+            let poison = if undefined >> n & 1 == 1 {
+                Poison::all(Origin::Unwritten(Reg::Acc(n)))
+            } else {
+                Poison::NONE
+            };
+            t.set_poison(Dest::Acc(n), poison);
+        }
         // Accumulators the previous instruction wrote (a rotation of one faults).
         t.prev_acc_writes = (rng.next() & rng.next()) as u8;
         t.flag_a = rng.next() as u16;
         t.flag_b = rng.next() as u16;
-        t.flags_valid = !rng.next().is_multiple_of(8);
-        t.b_valid = !rng.next().is_multiple_of(8);
+        for f in &mut t.flag_poison {
+            *f = if rng.next().is_multiple_of(8) {
+                Poison::all(Origin::FlagsAtStart)
+            } else {
+                Poison::NONE
+            };
+        }
         t.index = 10;
         t
     }
@@ -1875,6 +2151,10 @@ mod plain_path_tests {
                 lane_fns += usize::from(d.lane_fns.is_some());
                 rotations += usize::from(alu.signals.contains(Signal::Rot));
                 let mut short = random_thread(version, &mut rng);
+                if !short.clean_for(&d) {
+                    // The step takes the full path then.
+                    continue;
+                }
                 let mut full = short.clone();
                 let mut mem = LendingMemory::new();
                 let (mut c1, mut c2) = (0u64, 0u64);
@@ -1885,17 +2165,18 @@ mod plain_path_tests {
                 faults += usize::from(r1.is_err());
                 if r1.is_ok() {
                     assert_eq!(short.rf, full.rf, "{version:?} {text}");
-                    assert_eq!(short.rf_valid, full.rf_valid, "{version:?} {text}");
+                    assert_eq!(short.rf_poison, full.rf_poison, "{version:?} {text}");
+                    assert_eq!(short.rf_poisoned, full.rf_poisoned, "{version:?} {text}");
                     assert_eq!(short.acc, full.acc, "{version:?} {text}");
-                    assert_eq!(short.acc_valid, full.acc_valid, "{version:?} {text}");
-                    assert_eq!(short.acc_written, full.acc_written, "{version:?} {text}");
+                    assert_eq!(short.acc_poison, full.acc_poison, "{version:?} {text}");
+                    assert_eq!(short.acc_poisoned, full.acc_poisoned, "{version:?} {text}");
                     assert_eq!(
                         short.prev_acc_writes, full.prev_acc_writes,
                         "{version:?} {text}"
                     );
                     assert_eq!(
-                        (short.flag_a, short.flag_b, short.flags_valid, short.b_valid),
-                        (full.flag_a, full.flag_b, full.flags_valid, full.b_valid),
+                        (short.flag_a, short.flag_b, short.flag_poison),
+                        (full.flag_a, full.flag_b, full.flag_poison),
                         "{version:?} {text}"
                     );
                     assert_eq!(short.place, full.place, "{version:?} {text}");

@@ -21,8 +21,8 @@
 //! * **Threads and end**: `thrsw` after 2 delay slots; 1, 2 or 4 threads per QPU; the
 //!   program ends at the `thrsw` after the last-thread-switch pair (two consecutive
 //!   `thrsw`), or at the first `thrsw` in single-segment mode, plus its 2 delay slots.
-//! * **CSD dispatch**: workgroups split into 16-lane batches handed to free QPU threads in
-//!   order; each batch starts at the same code and uniform addresses, with the workgroup ids
+//! * **CSD dispatch**: workgroups split into 16-lane batches handed out one per QPU, then
+//!   to each QPU's next thread slot, then to slots as they free; each batch starts at the same code and uniform addresses, with the workgroup ids
 //!   and local invocation indices in the payload registers.
 //! * **Ids**: `eidx` is the lane; `tidx` is QPU << 2 | thread in quarters of the QPU
 //!   (py-videocore7's parallel test on a Pi 5; py-videocore6 and V3DLib take `me()` as
@@ -80,6 +80,7 @@
 pub mod lanes;
 mod machine;
 mod placement;
+mod poison;
 pub mod rules;
 mod validate;
 
@@ -418,7 +419,9 @@ fn run_dispatch(
     let mut queue = batches(job)?;
     let config = config.clone();
     let threads = usize::from(config.threads);
-    let mut slots: Vec<Vec<Option<machine::Thread>>> = Vec::new();
+    let mut slots: Vec<Vec<Option<machine::Thread>>> = (0..config.qpus)
+        .map(|_| (0..threads).map(|_| None).collect())
+        .collect();
     let mut reports: Vec<V3dQpuReport> = (0..config.qpus)
         .map(|qpu| V3dQpuReport {
             qpu,
@@ -426,18 +429,23 @@ fn run_dispatch(
         })
         .collect();
     let mut launched = 0u64;
-    for qpu in 0..config.qpus {
-        let mut row = Vec::new();
-        for slot in 0..threads {
-            row.push(queue.next().map(|b| {
+    // The first batches go one to each QPU before any QPU gets a second: py-videocore6's
+    // tests/test_parallel.py (Pi 4) notes that with fewer batches than thread slots the
+    // thread ids (tidx & 0b111110) >> 1 "could be discontiguous", which they are only if
+    // each QPU's first slot fills first, and its examples/summation.py and py-videocore7's
+    // tests/test_parallel.py give each of 8 (Pi 4) or 12 (Pi 5) batches its own QPU.
+    for slot in 0..threads {
+        for (qpu, row) in slots.iter_mut().enumerate() {
+            row[slot] = queue.next().map(|b| {
                 launched += 1;
                 machine::Thread::new(&config, qpu, slot, &b, job.code)
-            }));
+            });
         }
-        slots.push(row);
     }
     let mut code = machine::DecodedCode::new(job.code);
     let mut current = vec![0usize; config.qpus];
+    // The slot whose thread issued each QPU's last instruction.
+    let mut last_slot: Vec<Option<usize>> = vec![None; config.qpus];
     let mut clocks = vec![0u64; config.qpus];
     let mut executed = 0u64;
     loop {
@@ -453,6 +461,10 @@ fn run_dispatch(
             any = true;
             current[qpu] = start;
             let thread = row[start].as_mut().expect("live slot");
+            if thread.switched_at.is_some() {
+                thread.resumed(last_slot[qpu] != Some(start));
+            }
+            last_slot[qpu] = Some(start);
             let pc = thread.pc;
             let step = thread
                 .step(memory, &mut clocks[qpu], &mut code)

@@ -2,7 +2,7 @@
 //! faults a V3D run can stop with.
 //!
 //! Only rules a source states are here. Most come from Mesa's
-//! `src/broadcom/qpu/qpu_validate.c` (the checks Mesa runs on every shader it schedules),
+//! `src/broadcom/compiler/qpu_validate.c` (the checks Mesa runs on every shader it schedules),
 //! the rest from Mesa's `compiler/nir_to_vir.c` and `compiler/qpu_schedule.c`, and from
 //! py-videocore6's hardware tests.
 
@@ -108,16 +108,19 @@ pub enum V3dRule {
     },
     /// More than one uniform read in one instruction: no source gives their order.
     TwoUniformReads,
-    /// An accumulator (4.2) or a flag read after a thread switch before being written again,
-    /// with more than one thread per QPU.
-    LostAcrossThrsw {
-        /// What was read.
-        what: String,
-    },
-    /// A register read before anything wrote it.
-    Undefined {
-        /// The register.
-        register: String,
+    /// An undefined value (poison, see [`super::poison`]) reached something that makes it
+    /// observable: memory, a TMU address or config, `unifa`, a branch decision or target.
+    UndefinedValueUsed {
+        /// What consumed it ("the value stored", "the TMU address", ...).
+        what: &'static str,
+        /// The lanes whose value is undefined (bit i = lane i).
+        lanes: u16,
+        /// Where the undefined value was made, as far as the emulator knows.
+        origin: String,
+        /// The bus address of the instruction that made it, when known.
+        origin_pc: Option<u32>,
+        /// When it was read from outside memory: the first such address.
+        origin_address: Option<u32>,
     },
 }
 
@@ -135,7 +138,7 @@ impl V3dRule {
             | V3dRule::PeripheralConflict
             | V3dRule::RfWriteAfterThrend { .. }
             | V3dRule::TmuwtLast
-            | V3dRule::SmallImmediate { .. } => "Mesa src/broadcom/qpu/qpu_validate.c",
+            | V3dRule::SmallImmediate { .. } => "Mesa src/broadcom/compiler/qpu_validate.c",
             V3dRule::LdunifaTooSoon { .. } => {
                 "Mesa src/broadcom/compiler/qpu_schedule.c; py-videocore7 tests/test_unifa.py"
             }
@@ -151,12 +154,11 @@ impl V3dRule {
             V3dRule::RegisterOutOfRange { .. } => {
                 "Mesa src/broadcom/compiler/vir_register_allocate.c (4 threads: 32 registers)"
             }
-            V3dRule::LostAcrossThrsw { .. } => {
-                "Mesa src/broadcom/compiler/qpu_schedule.c (a thrsw ends the accumulators' and \
-                 flags' lifetimes)"
+            V3dRule::UndefinedValueUsed { .. } => {
+                "emulator: an undefined value is an error where it is used (py-videocore6's \
+                 tests read never-written registers whose results nothing uses)"
             }
             V3dRule::LdunifaWithoutUnifa
-            | V3dRule::Undefined { .. }
             | V3dRule::LdtmuEmpty
             | V3dRule::TmuDataOverflow
             | V3dRule::DoubleWrite { .. }
@@ -252,14 +254,20 @@ impl fmt::Display for V3dRule {
                 f,
                 "{register} written twice in one instruction; no source says which write wins"
             ),
-            V3dRule::LostAcrossThrsw { what } => write!(
+            V3dRule::UndefinedValueUsed {
+                what,
+                lanes,
+                origin,
+                ..
+            } => write!(
                 f,
-                "{what} read after a thread switch before being written again: another thread \
-                 ran in between and its value is gone"
-            ),
-            V3dRule::Undefined { register } => write!(
-                f,
-                "{register} is read before anything wrote it: its value is undefined"
+                "{what} is undefined in lane(s) {}; the undefined value was made {}",
+                crate::rules::lane_list(*lanes),
+                if origin.is_empty() {
+                    "earlier in this program"
+                } else {
+                    origin
+                }
             ),
             V3dRule::TwoUniformReads => write!(
                 f,

@@ -673,7 +673,8 @@ fn ldunifa_reads_the_second_stream() {
 // ---- Hazards: one test per rule. ----
 
 fn hazard(version: V3dVersion, body: &str) -> V3dRule {
-    let mut emu = machine(version, 1, 1);
+    // Two thread slots (one batch): the rules for a QPU that may switch threads apply.
+    let mut emu = machine(version, 1, 2);
     let out = emu.memory_mut().alloc(64, 64).unwrap();
     rule_of(run_on(
         &mut emu,
@@ -783,16 +784,14 @@ fn uniform_and_tmu_rules() {
         V3dRule::LdunifaWithoutUnifa
     );
     assert_eq!(hazard(V71, "nop ; nop ; ldtmu.rf1"), V3dRule::LdtmuEmpty);
+    // (`hazard` runs two thread slots: 8 result words each.)
     let mut loads = String::from("nop ; nop ; ldunif\n");
-    for _ in 0..17 {
+    for _ in 0..9 {
         loads.push_str("or tmua, rf0, rf0 ; nop\n");
     }
     assert_eq!(
         hazard(V71, &loads),
-        V3dRule::TmuOutputFifoOverflow {
-            words: 17,
-            limit: 16
-        }
+        V3dRule::TmuOutputFifoOverflow { words: 9, limit: 8 }
     );
     assert_eq!(
         hazard(
@@ -871,19 +870,52 @@ fn multop_umul24_gives_the_full_low_product() {
 fn errors_name_qpu_pc_and_instruction() {
     let mut emu = machine(V42, 2, 1);
     let bad = emu.memory_mut().alloc(4, 4).unwrap();
-    // A TMU load past the end of a 4-byte buffer: lane 1 reads bad + 4.
+    let out = emu.memory_mut().alloc(64, 64).unwrap();
+    // A TMU load past the end of a 4-byte buffer: lane 1 reads bad + 4, an undefined value
+    // that is an error where it is stored, naming the load.
+    let load = format!(
+        "eidx r0 ; nop ; ldunif\n shl r0, r0, 2 ; nop\n add r0, r0, r5 ; nop ; ldunif\n or tmua, r0, r0 ; nop\n nop ; nop ; ldtmu.r1\n"
+    );
     let text = format!(
-        "eidx r0 ; nop ; ldunif\n shl r0, r0, 2 ; nop\n add r0, r0, r5 ; nop\n or tmua, r0, r0 ; nop\n nop ; nop ; ldtmu.r1\n{END}"
+        "{load} sub r0, r0, r5 ; nop ; ldunif\n add r0, r0, r5 ; nop\n or tmud, r1, r1 ; nop\n or tmua, r0, r0 ; nop\n tmuwt ; nop\n{END}"
+    );
+    let err = run_on(&mut emu, &text, &[bad, bad, out], 1).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("QPU 0") && message.contains("tmua"),
+        "{message}"
+    );
+    let EmuError::V3dFault {
+        fault:
+            V3dFault::Rule(V3dRule::UndefinedValueUsed {
+                what,
+                origin_address,
+                origin_pc,
+                ..
+            }),
+        ..
+    } = err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(what, "the value stored");
+    assert_eq!(origin_address, Some(bad + 4));
+    assert!(origin_pc.is_some());
+    // Left unused, the same load runs.
+    let mut emu = machine(V42, 2, 1);
+    let bad = emu.memory_mut().alloc(4, 4).unwrap();
+    run_on(&mut emu, &format!("{load}{END}"), &[bad, bad], 1).unwrap();
+    // A store outside every buffer is a TMU fault naming the lane.
+    let text = format!(
+        "eidx r0 ; nop ; ldunif\n shl r0, r0, 2 ; nop\n add r0, r0, r5 ; nop\n or tmud, r0, r0 ; nop\n or tmua, r0, r0 ; nop\n tmuwt ; nop\n{END}"
     );
     let err = run_on(&mut emu, &text, &[bad], 1).unwrap_err();
-    let text = err.to_string();
-    assert!(text.contains("QPU 0") && text.contains("tmua"), "{text}");
     assert!(
         matches!(
             err,
             EmuError::V3dFault {
                 fault: V3dFault::Tmu {
-                    access: TmuAccess::Load,
+                    access: TmuAccess::Store,
                     lane: 1,
                     source: MemoryError::Unmapped { .. } | MemoryError::PastEnd { .. },
                 },
@@ -968,40 +1000,135 @@ fn random_programs_never_panic() {
     }
 }
 
+/// The `what` of an undefined-value error.
+fn undefined_use(result: Result<V3dRunReport, EmuError>) -> (&'static str, u16, String) {
+    match rule_of(result) {
+        V3dRule::UndefinedValueUsed {
+            what,
+            lanes,
+            origin,
+            ..
+        } => (what, lanes, origin),
+        other => panic!("expected an undefined value used, got {other:?}"),
+    }
+}
+
 #[test]
-fn accumulators_and_flags_do_not_survive_a_switch_between_threads() {
-    let body = "eidx r1 ; nop\n nop ; nop ; thrsw\n nop ; nop\n nop ; nop\n or r2, r1, r1 ; nop";
+fn accumulators_survive_a_switch_only_when_no_other_thread_runs() {
+    // r1 kept across a thrsw, then stored.
+    let body = "eidx r1 ; nop ; ldunif
+        shl rf1, r1, 2 ; nop
+        add rf1, rf1, r5 ; nop
+        nop ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        or tmud, r1, r1 ; nop
+        or tmua, rf1, rf1 ; nop
+        tmuwt ; nop";
+    let program = format!("{body}\n{END}");
+    // Two thread slots, two batches: the other thread runs in between and r1 is lost.
     let mut emu = machine(V42, 1, 2);
-    let r = rule_of(run_on(&mut emu, &format!("{body}\n{END}"), &[], 2));
-    assert_eq!(r, V3dRule::LostAcrossThrsw { what: "r1".into() });
-    let body = "eidx rf1 ; nop\n sub.pushz rf2, rf1, 3 ; nop\n nop ; nop ; thrsw\n nop ; nop\n nop ; nop\n or.ifa rf2, rf1, rf1 ; nop";
-    let mut emu = machine(V71, 1, 4);
-    let r = rule_of(run_on(&mut emu, &format!("{body}\n{END}"), &[], 1));
-    assert!(matches!(r, V3dRule::LostAcrossThrsw { .. }), "{r:?}");
-    // With one thread per QPU nothing else runs in between: py-videocore6's tests keep r3
-    // across their thrsw (tests/test_alu.py).
-    let mut emu = machine(V42, 1, 1);
-    run_on(
-        &mut emu,
-        &format!("{body}\n{END}").replace("rf1", "r1"),
-        &[],
-        1,
-    )
-    .unwrap();
-    // Reading a register nothing wrote.
-    let mut emu = machine(V71, 1, 1);
-    let r = rule_of(run_on(
-        &mut emu,
-        &format!("or rf5, rf9, rf9 ; nop\n{END}"),
-        &[],
-        1,
-    ));
+    let out = emu.memory_mut().alloc(64, 64).unwrap();
+    let (what, lanes, origin) = undefined_use(run_on(&mut emu, &program, &[out], 2));
+    assert_eq!((what, lanes), ("the value stored", 0xffff));
+    assert!(origin.contains("r1 after the thread switch"), "{origin}");
+    // Two slots, one batch: the switch hands the QPU straight back; r1 survives.
+    let mut emu = machine(V42, 1, 2);
+    let out = emu.memory_mut().alloc(64, 64).unwrap();
+    run_on(&mut emu, &program, &[out], 1).unwrap();
     assert_eq!(
-        r,
-        V3dRule::Undefined {
-            register: "rf9".into()
-        }
+        emu.memory().read_u32s(out, 16).unwrap(),
+        (0..16).collect::<Vec<u32>>()
     );
+}
+
+#[test]
+fn flags_survive_a_switch_between_threads() {
+    // Mesa vir_opt_redundant_flags.c: "In V3D 4.2+ flags are preserved across thread
+    // switches". Each of four threads pushes lane < 3 and uses it after the switch.
+    for version in [V42, V71] {
+        // Each thread's 16 words at uniform + 64 * (tidx & 3).
+        let body = format!(
+            "eidx rf1 ; nop ; ldunif
+            sub.pushn rf2, rf1, 3 ; nop
+            shl rf3, rf1, 2 ; nop
+            add rf3, rf3, {} ; nop
+            tidx rf4 ; nop
+            and rf4, rf4, 3 ; nop
+            shl rf4, rf4, 6 ; nop
+            add rf3, rf3, rf4 ; nop ; thrsw
+            nop ; nop
+            nop ; nop
+            xor rf5, rf1, rf1 ; nop
+            sub rf5, rf5, 1 ; nop
+            or.ifa rf5, rf1, rf1 ; nop
+            or tmud, rf5, rf5 ; nop
+            or tmua, rf3, rf3 ; nop
+            tmuwt ; nop",
+            if version == V42 { "r5" } else { "rf0" }
+        );
+        let mut emu = machine(version, 1, 4);
+        let out = emu.memory_mut().alloc(256, 64).unwrap();
+        run_on(&mut emu, &format!("{body}\n{END}"), &[out], 4).unwrap();
+        let words = emu.memory().read_u32s(out, 64).unwrap();
+        for (i, w) in words.iter().enumerate() {
+            let lane = (i % 16) as u32;
+            assert_eq!(
+                *w,
+                if lane < 3 { lane } else { u32::MAX },
+                "{version:?} word {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn undefined_registers_are_poison_until_used() {
+    for version in [V42, V71] {
+        let unif = if version == V42 { "r5" } else { "rf0" };
+        let store = |value: &str| {
+            format!(
+                "eidx rf20 ; nop ; ldunif
+                shl rf20, rf20, 2 ; nop
+                add rf20, rf20, {unif} ; nop
+                {value}
+                or tmud, rf1, rf1 ; nop
+                or tmua, rf20, rf20 ; nop
+                tmuwt ; nop
+                {END}"
+            )
+        };
+        // The zeroing idioms define their result; a dead read of an unwritten register is
+        // fine.
+        for zero in ["xor rf1, rf9, rf9 ; nop", "sub rf1, rf9, rf9 ; nop"] {
+            let text = store(&format!("add rf7, rf7, rf10 ; nop\n {zero}"));
+            let mut emu = machine(version, 1, 1);
+            let out = emu.memory_mut().alloc(64, 64).unwrap();
+            emu.memory_mut().write_u32s(out, &[7; 16]).unwrap();
+            run_on(&mut emu, &text, &[out], 1).unwrap_or_else(|e| panic!("{zero}: {e}"));
+            assert_eq!(emu.memory().read_u32s(out, 16).unwrap(), vec![0; 16]);
+        }
+        // Storing a value computed from an unwritten register is an error naming it.
+        let mut emu = machine(version, 1, 1);
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        let (what, lanes, origin) =
+            undefined_use(run_on(&mut emu, &store("add rf1, rf9, 1 ; nop"), &[out], 1));
+        assert_eq!((what, lanes), ("the value stored", 0xffff), "{version:?}");
+        assert!(origin.contains("rf9, which nothing wrote"), "{origin}");
+        // A conditional first write leaves the skipped lanes undefined: lanes 0-2 written.
+        let text =
+            store("eidx rf2 ; nop\n sub.pushn rf3, rf2, 3 ; nop\n add.ifa rf1, rf2, 1 ; nop");
+        let mut emu = machine(version, 1, 1);
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        let (_, lanes, _) = undefined_use(run_on(&mut emu, &text, &[out], 1));
+        assert_eq!(lanes, 0xfff8, "{version:?}");
+        // An undefined flag deciding a branch; a defined one does not care about lanes the
+        // branch cannot see.
+        let branch = "add.pushz rf1, rf9, 1 ; nop\n b.anya there\n nop ; nop\n nop ; nop\n nop ; nop\n there:";
+        let mut emu = machine(version, 1, 1);
+        let (what, _, _) = undefined_use(run_on(&mut emu, &format!("{branch}\n{END}"), &[], 1));
+        assert_eq!(what, "the flag deciding the branch");
+    }
 }
 
 /// me() and num_qpus() the way py-videocore6 and V3DLib get them: the QPU number is
@@ -1875,7 +2002,7 @@ fn each_dispatch_decodes_the_code_it_finds() {
 /// pointing at a scratch buffer, as [`hazard`] runs it): the instruction's index and the
 /// rule it broke.
 fn emulated_stop(version: V3dVersion, program: &[v3d::Instruction]) -> (usize, V3dRule) {
-    let mut emu = machine(version, 1, 1);
+    let mut emu = machine(version, 1, 2);
     let out = emu.memory_mut().alloc(64, 64).unwrap();
     let code = emu.load_instructions(program).unwrap();
     let unif = emu.load_uniforms(&[out, out, out, out]).unwrap();

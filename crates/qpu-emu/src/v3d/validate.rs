@@ -1,5 +1,5 @@
 //! Static validation of a V3D program before it runs, the check Mesa runs on every shader
-//! it schedules (`src/broadcom/qpu/qpu_validate.c`): every rule of [`super::rules`] that
+//! it schedules (`src/broadcom/compiler/qpu_validate.c`): every rule of [`super::rules`] that
 //! the program text decides, walking the instructions in order as Mesa does (the last
 //! branch, `thrsw`, SFU write and `unifa` write are the ones earlier in the program). The
 //! decisions are the ones the emulator makes while it runs (`placement.rs`), so a program
@@ -12,7 +12,8 @@
 //!   [`V3dRule::TwoUniformReads`], [`V3dRule::DoubleWrite`];
 //! * by distance from earlier instructions: [`V3dRule::BranchInBranchDelaySlot`],
 //!   [`V3dRule::BranchInThrswDelaySlot`], [`V3dRule::ThrswInBranchDelaySlot`],
-//!   [`V3dRule::ThrswTooClose`], [`V3dRule::TwoLastThrsw`],
+//!   [`V3dRule::ThrswTooClose`] (as for a QPU running several threads: the emulator
+//!   allows it with one), [`V3dRule::TwoLastThrsw`],
 //!   [`V3dRule::SfuInThrswDelaySlot`], [`V3dRule::SfuTooSoon`] (4.2),
 //!   [`V3dRule::RotateTooSoon`] (4.2), [`V3dRule::LdunifaTooSoon`],
 //!   [`V3dRule::LdunifaWithoutUnifa`] (no `unifa` write earlier in the program);
@@ -22,8 +23,8 @@
 //! Left to the run, because they depend on values or on the path taken:
 //! [`V3dRule::TmuOutputFifoOverflow`] (results outstanding), [`V3dRule::LdtmuEmpty`],
 //! [`V3dRule::TmuDataOverflow`] (`tmud` writes before the `tmua`),
-//! [`V3dRule::MultopAcrossThrsw`], [`V3dRule::LostAcrossThrsw`], [`V3dRule::Undefined`]
-//! (registers and flags read before a write on the path taken), and
+//! [`V3dRule::MultopAcrossThrsw`], [`V3dRule::UndefinedValueUsed`] (undefined values
+//! used on the path taken), and
 //! [`V3dRule::RegisterOutOfRange`] (it depends on the threads per QPU of the dispatch).
 //!
 //! Like Mesa's walk, the validator takes the instruction before another in the program as
@@ -54,7 +55,7 @@
 //! assert_eq!(found[0].index, 2);
 //! assert_eq!(found[0].rule, V3dRule::SfuTooSoon { what: "an r4 read" });
 //! assert!(found[0].to_string().starts_with("instruction 2 `or r1, r4, r4 ; nop`: an r4 read"));
-//! assert!(found[0].to_string().ends_with("[Mesa src/broadcom/qpu/qpu_validate.c]"));
+//! assert!(found[0].to_string().ends_with("[Mesa src/broadcom/compiler/qpu_validate.c]"));
 //! # Ok::<(), qpu_isa::v3d::AsmError>(())
 //! ```
 
@@ -78,7 +79,7 @@ impl crate::CitedRule for V3dRule {
 /// Every rule `program` breaks that its text decides, in program order (at most one per
 /// instruction: the first the emulator would meet).
 pub fn validate(version: V3dVersion, program: &[Instruction]) -> Vec<V3dViolation> {
-    let mut place = Placement::new(false);
+    let mut place = Placement::new(false, true);
     let mut prev_acc_writes = 0u8;
     let branched = accumulators_written_before_targets(version, program);
     let mut found = Vec::new();
