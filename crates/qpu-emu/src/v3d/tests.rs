@@ -873,9 +873,8 @@ fn errors_name_qpu_pc_and_instruction() {
     let out = emu.memory_mut().alloc(64, 64).unwrap();
     // A TMU load past the end of a 4-byte buffer: lane 1 reads bad + 4, an undefined value
     // that is an error where it is stored, naming the load.
-    let load = format!(
-        "eidx r0 ; nop ; ldunif\n shl r0, r0, 2 ; nop\n add r0, r0, r5 ; nop ; ldunif\n or tmua, r0, r0 ; nop\n nop ; nop ; ldtmu.r1\n"
-    );
+    let load = "eidx r0 ; nop ; ldunif\n shl r0, r0, 2 ; nop\n add r0, r0, r5 ; nop ; ldunif\n or tmua, r0, r0 ; nop\n nop ; nop ; ldtmu.r1\n"
+        .to_string();
     let text = format!(
         "{load} sub r0, r0, r5 ; nop ; ldunif\n add r0, r0, r5 ; nop\n or tmud, r1, r1 ; nop\n or tmua, r0, r0 ; nop\n tmuwt ; nop\n{END}"
     );
