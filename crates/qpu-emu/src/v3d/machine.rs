@@ -25,6 +25,10 @@ const TMU_LOAD_CLOCKS: u64 = 100;
 /// Clocks from a TMU store request until `tmuwt` sees it done. UNCALIBRATED guess.
 const TMU_STORE_CLOCKS: u64 = 100;
 
+/// The multisample flags of a compute batch: set in every lane the dispatcher filled, which
+/// is all 16 (partial batches are not modelled).
+const MSF_DISPATCHED: u16 = 0xffff;
+
 /// What one step did to the thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -780,16 +784,31 @@ impl Thread {
                 "a branch in the third delay slot of another branch",
             ));
         }
-        if b.msfign != 0 {
-            return Err(unsupported("branch multisample-flag handling (msfign)"));
-        }
+        // The lanes whose condition counts. Mesa qpu_instr.h `v3d_qpu_msfign`: with `msfp`
+        // a lane with no multisample flag set is ignored, with `msfq` a quad with none;
+        // Mesa's compute loops branch back with `b.anya.msfp` (nir_to_vir.c, "pixels that
+        // were not dispatched ... should not contribute"). A compute batch here is whole,
+        // so every lane was dispatched and has its flag: every lane counts either way
+        // (MSF_DISPATCHED).
+        let msf = MSF_DISPATCHED;
+        let counted = match b.msfign {
+            1 => msf,
+            2 => (0..4).fold(0u16, |m, q| {
+                if msf >> (4 * q) & 0xf != 0 {
+                    m | 0xf << (4 * q)
+                } else {
+                    m
+                }
+            }),
+            _ => 0xffff,
+        };
         let decide = |a: u16| match b.cond {
             BranchCond::A0 => a & 1 == 1,
             BranchCond::Na0 => a & 1 == 0,
-            BranchCond::AllA => a == 0xffff,
-            BranchCond::AnyNa => a != 0xffff,
-            BranchCond::AnyA => a != 0,
-            BranchCond::AllNa => a == 0,
+            BranchCond::AllA => a & counted == counted,
+            BranchCond::AnyNa => !a & counted != 0,
+            BranchCond::AnyA => a & counted != 0,
+            BranchCond::AllNa => a & counted == 0,
             BranchCond::Always => true,
         };
         let (a, _) = self.flags();
@@ -1423,16 +1442,11 @@ impl Thread {
             Dest::Tmua | Dest::Tmuau => {
                 self.used("the condition of a TMU access", cond)?;
                 // A `tmuau` write brings this lookup's config (its uniform); otherwise the
-                // config register (`wrtmuc`, `tmuc`) gives its next byte.
+                // one `wrtmuc` or `tmuc` set, if any.
                 let config = if dest == Dest::Tmuau {
                     Some(self.next_uniform(mem)?)
                 } else {
-                    self.tmu_config.take().inspect(|&c| {
-                        let rest = c >> 8 | 0xff00_0000;
-                        if rest != u32::MAX {
-                            self.tmu_config = Some(rest);
-                        }
-                    })
+                    self.tmu_config.take()
                 };
                 self.tmu_request(values, mask, poison, config, mem, clock)?;
             }
@@ -1450,14 +1464,16 @@ impl Thread {
     /// The lookup config (py-videocore7 `TMULookUpConfig`; py-videocore6 uses 0xff, 0xfa,
     /// 0xfb, 0xfc for 1–4 words): bit 7 per-pixel mask, bits 6:3 op (15 = plain access,
     /// the others atomics, see `atomic`), bits 2:0 type (7 = 32 bits, 2–4 = vec2–vec4).
-    /// A config written to the config register (`wrtmuc`, `tmuc`) holds a byte per lookup:
-    /// the low byte is the next lookup's, the next byte the one after, and so on, 0xff
-    /// meaning the plain 32-bit access (py-videocore6 tests/test_tmu.py, run on a Pi 4,
-    /// packs 0xfc, 0xfb, 0xfa and 0xff into one `wrtmuc` uniform for a vec4, a vec3 and a
-    /// vec2 lookup). A `tmuau` config is its own lookup's only: py-videocore7's
-    /// tests/test_tmu.py passes 0xfffafbfc with a vec4 `tmuau` and expects the plain `tmua`
-    /// stores after it to write one word each, on a Pi 5. Without a config the access is
-    /// one 32-bit word. Lanes whose tmua write the condition masks off do not
+    /// The low byte of a config word (from `tmuau`'s uniform, or set by `wrtmuc` or `tmuc`)
+    /// is this lookup's, 0xff meaning the plain 32-bit access; without a config the access
+    /// is one 32-bit word. On 4.2 the other bytes are the following lookups', one each, with
+    /// 0xff shifted in: py-videocore6's tests/test_tmu.py `test_tmu_vec_read` passes
+    /// 0xfffafbfc with its first (`tmuau`) lookup and reads a vec4, a vec3, a vec2 and then
+    /// a plain word through the next `tmua` lookups ("if the configs are shifted out, then
+    /// 0xff ... is filled in"), on a Pi 4. On 7.1 py-videocore7's tests/test_tmu.py passes
+    /// the same kind of word (0xfffafbfc, 0xfffffafb) with a single `tmuau` or `tmuc` lookup
+    /// and expects the plain `tmua` stores after it to write one word each, on a Pi 5: so
+    /// there a config is its own lookup's only. Lanes whose tmua write the condition masks off do not
     /// access memory (Mesa writes tmua conditionally in divergent control flow); their
     /// loaded words read as 0.
     ///
@@ -1478,6 +1494,12 @@ impl Thread {
         clock: &mut u64,
     ) -> Result<(), V3dFault> {
         self.used("the TMU address", addr_poison.within(mask))?;
+        if let (Some(c), true) = (config, self.version == V3dVersion::V42) {
+            let rest = c >> 8 | 0xff00_0000;
+            if rest != u32::MAX {
+                self.tmu_config = Some(rest);
+            }
+        }
         let config = config.filter(|&c| c & 0xff != 0xff);
         let words = match config {
             None => 1,

@@ -582,4 +582,6 @@ fn batches(job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
 }
 
 #[cfg(test)]
+mod pi_programs;
+#[cfg(test)]
 mod tests;

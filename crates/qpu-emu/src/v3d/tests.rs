@@ -13,7 +13,7 @@ const V42: V3dVersion = V3dVersion::V42;
 const V71: V3dVersion = V3dVersion::V71;
 
 /// The program end every py-videocore6/7 kernel uses.
-const END: &str = "
+pub(super) const END: &str = "
     nop ; nop ; thrsw
     nop ; nop ; thrsw
     nop ; nop
@@ -46,7 +46,7 @@ impl Rng {
     }
 }
 
-fn machine(version: V3dVersion, qpus: usize, threads: u8) -> V3dEmulator {
+pub(super) fn machine(version: V3dVersion, qpus: usize, threads: u8) -> V3dEmulator {
     let mut config = V3dConfig::new(version);
     config.qpus = qpus;
     config.threads = threads;
@@ -55,7 +55,7 @@ fn machine(version: V3dVersion, qpus: usize, threads: u8) -> V3dEmulator {
 }
 
 /// Assembles `text`, runs it as `n` single-batch workgroups with `uniforms`.
-fn run_on(
+pub(super) fn run_on(
     emu: &mut V3dEmulator,
     text: &str,
     uniforms: &[u32],
@@ -68,14 +68,14 @@ fn run_on(
     emu.dispatch(&CsdJob::per_qpu(code, unif, n))
 }
 
-fn fault_of(result: Result<V3dRunReport, EmuError>) -> V3dFault {
+pub(super) fn fault_of(result: Result<V3dRunReport, EmuError>) -> V3dFault {
     match result {
         Err(EmuError::V3dFault { fault, .. }) => fault,
         other => panic!("expected a V3D fault, got {other:?}"),
     }
 }
 
-fn rule_of(result: Result<V3dRunReport, EmuError>) -> V3dRule {
+pub(super) fn rule_of(result: Result<V3dRunReport, EmuError>) -> V3dRule {
     match fault_of(result) {
         V3dFault::Rule(r) => r,
         other => panic!("expected a rule, got {other:?}"),
@@ -1000,7 +1000,7 @@ fn random_programs_never_panic() {
 }
 
 /// The `what` of an undefined-value error.
-fn undefined_use(result: Result<V3dRunReport, EmuError>) -> (&'static str, u16, String) {
+pub(super) fn undefined_use(result: Result<V3dRunReport, EmuError>) -> (&'static str, u16, String) {
     match rule_of(result) {
         V3dRule::UndefinedValueUsed {
             what,

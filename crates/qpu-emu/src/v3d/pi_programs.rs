@@ -1,0 +1,277 @@
+//! Programs in the shapes that py-videocore6 (Pi 4) and py-videocore7 (Pi 5) run on real
+//! boards, each written out here in this assembler's syntax: what they rely on works, with
+//! the result scalar Rust expects, and the nearest variant the evidence does not cover stays
+//! refused.
+
+use super::tests::{machine, rule_of, run_on, END};
+use super::*;
+
+const V42: V3dVersion = V3dVersion::V42;
+
+/// 16 lanes × `rows` words 0, 1, 2, … in a fresh buffer; returns (source, destination).
+fn buffers(emu: &mut V3dEmulator, rows: u32) -> (u32, u32) {
+    let mem = emu.memory_mut();
+    let src = mem.alloc(64 * rows, 64).unwrap();
+    let dst = mem.alloc(64 * rows, 64).unwrap();
+    mem.write_u32s(src, &(0..16 * rows).collect::<Vec<u32>>())
+        .unwrap();
+    mem.write_u32s(dst, &vec![u32::MAX; 16 * rows as usize])
+        .unwrap();
+    (src, dst)
+}
+
+/// py-videocore6 tests/test_parallel.py `qpu_serial`, unrolled: each row is loaded with a
+/// `thrsw` on its `tmua`, stored with another, and the next row's load comes two
+/// instructions after that (`tmuwt` between): a `thrsw` in the delay slots of the last.
+/// Launched, as py-videocore6 launches it, without CSD threading.
+fn serial_copy(rows: u32) -> String {
+    let mut text = String::from(
+        "eidx r0 ; nop ; ldunif
+        shl r0, r0, 2 ; nop
+        add rf2, r5, r0 ; nop ; ldunif
+        add rf3, r5, r0 ; nop
+        or r3, 8, 8 ; nop
+        shl r3, r3, 3 ; nop
+        ",
+    );
+    for _ in 0..rows {
+        text.push_str(
+            "add rf2, rf2, r3 ; mov tmua, rf2 ; thrsw
+            nop ; nop
+            nop ; nop
+            nop ; nop ; ldtmu.r0
+            or tmud, r0, r0 ; nop
+            add rf3, rf3, r3 ; mov tmua, rf3 ; thrsw
+            tmuwt ; nop
+            ",
+        );
+    }
+    text.push_str(END);
+    text
+}
+
+#[test]
+fn a_thrsw_two_after_another_runs_on_a_one_thread_qpu() {
+    let mut emu = machine(V42, 1, 1);
+    let (src, dst) = buffers(&mut emu, 4);
+    run_on(&mut emu, &serial_copy(4), &[src, dst], 1).unwrap();
+    assert_eq!(
+        emu.memory().read_u32s(dst, 64).unwrap(),
+        (0..64).collect::<Vec<u32>>()
+    );
+    // With two threads per QPU the second switch would come before the first took effect
+    // and hand the QPU to another thread: no program we know does that.
+    let mut emu = machine(V42, 1, 2);
+    let (src, dst) = buffers(&mut emu, 4);
+    assert_eq!(
+        rule_of(run_on(&mut emu, &serial_copy(4), &[src, dst], 1)),
+        V3dRule::ThrswTooClose
+    );
+}
+
+/// py-videocore6 examples/scopy.py's copy step: `or tmud, r0, r0 ; nop ; ldtmu.r0` stores the
+/// word popped before while popping the next.
+#[test]
+fn a_tmu_data_write_and_ldtmu_share_an_instruction_on_4_2() {
+    let copy = |pair: &str| {
+        format!(
+            "eidx r0 ; nop ; ldunif
+            shl r0, r0, 2 ; nop
+            add rf2, r5, r0 ; nop ; ldunif
+            add rf3, r5, r0 ; nop
+            or r3, 8, 8 ; nop
+            shl r3, r3, 3 ; nop
+            add rf2, rf2, r3 ; mov tmua, rf2
+            add rf2, rf2, r3 ; mov tmua, rf2
+            nop ; nop ; ldtmu.r0
+            {pair}
+            add rf3, rf3, r3 ; mov tmua, rf3
+            or tmud, r0, r0 ; nop
+            add rf3, rf3, r3 ; mov tmua, rf3
+            tmuwt ; nop
+            {END}"
+        )
+    };
+    let mut emu = machine(V42, 1, 1);
+    let (src, dst) = buffers(&mut emu, 2);
+    run_on(
+        &mut emu,
+        &copy("or tmud, r0, r0 ; nop ; ldtmu.r0"),
+        &[src, dst],
+        1,
+    )
+    .unwrap();
+    assert_eq!(
+        emu.memory().read_u32s(dst, 32).unwrap(),
+        (0..32).collect::<Vec<u32>>()
+    );
+    // An SFU write beside ldtmu has no such evidence: still one peripheral too many.
+    let mut emu = machine(V42, 1, 1);
+    let (src, dst) = buffers(&mut emu, 2);
+    let text = copy("or tmud, r0, r0 ; nop\n nop ; mov recip, r3 ; ldtmu.r0");
+    assert_eq!(
+        rule_of(run_on(&mut emu, &text, &[src, dst], 1)),
+        V3dRule::PeripheralConflict
+    );
+}
+
+/// A divergent loop as Mesa's nir_to_vir.c ends it, `b.anya.msfp` back to the top: lane i
+/// counts to i. Every lane of a whole batch was dispatched, so every lane's flag counts.
+#[test]
+fn mesa_loop_back_edges_with_the_multisample_flag_condition() {
+    for (version, unif) in [(V42, "r5"), (V3dVersion::V71, "rf0")] {
+        for suffix in ["msfp", "msfq"] {
+            let text = format!(
+                "eidx rf1 ; nop ; ldunif
+                shl rf2, rf1, 2 ; nop
+                add rf2, rf2, {unif} ; nop
+                xor rf6, rf6, rf6 ; nop
+                sub.pushn rf5, rf6, rf1 ; nop
+            top:
+                add.ifa rf6, rf6, 1 ; nop
+                sub.pushn rf5, rf6, rf1 ; nop
+                b.anya.{suffix} top
+                nop ; nop
+                nop ; nop
+                nop ; nop
+                or tmud, rf6, rf6 ; nop
+                or tmua, rf2, rf2 ; nop
+                tmuwt ; nop
+                {END}"
+            );
+            let mut emu = machine(version, 1, 1);
+            let out = emu.memory_mut().alloc(64, 64).unwrap();
+            let report = run_on(&mut emu, &text, &[out], 1).unwrap();
+            assert_eq!(
+                emu.memory().read_u32s(out, 16).unwrap(),
+                (0..16).collect::<Vec<u32>>(),
+                "{version:?} {suffix}"
+            );
+            // 15 trips through the loop for lane 15.
+            assert!(report.instructions() > 15 * 6, "{version:?} {suffix}");
+            // The flag still decides: undefined in a counted lane, it is an error.
+            let broken = text.replace("xor rf6, rf6, rf6 ; nop", "nop ; nop");
+            let mut emu = machine(version, 1, 1);
+            let out = emu.memory_mut().alloc(64, 64).unwrap();
+            let (what, _, _) = super::tests::undefined_use(run_on(&mut emu, &broken, &[out], 1));
+            assert_eq!(what, "the flag deciding the branch");
+        }
+    }
+}
+
+/// py-videocore6 tests/test_tmu.py's "naive" vec2/vec3/vec4 writes on a Pi 4: the config
+/// goes to `tmuc`, lane i writes `n` words at byte 68·i (the diagonal of a 16×16 array),
+/// and word k lands at (i + k) mod 4 within the lane's 16-byte block.
+#[test]
+fn vector_lookups_wrap_in_their_16_byte_block_on_4_2() {
+    for n in 2..=4u32 {
+        let mut text = format!(
+            "eidx r0 ; nop ; ldunif
+            or r1, 8, 8 ; nop
+            shl r1, r1, 3 ; nop
+            add r1, r1, 4 ; nop
+            nop ; umul24 r1, r1, r0
+            add rf1, r1, r5 ; nop
+            not tmuc, {} ; nop
+            ",
+            7 - n
+        );
+        for k in 0..n {
+            text.push_str(&format!(
+                "eidx r2 ; nop\n add r2, r2, 1 ; nop\n or r3, 8, 8 ; nop\n shl r3, r3, 1 ; nop\n nop ; umul24 r3, r3, {k}\n add tmud, r2, r3 ; nop\n"
+            ));
+        }
+        text.push_str(&format!("or tmua, rf1, rf1 ; nop\n tmuwt ; nop\n{END}"));
+        let mut emu = machine(V42, 1, 1);
+        let out = emu.memory_mut().alloc(1024, 64).unwrap();
+        emu.memory_mut().write_u32s(out, &[0; 256]).unwrap();
+        run_on(&mut emu, &text, &[out], 1).unwrap_or_else(|e| panic!("vec{n}: {e}"));
+        let mut want = [0u32; 256];
+        for i in 0..16u32 {
+            for k in 0..n {
+                want[(16 * i + 4 * (i / 4) + (i % 4 + k) % 4) as usize] = 1 + 16 * k + i;
+            }
+        }
+        assert_eq!(emu.memory().read_u32s(out, 256).unwrap(), want, "vec{n}");
+    }
+}
+
+/// py-videocore6 tests/test_tmu.py `test_tmu_vec_read` (Pi 4): one config uniform,
+/// 0xfffafbfc, with the first (`tmuau`) lookup; the next lookups take its next bytes (a
+/// vec4, a vec3, a vec2, then plain words), each unaligned by one word and wrapped in its
+/// block. Each lane sums what it read (its lane number standing in for words a lookup did
+/// not return) over the four lookups.
+#[test]
+fn one_config_uniform_configures_the_following_lookups_on_4_2() {
+    let configs = [4u32, 3, 2, 1];
+    let mut text = String::from(
+        "nop ; nop ; ldunif
+        or rf10, r5, r5 ; nop ; ldunif
+        eidx r0 ; nop
+        shl r0, r0, 2 ; nop
+        add rf11, r5, r0 ; nop
+        xor rf12, rf12, rf12 ; nop
+        or rf13, 8, 8 ; nop
+        shl rf13, rf13, 5 ; nop
+        ",
+    );
+    for (j, &c) in configs.iter().enumerate() {
+        text.push_str(&format!(
+            "eidx r0 ; nop
+            shl r0, r0, 4 ; nop
+            add r0, r0, 4 ; nop
+            add {}, rf10, r0 ; nop
+            nop ; nop ; ldtmu.r0
+            ",
+            if j == 0 { "tmuau" } else { "tmua" }
+        ));
+        for (k, r) in ["r1", "r2", "r3"].iter().enumerate() {
+            if c as usize > k + 1 {
+                text.push_str(&format!("nop ; nop ; ldtmu.{r}\n"));
+            } else {
+                text.push_str(&format!("eidx {r} ; nop\n"));
+            }
+        }
+        text.push_str(
+            "add r0, r0, r1 ; nop
+            add r2, r2, r3 ; nop
+            add r0, r0, r2 ; nop
+            add rf12, rf12, r0 ; nop
+            add rf10, rf10, rf13 ; nop
+            ",
+        );
+    }
+    // The fifth lookup: the bytes are used up, so a plain 32-bit store.
+    text.push_str(&format!(
+        "or tmud, rf12, rf12 ; nop\n or tmua, rf11, rf11 ; nop\n tmuwt ; nop\n{END}"
+    ));
+    let mut emu = machine(V42, 1, 1);
+    let src = emu.memory_mut().alloc(1024, 64).unwrap();
+    emu.memory_mut()
+        .write_u32s(src, &(0..256).collect::<Vec<u32>>())
+        .unwrap();
+    let dst = emu.memory_mut().alloc(64, 64).unwrap();
+    run_on(&mut emu, &text, &[src, dst, 0xfffa_fbfc], 1).unwrap();
+    let want: Vec<u32> = (0..16u32)
+        .map(|e| {
+            configs
+                .iter()
+                .enumerate()
+                .map(|(j, &c)| {
+                    let word = |w: u32| 64 * j as u32 + 4 * e + w;
+                    (0..c).map(|k| word((k + 1) % 4)).sum::<u32>() + e * (4 - c)
+                })
+                .sum()
+        })
+        .collect();
+    assert_eq!(emu.memory().read_u32s(dst, 16).unwrap(), want);
+    // Given plain configs the same code pops words no lookup returns: refused where it
+    // would hang.
+    let mut emu = machine(V42, 1, 1);
+    let src = emu.memory_mut().alloc(1024, 64).unwrap();
+    let dst = emu.memory_mut().alloc(64, 64).unwrap();
+    assert_eq!(
+        rule_of(run_on(&mut emu, &text, &[src, dst, u32::MAX], 1)),
+        V3dRule::LdtmuEmpty
+    );
+}
