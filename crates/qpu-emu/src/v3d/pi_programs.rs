@@ -275,3 +275,66 @@ fn one_config_uniform_configures_the_following_lookups_on_4_2() {
         V3dRule::LdtmuEmpty
     );
 }
+
+/// py-videocore7's `vfmax` encodings (add opcodes 240-244: input a unpacked as two halves,
+/// from an f32, low or high half replicated, or swapped), which Mesa's 7.1 tables lack;
+/// py-videocore7 tests/test_alu.py checks them against numpy on a Pi 5. Expected values come
+/// from the `half` crate.
+#[test]
+fn seven_one_vfmax_decodes_as_py_videocore7_encodes_it() {
+    use half::f16;
+    let mut rng = super::tests::Rng(0x5eed_f00d);
+    let mut half_value = || loop {
+        let h = f16::from_bits(rng.next() as u16);
+        if h.is_finite() && h != f16::ZERO && h != f16::NEG_ZERO {
+            return h;
+        }
+    };
+    let pack = |lo: f16, hi: f16| u32::from(hi.to_bits()) << 16 | u32::from(lo.to_bits());
+    let halves = |w: u32| (f16::from_bits(w as u16), f16::from_bits((w >> 16) as u16));
+    for unpack in ["", "ff", "ll", "hh", "swp"] {
+        let mut a = [0u32; 16];
+        let mut b = [0u32; 16];
+        for i in 0..16 {
+            a[i] = if unpack == "ff" {
+                half_value().to_f32().to_bits()
+            } else {
+                pack(half_value(), half_value())
+            };
+            b[i] = pack(half_value(), half_value());
+        }
+        let suffix = if unpack.is_empty() {
+            String::new()
+        } else {
+            format!(".{unpack}")
+        };
+        let got = super::tests::run_op(
+            V3dVersion::V71,
+            &format!("vfmax rf3, rf1{suffix}, rf2 ; nop"),
+            &a,
+            &b,
+        );
+        for i in 0..16 {
+            let (alo, ahi) = halves(a[i]);
+            let (x_lo, x_hi) = match unpack {
+                "" => (alo, ahi),
+                "ff" => {
+                    let h = f16::from_f32(f32::from_bits(a[i]));
+                    (h, h)
+                }
+                "ll" => (alo, alo),
+                "hh" => (ahi, ahi),
+                _ => (ahi, alo),
+            };
+            let (blo, bhi) = halves(b[i]);
+            let max = |x: f16, y: f16| if x.to_f32() >= y.to_f32() { x } else { y };
+            assert_eq!(
+                got[i],
+                pack(max(x_lo, blo), max(x_hi, bhi)),
+                "{unpack} lane {i}: {:#x} {:#x}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+}

@@ -120,7 +120,12 @@ fn op_program(version: V3dVersion, op_line: &str) -> String {
 }
 
 /// Runs `op_line` on `a`, `b`; returns rf3.
-fn run_op(version: V3dVersion, op_line: &str, a: &[u32; 16], b: &[u32; 16]) -> [u32; 16] {
+pub(super) fn run_op(
+    version: V3dVersion,
+    op_line: &str,
+    a: &[u32; 16],
+    b: &[u32; 16],
+) -> [u32; 16] {
     let mut emu = machine(version, 1, 1);
     let mem = emu.memory_mut();
     let (pa, pb, po) = (

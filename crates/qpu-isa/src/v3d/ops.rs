@@ -387,6 +387,10 @@ pub(crate) static ADD_V71: &[Row<AddOp>] = &[
     row!(A::Ldvpmg, [(189, 189)]),
     row!(A::Stvpm, [(190, 190)]),
     row!(A::Fcmp, [(192, 207)]),
+    // Not in Mesa's 7.1 table: py-videocore7's assembler encodes `vfmax` as 240 plus input
+    // a's f16 unpack (none, r32, rl2h, rh2l, swap: 240-244) and its tests/test_alu.py checks
+    // all five against numpy on a Pi 5.
+    row!(A::Vfmax, [(240, 244)]),
     row!(
         A::Fround,
         [(245, 245)],
@@ -896,7 +900,7 @@ pub fn mul_modifier_names(version: V3dVersion, op: MulOp) -> Option<(u8, &'stati
 pub(crate) fn add_scheme(version: V3dVersion, op: AddOp) -> Option<Scheme> {
     use AddOp::*;
     match (version, op) {
-        (_, Vfmin) | (V3dVersion::V42, Vfmax) => Some(F16A),
+        (_, Vfmin | Vfmax) => Some(F16A),
         (V3dVersion::V42, Fround | Ftrunc | Ffloor | Fceil | Fdx | Fdy) => Some(ROUND42),
         (V3dVersion::V42, Ftoin | Ftoiz | Ftouz | Ftoc) => Some(CVT42),
         (V3dVersion::V71, Fround | Ftrunc | Ffloor | Fceil | Fdx | Fdy) => Some(ROUND71),
