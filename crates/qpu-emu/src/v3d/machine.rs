@@ -38,6 +38,8 @@ pub(crate) enum Step {
     Switch,
     /// The program end took effect: the thread is finished.
     End,
+    /// A thread switch after a `syncb` write: the thread waits at its workgroup's barrier.
+    Barrier,
 }
 
 /// Where a write goes.
@@ -56,6 +58,9 @@ enum Dest {
     Tmuau,
     /// The TMU config register: sets the config of the next request.
     Tmuc,
+    /// `syncb`: this thread has reached its workgroup's barrier; it waits at its next
+    /// thread switch.
+    Syncb,
     Sfu(Sfu),
 }
 
@@ -261,6 +266,13 @@ fn dest_of(version: V3dVersion, w: Waddr) -> Result<Dest, V3dFault> {
         12 => Dest::Tmua,
         13 => Dest::Tmuau,
         32 => Dest::Tmuc,
+        // The texture unit's reference and offset parameters as general-TMU data words:
+        // py-videocore7 tests/test_tmu.py (Pi 5) passes an atomic's operand through
+        // `tmudref`, and cmpxchg's compared value through `tmudref` then the value stored
+        // through `tmuoff`, with the config in `tmuc`. ASSUMPTION: they queue like `tmud`
+        // writes, in the order written (no source says more).
+        38 | 39 => Dest::Tmud,
+        18 => Dest::Syncb,
         19 if v42 => Dest::Sfu(Sfu::Recip),
         20 if v42 => Dest::Sfu(Sfu::Rsqrt),
         21 if v42 => Dest::Sfu(Sfu::Exp),
@@ -528,6 +540,13 @@ pub(crate) struct Thread {
     /// The `thrsw` (its address) whose switch took effect last, until the thread runs
     /// again: the dispatcher then says whether another thread ran in between.
     pub switched_at: Option<u32>,
+    /// A `syncb` write since the last thread switch: the thread waits at its next switch
+    /// until every batch of its workgroup has reached the barrier.
+    barrier: bool,
+    /// The workgroup of the thread's batch.
+    pub group: u32,
+    /// Waiting at its workgroup's barrier.
+    pub waiting: bool,
     pub pc: u32,
     unif: u32,
     unifa: Option<u32>,
@@ -591,6 +610,9 @@ impl Thread {
             flag_b: 0,
             flag_poison: [Poison::all(Origin::FlagsAtStart); 2],
             switched_at: None,
+            barrier: false,
+            group: batch.group,
+            waiting: false,
             pc,
             unif: batch.uniforms,
             unifa: None,
@@ -766,7 +788,13 @@ impl Thread {
                     // (`resumed`).
                     self.switches += 1;
                     self.switched_at = Some(thrsw_pc);
-                    step = Step::Switch;
+                    // Mesa nir_to_vir.c: "The blocking of a TSY op only happens at the next
+                    // thread switch".
+                    step = if std::mem::take(&mut self.barrier) {
+                        Step::Barrier
+                    } else {
+                        Step::Switch
+                    };
                 }
             }
         }
@@ -826,11 +854,30 @@ impl Thread {
         // Mesa qpu_schedule.c: every Mesa branch has ub set and a uniform holding the
         // offset of the target's uniforms from the uniform after this one; we read it
         // whether or not the branch is taken.
+        //
+        // With `bdu` 2 or 3 the new uniform address comes from the link register or from a
+        // register (raddr_a) instead, and no uniform is read. Which lane of the register:
+        // py-videocore6 and 7 tests/test_branch.py `test_uniform_branch_reg` (Pi 4, Pi 5) set
+        // only lane 1 of the register to the target, and py-videocore7 tests/test_unifa.py
+        // says "Branch takes the second element as a new uniform address". The same file
+        // also branches to base + 4·lane and expects the stream to start at the base: so the
+        // address's low three bits are dropped (ASSUMPTION: the one reading that fits all of
+        // them; buffers are page-aligned there).
         let unif = if b.ub {
-            let value = self.next_uniform(mem)?;
             match b.bdu {
-                0 => Some(value),
-                1 => Some(self.unif.wrapping_add(value)),
+                0 => Some(self.next_uniform(mem)?),
+                1 => {
+                    let value = self.next_uniform(mem)?;
+                    Some(self.unif.wrapping_add(value))
+                }
+                2 => Some(self.lr),
+                3 => {
+                    self.used(
+                        "the uniform address a branch takes (lane 1)",
+                        self.rf_poison_of(b.raddr_a)?.within(2),
+                    )?;
+                    Some(self.read_rf(b.raddr_a)?[1] & !7)
+                }
                 n => return Err(unsupported(format!("branch uniform destination bdu={n}"))),
             }
         } else {
@@ -1450,6 +1497,12 @@ impl Thread {
                 };
                 self.tmu_request(values, mask, poison, config, mem, clock)?;
             }
+            Dest::Syncb => {
+                if mask != 0xffff || cond.any() {
+                    return Err(unsupported("a conditional write to syncb"));
+                }
+                self.barrier = true;
+            }
             Dest::Sfu(kind) => {
                 let result = values.map(|v| lanes::sfu(kind, v));
                 self.write_tracked(Write::new(Dest::Acc(4), result, mask, poison, cond))?;
@@ -1626,9 +1679,11 @@ impl Thread {
         }
         let data: Vec<Lanes> = data.into_iter().map(|(d, _)| d).collect();
         let (ty, wanted) = (config & 7, if op == 3 { 2 } else { 1 });
-        let expected_type = if op == 3 { 2 } else { 7 };
+        // cmpxchg's two words: Mesa declares the type vec2; py-videocore7's
+        // tests/test_tmu.py (Pi 5) keeps the 32-bit type (0x9f) with `tmudref` and `tmuoff`.
+        let type_ok = if op == 3 { ty == 2 || ty == 7 } else { ty == 7 };
         let no_data = data.is_empty() && matches!(op, 8 | 9);
-        if ty != expected_type || !(data.len() == wanted || no_data) {
+        if !type_ok || !(data.len() == wanted || no_data) {
             return Err(unsupported(format!(
                 "TMU atomic op {op} with data type {ty} and {} tmud word(s) in lookup \
                  config {config:#010x}",
@@ -1720,7 +1775,21 @@ impl Thread {
             Fdy => a
                 .moved(|i| (i & !3) + (i & 1))
                 .or(a.moved(|i| (i & !3) + (i & 1) + 2)),
-            Tmuwt => Poison::all(Origin::Tmuwt(self.pc)),
+            Tmuwt => Poison::all(Origin::Unspecified("tmuwt", self.pc)),
+            Barrierid => Poison::all(Origin::Unspecified("barrierid", self.pc)),
+            Rotq => {
+                if b.within(1).any() {
+                    Poison::all(b.origin)
+                } else {
+                    let n = b_values[0] as usize & 3;
+                    a.moved(|i| (i & !3) + (i + n) % 4)
+                }
+            }
+            // Lane i reads lane b[i] of a.
+            Shuffle => {
+                let moved = a.moved(|i| b_values[i] as usize & 15);
+                moved.or(b)
+            }
             _ => a.or(b),
         }
     }
@@ -1961,13 +2030,29 @@ impl Thread {
                 let n = b[0] as usize & 15;
                 Output::int(std::array::from_fn(|i| a[(i + n) % 16]))
             }
-            Rotq | Shuffle => {
-                return Err(unsupported(format!(
-                    "the 7.1 `{}`: its direction is not confirmed by a hardware test we could \
-                     read",
-                    v3d::disasm::add_op_name(op)
-                )))
+            // 7.1 quad_rotate: each quad rotates as `rotate` rotates the 16 lanes,
+            // out[i] = a[quad + (i + n) mod 4]. py-videocore7 tests/test_unifa.py (Pi 5)
+            // moves lane 0's address into lane 1 with `quad_rotate(r, r, -1)` before a
+            // uniform branch that "takes the second element": that holds for this
+            // direction. ASSUMPTION: a register amount is read from lane 0.
+            Rotq => {
+                let n = b[0] as usize & 3;
+                Output::int(std::array::from_fn(|i| a[(i & !3) + (i + n) % 4]))
             }
+            // 7.1 shuffle: lane i reads lane b[i] of a (the only reading under which
+            // py-videocore7's tests/test_tmu.py 4x16 strided rectangular read, with
+            // indices 0, 4, 8, 12, 1, 5, ..., gives what it asserts on a Pi 5).
+            Shuffle => Output::int(std::array::from_fn(|i| a[b[i] as usize & 15])),
+            // flpop: the value shifted right by two (py-videocore6 and 7
+            // tests/test_condition_codes.py `test_cond_flx`, the inverse of flapush); what it
+            // does to the flags no test shows: they become undefined (below).
+            Flpop => {
+                let pc = self.pc;
+                self.flag_poison = [Poison::all(Origin::Flpop(pc)); 2];
+                Output::int(a.map(|x| x >> 2))
+            }
+            // barrierid's value: undefined (`add_poison`); py-videocore writes it to syncb.
+            Barrierid => Output::int([0; 16]),
             _ => {
                 return Err(unsupported(format!(
                     "add op `{}`",
@@ -2075,6 +2160,7 @@ mod plain_path_tests {
         config.threads = [1, 2, 4][(rng.next() % 3) as usize];
         let batch = Batch {
             index: 0,
+            group: 0,
             uniforms: 0,
             single_segment: true,
             payload0: 0,

@@ -3,48 +3,65 @@
 //! launches compute shaders.
 //!
 //! Beside the VideoCore IV [`crate::Emulator`], sharing its memory model
-//! ([`crate::memory::Memory`]) and half-float helpers. What it models:
+//! ([`crate::memory::Memory`]) and half-float helpers. Where the sources disagree it
+//! follows the evidence order of the whole project: a program that ran correctly on a Pi
+//! 4 or 5 (py-videocore6/7's tests and examples, Mesa's compiled shaders) beats a published
+//! measurement, which beats Mesa's validator (what Mesa's compiler promises itself). What
+//! it models:
 //! * **Registers**: per thread a 64-entry register file (32 with 4 threads per QPU, Mesa
 //!   `vir_register_allocate.c`), on 4.2 the accumulators r0–r5; 7.1 has none and sends the
-//!   implicit writes (`ldunif`, `quad`, `rep`) to rf0. Reading a register nothing wrote is
-//!   an error.
+//!   implicit writes (`ldunif`, `quad`, `rep`) to rf0.
+//! * **Undefined values are poison** (`v3d/poison.rs`): a register nothing wrote, a load outside
+//!   every buffer, `tmuwt`'s and `barrierid`'s results, 4.2's accumulators after another
+//!   thread ran, the flags after `flpop`; marked lane by lane through every operation, an
+//!   error ([`V3dRule::UndefinedValueUsed`]) only where a value is stored, used as a TMU
+//!   address or config, written to `unifa`, or decides a branch or its target. `x ^ x` and
+//!   `x − x` define their result.
 //! * **ALUs**: every add/mul op a source gives a meaning (see [`lanes`] for each op's
 //!   source), small immediates, the regular float unpack/pack, the named modifiers.
-//! * **Flags** A and B with push/update and the four write conditions.
-//! * **Branches**: all conditions, 3 delay slots, absolute/relative/link/register targets,
-//!   `link`, and `ub` (the uniform-stream reposition Mesa's branches carry).
+//! * **Flags** A and B with push/update and the four write conditions; they survive thread
+//!   switches (Mesa `vir_opt_redundant_flags.c`: "In V3D 4.2+ flags are preserved across
+//!   thread switches").
+//! * **Branches**: all conditions, with the multisample-flag forms (`msfp`, `msfq`; every
+//!   lane of a whole batch counts), 3 delay slots, absolute/relative/link/register targets,
+//!   `link`, and `ub` (the uniform-stream reposition: from a uniform as Mesa's branches
+//!   carry it, or from the link register or a register, `bdu` 2 and 3).
 //! * **Signals**: `ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf` (after a `unifa` write),
 //!   `ldtmu`, `wrtmuc`, `thrsw`, and 4.2's `rot`.
 //! * **TMU** general loads (`tmua`/`tmuau` → `ldtmu`), stores (`tmud` then `tmua`) with
-//!   1–4 words per lane, `tmuwt`; out-of-range accesses are memory errors as on the
-//!   VideoCore IV side (the V3D has an MMU: a stray access faults there too).
+//!   1–4 words per lane (on 4.2 wrapped in the lane's 16-byte block), packed lookup
+//!   configs (on 4.2 a config's later bytes serve the following lookups), `tmuwt`; a load
+//!   outside every buffer reads poison, a store there is a memory error.
 //! * **Threads and end**: `thrsw` after 2 delay slots; 1, 2 or 4 threads per QPU; the
 //!   program ends at the `thrsw` after the last-thread-switch pair (two consecutive
-//!   `thrsw`), or at the first `thrsw` in single-segment mode, plus its 2 delay slots.
+//!   `thrsw`), or at the first `thrsw` in single-segment mode, plus its 2 delay slots. On a
+//!   one-thread QPU a `thrsw` may sit in another's delay slots (py-videocore's loops do).
+//! * **Workgroup barriers**: a `syncb` write (Mesa: `barrierid` into `syncb`) makes the
+//!   thread wait at its next thread switch until every batch of its workgroup has arrived.
 //! * **CSD dispatch**: workgroups split into 16-lane batches handed out one per QPU, then
-//!   to each QPU's next thread slot, then to slots as they free; each batch starts at the same code and uniform addresses, with the workgroup ids
-//!   and local invocation indices in the payload registers.
+//!   to each QPU's next thread slot, then to slots as they free; each batch starts at the
+//!   same code and uniform addresses, with the workgroup ids and local invocation indices
+//!   in the payload registers.
 //! * **Ids**: `eidx` is the lane; `tidx` is QPU << 2 | thread in quarters of the QPU
 //!   (py-videocore7's parallel test on a Pi 5; py-videocore6 and V3DLib take `me()` as
 //!   (tidx >> 2) & 15 with one thread per QPU and pass `num_qpus()` as a uniform); workgroup
 //!   ids are in the payload.
-//! * **Lane movement**: 4.2's `rot` signal and 7.1's `rotate` (opposite directions, each
-//!   from a hardware test); 7.1 `quad_rotate` and `shuffle` are not modelled.
-//! * **Hazards**: the rules in [`rules`], each with its source; a value the hardware leaves
-//!   undefined (a register nothing wrote, an accumulator or flag after another thread ran)
-//!   is an error where it is read.
+//! * **Lane movement**: 4.2's `rot` signal and 7.1's `rotate`, `quad_rotate` and `shuffle`
+//!   (the directions each from a hardware test, see the machine).
+//! * **Hazards**: the rules in [`rules`], each with its source.
 //! * **TMU atomics**: the general TMU's 32-bit atomic ops (add, sub, xchg, cmpxchg,
 //!   umin/umax/smin/smax, and/or/xor; without data, op 8 adds 1 and op 9 subtracts 1), as
 //!   Mesa's `ntq_emit_tmu_general` issues them: the lookup config (`tmuc`, `tmuau` or
-//!   `wrtmuc`) names the op, the operand goes to `tmud` (two words for cmpxchg), the
-//!   address to `tmua`, and the word's old value comes back through the result FIFO
-//!   (`ldtmu`). Memory changes when the request is made, so a request is atomic with
-//!   respect to the other QPUs (which the emulator interleaves deterministically).
+//!   `wrtmuc`) names the op, the operand goes to `tmud` (two words for cmpxchg; or
+//!   `tmudref` and `tmuoff` as py-videocore7 writes them), the address to `tmua`, and the
+//!   word's old value comes back through the result FIFO (`ldtmu`). Memory changes when
+//!   the request is made, so a request is atomic with respect to the other QPUs (which the
+//!   emulator interleaves deterministically).
 //! * **Cycles**: a coarse, UNCALIBRATED model (4 clocks an instruction, fixed TMU
 //!   latencies); no per-instruction V3D timing is published.
 //!
 //! Anything else a program does (graphics signals and registers, TMU cache operations, VPM,
-//! barriers, ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.
+//! ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.
 //!
 //! ```
 //! use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
@@ -168,6 +185,8 @@ impl CsdJob {
 /// One 16-lane batch and its payload.
 pub(crate) struct Batch {
     index: u32,
+    /// Its workgroup (in dispatch order).
+    group: u32,
     uniforms: u32,
     single_segment: bool,
     /// Workgroup X | Y << 16 (Mesa nir_to_vir.c `load_workgroup_id`).
@@ -417,6 +436,9 @@ fn run_dispatch(
     job: &CsdJob,
 ) -> Result<V3dRunReport, EmuError> {
     let mut queue = batches(job)?;
+    // Batches per workgroup, and how many of each workgroup wait at its barrier.
+    let per_group = (job.workgroup_size / 16) as usize;
+    let mut arrived: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     let config = config.clone();
     let threads = usize::from(config.threads);
     let mut slots: Vec<Vec<Option<machine::Thread>>> = (0..config.qpus)
@@ -454,7 +476,7 @@ fn run_dispatch(
             let row = &mut slots[qpu];
             let Some(start) = (0..threads)
                 .map(|k| (current[qpu] + k) % threads)
-                .find(|&s| row[s].is_some())
+                .find(|&s| row[s].as_ref().is_some_and(|t| !t.waiting))
             else {
                 continue;
             };
@@ -501,6 +523,23 @@ fn run_dispatch(
             match step {
                 machine::Step::Continue => {}
                 machine::Step::Switch => current[qpu] = (start + 1) % threads,
+                machine::Step::Barrier => {
+                    let group = thread.group;
+                    let count = arrived.entry(group).or_insert(0);
+                    *count += 1;
+                    if *count == per_group {
+                        // The last batch of the workgroup arrived: all go on.
+                        arrived.remove(&group);
+                        for t in slots.iter_mut().flatten().flatten() {
+                            if t.group == group {
+                                t.waiting = false;
+                            }
+                        }
+                    } else {
+                        slots[qpu][start].as_mut().expect("live slot").waiting = true;
+                    }
+                    current[qpu] = (start + 1) % threads;
+                }
                 machine::Step::End => {
                     let done = row[start].take().expect("live slot");
                     let r = &mut reports[qpu];
@@ -519,6 +558,26 @@ fn run_dispatch(
             }
         }
         if !any {
+            // Threads still waiting at a barrier that no batch can reach any more.
+            if let Some((qpu, t)) = slots
+                .iter()
+                .enumerate()
+                .flat_map(|(q, row)| row.iter().flatten().map(move |t| (q, t)))
+                .find(|(_, t)| t.waiting)
+            {
+                return Err(EmuError::V3dFault {
+                    qpu,
+                    thread: t.slot,
+                    batch: t.batch,
+                    pc: t.pc,
+                    instruction: "(waiting at the workgroup barrier)".to_string(),
+                    fault: V3dRule::BarrierNeverCompletes {
+                        arrived: arrived.get(&t.group).copied().unwrap_or(0) as u32,
+                        batches: per_group as u32,
+                    }
+                    .into(),
+                });
+            }
             break;
         }
     }
@@ -571,6 +630,7 @@ fn batches(job: &CsdJob) -> Result<impl Iterator<Item = Batch>, EmuError> {
         let (wx, wy, wz) = (group % x, (group / x) % y, group / (x * y));
         Batch {
             index,
+            group,
             uniforms,
             single_segment,
             payload0: wx | wy << 16,

@@ -5,6 +5,7 @@
 
 use super::tests::{machine, rule_of, run_on, END};
 use super::*;
+use qpu_isa::v3d;
 
 const V42: V3dVersion = V3dVersion::V42;
 
@@ -337,4 +338,262 @@ fn seven_one_vfmax_decodes_as_py_videocore7_encodes_it() {
             );
         }
     }
+}
+
+/// py-videocore6 and 7 tests/test_branch.py `test_uniform_branch_reg`: a branch that moves
+/// the uniform stream to the address in lane 1 of a register (`ub, bdu 3`), here loaded by
+/// the TMU from an array whose lane 1 points at the fifth uniform.
+#[test]
+fn a_branch_repositions_the_uniform_stream_from_a_register() {
+    for (version, u) in [(V42, "r5"), (V3dVersion::V71, "rf0")] {
+        let text = |reg: &str| {
+            format!(
+                "nop ; nop ; ldunif
+                eidx rf5 ; nop
+                shl rf5, rf5, 2 ; nop
+                add rf5, rf5, {u} ; nop ; ldunif
+                or rf6, {u}, {u} ; nop
+                eidx rf7 ; nop
+                shl rf7, rf7, 2 ; nop
+                add rf6, rf6, rf7 ; nop
+                or tmua, rf5, rf5 ; nop
+                nop ; nop ; ldtmu.rf2
+                b next, ub, bdu 3, raddr_a {reg}
+                nop ; nop
+                nop ; nop
+                nop ; nop
+            next:
+                nop ; nop ; ldunif
+                or tmud, {u}, {u} ; nop
+                or tmua, rf6, rf6 ; nop
+                tmuwt ; nop
+                {END}"
+            )
+        };
+        let mut emu = machine(version, 1, 1);
+        let x = emu.memory_mut().alloc(64, 64).unwrap();
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        // Uniforms: x, out, 3, 4, 5, 6; x[1] = the address of the 5.
+        let unif = emu.load_uniforms(&[x, out, 3, 4, 5, 6]).unwrap();
+        let mut xs = [0u32; 16];
+        xs[1] = unif + 16;
+        emu.memory_mut().write_u32s(x, &xs).unwrap();
+        let program = v3d::assemble(version, &text("2")).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        emu.dispatch(&CsdJob::per_qpu(code, unif, 1)).unwrap();
+        assert_eq!(emu.memory().read_u32s(out, 16).unwrap(), vec![5; 16]);
+        // From a register nothing wrote: an undefined address, refused at the branch.
+        let program = v3d::assemble(version, &text("30")).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        let fault = super::tests::fault_of(emu.dispatch(&CsdJob::per_qpu(code, unif, 1)));
+        assert!(
+            matches!(
+                fault,
+                V3dFault::Rule(V3dRule::UndefinedValueUsed { lanes: 2, .. })
+            ),
+            "{fault:?}"
+        );
+    }
+}
+
+/// py-videocore6 tests/test_parallel.py `test_barrier` (Pi 4), for one workgroup of 8
+/// batches on 8 QPUs: batch `id` waits id·16 loop trips, copies x[id] to y[id], meets the
+/// others at `barrierid syncb` + `thrsw`, then copies y[(id + 1) mod 8] to z[id]. Without
+/// the barrier the early batches would read rows not yet written.
+fn barrier_program(with_barrier: bool) -> String {
+    let barrier = if with_barrier {
+        "barrierid syncb ; nop ; thrsw"
+    } else {
+        "nop ; nop"
+    };
+    format!(
+        "nop ; nop ; ldunif
+        or rf10, r5, r5 ; nop ; ldunif
+        or rf11, r5, r5 ; nop ; ldunif
+        or rf12, r5, r5 ; nop
+        tidx rf1 ; nop
+        shr rf1, rf1, 2 ; nop
+        and rf1, rf1, 15 ; nop
+        shl rf2, rf1, 4 ; nop
+        add rf2, rf2, 1 ; nop
+    delay:
+        sub.pushz rf2, rf2, 1 ; nop
+        b.anyna delay
+        nop ; nop
+        nop ; nop
+        nop ; nop
+        eidx rf3 ; nop
+        shl rf3, rf3, 2 ; nop
+        shl rf4, rf1, 6 ; nop
+        add rf4, rf4, rf3 ; nop
+        add rf5, rf10, rf4 ; nop
+        add rf6, rf11, rf4 ; nop
+        add rf12, rf12, rf4 ; nop
+        or tmua, rf5, rf5 ; nop
+        nop ; nop ; ldtmu.rf7
+        or tmud, rf7, rf7 ; nop
+        or tmua, rf6, rf6 ; nop
+        tmuwt ; nop
+        {barrier}
+        nop ; nop
+        nop ; nop
+        add rf8, rf1, 1 ; nop
+        and rf8, rf8, 7 ; nop
+        shl rf8, rf8, 6 ; nop
+        add rf8, rf8, rf3 ; nop
+        add rf8, rf11, rf8 ; nop
+        or tmua, rf8, rf8 ; nop
+        nop ; nop ; ldtmu.rf9
+        or tmud, rf9, rf9 ; nop
+        or tmua, rf12, rf12 ; nop
+        tmuwt ; nop
+        {END}"
+    )
+}
+
+#[test]
+fn a_workgroup_barrier_waits_for_every_batch_of_the_workgroup() {
+    let run = |with_barrier: bool, batches: u32| {
+        let mut emu = machine(V42, 8, 1);
+        let mem = emu.memory_mut();
+        let (x, y, z) = (
+            mem.alloc(512, 64).unwrap(),
+            mem.alloc(512, 64).unwrap(),
+            mem.alloc(512, 64).unwrap(),
+        );
+        let xs: Vec<u32> = (0..128).map(|i| 1000 + i).collect();
+        mem.write_u32s(x, &xs).unwrap();
+        let program = v3d::assemble(V42, &barrier_program(with_barrier)).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        let unif = emu.load_uniforms(&[x, y, z]).unwrap();
+        let job = CsdJob {
+            code,
+            uniforms: unif,
+            workgroups: [1, 1, 1],
+            workgroup_size: 16 * batches,
+            single_segment: false,
+        };
+        let result = emu.dispatch(&job);
+        (result, emu.memory().read_u32s(z, 128).unwrap(), xs)
+    };
+    let (result, z, xs) = run(true, 8);
+    result.unwrap();
+    let mut want = xs.clone();
+    want.rotate_left(16);
+    assert_eq!(z, want);
+    // Without the barrier the first batches read rows the others have not written yet.
+    let (result, z, _) = run(false, 8);
+    assert!(result.is_err() || z != want);
+    // A workgroup of 16 batches cannot all be resident on 8 one-thread QPUs: the eight
+    // that arrive would wait forever.
+    let (result, _, _) = run(true, 16);
+    match result {
+        Err(EmuError::V3dFault {
+            fault: V3dFault::Rule(V3dRule::BarrierNeverCompletes { arrived, batches }),
+            ..
+        }) => assert_eq!((arrived, batches), (8, 16)),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// py-videocore7 tests/test_tmu.py's atomics (Pi 5): the op in a `tmuc` config (0x87 add,
+/// 0x9f cmpxchg), the operand through `tmudref` (cmpxchg: compared value there, the value
+/// stored through `tmuoff`), the old word back through `ldtmu`.
+#[test]
+fn seven_one_atomics_through_tmudref_and_tmuoff() {
+    let text = |config: u32, data: &str| {
+        format!(
+            "nop ; nop ; ldunifrf.rf11
+            eidx rf1 ; nop
+            shl rf1, rf1, 2 ; nop
+            add rf11, rf11, rf1 ; nop
+            nop ; nop ; ldunifrf.rf16
+            mov tmuc, rf16 ; nop
+            {data}
+            mov tmua, rf11 ; nop ; thrsw
+            nop ; nop
+            nop ; nop
+            nop ; nop ; ldtmu.rf12
+            mov rf2, 4 ; nop
+            shl rf2, rf2, 4 ; nop
+            add rf11, rf11, rf2 ; nop
+            mov tmud, rf12 ; nop
+            mov tmua, rf11 ; nop
+            tmuwt ; nop
+            {END}
+            # config {config:#x}"
+        )
+    };
+    let run = |config: u32, data: &str, initial: [u32; 16]| {
+        let mut emu = machine(V3dVersion::V71, 1, 1);
+        let buf = emu.memory_mut().alloc(128, 64).unwrap();
+        emu.memory_mut().write_u32s(buf, &initial).unwrap();
+        run_on(&mut emu, &text(config, data), &[buf, config], 1).unwrap();
+        let words = emu.memory().read_u32s(buf, 32).unwrap();
+        (words[..16].to_vec(), words[16..].to_vec())
+    };
+    let initial: [u32; 16] = std::array::from_fn(|i| 100 + 3 * i as u32);
+    // add of lane + 5 (eidx + 5 in rf3).
+    let (memory, old) = run(
+        0xffff_ff87,
+        "eidx rf3 ; nop\n add rf3, rf3, 5 ; nop\n mov tmudref, rf3 ; nop",
+        initial,
+    );
+    assert_eq!(old, initial.to_vec());
+    let want: Vec<u32> = (0..16).map(|i| initial[i] + i as u32 + 5).collect();
+    assert_eq!(memory, want);
+    // cmpxchg: compare with 100 + 3i in even lanes (matches) and 0 in odd ones.
+    let (memory, old) = run(
+        0xffff_ff9f,
+        "eidx rf3 ; nop
+        and rf4, rf3, 1 ; nop
+        shl rf5, rf3, 1 ; nop
+        add rf5, rf5, rf3 ; nop
+        mov rf6, 10 ; nop
+        shl rf6, rf6, 3 ; nop
+        add rf6, rf6, 10 ; nop
+        add rf6, rf6, 10 ; nop
+        add rf5, rf5, rf6 ; nop
+        sub.pushz rf4, rf4, 0 ; nop
+        xor rf7, rf7, rf7 ; nop
+        mov.ifa rf7, rf5 ; nop
+        mov tmudref, rf7 ; nop
+        mov tmuoff, -1 ; nop",
+        initial,
+    );
+    assert_eq!(old, initial.to_vec());
+    let want: Vec<u32> = (0..16)
+        .map(|i| if i % 2 == 0 { u32::MAX } else { initial[i] })
+        .collect();
+    assert_eq!(memory, want);
+}
+
+/// 7.1's `shuffle`, `quad_rotate` and `flpop` on random data against scalar Rust (see the
+/// machine's comments for the evidence behind each reading).
+#[test]
+fn seven_one_shuffle_quad_rotate_and_flpop() {
+    let mut rng = super::tests::Rng(0xabcd_1234);
+    let a: [u32; 16] = std::array::from_fn(|_| rng.next() as u32);
+    let idx: [u32; 16] = std::array::from_fn(|_| rng.next() as u32 % 16);
+    let v71 = V3dVersion::V71;
+    let got = super::tests::run_op(v71, "shuffle rf3, rf1, rf2 ; nop", &a, &idx);
+    assert_eq!(got, std::array::from_fn(|i| a[idx[i] as usize]));
+    for n in 1..4usize {
+        let got = super::tests::run_op(v71, &format!("quad_rotate rf3, rf1, {n} ; nop"), &a, &idx);
+        assert_eq!(
+            got,
+            std::array::from_fn(|i| a[(i & !3) + (i + n) % 4]),
+            "by {n}"
+        );
+    }
+    let got = super::tests::run_op(v71, "flpop rf3, rf1 ; nop", &a, &idx);
+    assert_eq!(got, a.map(|x| x >> 2));
+    // What flpop leaves in the flags is unknown: a condition on them is an error where it
+    // decides something.
+    let text = "eidx rf1 ; nop\n flpop rf2, rf1 ; nop\n b.anya there\n nop ; nop\n nop ; nop\n nop ; nop\n there:";
+    let mut emu = machine(v71, 1, 1);
+    let (what, _, origin) =
+        super::tests::undefined_use(run_on(&mut emu, &format!("{text}\n{END}"), &[], 1));
+    assert_eq!(what, "the flag deciding the branch");
+    assert!(origin.contains("flpop"), "{origin}");
 }

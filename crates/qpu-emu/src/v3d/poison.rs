@@ -25,8 +25,10 @@ pub(crate) enum Origin {
     Switched(Reg, u32),
     /// A TMU load of a word outside every buffer: `address`, by the instruction at `pc`.
     Load { address: u32, pc: u32 },
-    /// The value `tmuwt` writes (no source defines it), at `pc`.
-    Tmuwt(u32),
+    /// The value an op writes that no source defines (`tmuwt`, `barrierid`), at `pc`.
+    Unspecified(&'static str, u32),
+    /// The flags after `flpop` at `pc` (no source gives its effect on them).
+    Flpop(u32),
     /// The flags as a batch starts: whatever the QPU's last thread left.
     FlagsAtStart,
 }
@@ -61,8 +63,13 @@ impl Origin {
                 None,
                 None,
             ),
-            Origin::Tmuwt(pc) => (
-                format!("by the tmuwt at {pc:#010x}, whose result no source defines"),
+            Origin::Unspecified(op, pc) => (
+                format!("by the {op} at {pc:#010x}, whose result no source defines"),
+                Some(pc),
+                None,
+            ),
+            Origin::Flpop(pc) => (
+                format!("by the flpop at {pc:#010x}: no source gives its effect on the flags"),
                 Some(pc),
                 None,
             ),
@@ -166,14 +173,14 @@ mod tests {
         let old = Poison::all(Origin::Unwritten(Reg::Rf(3)));
         let value = Poison {
             lanes: 0b0110,
-            origin: Origin::Tmuwt(8),
+            origin: Origin::Unspecified("tmuwt", 8),
         };
         // A full write takes the value's marks.
         assert_eq!(old.after_write(0xffff, value, Poison::NONE), value);
         // A write of lanes 0-3: lanes 1 and 2 from the value, 4-15 kept.
         let w = old.after_write(0x000f, value, Poison::NONE);
         assert_eq!(w.lanes, 0xfff6);
-        assert_eq!(w.origin, Origin::Tmuwt(8));
+        assert_eq!(w.origin, Origin::Unspecified("tmuwt", 8));
         // A defined write under an undefined condition in lane 0 leaves lane 0 undefined.
         let cond = Poison {
             lanes: 1,

@@ -108,7 +108,15 @@ pub enum V3dRule {
     },
     /// More than one uniform read in one instruction: no source gives their order.
     TwoUniformReads,
-    /// An undefined value (poison, see [`super::poison`]) reached something that makes it
+    /// Batches wait at a workgroup barrier (`syncb`) that the rest of their workgroup can
+    /// never reach: they ended without it, or cannot all be resident at once.
+    BarrierNeverCompletes {
+        /// Batches waiting.
+        arrived: u32,
+        /// Batches in the workgroup.
+        batches: u32,
+    },
+    /// An undefined value (poison, see `v3d/poison.rs`) reached something that makes it
     /// observable: memory, a TMU address or config, `unifa`, a branch decision or target.
     UndefinedValueUsed {
         /// What consumed it ("the value stored", "the TMU address", ...).
@@ -153,6 +161,10 @@ impl V3dRule {
             }
             V3dRule::RegisterOutOfRange { .. } => {
                 "Mesa src/broadcom/compiler/vir_register_allocate.c (4 threads: 32 registers)"
+            }
+            V3dRule::BarrierNeverCompletes { .. } => {
+                "Mesa src/broadcom/compiler/nir_to_vir.c (a barrier waits for the whole \
+                 workgroup at the next thread switch)"
             }
             V3dRule::UndefinedValueUsed { .. } => {
                 "emulator: an undefined value is an error where it is used (py-videocore6's \
@@ -253,6 +265,12 @@ impl fmt::Display for V3dRule {
             V3dRule::DoubleWrite { register } => write!(
                 f,
                 "{register} written twice in one instruction; no source says which write wins"
+            ),
+            V3dRule::BarrierNeverCompletes { arrived, batches } => write!(
+                f,
+                "{arrived} of the workgroup's {batches} batches wait at its barrier and the \
+                 rest can never reach it (they ended, or the QPUs' thread slots cannot hold \
+                 the whole workgroup at once)"
             ),
             V3dRule::UndefinedValueUsed {
                 what,
