@@ -43,11 +43,6 @@ fn f(bits: u32) -> f32 {
     f32::from_bits(ftz(bits))
 }
 
-#[inline(always)]
-fn bits(value: f32) -> u32 {
-    ftz(value.to_bits())
-}
-
 /// One ALU operation on 16 lanes: operands a and b, the result, and the per-lane carry
 /// mask, in a variant that fills the carry (for `setf`) or one that leaves it untouched.
 pub type LaneOp = fn(&Lanes, &Lanes, &mut Lanes, &mut Lanes);
@@ -216,17 +211,8 @@ mod add_ops {
     );
     lane_op!(fadd, |x, y| float::fadd(x, y), positive(float::fadd(x, y)));
     lane_op!(fsub, |x, y| float::fsub(x, y), positive(float::fsub(x, y)));
-    // ASSUMPTION: on equal operands min returns a and max returns b (C is a > b).
-    lane_op!(
-        fmin,
-        |x, y| if f(x) > f(y) { ftz(y) } else { ftz(x) },
-        f(x) > f(y)
-    );
-    lane_op!(
-        fmax,
-        |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) },
-        f(x) > f(y)
-    );
+    lane_op!(fmin, |x, y| float::fmin(x, y), float::greater(x, y));
+    lane_op!(fmax, |x, y| float::fmax(x, y), float::greater(x, y));
     lane_op!(
         fminabs,
         |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
@@ -234,10 +220,10 @@ mod add_ops {
     );
     lane_op!(
         fmaxabs,
-        |x, y| ftz(if f(x).abs() > f(y).abs() { x } else { y }) & 0x7fff_ffff,
+        |x, y| float::fmaxabs(x, y),
         f(x).abs() > f(y).abs()
     );
-    lane_op!(ftoi, |x, y| float_to_int(x));
+    lane_op!(ftoi, |x, y| float::ftoi(x));
     lane_op!(itof, |x, y| float::itof(x));
     byte_op!(v8adds, |p, q| p.saturating_add(q));
     byte_op!(v8subs, |p, q| p.saturating_sub(q));
@@ -316,18 +302,6 @@ pub fn add_op(op: AddOp, a: &Lanes, b: &Lanes, out: &mut Lanes, carry: Option<&m
     match carry {
         Some(carry) => (fns.with_carry)(a, b, out, carry),
         None => (fns.plain)(a, b, out, &mut [0; 16]),
-    }
-}
-
-/// Float to signed integer, truncating toward zero. ASSUMPTION (unmeasured): NaN and values
-/// outside the int32 range give 0.
-#[inline(always)]
-fn float_to_int(x: u32) -> u32 {
-    let value = f(x);
-    if value.is_nan() || value.abs() >= 2_147_483_648.0 {
-        0
-    } else {
-        value as i32 as u32
     }
 }
 
@@ -450,7 +424,7 @@ pub fn pack_a(mode: PackA, value: u32, old: u32, float: bool, exact: Option<i64>
     let sat_u8 = |v: u32| -> u32 {
         if float {
             // ASSUMPTION: a float saturates through its integer value.
-            float_to_int(v).clamp(0, 255)
+            float::ftoi(v).clamp(0, 255)
         } else {
             (v as i32).clamp(0, 255) as u32
         }
@@ -527,15 +501,7 @@ pub fn pack_mul(mode: PackMul, value: u32, old: u32) -> u32 {
 /// approximations; the emulator computes the f32 value of the exact function (rounded once),
 /// flushed like every QPU float. rsqrt and log2 use |x| (py-videocore's measured appendix).
 pub fn sfu(op: qpu_isa::regs::SfuOp, value: u32) -> u32 {
-    use qpu_isa::regs::SfuOp;
-    let x = f64::from(f(value));
-    let result = match op {
-        SfuOp::Recip => 1.0 / x,
-        SfuOp::RecipSqrt => 1.0 / x.abs().sqrt(),
-        SfuOp::Exp2 => x.exp2(),
-        SfuOp::Log2 => x.abs().log2(),
-    };
-    bits(result as f32)
+    float::sfu(op, value)
 }
 
 #[cfg(test)]

@@ -106,6 +106,70 @@ pub fn itof(a: u32) -> u32 {
     truncate(f64::from(a as i32), 0.0)
 }
 
+/// The value of a float word with denormals read as zero.
+#[inline(always)]
+fn value(bits: u32) -> f32 {
+    f32::from_bits(ftz(bits))
+}
+
+/// `ftoi`: float to signed integer, truncating toward zero. ASSUMPTION (unmeasured; no
+/// source gives it, the `help_us_check` example asks a Pi): NaN and values outside the
+/// int32 range give 0.
+#[inline(always)]
+pub fn ftoi(a: u32) -> u32 {
+    let x = value(a);
+    if x.is_nan() || x.abs() >= 2_147_483_648.0 {
+        0
+    } else {
+        x as i32 as u32
+    }
+}
+
+/// C of `fmin`/`fmax` (and what they choose by): a > b, after flushing; false when either
+/// is NaN (vc4asm's measured table: C is a > b).
+#[inline(always)]
+pub fn greater(a: u32, b: u32) -> bool {
+    value(a) > value(b)
+}
+
+/// `fmin`: b when a > b, else a (flushed). ASSUMPTION (unmeasured): so a NaN a gives NaN
+/// and a NaN b gives a, and on equal operands a (the `help_us_check` example asks a Pi).
+#[inline(always)]
+pub fn fmin(a: u32, b: u32) -> u32 {
+    ftz(if greater(a, b) { b } else { a })
+}
+
+/// `fmax`: a when a > b, else b (flushed); NaN and equal operands as [`fmin`].
+#[inline(always)]
+pub fn fmax(a: u32, b: u32) -> u32 {
+    ftz(if greater(a, b) { a } else { b })
+}
+
+/// `fmaxabs`: the operand of larger magnitude, its sign cleared (flushed).
+#[inline(always)]
+pub fn fmaxabs(a: u32, b: u32) -> u32 {
+    ftz(if value(a).abs() > value(b).abs() {
+        a
+    } else {
+        b
+    }) & 0x7fff_ffff
+}
+
+/// The special functions (guide section 3, "Special Functions Unit"): computed exactly in
+/// f64 and rounded once to f32, then flushed (the hardware approximates); `rsqrt` and `log2`
+/// ignore the argument's sign.
+pub fn sfu(op: qpu_isa::regs::SfuOp, bits: u32) -> u32 {
+    use qpu_isa::regs::SfuOp;
+    let x = f64::from(value(bits));
+    let result = match op {
+        SfuOp::Recip => 1.0 / x,
+        SfuOp::RecipSqrt => 1.0 / x.abs().sqrt(),
+        SfuOp::Exp2 => x.exp2(),
+        SfuOp::Log2 => x.abs().log2(),
+    };
+    ftz((result as f32).to_bits())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,24 @@ const PROBES: &[Probe] = &[
         ],
     },
     Probe {
+        question: "fmin/fmax with a NaN operand (Float::min/max on a Pi 1-3)",
+        body: "ldi r0, 0x7fc00000\nldi r3, 2.0\nfmin r1, r0, r3\nfmin r2, r3, r0\nfmax r3, r3, r0",
+        answers: &[
+            (
+                "fmin(NaN, 2)",
+                &[(0x7fc0_0000, "NaN: a unless a > b (emulator)"), (0x4000_0000, "2: the non-NaN operand")],
+            ),
+            (
+                "fmin(2, NaN)",
+                &[(0x4000_0000, "2 (emulator; also the non-NaN rule)"), (0x7fc0_0000, "NaN")],
+            ),
+            (
+                "fmax(2, NaN)",
+                &[(0x7fc0_0000, "NaN: b unless a > b (emulator)"), (0x4000_0000, "2: the non-NaN operand")],
+            ),
+        ],
+    },
+    Probe {
         question: "Z flag of a float result of -0.0",
         body: "ldi r0, 0x80000000\nfmax.setf -, r0, r0\nmov r1, 0\nmov.ifz r1, 1",
         answers: &[("Z(-0.0)", &[(1, "set: -0 counts as zero (emulator)"), (0, "clear")])],

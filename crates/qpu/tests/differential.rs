@@ -814,6 +814,7 @@ fn run(c: &Case, kernel: &Kernel, emulate: bool) -> Outputs {
             &mut buffers,
             &interp::Config {
                 step_limit: 1_000_000,
+                float_unit: interp::ops::FloatUnit::Vc4,
             },
         )
         .map_err(|e| e.to_string())?;

@@ -7,10 +7,12 @@
 //! 1–3 from lane-varying addresses, gathers with their receives (and loads while gathered
 //! values wait; at a kernel's end, a gather and its receive each on one side of an `if_`),
 //! full and partial stores, uniform-stream reads, semaphore release/acquire pairs,
-//! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs. Floats appear only
-//! where every result is exact (conversions of 12-bit integers, their sums, products, minima,
-//! maxima and comparisons): the V3D rounds to nearest while the interpreter models the
-//! VideoCore IV's rounding, so inexact float results are not comparable.
+//! `index()`, `me()`, `num_qpus()`, on 1–8 (4.2) or 1–16 (7.1) QPUs; every float operation
+//! (arithmetic, division, the SFU functions, `abs`, `min`/`max`, conversions both ways,
+//! comparisons, and whole float words stored) on special values (NaNs, infinities, signed
+//! zeros, denormals, out-of-range conversions) and random bit patterns, with the interpreter
+//! modelling the version's float unit; and loads outside the input array whose values are
+//! never used.
 //!
 //! `QPU_V3D_DIFF_SEED=<seed>` reruns one program and prints it;
 //! `QPU_V3D_DIFF_PROGRAMS=<n>` checks `n` seeds instead of the default 500, from
@@ -165,6 +167,32 @@ struct Gen {
 /// Variables reserved for window edges' rotated operands.
 const EDGE_VARS: u32 = 4;
 
+/// Float words every generated kernel may meet: NaNs (quiet, with payloads, negative),
+/// ±infinity, ±0, denormals, the smallest normal, the largest finite, values out of the
+/// int32 range and around its edges, and inexact decimals.
+const SPECIAL_FLOATS: [u32; 20] = [
+    0x7fc0_0000,
+    0x7f80_0001,
+    0xffc0_1234,
+    0x7f80_0000,
+    0xff80_0000,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x8040_0000,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x4f00_0000, // 2^31
+    0xcf00_0000, // -2^31
+    0x4eff_ffff, // just below 2^31
+    0x7149_f2ca, // 1e30
+    0xcf32_d05e, // -3e9
+    0x3dcc_cccd, // 0.1
+    0x3eaa_aaab, // 1/3
+    0xc2f6_e979, // -123.456
+];
+
 impl Gen {
     fn literal(&mut self) -> Expr {
         lit(match self.rng.below(4) {
@@ -196,32 +224,61 @@ impl Gen {
         var(FIRST_PRESSURE + self.rng.below(u64::from(self.pressure)) as u32)
     }
 
-    /// An exact float: a 12-bit integer converted, or an exact combination of two.
+    /// A float: any of the language's float operations on integers converted, special
+    /// values (NaN with several payloads, ±infinity, ±0, denormals, the extremes, values out
+    /// of the int32 range) and random bit patterns. The interpreter computes with the V3D's
+    /// float unit, so every result, inexact or special, must agree bit for bit.
     fn float(&mut self, depth: u32) -> Expr {
-        let small = |g: &mut Gen| {
-            let e = g.int(depth + 1, false);
-            un(
-                UnaryOp::IntToFloat,
-                bin(BinaryOp::Asr, bin(BinaryOp::Shl, e, lit(20)), lit(20)),
-            )
-        };
-        let x = small(self);
-        if self.rng.chance(40) {
-            return x;
+        if depth >= 3 || self.rng.chance(35) {
+            return self.float_leaf(depth);
         }
-        let y = small(self);
-        let op = [
-            BinaryOp::FloatAdd,
-            BinaryOp::FloatSub,
-            BinaryOp::FloatMul,
-            BinaryOp::FloatMin,
-            BinaryOp::FloatMax,
-        ][self.rng.below(5) as usize];
-        let r = bin(op, x, y);
-        if self.rng.chance(20) {
-            un(UnaryOp::FloatAbs, r)
+        if self.rng.chance(65) {
+            let op = [
+                BinaryOp::FloatAdd,
+                BinaryOp::FloatSub,
+                BinaryOp::FloatMul,
+                BinaryOp::FloatDiv,
+                BinaryOp::FloatMin,
+                BinaryOp::FloatMax,
+            ][self.rng.below(6) as usize];
+            bin(op, self.float(depth + 1), self.float(depth + 1))
         } else {
-            r
+            let op = [
+                UnaryOp::FloatAbs,
+                UnaryOp::Recip,
+                UnaryOp::Rsqrt,
+                UnaryOp::Exp2,
+                UnaryOp::Log2,
+                UnaryOp::Sqrt,
+            ][self.rng.below(6) as usize];
+            un(op, self.float(depth + 1))
+        }
+    }
+
+    fn float_leaf(&mut self, depth: u32) -> Expr {
+        match self.rng.below(4) {
+            0 => {
+                // A 12-bit integer converted.
+                let e = self.int(depth + 1, false);
+                un(
+                    UnaryOp::IntToFloat,
+                    bin(BinaryOp::Asr, bin(BinaryOp::Shl, e, lit(20)), lit(20)),
+                )
+            }
+            1 => un(UnaryOp::IntToFloat, self.int(depth + 1, false)),
+            2 => Expr::FloatLit(f32::from_bits(
+                SPECIAL_FLOATS[self.rng.below(SPECIAL_FLOATS.len() as u64) as usize],
+            )),
+            _ => {
+                // Random bits, a quarter of them with the exponent all zeros or all ones.
+                let bits = self.rng.next() as u32;
+                let bits = match self.rng.below(8) {
+                    0 => bits & 0x807f_ffff,
+                    1 => bits | 0x7f80_0000,
+                    _ => bits,
+                };
+                Expr::FloatLit(f32::from_bits(bits))
+            }
         }
     }
 
@@ -431,6 +488,24 @@ impl Gen {
 
     fn statement(&mut self, depth: u32) -> Vec<Stmt> {
         let nested = depth < MAX_DEPTH;
+        if self.rng.chance(4) {
+            // A load outside the input array whose value nothing uses: an undefined value,
+            // harmless on every backend.
+            let offset = [
+                -64i32,
+                -4,
+                4 * INPUT_WORDS as i32,
+                4 * INPUT_WORDS as i32 + 60,
+            ][self.rng.below(4) as usize];
+            return vec![stmt(StmtKind::Assign {
+                var: VarId(self.scratch()),
+                value: Expr::Load {
+                    addr: a(bin(BinaryOp::IntAdd, var(P_INP), lit(offset))),
+                    elem: ElemType::Int,
+                    stride: 1,
+                },
+            })];
+        }
         match self.rng.below(12) {
             0..=3 => {
                 let var = self.target();
@@ -489,7 +564,12 @@ impl Gen {
                 vec![init, lp]
             }
             8 => {
-                let value = self.int(0, true);
+                // Sometimes a float's whole word.
+                let value = if self.rng.chance(30) {
+                    self.float(0)
+                } else {
+                    self.int(0, true)
+                };
                 let lanes = if self.rng.chance(30) {
                     Some(self.int(1, false))
                 } else {
@@ -710,6 +790,11 @@ impl Gen {
         self.cursor_out() + 1
     }
 
+    /// A variable that only takes loads outside the input array, never read.
+    fn scratch(&self) -> u32 {
+        self.window() + 3
+    }
+
     fn kernel(&mut self) -> Kernel {
         // Every uniform-stream read comes after the stream is pointed into the input.
         let start = self.int(1, false);
@@ -765,7 +850,7 @@ impl Gen {
             (P_X, Type::Int),
         ];
         let cursors = [self.cursor_out(), self.cursor_in()];
-        let vars = (0..self.window() + 3)
+        let vars = (0..self.scratch() + 1)
             .map(|v| VarDecl {
                 ty: params.iter().find(|p| p.0 == v).map_or(
                     if cursors.contains(&v) {
@@ -820,7 +905,7 @@ fn case(seed: u64, version: V3dVersion, pressure: u32) -> Case {
     }
 }
 
-fn interpret(c: &Case) -> Result<Vec<u32>, String> {
+fn interpret(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
     let mut input = c.input.clone();
     let mut out = vec![0u32; (REGION * 16 * c.qpus) as usize];
     let (inp_addr, out_addr) = (0x1000u32, 0x10_0000u32);
@@ -839,7 +924,13 @@ fn interpret(c: &Case) -> Result<Vec<u32>, String> {
         c.qpus,
         &[inp_addr, out_addr, c.x],
         &mut buffers,
-        &interp::Config::default(),
+        &interp::Config {
+            float_unit: interp::ops::FloatUnit::of(match version {
+                V3dVersion::V42 => qpu::compile::Gpu::Vc6,
+                V3dVersion::V71 => qpu::compile::Gpu::Vc7,
+            }),
+            ..interp::Config::default()
+        },
     )
     .map_err(|e| format!("interpreter: {e}"))?;
     Ok(out)
@@ -889,7 +980,7 @@ fn emulate(c: &Case, version: V3dVersion) -> Result<(Vec<u32>, bool), String> {
 /// Runs one program on the interpreter and the emulator; returns whether it spilled.
 fn check(seed: u64, version: V3dVersion, pressure: u32) -> Result<bool, String> {
     let c = case(seed, version, pressure);
-    let want = interpret(&c)?;
+    let want = interpret(&c, version)?;
     let (got, spilled) = emulate(&c, version)?;
     if got != want {
         let first = got.iter().zip(&want).position(|(g, w)| g != w).unwrap_or(0);
@@ -1013,6 +1104,29 @@ fn generator_makes_varied_programs() {
         })
         .count();
     assert!(one_path >= 50, "{one_path}");
+    // Many meet special floats, inexact float operations and whole float words stored, and
+    // some load outside the input array into the variable nothing reads.
+    let scratch = format!(
+        "v{} = ",
+        Gen {
+            rng: Rng(0),
+            stream: false,
+            pressure: 0,
+            edges: 0,
+        }
+        .scratch()
+    );
+    let count = |needle: &dyn Fn(&str) -> bool| {
+        (0..PROGRAMS)
+            .filter(|&seed| needle(&case(seed, V3dVersion::V71, 0).kernel.to_string()))
+            .count()
+    };
+    let specials = count(&|t| t.contains("NaN") || t.contains("inf"));
+    let inexact = count(&|t| t.contains(" / ") && (t.contains("Recip(") || t.contains("Sqrt(")));
+    let unused_loads = count(&|t| t.contains(&scratch));
+    assert!(specials >= 50, "{specials}");
+    assert!(inexact >= 50, "{inexact}");
+    assert!(unused_loads >= 50, "{unused_loads}");
     // Some use semaphores, some of them inside control flow or with gathers waiting.
     let with_semaphores = (0..PROGRAMS)
         .filter(|&seed| {

@@ -52,6 +52,8 @@ use ops::Vector;
 pub struct Config {
     /// Maximum number of steps (summed over all QPUs) before the run fails.
     pub step_limit: u64,
+    /// Whose float arithmetic the run models (see [`ops`]).
+    pub float_unit: ops::FloatUnit,
 }
 
 impl Default for Config {
@@ -61,6 +63,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             step_limit: qpu_emu::EmulatorConfig::default().max_instructions,
+            float_unit: ops::FloatUnit::Vc4,
         }
     }
 }
@@ -156,6 +159,7 @@ enum Step {
 
 struct Machine {
     num_qpus: u32,
+    float_unit: ops::FloatUnit,
     semaphores: [u8; 16],
     origins: Vec<Origin>,
     /// The statement being executed.
@@ -175,6 +179,7 @@ pub fn run(
 ) -> Result<Outcome, RunError> {
     let mut machine = Machine {
         num_qpus,
+        float_unit: config.float_unit,
         semaphores: [0; 16],
         origins: Vec::new(),
         here: kernel.location,
@@ -592,8 +597,9 @@ impl Machine {
             } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
                 let (poison, origin) = join((l.poison, l.origin), (r.poison, r.origin));
-                let lanes =
-                    std::array::from_fn(|i| ops::compare(*op, *float, l.words[i], r.words[i]));
+                let lanes = std::array::from_fn(|i| {
+                    ops::compare(*op, *float, l.words[i], r.words[i], self.float_unit)
+                });
                 (lanes, poison, origin)
             }
             BoolExpr::Not(inner) => {
@@ -640,6 +646,7 @@ impl Machine {
     }
 
     fn eval(&mut self, qpu: &Qpu, expr: &Expr, memory: &Memory) -> Result<Val, RunErrorKind> {
+        let unit = self.float_unit;
         Ok(match expr {
             Expr::IntLit(v) => Val::defined([*v as u32; LANES]),
             Expr::FloatLit(v) => Val::defined([v.to_bits(); LANES]),
@@ -650,14 +657,14 @@ impl Machine {
             Expr::Unary { op, arg } => {
                 let arg = self.eval(qpu, arg, memory)?;
                 Val {
-                    words: arg.words.map(|a| ops::unary(*op, a)),
+                    words: arg.words.map(|a| ops::unary(*op, a, unit)),
                     ..arg
                 }
             }
             Expr::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
                 Val {
-                    words: std::array::from_fn(|i| ops::binary(*op, l.words[i], r.words[i])),
+                    words: std::array::from_fn(|i| ops::binary(*op, l.words[i], r.words[i], unit)),
                     poison: l.poison | r.poison,
                     origin: if l.poison != 0 { l.origin } else { r.origin },
                 }

@@ -5,170 +5,178 @@
 //! * Integers: two's complement, wrapping. Shift and bit-rotate amounts use the low 5 bits
 //!   (vc4-isa.md §3, "shifts/rotate use the low 5 bits of operand B").
 //! * `mul24`: low 24 bits of each operand, unsigned, low 32 bits of the product (§3).
-//! * Floats: IEEE-754 binary32 values, but as the VideoCore IV computes them: `+`, `-`, `*`
-//!   and int-to-float **round toward zero** (exactly: the truncation sees the whole exact
-//!   result), and denormals are flushed to a zero of the same sign on input and on output of
-//!   every float operation. These four come from [`qpu_emu::float`], the one definition the
-//!   emulator shares, which gives the hardware evidence. Whether the hardware keeps the sign
-//!   of a flushed denormal is not documented; we keep it.
-//!   NaN and infinity follow IEEE here; the hardware's own NaN/Inf handling is not modelled
-//!   (§3 says it is non-IEEE), so kernels depending on NaN results may differ on a Pi.
-//! * SFU functions (`recip`, `rsqrt`, `exp2`, `log2`) are computed to within double
-//!   rounding of the exact result (via f64, deterministic on every host); the hardware
-//!   returns approximations, so compare hardware results with a tolerance.
+//! * Floats: IEEE-754 binary32 words, computed as the float unit of the GPU generation the
+//!   run models ([`FloatUnit`]) computes them in the code the compiler emits for it, through
+//!   the emulators' own lane functions: one definition for the emulator and the interpreter,
+//!   so interpreter and emulator agree bit for bit, NaN, infinities and denormals included.
+//!   - **VideoCore IV** ([`qpu_emu::float`]): `+`, `-`, `*` and int-to-float **round toward
+//!     zero** (exactly: the truncation sees the whole exact result); denormals are flushed to
+//!     a zero of the same sign on input and output (hardware evidence in that module).
+//!     `to_int` of NaN or out of range gives 0, `min`/`max` choose by a > b so a NaN first
+//!     operand wins and a NaN second one loses; comparisons are the ones the compiled code
+//!     makes: `==`/`!=` test the flushed difference for zero, the others the C flag of `fmin`
+//!     (a > b), so a comparison with a NaN is false for `>`/`<` and true for `<=`/`>=`.
+//!     These NaN and range cases are ASSUMPTIONS (no source gives them; `help_us_check`
+//!     asks a Pi 1-3).
+//!   - **V3D 4.2 / 7.1** ([`qpu_emu::v3d::lanes`], from Broadcom's V3D simulator float
+//!     model): round to nearest even, denormals kept; `to_int` saturates (NaN gives 0);
+//!     `min`/`max` return the non-NaN operand; comparisons are IEEE's. A NaN result is
+//!     0x7fc00000 (NaN in) or 0xffc00000 (made) on 4.2, which propagates NaNs (Mesa sets the
+//!     CSD's propagate-NaN bit below 7.1), and **+0.0 on 7.1** (NaN + 1, inf − inf, 0/0 all
+//!     give 0 on a Pi 5).
+//! * SFU functions (`recip`, `rsqrt`, `exp2`, `log2`) are computed exactly and rounded once
+//!   (the hardware approximates, so compare hardware results with a tolerance); `rsqrt` and
+//!   `log2` ignore the argument's sign, `sqrt(x)` is `recip(rsqrt(x))` and `a / b` is
+//!   `a * recip(b)`.
 
 use qpu_emu::float;
+use qpu_emu::v3d::lanes::{self as v3d, vfloat, Sfu};
+use qpu_isa::regs::SfuOp;
 
+use crate::compile::Gpu;
 use crate::lang::ast::{BinaryOp, CmpOp, UnaryOp, LANES};
+
+/// The float unit a run models: each GPU generation's, as the code compiled for it computes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FloatUnit {
+    /// VideoCore IV (Pi 1-3, Zero).
+    #[default]
+    Vc4,
+    /// V3D 4.2 (Pi 4).
+    V42,
+    /// V3D 7.1 (Pi 5).
+    V71,
+}
+
+impl FloatUnit {
+    /// The unit of `gpu`.
+    pub fn of(gpu: Gpu) -> FloatUnit {
+        match gpu {
+            Gpu::Vc4 => FloatUnit::Vc4,
+            Gpu::Vc6 => FloatUnit::V42,
+            Gpu::Vc7 => FloatUnit::V71,
+        }
+    }
+}
 
 /// One 16-lane vector of raw words.
 pub type Vector = [u32; LANES];
 
-/// Flush a denormal to a zero of the same sign.
-pub fn ftz(x: f32) -> f32 {
-    if x.is_subnormal() {
-        if x.is_sign_negative() {
-            -0.0
-        } else {
-            0.0
-        }
-    } else {
-        x
-    }
-}
-
-fn float_in(word: u32) -> f32 {
-    ftz(f32::from_bits(word))
-}
-
-fn float_out(x: f32) -> u32 {
-    ftz(x).to_bits()
-}
-
-/// `1/x`, exactly rounded, with flushing.
-pub fn recip(x: f32) -> f32 {
-    ftz(1.0 / ftz(x))
-}
-
-/// `1/sqrt(|x|)`.
-pub fn rsqrt(x: f32) -> f32 {
-    let x = ftz(x).abs() as f64;
-    ftz((1.0 / x.sqrt()) as f32)
-}
-
-/// `2^x`.
-pub fn exp2(x: f32) -> f32 {
-    ftz((ftz(x) as f64).exp2() as f32)
-}
-
-/// `log2(|x|)`.
-pub fn log2(x: f32) -> f32 {
-    ftz((ftz(x).abs() as f64).log2() as f32)
-}
-
-/// Minimum with NaN yielding the other operand and `-0 < +0`.
-pub fn fmin(a: f32, b: f32) -> f32 {
-    let (a, b) = (ftz(a), ftz(b));
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a < b {
-        a
-    } else if b < a {
-        b
-    } else if a.is_sign_negative() {
-        a
-    } else {
-        b
-    }
-}
-
-/// Maximum with NaN yielding the other operand and `-0 < +0`.
-pub fn fmax(a: f32, b: f32) -> f32 {
-    let (a, b) = (ftz(a), ftz(b));
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a > b {
-        a
-    } else if b > a || a.is_sign_negative() {
-        // Equal values differ at most in the sign of zero; prefer +0.
-        b
-    } else {
-        a
-    }
-}
-
 /// Apply a one-operand operator to one lane.
-pub fn unary(op: UnaryOp, a: u32) -> u32 {
+pub fn unary(op: UnaryOp, a: u32, unit: FloatUnit) -> u32 {
     let i = a as i32;
     match op {
-        UnaryOp::IntNot => !a,
-        UnaryOp::IntAbs => i.wrapping_abs() as u32,
-        UnaryOp::Clz => a.leading_zeros(),
-        UnaryOp::IntToFloat => float::itof(a),
-        // `as` truncates toward zero, saturates, and maps NaN to 0: our documented ftoi.
-        UnaryOp::FloatToInt => (float_in(a) as i32) as u32,
-        UnaryOp::FloatAbs => float_out(float_in(a).abs()),
-        UnaryOp::Recip => float_out(recip(float_in(a))),
-        UnaryOp::Rsqrt => float_out(rsqrt(float_in(a))),
-        UnaryOp::Exp2 => float_out(exp2(float_in(a))),
-        UnaryOp::Log2 => float_out(log2(float_in(a))),
-        UnaryOp::Sqrt => float_out(recip(rsqrt(float_in(a)))),
+        UnaryOp::IntNot => return !a,
+        UnaryOp::IntAbs => return i.wrapping_abs() as u32,
+        UnaryOp::Clz => return a.leading_zeros(),
+        _ => {}
+    }
+    match unit {
+        FloatUnit::Vc4 => match op {
+            UnaryOp::IntToFloat => float::itof(a),
+            UnaryOp::FloatToInt => float::ftoi(a),
+            UnaryOp::FloatAbs => float::fmaxabs(a, a),
+            UnaryOp::Recip => float::sfu(SfuOp::Recip, a),
+            UnaryOp::Rsqrt => float::sfu(SfuOp::RecipSqrt, a),
+            UnaryOp::Exp2 => float::sfu(SfuOp::Exp2, a),
+            UnaryOp::Log2 => float::sfu(SfuOp::Log2, a),
+            UnaryOp::Sqrt => float::sfu(SfuOp::Recip, float::sfu(SfuOp::RecipSqrt, a)),
+            UnaryOp::IntNot | UnaryOp::IntAbs | UnaryOp::Clz => unreachable!("integer op"),
+        },
+        FloatUnit::V42 | FloatUnit::V71 => {
+            // The V3D compiler clears the sign bit for `abs`, and before `rsqrt` and `log2`.
+            let abs = a & 0x7fff_ffff;
+            match op {
+                UnaryOp::IntToFloat => vfloat::itof(a),
+                UnaryOp::FloatToInt => vfloat::ftoi(a, false).0,
+                UnaryOp::FloatAbs => abs,
+                UnaryOp::Recip => v3d::sfu(Sfu::Recip, a),
+                UnaryOp::Rsqrt => v3d::sfu(Sfu::Rsqrt, abs),
+                UnaryOp::Exp2 => v3d::sfu(Sfu::Exp, a),
+                UnaryOp::Log2 => v3d::sfu(Sfu::Log, abs),
+                UnaryOp::Sqrt => v3d::sfu(Sfu::Recip, v3d::sfu(Sfu::Rsqrt, abs)),
+                UnaryOp::IntNot | UnaryOp::IntAbs | UnaryOp::Clz => unreachable!("integer op"),
+            }
+        }
     }
 }
 
 /// Apply a two-operand operator to one lane.
-pub fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
+pub fn binary(op: BinaryOp, a: u32, b: u32, unit: FloatUnit) -> u32 {
     let (x, y) = (a as i32, b as i32);
     let shift = b & 31;
-    match op {
-        BinaryOp::IntAdd => x.wrapping_add(y) as u32,
-        BinaryOp::IntSub => x.wrapping_sub(y) as u32,
-        BinaryOp::IntMul => x.wrapping_mul(y) as u32,
-        BinaryOp::Mul24 => (a & 0x00ff_ffff).wrapping_mul(b & 0x00ff_ffff),
-        BinaryOp::Shl => a << shift,
-        BinaryOp::Asr => (x >> shift) as u32,
-        BinaryOp::Lsr => a >> shift,
-        BinaryOp::Ror => a.rotate_right(shift),
-        BinaryOp::And => a & b,
-        BinaryOp::Or => a | b,
-        BinaryOp::Xor => a ^ b,
-        BinaryOp::IntMin => x.min(y) as u32,
-        BinaryOp::IntMax => x.max(y) as u32,
+    let propagate = unit == FloatUnit::V42;
+    match (op, unit) {
+        (BinaryOp::IntAdd, _) => x.wrapping_add(y) as u32,
+        (BinaryOp::IntSub, _) => x.wrapping_sub(y) as u32,
+        (BinaryOp::IntMul, _) => x.wrapping_mul(y) as u32,
+        (BinaryOp::Mul24, _) => (a & 0x00ff_ffff).wrapping_mul(b & 0x00ff_ffff),
+        (BinaryOp::Shl, _) => a << shift,
+        (BinaryOp::Asr, _) => (x >> shift) as u32,
+        (BinaryOp::Lsr, _) => a >> shift,
+        (BinaryOp::Ror, _) => a.rotate_right(shift),
+        (BinaryOp::And, _) => a & b,
+        (BinaryOp::Or, _) => a | b,
+        (BinaryOp::Xor, _) => a ^ b,
+        (BinaryOp::IntMin, _) => x.min(y) as u32,
+        (BinaryOp::IntMax, _) => x.max(y) as u32,
         // By zero: what the compiled long division gives (see `BinaryOp::IntDiv`).
-        BinaryOp::IntDiv if y == 0 => (if x < 0 { 1 } else { -1 }) as u32,
-        BinaryOp::IntDiv => x.wrapping_div(y) as u32,
-        BinaryOp::IntRem if y == 0 => a,
-        BinaryOp::IntRem => x.wrapping_rem(y) as u32,
-        BinaryOp::FloatAdd => float::fadd(a, b),
-        BinaryOp::FloatSub => float::fsub(a, b),
-        BinaryOp::FloatMul => float::fmul(a, b),
-        BinaryOp::FloatDiv => float::fmul(a, float_out(recip(float_in(b)))),
-        BinaryOp::FloatMin => float_out(fmin(float_in(a), float_in(b))),
-        BinaryOp::FloatMax => float_out(fmax(float_in(a), float_in(b))),
+        (BinaryOp::IntDiv, _) if y == 0 => (if x < 0 { 1 } else { -1 }) as u32,
+        (BinaryOp::IntDiv, _) => x.wrapping_div(y) as u32,
+        (BinaryOp::IntRem, _) if y == 0 => a,
+        (BinaryOp::IntRem, _) => x.wrapping_rem(y) as u32,
+        (BinaryOp::FloatAdd, FloatUnit::Vc4) => float::fadd(a, b),
+        (BinaryOp::FloatSub, FloatUnit::Vc4) => float::fsub(a, b),
+        (BinaryOp::FloatMul, FloatUnit::Vc4) => float::fmul(a, b),
+        (BinaryOp::FloatDiv, FloatUnit::Vc4) => float::fmul(a, float::sfu(SfuOp::Recip, b)),
+        (BinaryOp::FloatMin, FloatUnit::Vc4) => float::fmin(a, b),
+        (BinaryOp::FloatMax, FloatUnit::Vc4) => float::fmax(a, b),
+        (BinaryOp::FloatAdd, _) => vfloat::fadd(a, b, propagate),
+        (BinaryOp::FloatSub, _) => vfloat::fsub(a, b, propagate),
+        (BinaryOp::FloatMul, _) => vfloat::fmul(a, b, propagate),
+        (BinaryOp::FloatDiv, _) => vfloat::fmul(a, v3d::sfu(Sfu::Recip, b), propagate),
+        (BinaryOp::FloatMin, _) => vfloat::fmin(a, b, propagate),
+        (BinaryOp::FloatMax, _) => vfloat::fmax(a, b, propagate),
     }
 }
 
 /// Compare one lane.
-pub fn compare(op: CmpOp, float: bool, a: u32, b: u32) -> bool {
-    if float {
-        let (x, y) = (float_in(a), float_in(b));
-        match op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
-        }
-    } else {
+pub fn compare(op: CmpOp, float: bool, a: u32, b: u32, unit: FloatUnit) -> bool {
+    if !float {
         let (x, y) = (a as i32, b as i32);
-        match op {
+        return match op {
             CmpOp::Eq => x == y,
             CmpOp::Ne => x != y,
             CmpOp::Lt => x < y,
             CmpOp::Le => x <= y,
             CmpOp::Gt => x > y,
             CmpOp::Ge => x >= y,
+        };
+    }
+    match unit {
+        // The VideoCore IV compiler's tests: Z of `fsub` (−0 counts as zero), C of `fmin`.
+        FloatUnit::Vc4 => {
+            let zero = float::fsub(a, b) & 0x7fff_ffff == 0;
+            match op {
+                CmpOp::Eq => zero,
+                CmpOp::Ne => !zero,
+                CmpOp::Gt => float::greater(a, b),
+                CmpOp::Le => !float::greater(a, b),
+                CmpOp::Lt => float::greater(b, a),
+                CmpOp::Ge => !float::greater(b, a),
+            }
+        }
+        // The V3D compiler combines C of `fcmp` (a <= b on the words as they are): IEEE.
+        FloatUnit::V42 | FloatUnit::V71 => {
+            let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+            match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            }
         }
     }
 }
@@ -187,6 +195,17 @@ pub fn rotate(value: &Vector, amount: u32) -> Vector {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The VideoCore IV's unit unless a test says otherwise.
+    fn unary(op: UnaryOp, a: u32) -> u32 {
+        super::unary(op, a, FloatUnit::Vc4)
+    }
+    fn binary(op: BinaryOp, a: u32, b: u32) -> u32 {
+        super::binary(op, a, b, FloatUnit::Vc4)
+    }
+    fn compare(op: CmpOp, float: bool, a: u32, b: u32) -> bool {
+        super::compare(op, float, a, b, FloatUnit::Vc4)
+    }
 
     fn fb(x: f32) -> u32 {
         x.to_bits()
@@ -351,55 +370,96 @@ mod tests {
         assert_eq!(un_f(UnaryOp::Recip, DENORMAL), f32::INFINITY);
     }
 
+    /// VideoCore IV NaNs and conversions as its compiled code treats them (ASSUMPTIONS the
+    /// emulator makes, see `qpu_emu::float`): comparisons through `fsub`'s Z and `fmin`'s C,
+    /// `min`/`max` choosing by a > b, `to_int` giving 0 outside the int32 range.
     #[test]
-    fn float_nan_follows_ieee() {
+    fn videocore_iv_nan_min_max_and_conversions() {
         let nan = f32::NAN;
         assert!(flt(BinaryOp::FloatAdd, nan, 1.0).is_nan());
         assert!(flt(BinaryOp::FloatSub, f32::INFINITY, f32::INFINITY).is_nan());
-        for op in [CmpOp::Eq, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
-            assert!(!compare(op, true, fb(nan), fb(1.0)), "{op:?}");
-            assert!(!compare(op, true, fb(nan), fb(nan)), "{op:?}");
+        for (op, holds) in [
+            (CmpOp::Eq, false),
+            (CmpOp::Ne, true),
+            (CmpOp::Lt, false),
+            (CmpOp::Gt, false),
+            (CmpOp::Le, true),
+            (CmpOp::Ge, true),
+        ] {
+            assert_eq!(compare(op, true, fb(nan), fb(1.0)), holds, "{op:?}");
         }
-        assert!(compare(CmpOp::Ne, true, fb(nan), fb(nan)));
-        assert_eq!(flt(BinaryOp::FloatMin, nan, 2.0), 2.0);
-        assert_eq!(flt(BinaryOp::FloatMax, 2.0, nan), 2.0);
-        assert_eq!(unary(UnaryOp::FloatToInt, fb(nan)), 0);
-    }
-
-    #[test]
-    fn float_min_max_order_signed_zeros() {
-        assert_eq!(
-            flt(BinaryOp::FloatMin, 0.0, -0.0).to_bits(),
-            (-0.0f32).to_bits()
-        );
-        assert_eq!(
-            flt(BinaryOp::FloatMin, -0.0, 0.0).to_bits(),
-            (-0.0f32).to_bits()
-        );
-        assert_eq!(flt(BinaryOp::FloatMax, -0.0, 0.0).to_bits(), 0);
-        assert_eq!(flt(BinaryOp::FloatMax, 0.0, -0.0).to_bits(), 0);
+        assert!(flt(BinaryOp::FloatMin, nan, 2.0).is_nan());
+        assert_eq!(flt(BinaryOp::FloatMin, 2.0, nan), 2.0);
+        assert!(flt(BinaryOp::FloatMax, 2.0, nan).is_nan());
         assert_eq!(flt(BinaryOp::FloatMin, -3.0, 2.0), -3.0);
         assert_eq!(flt(BinaryOp::FloatMax, -3.0, 2.0), 2.0);
+        // Equal operands: min gives a, max gives b.
+        assert_eq!(flt(BinaryOp::FloatMin, 0.0, -0.0).to_bits(), 0);
+        assert_eq!(
+            flt(BinaryOp::FloatMax, 0.0, -0.0).to_bits(),
+            (-0.0f32).to_bits()
+        );
         assert!(compare(CmpOp::Eq, true, fb(0.0), fb(-0.0)));
-    }
-
-    #[test]
-    fn conversions_truncate_and_saturate() {
         assert_eq!(unary(UnaryOp::FloatToInt, fb(2.9)) as i32, 2);
         assert_eq!(unary(UnaryOp::FloatToInt, fb(-2.9)) as i32, -2);
-        assert_eq!(unary(UnaryOp::FloatToInt, fb(3e9)) as i32, i32::MAX);
-        assert_eq!(unary(UnaryOp::FloatToInt, fb(-3e9)) as i32, i32::MIN);
+        for x in [nan, 3e9, -3e9, f32::INFINITY, 2_147_483_648.0] {
+            assert_eq!(unary(UnaryOp::FloatToInt, fb(x)), 0, "{x}");
+        }
         assert_eq!(
-            unary(UnaryOp::FloatToInt, fb(f32::INFINITY)) as i32,
-            i32::MAX
+            unary(UnaryOp::FloatToInt, fb(-2_147_483_520.0)) as i32,
+            -2_147_483_520
         );
         assert_eq!(bf(unary(UnaryOp::IntToFloat, (-7i32) as u32)), -7.0);
-        // 2^24 + 1 is not representable: round to nearest even.
-        assert_eq!(bf(unary(UnaryOp::IntToFloat, 16_777_217)), 16_777_216.0);
         assert_eq!(
             bf(unary(UnaryOp::IntToFloat, i32::MIN as u32)),
             -2_147_483_648.0
         );
+    }
+
+    /// The V3D units (Broadcom's simulator float model, as `qpu_emu::v3d::lanes` states it):
+    /// round to nearest, denormals kept, saturating conversions, non-NaN min/max, IEEE
+    /// comparisons; NaN results propagate on 4.2 and become +0 on 7.1.
+    #[test]
+    fn v3d_units_round_to_nearest_and_make_nans_per_version() {
+        for unit in [FloatUnit::V42, FloatUnit::V71] {
+            let f = |op, a: f32, b: f32| super::binary(op, fb(a), fb(b), unit);
+            // 0.1f32 · 3 rounds to 0.3f32 (the VideoCore IV truncates below it).
+            assert_eq!(f(BinaryOp::FloatMul, 0.1, 3.0), fb(0.3));
+            assert_eq!(f(BinaryOp::FloatAdd, DENORMAL, 0.0), fb(DENORMAL));
+            assert_eq!(f(BinaryOp::FloatMin, f32::NAN, 2.0), fb(2.0));
+            assert_eq!(f(BinaryOp::FloatMax, 2.0, f32::NAN), fb(2.0));
+            let nan_in = f(BinaryOp::FloatAdd, f32::NAN, 1.0);
+            let made = f(BinaryOp::FloatSub, f32::INFINITY, f32::INFINITY);
+            let zero_div = f(BinaryOp::FloatDiv, 0.0, 0.0);
+            if unit == FloatUnit::V42 {
+                assert_eq!(
+                    (nan_in, made, zero_div),
+                    (0x7fc0_0000, 0xffc0_0000, 0xffc0_0000)
+                );
+            } else {
+                assert_eq!((nan_in, made, zero_div), (0, 0, 0));
+            }
+            let to_int = |x: f32| super::unary(UnaryOp::FloatToInt, fb(x), unit) as i32;
+            assert_eq!(
+                [
+                    to_int(3e9),
+                    to_int(-3e9),
+                    to_int(f32::INFINITY),
+                    to_int(f32::NAN),
+                    to_int(-2.9)
+                ],
+                [i32::MAX, i32::MIN, i32::MAX, 0, -2]
+            );
+            let cmp = |op, a: f32, b: f32| super::compare(op, true, fb(a), fb(b), unit);
+            assert!(!cmp(CmpOp::Le, f32::NAN, 1.0) && cmp(CmpOp::Ne, f32::NAN, f32::NAN));
+            assert!(cmp(CmpOp::Gt, DENORMAL, 0.0) && cmp(CmpOp::Eq, 0.0, -0.0));
+            // 2^24 + 1 rounds to nearest even.
+            assert_eq!(
+                super::unary(UnaryOp::IntToFloat, 16_777_219, unit),
+                fb(16_777_220.0)
+            );
+            assert_eq!(super::unary(UnaryOp::FloatAbs, fb(-2.5), unit), fb(2.5));
+        }
     }
 
     #[test]

@@ -534,7 +534,10 @@ impl Float {
         assign(self.handle, value.into().handle);
     }
 
-    /// Lane-wise minimum (a NaN operand yields the other one).
+    /// Lane-wise minimum. With a NaN operand the generations differ (see
+    /// [`crate::interp::ops`]): on a Pi 4/5 the other operand; on a Pi 1-3 (an assumption
+    /// `help_us_check` asks a Pi about) `self` unless `self > rhs`, so `self` if either is
+    /// NaN.
     #[track_caller]
     pub fn min(self, rhs: impl Into<Float>) -> Float {
         Float {
@@ -542,7 +545,8 @@ impl Float {
         }
     }
 
-    /// Lane-wise maximum (a NaN operand yields the other one).
+    /// Lane-wise maximum. With a NaN operand: on a Pi 4/5 the other operand; on a Pi 1-3
+    /// (assumed) `rhs` unless `self > rhs`, so `rhs` if either is NaN.
     #[track_caller]
     pub fn max(self, rhs: impl Into<Float>) -> Float {
         Float {
@@ -550,7 +554,8 @@ impl Float {
         }
     }
 
-    /// Convert to int, truncating toward zero (NaN → 0, saturating out of range).
+    /// Convert to int, truncating toward zero. NaN gives 0; out of the int32 range a Pi 4/5
+    /// saturates, a Pi 1-3 (assumed, see [`crate::interp::ops`]) gives 0.
     #[track_caller]
     pub fn to_int(self) -> Int {
         Int {

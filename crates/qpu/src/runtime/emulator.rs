@@ -126,8 +126,8 @@ fn run_error(
                     origin,
                     origin_pc,
                     origin_address,
-                }) => RunErrorKind::UndefinedValueUsed {
-                    what: match what {
+                }) => undefined_value_used(
+                    match what {
                         "the VPM data a VDW DMA stores" => "the value stored",
                         "the TMU lookup address" => "the load or gather address",
                         "the VDW store address" => "the store address",
@@ -135,19 +135,11 @@ fn run_error(
                         other => other,
                     },
                     lanes,
-                    how: match origin_address {
-                        Some(address) => format!(
-                            "a load or gather read it from outside the kernel's arrays (first \
-                             address {address:#010x}, {})",
-                            ArrayPlace::find(places, address).map_or_else(
-                                || "outside every array".to_string(),
-                                |p| p.to_string()
-                            )
-                        ),
-                        None => format!("the compiled code made it {origin}"),
-                    },
-                    made_at: origin_pc.and_then(location),
-                },
+                    &origin,
+                    origin_address,
+                    origin_pc.and_then(location),
+                    places,
+                ),
                 // A DMA store into an array passed as `&SharedArray`, lent read-only.
                 Fault::Vpm(VpmError::DmaMemory {
                     source: MemoryError::ReadOnly { addr, .. },
@@ -226,6 +218,33 @@ impl DeviceMemory for EmulatedMemory<'_> {
             .memory_mut()
             .write_u32s(address, words)
             .map_err(backend_error)
+    }
+}
+
+/// An emulator's report of an undefined value used, as the kernel's run error: `what`
+/// used it (in the kernel's words), in `lanes`; it was made as `origin` says, or read from
+/// outside the arrays at `origin_address`, by the statement at `made_at`.
+pub(super) fn undefined_value_used(
+    what: &'static str,
+    lanes: u16,
+    origin: &str,
+    origin_address: Option<u32>,
+    made_at: Option<crate::error::SourceLocation>,
+    places: &[(usize, u32, usize)],
+) -> RunErrorKind {
+    RunErrorKind::UndefinedValueUsed {
+        what,
+        lanes,
+        how: match origin_address {
+            Some(address) => format!(
+                "a load or gather read it from outside the kernel's arrays (first address \
+                 {address:#010x}, {})",
+                ArrayPlace::find(places, address)
+                    .map_or_else(|| "outside every array".to_string(), |p| p.to_string())
+            ),
+            None => format!("the compiled code made it {origin}"),
+        },
+        made_at,
     }
 }
 

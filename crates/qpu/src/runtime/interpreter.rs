@@ -27,6 +27,14 @@ impl Interpreter {
         }
     }
 
+    /// An interpreter whose float arithmetic is that of `gpu`'s float unit (see
+    /// [`interp::ops`]): the VideoCore IV's by default.
+    pub fn for_gpu(gpu: crate::compile::Gpu) -> Interpreter {
+        let mut interpreter = Interpreter::new();
+        interpreter.config.float_unit = interp::ops::FloatUnit::of(gpu);
+        interpreter
+    }
+
     /// Fail runs that take more than `steps` steps (summed over QPUs).
     pub fn with_step_limit(mut self, steps: u64) -> Interpreter {
         self.config.step_limit = steps;
@@ -36,7 +44,11 @@ impl Interpreter {
 
 impl Backend for Interpreter {
     fn name(&self) -> &str {
-        "interpreter"
+        match self.config.float_unit {
+            interp::ops::FloatUnit::Vc4 => "interpreter",
+            interp::ops::FloatUnit::V42 => "interpreter-vc6",
+            interp::ops::FloatUnit::V71 => "interpreter-vc7",
+        }
     }
 
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>> {
@@ -56,6 +68,7 @@ impl Backend for Interpreter {
         }
         let config = interp::Config {
             step_limit: launch.step_limit.unwrap_or(self.config.step_limit),
+            ..self.config
         };
         let outcome = interp::run(
             launch.kernel,

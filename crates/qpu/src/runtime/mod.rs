@@ -370,9 +370,17 @@ impl Device {
         self
     }
 
-    /// A device running kernels on the reference interpreter.
+    /// A device running kernels on the reference interpreter, with the VideoCore IV's float
+    /// arithmetic.
     pub fn interpreter() -> Device {
         Device::new(Interpreter::new())
+    }
+
+    /// A device running kernels on the reference interpreter with the float arithmetic of
+    /// `gpu` (the generations round, flush and make NaNs differently: see
+    /// [`crate::interp::ops`]), so that its results match that GPU's bit for bit.
+    pub fn interpreter_for(gpu: crate::compile::Gpu) -> Device {
+        Device::new(Interpreter::for_gpu(gpu))
     }
 
     /// The backend.

@@ -8,11 +8,15 @@
 //! memory and lends it the argument arrays at their bus addresses ([`V3dEmulator::
 //! dispatch_lending`]): the QPUs load from and store into the host's arrays in place, so what
 //! the kernel stored is in them when `run` returns, also when the run fails. An array passed
-//! as `&SharedArray` is lent read-only, and a store into it is an error at the store. A zeroed
-//! margin follows each array, as on the Pi 4/5 backend: a prefetch past the end reads zeros,
-//! and a store there is an out-of-bounds error naming the array and element. Faults of the
-//! machine (a hazard rule, an access outside every array) become run errors at the kernel
-//! statement the failing instruction comes from. Cycle counts are the V3D emulator's
+//! as `&SharedArray` is lent read-only, and a store into it is an error at the store. A load
+//! or gather lane outside every array reads an undefined value, as on the interpreter and the
+//! VideoCore IV emulator: harmless when unused (a prefetch past the end), an
+//! [`UndefinedValueUsed`](RunErrorKind::UndefinedValueUsed) error naming the statement that
+//! read it where it is stored, used as an address or decides a branch; a store there is an
+//! out-of-bounds error naming the array and element. (On a Pi 4/5 the zeroed margin after
+//! each buffer object is what such a load reads.) Faults of the machine (a hazard rule, an
+//! access outside every array) become run errors at the kernel statement the failing
+//! instruction comes from. Cycle counts are the V3D emulator's
 //! **uncalibrated** estimate.
 //!
 //! ```
@@ -33,12 +37,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use qpu_emu::memory::MemoryError;
-use qpu_emu::v3d::rules::{TmuAccess, V3dFault};
+use qpu_emu::v3d::rules::{TmuAccess, V3dFault, V3dRule};
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
-use super::staging::TAIL_MARGIN;
 use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
 use crate::compile::v3d::{self, V3dCompiled};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
@@ -145,8 +148,14 @@ impl Backend for V3dEmulatorBackend {
         let places = launch.places();
         let ran = emu.dispatch_lending(
             &CsdJob::per_qpu(code, uniforms, n),
-            super::emulator::lend(&mut launch.buffers, Some(&MARGIN)),
+            super::emulator::lend(&mut launch.buffers, None),
         );
+        let location = |pc: u32| {
+            pc.checked_sub(code)
+                .and_then(|offset| compiled.locations.get(offset as usize / 8))
+                .copied()
+                .flatten()
+        };
         let report = ran.map_err(|e| match e {
             qpu_emu::EmuError::V3dFault {
                 qpu,
@@ -155,13 +164,9 @@ impl Backend for V3dEmulatorBackend {
                 fault,
                 ..
             } => Error::Run(RunError {
-                kind: fault_kind(fault, &instruction, &places),
+                kind: fault_kind(fault, &instruction, &places, location),
                 qpu: qpu as u32,
-                location: pc
-                    .checked_sub(code)
-                    .and_then(|offset| compiled.locations.get(offset as usize / 8))
-                    .copied()
-                    .flatten(),
+                location: location(pc),
             }),
             other => self.backend_error(other),
         })?;
@@ -197,17 +202,39 @@ impl Backend for V3dEmulatorBackend {
     }
 }
 
-/// Zeros lent read-only after each array for a run: a kernel prefetching a vector past an
-/// array's end (Rot3D's `gather(p + inc)`) reads zeros there, as it reads the zeroed margin
-/// after each buffer object on the Pi 4/5 backend, and a store into them is a fault at the
-/// store. (The host's 64 KiB guard after each array keeps margins apart.)
-static MARGIN: [u32; TAIL_MARGIN as usize / 4] = [0; TAIL_MARGIN as usize / 4];
-
-/// What a machine fault means for the kernel: a TMU access outside the arrays (or into an
-/// array's margin) is out of bounds, and a write into an array passed as `&SharedArray` is
-/// read-only, both named relative to the kernel's arrays (`places`: argument, bus address,
-/// length); anything else is the machine's own message.
-fn fault_kind(fault: V3dFault, instruction: &str, places: &[(usize, u32, usize)]) -> RunErrorKind {
+/// What a machine fault means for the kernel: a TMU store outside the arrays is out of
+/// bounds, a write into an array passed as `&SharedArray` is read-only, both named relative
+/// to the kernel's arrays (`places`: argument, bus address, length), and an undefined value
+/// used is reported as the other backends report it, at the statement that made it
+/// (`location` of an instruction's address); anything else is the machine's own message.
+fn fault_kind(
+    fault: V3dFault,
+    instruction: &str,
+    places: &[(usize, u32, usize)],
+    location: impl Fn(u32) -> Option<crate::error::SourceLocation>,
+) -> RunErrorKind {
+    if let V3dFault::Rule(V3dRule::UndefinedValueUsed {
+        what,
+        lanes,
+        origin,
+        origin_pc,
+        origin_address,
+    }) = &fault
+    {
+        let what = match *what {
+            "the TMU address" => "the load or gather address",
+            "the flag deciding the branch" => "the condition deciding the branch",
+            other => other,
+        };
+        return super::emulator::undefined_value_used(
+            what,
+            *lanes,
+            origin,
+            *origin_address,
+            origin_pc.and_then(location),
+            places,
+        );
+    }
     if let V3dFault::Tmu {
         access,
         lane,
