@@ -14,16 +14,13 @@
 //! and variables read before being assigned (zero-initialised). A failing program is shrunk (statements removed while
 //! the disagreement persists) and printed as kernel text with its seed.
 //!
-//! Where the hardware and the language's reference semantics differ, the generator keeps
-//! inputs out of the difference (documented in the compiler's README section):
-//! * `fmin`/`fmax` with a NaN operand or on a `+0`/`-0` tie, and `ftoi` of NaN or of values
-//!   outside the int range, are not specified alike; float variables are therefore kept finite
-//!   (clamped with a NaN-safe `min(1e4, max(x, -1e4))`), `to_int` gets a clamped argument, and
-//!   float outputs are stored as `x + 0.0` (which maps `-0` to `+0`).
-//! * float `==`/`!=` compile to a flag test of `a - b`, which differs from IEEE for `inf == inf`
-//!   and when `a - b` underflows; kept away by the same bounds.
-//! * SFU arguments are kept positive and away from zero (`recip(|x| + 1)`) so that no
-//!   infinity arises.
+//! The interpreter models the VideoCore IV's float unit exactly as the compiled code uses it
+//! (`interp::ops::FloatUnit::Vc4`), so programs also meet NaNs, infinities, signed zeros,
+//! denormals and out-of-range conversions unclamped, and loads outside the inputs whose
+//! values nothing uses (undefined on both, harmless). Regression seeds recorded before the
+//! generator knew these keep their old programs: there, float variables stay finite (clamped
+//! with a NaN-safe `min(1e4, max(x, -1e4))`), `to_int` gets a clamped argument, SFU
+//! arguments are positive (`|x| + 1`), and float outputs are stored as `x + 0.0`.
 //!
 //! CI runs `DEFAULT_PROGRAMS` programs; `QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu
 //! --test differential -- --ignored` runs the long campaign.
@@ -136,7 +133,29 @@ struct Gen {
     /// Also read the uniform stream (`UniformsFrom` and uniform reads; off for every
     /// regression seed recorded before the generator knew them).
     streams: bool,
+    /// Also meet special floats (NaNs, infinities, signed zeros, denormals, out-of-range
+    /// conversions) and unclamped values: the interpreter models the VideoCore IV's float
+    /// unit, so they must agree too (off for every regression seed recorded before).
+    specials: bool,
 }
+
+/// Float words the generator mixes in when `specials` is on.
+const SPECIAL_FLOATS: [u32; 14] = [
+    0x7fc0_0000, // NaN
+    0xffc0_1234, // negative NaN with a payload
+    0x7f80_0000, // inf
+    0xff80_0000, // -inf
+    0x8000_0000, // -0
+    0x0000_0001, // the smallest denormal
+    0x8040_0000, // a negative denormal
+    0x0080_0000, // the smallest normal
+    0x7f7f_ffff, // the largest finite
+    0x4f00_0000, // 2^31
+    0xcf00_0000, // -2^31
+    0x4eff_ffff, // just below 2^31
+    0x7149_f2ca, // 1e30
+    0xcf32_d05e, // -3e9
+];
 
 /// Seeds of programs that once disagreed (found before `select`, `/` and `%` existed).
 const FORMER_FAILURES: [u64; 2] = [4_294_976_583, 4_294_978_933];
@@ -174,7 +193,20 @@ impl Gen {
         }
     }
 
+    /// [`clamp`], except that with `specials` some values go through unclamped.
+    fn clamp(&mut self, x: Expr, bound: f32) -> Expr {
+        if self.specials && self.rng.chance(30) {
+            x
+        } else {
+            clamp(x, bound)
+        }
+    }
+
     fn float_leaf(&mut self) -> Expr {
+        if self.specials && self.rng.chance(8) {
+            let bits = SPECIAL_FLOATS[self.rng.below(SPECIAL_FLOATS.len() as u64) as usize];
+            return Expr::FloatLit(f32::from_bits(bits));
+        }
         if self.streams && self.rng.chance(5) {
             // Any bits may arrive (the stream also reads the int input): clamp them.
             return clamp(
@@ -233,7 +265,10 @@ impl Gen {
                 let ops = [UnaryOp::IntNot, UnaryOp::IntAbs, UnaryOp::Clz];
                 un(ops[self.rng.below(3) as usize], self.int(d))
             }
-            17 => un(UnaryOp::FloatToInt, clamp(self.float(d), 1e9)),
+            17 => {
+                let x = self.float(d);
+                un(UnaryOp::FloatToInt, self.clamp(x, 1e9))
+            }
             18 | 19 => Expr::Rotate {
                 value: e(self.int(d)),
                 amount: e(if self.rng.chance(50) {
@@ -271,6 +306,9 @@ impl Gen {
         }
         let d = depth - 1;
         let positive = |g: &mut Gen| {
+            if g.specials && g.rng.chance(30) {
+                return g.float(d);
+            }
             bin(
                 BinaryOp::FloatAdd,
                 un(UnaryOp::FloatAbs, g.float(d)),
@@ -369,7 +407,10 @@ impl Gen {
             let v = FIRST_FLOAT + self.rng.below(FLOAT_VARS as u64) as u32;
             stmt(StmtKind::Assign {
                 var: VarId(v),
-                value: clamp(self.float(2), 1e4),
+                value: {
+                    let x = self.float(2);
+                    self.clamp(x, 1e4)
+                },
             })
         }
     }
@@ -486,7 +527,24 @@ impl Gen {
         out
     }
 
+    /// A variable that only takes loads outside the input arrays and is never read.
+    fn scratch(&self) -> u32 {
+        FIRST_PRESSURE + self.pressure
+    }
+
     fn statement(&mut self, depth: u32) -> Vec<Stmt> {
+        if self.specials && self.rng.chance(3) {
+            // A load outside the int input whose value nothing uses: undefined, harmless.
+            let offset = [-64i32, -4, 4 * INPUT_WORDS as i32][self.rng.below(3) as usize];
+            return vec![stmt(StmtKind::Assign {
+                var: VarId(self.scratch()),
+                value: Expr::Load {
+                    addr: e(bin(BinaryOp::IntAdd, var(P_INP), Expr::IntLit(offset))),
+                    elem: ElemType::Int,
+                    stride: 1,
+                },
+            })];
+        }
         if self.streams && self.rng.chance(4) {
             // Point the stream somewhere in one of the inputs.
             let float = self.rng.chance(50);
@@ -588,7 +646,10 @@ impl Gen {
                 let value = if float {
                     bin(
                         BinaryOp::FloatAdd,
-                        clamp(self.float(2), 1e4),
+                        {
+                            let x = self.float(2);
+                            self.clamp(x, 1e4)
+                        },
                         Expr::FloatLit(0.0),
                     )
                 } else {
@@ -652,7 +713,8 @@ impl Gen {
                 location: HERE,
             });
         }
-        for _ in 0..=MAX_DEPTH + self.pressure {
+        // The counters, the pressure variables, and the scratch variable (`scratch`).
+        for _ in 0..=MAX_DEPTH + self.pressure + 1 {
             vars.push(VarDecl {
                 ty: Type::Int,
                 location: HERE,
@@ -731,11 +793,13 @@ struct Case {
 }
 
 fn case(seed: u64, pressure: u32) -> Case {
+    let streams = !FORMER_FAILURES.contains(&seed) && !FORMER_EXTENDED_FAILURES.contains(&seed);
     let mut g = Gen {
         rng: Rng(seed),
         pressure,
         extended: !FORMER_FAILURES.contains(&seed),
-        streams: !FORMER_FAILURES.contains(&seed) && !FORMER_EXTENDED_FAILURES.contains(&seed),
+        streams,
+        specials: streams && !FORMER_STREAM_FAILURES.contains(&seed),
     };
     let kernel = g.kernel();
     let num_qpus = 1 + g.rng.below(12) as u32;
@@ -1148,4 +1212,15 @@ fn generator_is_deterministic_and_varied() {
         .map(|s| format!("{}", case(s, 0).kernel).len().to_string())
         .collect();
     assert!(kinds.len() > 10, "programs vary");
+    // Many programs meet special floats (printed as NaN, inf, or in exponent form).
+    let specials = (0..200)
+        .filter(|&s| {
+            let text = case(s, 0).kernel.to_string();
+            text.contains("NaN") || text.contains("inf") || text.contains("e30")
+        })
+        .count();
+    assert!(
+        specials >= 40,
+        "{specials} of 200 programs with special floats"
+    );
 }
