@@ -597,3 +597,67 @@ fn seven_one_shuffle_quad_rotate_and_flpop() {
     assert_eq!(what, "the flag deciding the branch");
     assert!(origin.contains("flpop"), "{origin}");
 }
+
+/// How batches land on QPUs: one per QPU first (py-videocore6 tests/test_parallel.py on a
+/// Pi 4: with fewer batches than thread slots the ids (tidx & 0b111110) >> 1 "could be
+/// discontiguous"; with 16 batches on 8 two-thread QPUs they are 0..16 once each).
+#[test]
+fn batches_go_one_per_qpu_before_a_qpu_gets_a_second() {
+    // Batch b stores tidx into word b (its workgroup id, X only here: payload0, rf0 on 4.2).
+    let text = format!(
+        "nop ; nop ; ldunif
+        shl rf3, rf0, 2 ; nop
+        add rf3, rf3, r5 ; nop
+        tidx rf4 ; nop
+        or tmud, rf4, rf4 ; nop
+        or tmua, rf3, rf3 ; nop
+        tmuwt ; nop
+        {END}"
+    );
+    for batches in [8u32, 16] {
+        let mut emu = machine(V42, 8, 2);
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        run_on(&mut emu, &text, &[out], batches).unwrap();
+        let tidx = emu.memory().read_u32s(out, batches).unwrap();
+        let ids: Vec<u32> = tidx.iter().map(|t| (t & 0b11_1110) >> 1).collect();
+        let qpus: Vec<u32> = tidx.iter().map(|t| (t >> 2) & 15).collect();
+        if batches == 8 {
+            // Each on its own QPU, in the first slot: even ids, not 0..8.
+            assert_eq!(qpus, (0..8).collect::<Vec<u32>>());
+            assert_eq!(ids, (0..8).map(|q| 2 * q).collect::<Vec<u32>>());
+        } else {
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..16).collect::<Vec<u32>>(), "{ids:?}");
+        }
+    }
+}
+
+/// `tmuwt` with a destination (Mesa always gives it one): the value is undefined, harmless
+/// unused and an error where stored.
+#[test]
+fn tmuwt_writes_an_undefined_value() {
+    for (version, u) in [(V42, "r5"), (V3dVersion::V71, "rf0")] {
+        let text = |store: &str| {
+            format!(
+                "eidx rf1 ; nop ; ldunif
+                shl rf1, rf1, 2 ; nop
+                add rf1, rf1, {u} ; nop
+                or tmud, rf1, rf1 ; nop
+                or tmua, rf1, rf1 ; nop
+                tmuwt rf2 ; nop
+                or tmud, {store}, {store} ; nop
+                or tmua, rf1, rf1 ; nop
+                tmuwt ; nop
+                {END}"
+            )
+        };
+        let mut emu = machine(version, 1, 1);
+        let out = emu.memory_mut().alloc(64, 64).unwrap();
+        run_on(&mut emu, &text("rf1"), &[out], 1).unwrap();
+        let (what, _, origin) =
+            super::tests::undefined_use(run_on(&mut emu, &text("rf2"), &[out], 1));
+        assert_eq!(what, "the value stored");
+        assert!(origin.contains("tmuwt"), "{origin}");
+    }
+}
