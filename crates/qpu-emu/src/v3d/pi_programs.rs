@@ -661,3 +661,73 @@ fn tmuwt_writes_an_undefined_value() {
         assert!(origin.contains("tmuwt"), "{origin}");
     }
 }
+
+/// A compute shader in the shape Mesa's v3d compiler gives one (nir_to_vir.c), run as Mesa
+/// launches it with four threads per QPU: uniforms into registers with `ldunifrf`, TMU loads
+/// hidden behind a `thrsw` while a flag pushed before the switch is used after it (flags
+/// survive switches from 4.2 on), a divergent loop whose back edge is `b.anyna.msfp`, a
+/// `tmuwt` with a destination, then the end sequence. Each of four batches computes 16
+/// GCDs by subtraction, plus 15 in the lanes the early flag marks.
+#[test]
+fn a_mesa_shaped_compute_shader_on_four_threads() {
+    let text = format!(
+        "nop ; nop ; ldunifrf.rf10
+        nop ; nop ; ldunifrf.rf11
+        nop ; nop ; ldunifrf.rf12
+        eidx rf1 ; nop
+        shl rf2, rf1, 2 ; nop
+        shl rf3, rf0, 6 ; nop
+        add rf2, rf2, rf3 ; nop
+        add rf10, rf10, rf2 ; nop
+        add rf11, rf11, rf2 ; nop
+        add rf12, rf12, rf2 ; nop
+        sub.pushn rf9, rf1, 8 ; nop
+        or tmua, rf10, rf10 ; nop
+        or tmua, rf11, rf11 ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        nop ; nop ; ldtmu.rf4
+        nop ; nop ; ldtmu.rf5
+        xor rf6, rf6, rf6 ; nop
+        or.ifa rf6, 15, 15 ; nop
+    top:
+        min.pushc rf9, rf4, rf5 ; nop
+        sub.ifa rf4, rf4, rf5 ; nop
+        min.pushc rf9, rf5, rf4 ; nop
+        sub.ifa rf5, rf5, rf4 ; nop
+        xor.pushz rf9, rf4, rf5 ; nop
+        b.anyna.msfp top
+        nop ; nop
+        nop ; nop
+        nop ; nop
+        add rf4, rf4, rf6 ; nop
+        or tmud, rf4, rf4 ; nop
+        or tmua, rf12, rf12 ; nop
+        tmuwt rf7 ; nop
+        {END}"
+    );
+    let mut rng = super::tests::Rng(0x6cd);
+    let a: Vec<u32> = (0..64).map(|_| 1 + rng.next() as u32 % 999).collect();
+    let b: Vec<u32> = (0..64).map(|_| 1 + rng.next() as u32 % 999).collect();
+    let gcd = |mut x: u32, mut y: u32| {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x
+    };
+    let mut emu = machine(V42, 1, 4);
+    let mem = emu.memory_mut();
+    let (pa, pb, out) = (
+        mem.alloc(256, 64).unwrap(),
+        mem.alloc(256, 64).unwrap(),
+        mem.alloc(256, 64).unwrap(),
+    );
+    mem.write_u32s(pa, &a).unwrap();
+    mem.write_u32s(pb, &b).unwrap();
+    let report = run_on(&mut emu, &text, &[pa, pb, out], 4).unwrap();
+    assert_eq!(report.qpus[0].batches, 4);
+    let want: Vec<u32> = (0..64)
+        .map(|i| gcd(a[i], b[i]) + if i % 16 < 8 { 15 } else { 0 })
+        .collect();
+    assert_eq!(emu.memory().read_u32s(out, 64).unwrap(), want);
+}
