@@ -125,11 +125,12 @@ pub enum UnaryOp {
     Clz,
     /// Signed int to float, rounded to nearest-even.
     IntToFloat,
-    /// Float to signed int, truncating toward zero; NaN gives 0, out-of-range values saturate
-    /// to `i32::MIN`/`i32::MAX`. (The guide does not say what the hardware's `ftoi` does out of
-    /// range; this is our definition, to be checked on a Pi.)
+    /// Float to signed int, truncating toward zero; NaN gives 0. Out of range the V3D
+    /// saturates to `i32::MIN`/`i32::MAX` and the VideoCore IV gives 0 (an assumption: the
+    /// guide does not say; `help_us_check` asks a Pi).
     FloatToInt,
-    /// `|x|` (denormal input flushed first, so the result is never denormal).
+    /// `|x|` (on the VideoCore IV a denormal input is flushed first, so the result is never
+    /// denormal there).
     FloatAbs,
     /// `1/x` (SFU). Exactly rounded here; approximate on the hardware.
     Recip,
@@ -145,7 +146,9 @@ pub enum UnaryOp {
 }
 
 /// Two-operand operators. Integer operators work on two's-complement 32-bit lanes; float
-/// operators flush denormal inputs and outputs to a zero of the same sign.
+/// operators compute as the targeted GPU generation's float unit does (the VideoCore IV
+/// truncates and flushes denormals to a zero of the same sign; the V3D rounds to nearest and
+/// keeps them): see `qpu::interp::ops`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
     /// Wrapping addition.
