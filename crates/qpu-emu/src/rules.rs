@@ -111,6 +111,26 @@ impl fmt::Display for RuleSource {
 }
 
 /// "0, 3, 7" for a lane mask.
+/// The message of an undefined value used, on either generation: `what` used it in `lanes`,
+/// and `origin` says where it was made.
+pub(crate) fn undefined_value_used(
+    f: &mut fmt::Formatter<'_>,
+    what: &str,
+    lanes: u16,
+    origin: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "{what} is undefined in lane(s) {}; the undefined value was made {}",
+        lane_list(lanes),
+        if origin.is_empty() {
+            "earlier in this program"
+        } else {
+            origin
+        }
+    )
+}
+
 pub(crate) fn lane_list(lanes: u16) -> String {
     let list: Vec<String> = (0..16)
         .filter(|i| lanes & (1 << i) != 0)
@@ -389,16 +409,7 @@ impl fmt::Display for Rule {
                 lanes,
                 origin,
                 ..
-            } => write!(
-                f,
-                "{what} is undefined in lane(s) {}; the undefined value was made {}",
-                lane_list(*lanes),
-                if origin.is_empty() {
-                    "earlier in this program"
-                } else {
-                    origin
-                }
-            ),
+            } => undefined_value_used(f, what, *lanes, origin),
             MulBytePackToIo => f.write_str(
                 "a mul colour pack into one byte (8a-8d) targets an I/O register, which does not \
                  support it",

@@ -277,16 +277,7 @@ impl fmt::Display for V3dRule {
                 lanes,
                 origin,
                 ..
-            } => write!(
-                f,
-                "{what} is undefined in lane(s) {}; the undefined value was made {}",
-                crate::rules::lane_list(*lanes),
-                if origin.is_empty() {
-                    "earlier in this program"
-                } else {
-                    origin
-                }
-            ),
+            } => crate::rules::undefined_value_used(f, what, *lanes, origin),
             V3dRule::TwoUniformReads => write!(
                 f,
                 "more than one uniform-stream read in one instruction (ldunif, wrtmuc, tmuau, \

@@ -64,40 +64,30 @@ pub type Vector = [u32; LANES];
 
 /// Apply a one-operand operator to one lane.
 pub fn unary(op: UnaryOp, a: u32, unit: FloatUnit) -> u32 {
-    let i = a as i32;
-    match op {
-        UnaryOp::IntNot => return !a,
-        UnaryOp::IntAbs => return i.wrapping_abs() as u32,
-        UnaryOp::Clz => return a.leading_zeros(),
-        _ => {}
-    }
-    match unit {
-        FloatUnit::Vc4 => match op {
-            UnaryOp::IntToFloat => float::itof(a),
-            UnaryOp::FloatToInt => float::ftoi(a),
-            UnaryOp::FloatAbs => float::fmaxabs(a, a),
-            UnaryOp::Recip => float::sfu(SfuOp::Recip, a),
-            UnaryOp::Rsqrt => float::sfu(SfuOp::RecipSqrt, a),
-            UnaryOp::Exp2 => float::sfu(SfuOp::Exp2, a),
-            UnaryOp::Log2 => float::sfu(SfuOp::Log2, a),
-            UnaryOp::Sqrt => float::sfu(SfuOp::Recip, float::sfu(SfuOp::RecipSqrt, a)),
-            UnaryOp::IntNot | UnaryOp::IntAbs | UnaryOp::Clz => unreachable!("integer op"),
-        },
-        FloatUnit::V42 | FloatUnit::V71 => {
-            // The V3D compiler clears the sign bit for `abs`, and before `rsqrt` and `log2`.
-            let abs = a & 0x7fff_ffff;
-            match op {
-                UnaryOp::IntToFloat => vfloat::itof(a),
-                UnaryOp::FloatToInt => vfloat::ftoi(a, false).0,
-                UnaryOp::FloatAbs => abs,
-                UnaryOp::Recip => v3d::sfu(Sfu::Recip, a),
-                UnaryOp::Rsqrt => v3d::sfu(Sfu::Rsqrt, abs),
-                UnaryOp::Exp2 => v3d::sfu(Sfu::Exp, a),
-                UnaryOp::Log2 => v3d::sfu(Sfu::Log, abs),
-                UnaryOp::Sqrt => v3d::sfu(Sfu::Recip, v3d::sfu(Sfu::Rsqrt, abs)),
-                UnaryOp::IntNot | UnaryOp::IntAbs | UnaryOp::Clz => unreachable!("integer op"),
-            }
-        }
+    use FloatUnit::Vc4;
+    use UnaryOp::*;
+    // The V3D compiler clears the sign bit for `abs`, and before `rsqrt` and `log2`.
+    let abs = a & 0x7fff_ffff;
+    match (op, unit) {
+        (IntNot, _) => !a,
+        (IntAbs, _) => (a as i32).wrapping_abs() as u32,
+        (Clz, _) => a.leading_zeros(),
+        (IntToFloat, Vc4) => float::itof(a),
+        (FloatToInt, Vc4) => float::ftoi(a),
+        (FloatAbs, Vc4) => float::fmaxabs(a, a),
+        (Recip, Vc4) => float::sfu(SfuOp::Recip, a),
+        (Rsqrt, Vc4) => float::sfu(SfuOp::RecipSqrt, a),
+        (Exp2, Vc4) => float::sfu(SfuOp::Exp2, a),
+        (Log2, Vc4) => float::sfu(SfuOp::Log2, a),
+        (Sqrt, Vc4) => float::sfu(SfuOp::Recip, float::sfu(SfuOp::RecipSqrt, a)),
+        (IntToFloat, _) => vfloat::itof(a),
+        (FloatToInt, _) => vfloat::ftoi(a, false).0,
+        (FloatAbs, _) => abs,
+        (Recip, _) => v3d::sfu(Sfu::Recip, a),
+        (Rsqrt, _) => v3d::sfu(Sfu::Rsqrt, abs),
+        (Exp2, _) => v3d::sfu(Sfu::Exp, a),
+        (Log2, _) => v3d::sfu(Sfu::Log, abs),
+        (Sqrt, _) => v3d::sfu(Sfu::Recip, v3d::sfu(Sfu::Rsqrt, abs)),
     }
 }
 
