@@ -1,7 +1,9 @@
 //! One V3D QPU thread executing decoded instructions, and the dispatcher that runs CSD
 //! batches on QPUs × threads.
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use qpu_isa::v3d::{
     self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
@@ -28,6 +30,15 @@ const TMU_STORE_CLOCKS: u64 = 100;
 /// The multisample flags of a compute batch: set in every lane the dispatcher filled, which
 /// is all 16 (partial batches are not modelled).
 const MSF_DISPATCHED: u16 = 0xffff;
+
+/// The words this dispatch's TMU writes changed, with the values they had before: the
+/// uniform stream (`ldunif`, `ldunifrf`, `ldunifa`, `wrtmuc`, `tmuau` configs and `ub`
+/// branches) does not see the TMU writes of its own dispatch. py-videocore6 and 7
+/// tests/test_tmu.py `test_tmu_read_tmu_write_uniform_read` (Pi 4, Pi 5) write 2 over a 1
+/// through the TMU, wait with `tmuwt`, point the uniform stream at the word and read it: the
+/// test asserts the 1 comes back ("!? not 3 ?" of its result, 1 + 1 = 2), while TMU reads do
+/// see the write (`test_tmu_keeps_memory_consistency`). Shared by the dispatch's threads.
+pub(crate) type TmuWrites = Rc<RefCell<HashMap<u32, u32>>>;
 
 /// What one step did to the thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -560,6 +571,8 @@ pub(crate) struct Thread {
     tmu_config: Option<u32>,
     /// Result words on their way: the values, their undefined lanes, the clock they arrive.
     tmu_results: VecDeque<(Lanes, Poison, u64)>,
+    /// The dispatch's TMU writes, as the uniform stream does not see them.
+    tmu_writes: TmuWrites,
     tmu_store_done: u64,
     /// (instruction index at which it takes effect, new PC, new uniform pointer).
     branch: Option<(u64, u32, Option<u32>)>,
@@ -591,7 +604,14 @@ fn unsupported(what: impl Into<String>) -> V3dFault {
 }
 
 impl Thread {
-    pub fn new(config: &V3dConfig, qpu: usize, slot: usize, batch: &Batch, pc: u32) -> Thread {
+    pub fn new(
+        config: &V3dConfig,
+        qpu: usize,
+        slot: usize,
+        batch: &Batch,
+        pc: u32,
+        tmu_writes: TmuWrites,
+    ) -> Thread {
         let mut t = Thread {
             qpu,
             slot,
@@ -621,6 +641,7 @@ impl Thread {
             tmu_data: Vec::new(),
             tmu_config: None,
             tmu_results: VecDeque::new(),
+            tmu_writes,
             tmu_store_done: 0,
             branch: None,
             thrsw: None,
@@ -723,8 +744,26 @@ impl Thread {
         .into())
     }
 
+    /// A word as the uniform stream reads it: as it was before this dispatch's TMU writes.
+    fn uniform_word(&self, mem: &LendingMemory<'_>, addr: u32) -> Result<u32, V3dFault> {
+        let writes = self.tmu_writes.borrow();
+        if !writes.is_empty() {
+            if let Some(&before) = writes.get(&addr) {
+                return Ok(before);
+            }
+        }
+        Ok(mem.read_u32(addr)?)
+    }
+
+    /// Keeps the value of the word at `addr` before the dispatch's first TMU write to it.
+    fn before_tmu_write(&self, mem: &LendingMemory<'_>, addr: u32) {
+        if let Ok(old) = mem.read_u32(addr) {
+            self.tmu_writes.borrow_mut().entry(addr).or_insert(old);
+        }
+    }
+
     fn next_uniform(&mut self, mem: &LendingMemory<'_>) -> Result<u32, V3dFault> {
-        let v = mem.read_u32(self.unif)?;
+        let v = self.uniform_word(mem, self.unif)?;
         self.unif = self.unif.wrapping_add(4);
         self.report.uniforms += 1;
         Ok(v)
@@ -1114,7 +1153,7 @@ impl Thread {
         if sigs.contains(Signal::Ldunifa) || sigs.contains(Signal::Ldunifarf) {
             self.place.ldunifa(idx)?;
             let addr = self.unifa.unwrap_or(0);
-            let v = mem.read_u32(addr)?;
+            let v = self.uniform_word(mem, addr)?;
             self.unifa = Some(addr.wrapping_add(4));
             let d = if sigs.contains(Signal::Ldunifarf) {
                 sig_target(self)?
@@ -1636,7 +1675,9 @@ impl Thread {
             let mut hint = 0;
             for (w, (d, _)) in data.iter().enumerate() {
                 for i in (0..16).filter(|&i| active(i)) {
-                    mem.write_u32_near(word_address(addrs[i], w), d[i], &mut hint)
+                    let address = word_address(addrs[i], w);
+                    self.before_tmu_write(mem, address);
+                    mem.write_u32_near(address, d[i], &mut hint)
                         .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
             }
@@ -1737,6 +1778,7 @@ impl Thread {
                     )))
                 }
             };
+            self.before_tmu_write(mem, addrs[i]);
             mem.write_u32(addrs[i], new)
                 .map_err(tmu_fault(TmuAccess::Atomic, i))?;
             *o = old;
@@ -2166,7 +2208,7 @@ mod plain_path_tests {
             payload0: 0,
             payload1: [0; 16],
         };
-        let mut t = Thread::new(&config, 0, 0, &batch, 0);
+        let mut t = Thread::new(&config, 0, 0, &batch, 0, TmuWrites::default());
         for r in t.rf.iter_mut().chain(t.acc.iter_mut()) {
             for lane in r.iter_mut() {
                 *lane = rng.next() as u32;

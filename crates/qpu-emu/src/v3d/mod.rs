@@ -451,6 +451,7 @@ fn run_dispatch(
         })
         .collect();
     let mut launched = 0u64;
+    let tmu_writes = machine::TmuWrites::default();
     // The first batches go one to each QPU before any QPU gets a second: py-videocore6's
     // tests/test_parallel.py (Pi 4) notes that with fewer batches than thread slots the
     // thread ids (tidx & 0b111110) >> 1 "could be discontiguous", which they are only if
@@ -460,7 +461,7 @@ fn run_dispatch(
         for (qpu, row) in slots.iter_mut().enumerate() {
             row[slot] = queue.next().map(|b| {
                 launched += 1;
-                machine::Thread::new(&config, qpu, slot, &b, job.code)
+                machine::Thread::new(&config, qpu, slot, &b, job.code, tmu_writes.clone())
             });
         }
     }
@@ -551,7 +552,14 @@ fn run_dispatch(
                     r.batches += 1;
                     if let Some(b) = queue.next() {
                         launched += 1;
-                        row[start] = Some(machine::Thread::new(&config, qpu, start, &b, job.code));
+                        row[start] = Some(machine::Thread::new(
+                            &config,
+                            qpu,
+                            start,
+                            &b,
+                            job.code,
+                            tmu_writes.clone(),
+                        ));
                     }
                     current[qpu] = (start + 1) % threads;
                 }

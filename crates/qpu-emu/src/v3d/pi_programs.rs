@@ -731,3 +731,56 @@ fn a_mesa_shaped_compute_shader_on_four_threads() {
         .collect();
     assert_eq!(emu.memory().read_u32s(out, 64).unwrap(), want);
 }
+
+/// py-videocore6 and 7 tests/test_tmu.py `test_tmu_read_tmu_write_uniform_read` (Pi 4, Pi 5):
+/// a TMU write of 2 over 1, `tmuwt`, the uniform stream pointed at the word (`ub` from a
+/// register), a uniform read: the uniform stream still sees 1, so the stored sum is 2 ("!?
+/// not 3 ?" in the test), while a TMU read of the word sees 2.
+#[test]
+fn the_uniform_stream_does_not_see_the_dispatchs_tmu_writes() {
+    for version in [V42, V3dVersion::V71] {
+        // Then the word is read back through the TMU into a third array.
+        let text = format!(
+            "eidx rf10 ; nop ; ldunifrf.rf0
+            shl rf10, rf10, 2 ; nop
+            add rf0, rf0, rf10 ; nop ; ldunifrf.rf1
+            add rf1, rf1, rf10 ; nop ; ldunifrf.rf2
+            add rf2, rf2, rf10 ; nop
+            or tmua, rf0, rf0 ; nop ; thrsw
+            nop ; nop
+            nop ; nop
+            nop ; nop ; ldtmu.rf10
+            add tmud, rf10, 1 ; nop
+            or tmua, rf0, rf0 ; nop
+            tmuwt ; nop
+            b set, ub, bdu 3, raddr_a 0
+            nop ; nop
+            nop ; nop
+            nop ; nop
+        set:
+            nop ; nop ; ldunifrf.rf10
+            add tmud, rf10, 1 ; nop
+            or tmua, rf1, rf1 ; nop
+            tmuwt ; nop
+            or tmua, rf0, rf0 ; nop
+            nop ; nop ; ldtmu.rf11
+            or tmud, rf11, rf11 ; nop
+            or tmua, rf2, rf2 ; nop
+            tmuwt ; nop
+            {END}"
+        );
+        let mut emu = machine(version, 1, 1);
+        let mem = emu.memory_mut();
+        let (data, result, reread) = (
+            mem.alloc(64, 64).unwrap(),
+            mem.alloc(64, 64).unwrap(),
+            mem.alloc(64, 64).unwrap(),
+        );
+        mem.write_u32s(data, &[1; 16]).unwrap();
+        run_on(&mut emu, &text, &[data, result, reread], 1)
+            .unwrap_or_else(|e| panic!("{version:?}: {e}"));
+        assert_eq!(emu.memory().read_u32s(data, 16).unwrap(), vec![2; 16]);
+        assert_eq!(emu.memory().read_u32s(result, 16).unwrap(), vec![2; 16]);
+        assert_eq!(emu.memory().read_u32s(reread, 16).unwrap(), vec![2; 16]);
+    }
+}
