@@ -38,7 +38,44 @@ const MSF_DISPATCHED: u16 = 0xffff;
 /// through the TMU, wait with `tmuwt`, point the uniform stream at the word and read it: the
 /// test asserts the 1 comes back ("!? not 3 ?" of its result, 1 + 1 = 2), while TMU reads do
 /// see the write (`test_tmu_keeps_memory_consistency`). Shared by the dispatch's threads.
-pub(crate) type TmuWrites = Rc<RefCell<HashMap<u32, u32>>>;
+pub(crate) type TmuWrites = Rc<RefCell<PageShadows>>;
+
+/// Copies of the 4 KiB pages of memory the dispatch's TMU writes touched, taken before the
+/// first write into each (`None` for a word outside every buffer).
+#[derive(Default)]
+pub(crate) struct PageShadows {
+    pages: HashMap<u32, Box<[Option<u32>]>>,
+    /// The page the last write was in (most writes follow one another in a page).
+    last: Option<u32>,
+}
+
+impl PageShadows {
+    const WORDS: u32 = 1024;
+
+    /// Takes the copy of the page holding `addr` if this is the first write into it.
+    fn before_write(&mut self, mem: &LendingMemory<'_>, addr: u32) {
+        let page = addr / (4 * Self::WORDS);
+        if self.last == Some(page) {
+            return;
+        }
+        self.last = Some(page);
+        self.pages.entry(page).or_insert_with(|| {
+            let base = page * 4 * Self::WORDS;
+            (0..Self::WORDS)
+                .map(|w| mem.read_u32(base + 4 * w).ok())
+                .collect()
+        });
+    }
+
+    /// The word at `addr` as it was before the dispatch's TMU writes, if one touched its page.
+    fn before(&self, addr: u32) -> Option<u32> {
+        if self.pages.is_empty() {
+            return None;
+        }
+        let page = self.pages.get(&(addr / (4 * Self::WORDS)))?;
+        page[(addr / 4 % Self::WORDS) as usize]
+    }
+}
 
 /// What one step did to the thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,11 +159,12 @@ pub(crate) struct DecodedAlu {
     /// have one; the small immediate's lanes.
     lane_fns: Option<(LaneFn, LaneFn)>,
     imm: Option<Lanes>,
-    /// The registers its live ops read (bit n = rfn; bit n = rn), and whether a write
-    /// condition reads a flag: the short path runs only when none has an undefined lane.
+    /// The registers its live ops read (bit n = rfn; bit n = rn), and the flags its write
+    /// conditions read (bit 0 A, bit 1 B): the short path runs only when none has an
+    /// undefined lane.
     rf_reads: u64,
     acc_reads: u8,
-    reads_flags: bool,
+    flag_reads: u8,
 }
 
 /// A pure 16-lane operation of two inputs.
@@ -151,7 +189,7 @@ impl DecodedAlu {
             mul_named_modifiers: alu.mul_named_modifiers(),
             rf_reads: 0,
             acc_reads: 0,
-            reads_flags: false,
+            flag_reads: 0,
         };
         let (ar, mr) = (d.add_arity, d.mul_arity);
         let live = [
@@ -168,11 +206,18 @@ impl DecodedAlu {
             }
         }
         // 4.2's `rot` by r5 (raddr_b 0) reads r5's lane 0.
-        if alu.signals.contains(Signal::Rot) {
+        if let (true, Inputs::V42 { raddr_b: 0, .. }) =
+            (alu.signals.contains(Signal::Rot), alu.inputs)
+        {
             d.acc_reads |= 1 << 5;
         }
         let flags = alu.flags();
-        d.reads_flags = flags.ac.is_some() || flags.mc.is_some();
+        for cond in [flags.ac, flags.mc].into_iter().flatten() {
+            d.flag_reads |= match cond {
+                Cond::IfA | Cond::IfNa => 1,
+                Cond::IfB | Cond::IfNb => 2,
+            };
+        }
         d.plain = is_plain(version, &alu, &d);
         if d.plain && !alu.signals.contains(Signal::Rot) {
             d.lane_fns = add_lane_fn(version, &d).zip(mul_lane_fn(version, &d));
@@ -473,11 +518,8 @@ fn is_plain(version: V3dVersion, alu: &AluInstruction, d: &DecodedAlu) -> bool {
 
 /// The register writes of one instruction: its two ALU results and the four signals that
 /// write a register (`ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu`), kept without a
-/// heap allocation.
-struct Writes {
-    list: [Write; 6],
-    len: usize,
-}
+/// heap allocation and without filling the unused slots (each instruction makes one).
+type Writes = arrayvec::ArrayVec<Write, 6>;
 
 /// One write of an instruction: where, the values, the lanes its condition enables, the
 /// values' undefined lanes, and the condition's.
@@ -504,26 +546,6 @@ impl Write {
     /// An unconditional write of defined values (a uniform).
     fn defined(dest: Dest, values: Lanes) -> Write {
         Write::new(dest, values, 0xffff, Poison::NONE, Poison::NONE)
-    }
-}
-
-impl Default for Writes {
-    fn default() -> Self {
-        Writes {
-            list: [Write::defined(Dest::Nop, [0; 16]); 6],
-            len: 0,
-        }
-    }
-}
-
-impl Writes {
-    fn push(&mut self, write: Write) {
-        self.list[self.len] = write;
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[Write] {
-        &self.list[..self.len]
     }
 }
 
@@ -703,9 +725,11 @@ impl Thread {
     /// Whether a plain instruction may take the short path: none of its inputs and
     /// conditions has an undefined lane (the short path does not track them).
     fn clean_for(&self, alu: &DecodedAlu) -> bool {
+        let poisoned_flags =
+            u8::from(self.flag_poison[0].any()) | u8::from(self.flag_poison[1].any()) << 1;
         alu.rf_reads & self.rf_poisoned == 0
             && alu.acc_reads & self.acc_poisoned == 0
-            && !(alu.reads_flags && (self.flag_poison[0].any() || self.flag_poison[1].any()))
+            && alu.flag_reads & poisoned_flags == 0
     }
 
     /// Flags A and B.
@@ -746,20 +770,17 @@ impl Thread {
 
     /// A word as the uniform stream reads it: as it was before this dispatch's TMU writes.
     fn uniform_word(&self, mem: &LendingMemory<'_>, addr: u32) -> Result<u32, V3dFault> {
-        let writes = self.tmu_writes.borrow();
-        if !writes.is_empty() {
-            if let Some(&before) = writes.get(&addr) {
+        if addr.is_multiple_of(4) {
+            if let Some(before) = self.tmu_writes.borrow().before(addr) {
                 return Ok(before);
             }
         }
         Ok(mem.read_u32(addr)?)
     }
 
-    /// Keeps the value of the word at `addr` before the dispatch's first TMU write to it.
+    /// Keeps what the page of `addr` held before the dispatch's first TMU write into it.
     fn before_tmu_write(&self, mem: &LendingMemory<'_>, addr: u32) {
-        if let Ok(old) = mem.read_u32(addr) {
-            self.tmu_writes.borrow_mut().entry(addr).or_insert(old);
-        }
+        self.tmu_writes.borrow_mut().before_write(mem, addr);
     }
 
     fn next_uniform(&mut self, mem: &LendingMemory<'_>) -> Result<u32, V3dFault> {
@@ -1124,7 +1145,7 @@ impl Thread {
         }
 
         // Register writes: collect, check for doubles, then apply.
-        let mut writes = Writes::default();
+        let mut writes = Writes::new();
         if let Some(out) = &add_out {
             let (values, poison) = self.packed(alu, true, out.values, add_poison, add_dest)?;
             writes.push(Write::new(add_dest, values, add_mask, poison, add_cond));
@@ -1197,7 +1218,7 @@ impl Thread {
         self.update_flags(flags.apf, flags.auf, add_out.as_ref(), add_poison, "add")?;
         self.update_flags(flags.mpf, flags.muf, mul_out.as_ref(), mul_poison, "mul")?;
 
-        for &write in writes {
+        for write in writes {
             self.write(write, mem, clock, idx)?;
         }
         self.prev_acc_writes = alu.facts.acc_writes;
@@ -1445,7 +1466,11 @@ impl Thread {
     }
 
     /// A register write with undefined lanes: the values, then the marks the write leaves.
-    fn write_tracked(&mut self, w: Write) -> Result<(), V3dFault> {
+    fn write_tracked(&mut self, w: &Write) -> Result<(), V3dFault> {
+        if !w.poison.any() && !w.cond.any() {
+            // Defined values under a defined condition: the plain write's marks.
+            return self.write_register(w.dest, w.values, w.mask);
+        }
         let old = self.poison_of(w.dest);
         self.write_register(w.dest, w.values, w.mask)?;
         if let Some(old) = old {
@@ -1475,13 +1500,13 @@ impl Thread {
 
     fn write(
         &mut self,
-        w: Write,
+        w: &Write,
         mem: &mut LendingMemory<'_>,
         clock: &mut u64,
         idx: u64,
     ) -> Result<(), V3dFault> {
         let v42 = self.version == V3dVersion::V42;
-        let Write {
+        let &Write {
             dest,
             values,
             mask,
@@ -1498,7 +1523,7 @@ impl Thread {
                 let from = |i: usize| if dest == Dest::Quad { i & !3 } else { 0 };
                 let spread: Lanes = std::array::from_fn(|i| values[from(i)]);
                 let target = if v42 { Dest::Acc(5) } else { Dest::Rf(0) };
-                self.write_tracked(Write::new(target, spread, mask, poison.moved(from), cond))?;
+                self.write_tracked(&Write::new(target, spread, mask, poison.moved(from), cond))?;
             }
             Dest::Unifa => {
                 if mask != 0xffff {
@@ -1544,7 +1569,7 @@ impl Thread {
             }
             Dest::Sfu(kind) => {
                 let result = values.map(|v| lanes::sfu(kind, v));
-                self.write_tracked(Write::new(Dest::Acc(4), result, mask, poison, cond))?;
+                self.write_tracked(&Write::new(Dest::Acc(4), result, mask, poison, cond))?;
             }
         }
         Ok(())
@@ -1673,10 +1698,12 @@ impl Thread {
                 self.used("the value stored", poison.within(mask))?;
             }
             let mut hint = 0;
+            let writes = Rc::clone(&self.tmu_writes);
+            let mut shadows = writes.borrow_mut();
             for (w, (d, _)) in data.iter().enumerate() {
                 for i in (0..16).filter(|&i| active(i)) {
                     let address = word_address(addrs[i], w);
-                    self.before_tmu_write(mem, address);
+                    shadows.before_write(mem, address);
                     mem.write_u32_near(address, d[i], &mut hint)
                         .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
