@@ -40,19 +40,19 @@ const MSF_DISPATCHED: u16 = 0xffff;
 /// see the write (`test_tmu_keeps_memory_consistency`). Shared by the dispatch's threads.
 pub(crate) type TmuWrites = Rc<RefCell<PageShadows>>;
 
-/// Copies of the 4 KiB pages of memory the dispatch's TMU writes touched, taken before the
-/// first write into each (`None` for a word outside every buffer).
+/// Copies of the 256-byte blocks of memory the dispatch's TMU writes touched, taken before
+/// the first write into each (`None` for a word outside every buffer).
 #[derive(Default)]
 pub(crate) struct PageShadows {
     pages: HashMap<u32, Box<[Option<u32>]>>,
-    /// The page the last write was in (most writes follow one another in a page).
+    /// The block the last write was in (most writes follow one another in a block).
     last: Option<u32>,
 }
 
 impl PageShadows {
-    const WORDS: u32 = 1024;
+    const WORDS: u32 = 64;
 
-    /// Takes the copy of the page holding `addr` if this is the first write into it.
+    /// Takes the copy of the block holding `addr` if this is the first write into it.
     fn before_write(&mut self, mem: &LendingMemory<'_>, addr: u32) {
         let page = addr / (4 * Self::WORDS);
         if self.last == Some(page) {
@@ -61,13 +61,14 @@ impl PageShadows {
         self.last = Some(page);
         self.pages.entry(page).or_insert_with(|| {
             let base = page * 4 * Self::WORDS;
+            let mut hint = 0;
             (0..Self::WORDS)
-                .map(|w| mem.read_u32(base + 4 * w).ok())
+                .map(|w| mem.read_u32_near(base + 4 * w, &mut hint).ok())
                 .collect()
         });
     }
 
-    /// The word at `addr` as it was before the dispatch's TMU writes, if one touched its page.
+    /// The word at `addr` as it was before the dispatch's TMU writes, if one touched its block.
     fn before(&self, addr: u32) -> Option<u32> {
         if self.pages.is_empty() {
             return None;
@@ -778,7 +779,7 @@ impl Thread {
         Ok(mem.read_u32(addr)?)
     }
 
-    /// Keeps what the page of `addr` held before the dispatch's first TMU write into it.
+    /// Keeps what the block of `addr` held before the dispatch's first TMU write into it.
     fn before_tmu_write(&self, mem: &LendingMemory<'_>, addr: u32) {
         self.tmu_writes.borrow_mut().before_write(mem, addr);
     }
