@@ -195,6 +195,18 @@ fn vector_lookups_wrap_in_their_16_byte_block_on_4_2() {
         }
         assert_eq!(emu.memory().read_u32s(out, 256).unwrap(), want, "vec{n}");
     }
+    // A vector store given fewer data words than its config names stays refused.
+    let text = format!(
+        "eidx r0 ; nop ; ldunif\n shl r0, r0, 4 ; nop\n add rf1, r0, r5 ; nop\n not tmuc, 3 ; nop\n \
+         or tmud, r0, r0 ; nop\n or tmud, r0, r0 ; nop\n or tmua, rf1, rf1 ; nop\n tmuwt ; nop\n{END}"
+    );
+    let mut emu = machine(V42, 1, 1);
+    let out = emu.memory_mut().alloc(1024, 64).unwrap();
+    let fault = super::tests::fault_of(run_on(&mut emu, &text, &[out], 1));
+    assert!(
+        matches!(&fault, V3dFault::Unsupported(m) if m.contains("2 tmud word(s) with a lookup config for 4")),
+        "{fault:?}"
+    );
 }
 
 /// py-videocore6 tests/test_tmu.py `test_tmu_vec_read` (Pi 4): one config uniform,
@@ -566,6 +578,17 @@ fn seven_one_atomics_through_tmudref_and_tmuoff() {
         .map(|i| if i % 2 == 0 { u32::MAX } else { initial[i] })
         .collect();
     assert_eq!(memory, want);
+    // An add with two operand words is no atomic any source describes: refused.
+    let mut emu = machine(V3dVersion::V71, 1, 1);
+    let buf = emu.memory_mut().alloc(128, 64).unwrap();
+    let two = "eidx rf3 ; nop\n mov tmudref, rf3 ; nop\n mov tmuoff, rf3 ; nop";
+    let fault = super::tests::fault_of(run_on(
+        &mut emu,
+        &text(0xffff_ff87, two),
+        &[buf, 0xffff_ff87],
+        1,
+    ));
+    assert!(matches!(fault, V3dFault::Unsupported(_)), "{fault:?}");
 }
 
 /// 7.1's `shuffle`, `quad_rotate` and `flpop` on random data against scalar Rust (see the

@@ -1083,6 +1083,14 @@ fn flags_survive_a_switch_between_threads() {
                 "{version:?} word {i}"
             );
         }
+        // Without the push, the flags are whatever the QPU held when the batch started:
+        // the conditional write leaves every lane undefined, an error at the store.
+        let body = body.replace("sub.pushn rf2, rf1, 3 ; nop", "sub rf2, rf1, 3 ; nop");
+        let mut emu = machine(version, 1, 4);
+        let out = emu.memory_mut().alloc(256, 64).unwrap();
+        let (what, lanes, _) =
+            undefined_use(run_on(&mut emu, &format!("{body}\n{END}"), &[out], 4));
+        assert_eq!((what, lanes), ("the value stored", 0xffff));
     }
 }
 
