@@ -130,22 +130,24 @@ pub fn binary(op: BinaryOp, a: u32, b: u32, unit: FloatUnit) -> u32 {
     }
 }
 
+/// `x op y` in `T`'s own order (IEEE's for floats: false with a NaN but for `!=`).
+fn ordered<T: PartialOrd>(op: CmpOp, x: T, y: T) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
 /// Compare one lane.
 pub fn compare(op: CmpOp, float: bool, a: u32, b: u32, unit: FloatUnit) -> bool {
-    if !float {
-        let (x, y) = (a as i32, b as i32);
-        return match op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
-        };
-    }
-    match unit {
+    match (float, unit) {
+        (false, _) => ordered(op, a as i32, b as i32),
         // The VideoCore IV compiler's tests: Z of `fsub` (−0 counts as zero), C of `fmin`.
-        FloatUnit::Vc4 => {
+        (true, FloatUnit::Vc4) => {
             let zero = float::fsub(a, b) & 0x7fff_ffff == 0;
             match op {
                 CmpOp::Eq => zero,
@@ -157,17 +159,7 @@ pub fn compare(op: CmpOp, float: bool, a: u32, b: u32, unit: FloatUnit) -> bool 
             }
         }
         // The V3D compiler combines C of `fcmp` (a <= b on the words as they are): IEEE.
-        FloatUnit::V42 | FloatUnit::V71 => {
-            let (x, y) = (f32::from_bits(a), f32::from_bits(b));
-            match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            }
-        }
+        (true, _) => ordered(op, f32::from_bits(a), f32::from_bits(b)),
     }
 }
 
