@@ -3,7 +3,7 @@
 //! `cargo run --release -p qpu-kernels --example mandelbrot -- --qpus 12 --out mandelbrot.png`
 //! checks the counts against the scalar reference (rounding as the device's float unit
 //! does: toward zero on the VideoCore IV, to nearest on V3D) and prints the modelled time on the
-//! emulator (at 250 MHz). `--width`, `--height` and `--iterations` change the image.
+//! emulator (at the board's clock). `--width`, `--height` and `--iterations` change the image.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -65,11 +65,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "matches the scalar reference: {}",
         if correct { "yes" } else { "NO" }
     );
-    if let Some(cycles) = report.cycles {
+    if let (Some(cycles), Some(us), Some(mhz)) =
+        (report.cycles, report.gpu_time_us(), report.clock_mhz)
+    {
         let issued: u64 = report.qpus.iter().map(|q| q.steps).sum();
         println!(
-            "{cycles} cycles = {:.2} ms at 250 MHz ({issued} instructions issued)",
-            cycles as f64 / 250e3
+            "{cycles} cycles = {:.2} ms at {mhz} MHz ({issued} instructions issued)",
+            us / 1e3
         );
     }
     if correct {

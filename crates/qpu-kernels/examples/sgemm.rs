@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p qpu-kernels --example sgemm -- --size 256 --qpus 12` checks C
 //! against the scalar reference (the QPU's arithmetic, the kernel's order) and prints the
-//! modelled time at 250 MHz on the emulator. `--listing` prints the kernel instead.
+//! modelled time at the board's clock on the emulators. `--listing` prints the kernel instead.
 
 use qpu::Device;
 use qpu_kernels::sgemm::{reference, Sgemm, Transpose};
@@ -71,11 +71,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         device.backend().name(),
         if correct { "yes" } else { "NO" }
     );
-    if let Some(cycles) = report.and_then(|r| r.cycles) {
-        let seconds = cycles as f64 / 250e6;
+    if let Some((cycles, us, mhz)) =
+        report.and_then(|r| Some((r.cycles?, r.gpu_time_us()?, r.clock_mhz?)))
+    {
+        let seconds = us / 1e6;
         let flops = 2.0 * (n * n * n) as f64;
         println!(
-            "{cycles} cycles = {:.3} ms at 250 MHz: {:.2} GFLOPS",
+            "{cycles} cycles = {:.3} ms at {mhz} MHz: {:.2} GFLOPS",
             seconds * 1e3,
             flops / seconds / 1e9
         );

@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p qpu-kernels --example sha256 -- --qpus 12 --messages 1536`
 //! prints the first digests (check one with `printf 'message 0' | sha256sum`) and, on the
-//! emulator, the modelled hashes per second at 250 MHz. `--listing` prints the compiled
+//! emulator, the modelled hashes per second at the board's clock. `--listing` prints the compiled
 //! kernel instead.
 
 use qpu::Device;
@@ -41,10 +41,12 @@ fn main() -> qpu::Result<()> {
         messages.len(),
         device.backend().name()
     );
-    if let Some(cycles) = report.cycles {
-        let seconds = cycles as f64 / 250e6;
+    if let (Some(cycles), Some(us), Some(mhz)) =
+        (report.cycles, report.gpu_time_us(), report.clock_mhz)
+    {
+        let seconds = us / 1e6;
         println!(
-            "{cycles} cycles = {:.1} us at 250 MHz: {:.2} M hashes/s ({} instructions issued)",
+            "{cycles} cycles = {:.1} us at {mhz} MHz: {:.2} M hashes/s ({} instructions issued)",
             seconds * 1e6,
             messages.len() as f64 / seconds / 1e6,
             report.qpus.iter().map(|q| q.steps).sum::<u64>()

@@ -328,9 +328,19 @@ pub enum Error {
     /// The kernel function recorded an invalid kernel.
     #[error("{0}")]
     Build(BuildErrors),
-    /// `set_num_qpus` outside 1..=12.
-    #[error("invalid number of QPUs {0}: the VideoCore IV has 12, so use 1..=12")]
+    /// `set_num_qpus` outside 1..=16.
+    #[error("invalid number of QPUs {0}: use 1..=16 (a Pi 5 has 16, a Pi 1-3 12, a Pi 4 8)")]
     NumQpus(u32),
+    /// A run asked for more QPUs than the backend's GPU has.
+    #[error("{requested} QPUs requested; this {gpu} has {max} (use 1..={max})")]
+    TooManyQpus {
+        /// The kernel's QPU count.
+        requested: u32,
+        /// The GPU, by name.
+        gpu: &'static str,
+        /// Its QPUs.
+        max: u32,
+    },
     /// Shared memory could not be allocated.
     #[error("cannot allocate {words} words of shared memory: {reason}")]
     Alloc {

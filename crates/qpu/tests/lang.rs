@@ -788,7 +788,7 @@ fn num_qpus_devices_and_step_limit_are_checked() {
     let device = Device::interpreter();
     let mut kernel = compile(|p: Ptr<Int>| p.store(me())).unwrap();
     assert_eq!(kernel.set_num_qpus(0).unwrap_err(), Error::NumQpus(0));
-    assert_eq!(kernel.set_num_qpus(13).unwrap_err(), Error::NumQpus(13));
+    assert_eq!(kernel.set_num_qpus(17).unwrap_err(), Error::NumQpus(17));
     kernel.set_num_qpus(12).unwrap();
     assert_eq!(kernel.num_qpus(), 12);
 

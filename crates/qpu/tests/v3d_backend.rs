@@ -73,7 +73,7 @@ fn a_kernel_that_spills_runs_on_one_and_several_qpus() {
 fn every_qpu_the_version_has_takes_part() {
     // id stores each lane's QPU number; with n QPUs, each number appears 16 times per QPU's
     // share.
-    for (version, n) in [(V3dVersion::V42, 8u32), (V3dVersion::V71, 12)] {
+    for (version, n) in [(V3dVersion::V42, 8u32), (V3dVersion::V71, 16)] {
         let device = Device::v3d_emulator(version);
         let mut out = device.alloc::<i32>(16 * n as usize).unwrap();
         let mut kernel = compile(|p: Ptr<Int>| {
@@ -109,7 +109,29 @@ fn the_backend_names_and_their_qpu_limits() {
     let mut kernel = compile(|p: Ptr<Int>| (p + me() * 16).store(index())).unwrap();
     kernel.set_num_qpus(12).unwrap();
     let error = kernel.run(&device, &mut out).unwrap_err().to_string();
-    assert!(error.contains("this V3D has 8"), "{error}");
+    assert!(error.contains("this V3D 4.2 (Pi 4) has 8"), "{error}");
+    // A Pi 5 reports 16 QPUs: a kernel may use them all; 17 is refused when it is set.
+    assert!(kernel.set_num_qpus(16).is_ok());
+    assert!(matches!(
+        kernel.set_num_qpus(17),
+        Err(qpu::Error::NumQpus(17))
+    ));
+    // The VideoCore IV emulator refuses 13.
+    kernel.set_num_qpus(13).unwrap();
+    let device = Device::emulator();
+    let mut out = device.alloc::<i32>(16 * 16).unwrap();
+    let error = kernel.run(&device, &mut out).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            qpu::Error::TooManyQpus {
+                requested: 13,
+                max: 12,
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 /// tests/lang.rs's semaphore kernel through the V3D emulator backends: QPU 0 acquires

@@ -284,7 +284,7 @@ impl Backend for Emulator {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        staging::check(launch)?;
+        staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
         let n = launch.num_qpus;
         let compiled = self.compiled(launch)?;
         let mut config = qpu_emu::EmulatorConfig {
@@ -342,6 +342,7 @@ impl Backend for Emulator {
             num_qpus: n,
             qpus,
             cycles: Some(report.cycles),
+            clock_mhz: Some(report.clock_mhz),
             counters,
             debug: Vec::new(),
         };
@@ -375,8 +376,8 @@ impl std::fmt::Display for RunReport {
         if let Some(cycles) = self.cycles {
             write!(f, ", {cycles} cycles")?;
         }
-        if let Some(ns) = counter("modelled_ns") {
-            write!(f, " = {:.3} us at 250 MHz", ns as f64 / 1000.0)?;
+        if let (Some(us), Some(mhz)) = (self.gpu_time_us(), self.clock_mhz) {
+            write!(f, " = {us:.3} us at {mhz} MHz")?;
         }
         let stalls: Vec<String> = ["tmu", "vpm", "dma", "semaphore", "mutex"]
             .iter()

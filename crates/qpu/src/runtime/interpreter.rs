@@ -82,6 +82,7 @@ impl Backend for Interpreter {
             num_qpus: launch.num_qpus,
             qpus: outcome.qpus,
             cycles: None,
+            clock_mhz: None,
             counters: Vec::new(),
             debug: Vec::new(),
         })

@@ -63,8 +63,13 @@ use crate::lang::ast;
 use crate::lang::builder::{with_builder, BuildGuard, Handle};
 use crate::lang::{Float, Int, Param, Ptr, Scalar};
 
-/// The most QPUs a kernel can run on (the VideoCore IV has 12).
-pub const MAX_QPUS: u32 = 12;
+/// The most QPUs a kernel can be set to run on: a Pi 5's 16. Each backend refuses more than
+/// its GPU has ([`Error::TooManyQpus`]): [`VC4_QPUS`] on a Pi 1-3, 8 on a Pi 4 (V3D 4.2), 16
+/// on a Pi 5 (V3D 7.1, as its kernel reports).
+pub const MAX_QPUS: u32 = 16;
+
+/// The VideoCore IV's QPUs (Pi 1-3, Zero).
+pub const VC4_QPUS: u32 = 12;
 
 mod sealed {
     pub trait Sealed {}
@@ -249,7 +254,7 @@ pub struct Launch<'a> {
     pub kernel: &'a ast::Kernel,
     /// Identifies `kernel` for the lifetime of the process: compile once per id.
     pub kernel_id: u64,
-    /// How many QPUs run it (1..=12).
+    /// How many QPUs run it (1..=16).
     pub num_qpus: u32,
     /// One word per parameter, in declaration order: `i32`/`u32` bits, `f32` bits, or a
     /// buffer's bus address. Each QPU receives the same words; its own number and the QPU count
@@ -305,11 +310,21 @@ pub struct RunReport {
     pub qpus: Vec<QpuStats>,
     /// Cycles, where the backend models or measures them.
     pub cycles: Option<u64>,
+    /// The clock those cycles run at, in MHz: the modelled board's (250 on the VideoCore IV
+    /// emulator, 500 for a Pi 4 and 960 for a Pi 5 on the V3D emulators).
+    pub clock_mhz: Option<f64>,
     /// Backend-specific counters (e.g. stall causes), by name.
     pub counters: Vec<(String, u64)>,
     /// What the kernel's `debug` statements recorded, QPU by QPU in the order each QPU made
     /// them (empty without `debug`).
     pub debug: Vec<DebugRecord>,
+}
+
+impl RunReport {
+    /// The run's modelled or measured GPU time in microseconds: its cycles at its clock.
+    pub fn gpu_time_us(&self) -> Option<f64> {
+        Some(self.cycles? as f64 / self.clock_mhz?)
+    }
 }
 
 /// Where kernels run and shared memory lives: the interpreter, the emulator or a Pi.
@@ -623,7 +638,8 @@ impl<P> Kernel<P> {
         self.num_qpus
     }
 
-    /// Use `n` QPUs (1..=12) for subsequent runs.
+    /// Use `n` QPUs (1..=16) for subsequent runs; a run on a GPU with fewer is refused
+    /// ([`Error::TooManyQpus`]).
     pub fn set_num_qpus(&mut self, n: u32) -> Result<()> {
         if !(1..=MAX_QPUS).contains(&n) {
             return Err(Error::NumQpus(n));

@@ -285,7 +285,7 @@ impl Backend for Pi {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        staging::check(launch)?;
+        staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
         let compiled = self.compiled(launch)?;
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut code_cache = lock(&self.code);
@@ -313,6 +313,7 @@ impl Backend for Pi {
             // The QPUs count nothing the host can read back cheaply; the wall time is measured.
             qpus: Vec::new(),
             cycles: None,
+            clock_mhz: None,
             counters: vec![
                 ("elapsed_ns".to_string(), elapsed_ns),
                 (

@@ -63,8 +63,9 @@ impl CompileCache {
     }
 }
 
-/// Checks that a launch fits its kernel before anything is allocated.
-pub(super) fn check(launch: &Launch<'_>) -> Result<()> {
+/// Checks that a launch fits its kernel, and its QPU count the GPU (`gpu`, with `max` QPUs),
+/// before anything is allocated.
+pub(super) fn check(launch: &Launch<'_>, gpu: &'static str, max: u32) -> Result<()> {
     let params = &launch.kernel.params;
     if launch.args.len() != params.len() {
         return Err(Error::Arguments(format!(
@@ -85,6 +86,13 @@ pub(super) fn check(launch: &Launch<'_>) -> Result<()> {
     }
     if !(1..=MAX_QPUS).contains(&launch.num_qpus) {
         return Err(Error::NumQpus(launch.num_qpus));
+    }
+    if launch.num_qpus > max {
+        return Err(Error::TooManyQpus {
+            requested: launch.num_qpus,
+            gpu,
+            max,
+        });
     }
     for (index, buffer) in launch.buffers.iter().enumerate() {
         u32::try_from(buffer.len())
@@ -262,7 +270,7 @@ mod tests {
             buffers: vec![input.buffer(), output.buffer_mut()],
             step_limit: None,
         };
-        check(&launch).unwrap();
+        check(&launch, "VideoCore IV", super::super::VC4_QPUS).unwrap();
         let compiled = Compiled {
             instructions: Vec::new(),
             words: vec![0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00],
@@ -318,14 +326,18 @@ mod tests {
         let device = Device::interpreter();
         let a = device.alloc::<i32>(16).unwrap();
         let launch = |args: Vec<u32>, buffers: Vec<Buffer<'_>>, num_qpus| {
-            check(&Launch {
-                kernel: &k.ast,
-                kernel_id: k.id,
-                num_qpus,
-                args,
-                buffers,
-                step_limit: None,
-            })
+            check(
+                &Launch {
+                    kernel: &k.ast,
+                    kernel_id: k.id,
+                    num_qpus,
+                    args,
+                    buffers,
+                    step_limit: None,
+                },
+                "VideoCore IV",
+                super::super::VC4_QPUS,
+            )
         };
         assert!(matches!(
             launch(vec![0; 3], vec![], 1),
@@ -337,7 +349,15 @@ mod tests {
         ));
         assert_eq!(
             launch(vec![0; 4], vec![a.buffer(), a.buffer()], 13),
-            Err(Error::NumQpus(13))
+            Err(Error::TooManyQpus {
+                requested: 13,
+                gpu: "VideoCore IV",
+                max: 12
+            })
+        );
+        assert_eq!(
+            launch(vec![0; 4], vec![a.buffer(), a.buffer()], 17),
+            Err(Error::NumQpus(17))
         );
         assert_eq!(launch(vec![0; 4], vec![a.buffer(), a.buffer()], 12), Ok(()));
     }

@@ -106,14 +106,12 @@ impl Backend for V3dEmulatorBackend {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        super::staging::check(launch)?;
+        let gpu = match self.version {
+            V3dVersion::V42 => "V3D 4.2 (Pi 4)",
+            V3dVersion::V71 => "V3D 7.1 (Pi 5)",
+        };
+        super::staging::check(launch, gpu, V3dConfig::max_qpus(self.version) as u32)?;
         let n = launch.num_qpus;
-        let max = V3dConfig::max_qpus(self.version);
-        if n as usize > max {
-            return Err(self.backend_error(format!(
-                "{n} QPUs requested; this V3D has {max} (use 1..={max})"
-            )));
-        }
         let compiled = self.compiled.get(launch, self.version)?;
         let mut config = V3dConfig::new(self.version);
         config.qpus = n as usize;
@@ -194,6 +192,7 @@ impl Backend for V3dEmulatorBackend {
             num_qpus: n,
             qpus,
             cycles: Some(report.cycles()),
+            clock_mhz: Some(report.clock_mhz),
             counters,
             debug: Vec::new(),
         };
