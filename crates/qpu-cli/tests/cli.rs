@@ -642,7 +642,7 @@ fn emu_runs_v3d_kernels() {
 
 #[test]
 fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
-    for (gpu, most) in [("vc6", "8 QPUs"), ("vc7", "12 QPUs")] {
+    for (gpu, most) in [("vc6", "8 QPUs"), ("vc7", "16 QPUs")] {
         let out = ok(qpu(&["bench", "--gpu", gpu]));
         let rows: Vec<Vec<&str>> = out
             .lines()

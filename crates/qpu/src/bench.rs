@@ -763,8 +763,8 @@ pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dEx
 
     let n = 192_000usize;
     let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
-    // Every QPU the version has, up to the language's 12.
-    let max = qpu_emu::v3d::V3dConfig::max_qpus(version).min(12) as u32;
+    // Every QPU the version has.
+    let max = qpu_emu::v3d::V3dConfig::max_qpus(version) as u32;
     let mut k = compile(rot3d_3)?;
     for qpus in [1, max] {
         k.set_num_qpus(qpus)?;
