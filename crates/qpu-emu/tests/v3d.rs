@@ -20,8 +20,8 @@ const END: &str = "
 /// batch, bytes between a batch's chunks.
 fn sum_kernel(version: V3dVersion) -> String {
     // Temporaries: accumulators on 4.2; register-file registers on 7.1, whose payload (the
-    // workgroup id) is in rf3 and whose ldunif lands in rf0. The sum starts as t1 − t1 (the
-    // emulator rejects reading a register nothing wrote, as `xor rf12, rf12, rf12` would).
+    // workgroup id) is in rf3 and whose ldunif lands in rf0. The sum starts as t1 − t1 (0
+    // whatever t1 holds, like `xor rf12, rf12, rf12`).
     let (t0, t1, t2, u, wg) = match version {
         V3dVersion::V42 => ("r0", "r1", "r2", "r5", "rf0"),
         V3dVersion::V71 => ("rf4", "rf5", "rf6", "rf0", "rf3"),
