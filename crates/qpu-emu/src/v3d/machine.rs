@@ -15,17 +15,9 @@ use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
 use super::placement::{self, AluFacts, Placement, Reg};
 use super::poison::{Origin, Poison};
 use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
+use super::timing::{self, MemorySystem};
 use super::{Batch, V3dConfig, V3dQpuReport};
 use crate::memory::{LendingMemory, MemoryError};
-
-/// Clocks one instruction occupies a QPU: 16 lanes through a 4-lane ALU (the peak-rate
-/// formula QPUs × 4 lanes × 2 ops × clock in the V3D notes). UNCALIBRATED.
-const CLOCKS_PER_INSTRUCTION: u64 = 4;
-/// Clocks from a TMU load request to its data. UNCALIBRATED guess: no per-instruction
-/// figure is published for V3D.
-const TMU_LOAD_CLOCKS: u64 = 100;
-/// Clocks from a TMU store request until `tmuwt` sees it done. UNCALIBRATED guess.
-const TMU_STORE_CLOCKS: u64 = 100;
 
 /// The multisample flags of a compute batch: set in every lane the dispatcher filled, which
 /// is all 16 (partial batches are not modelled).
@@ -39,6 +31,10 @@ const MSF_DISPATCHED: u16 = 0xffff;
 /// test asserts the 1 comes back ("!? not 3 ?" of its result, 1 + 1 = 2), while TMU reads do
 /// see the write (`test_tmu_keeps_memory_consistency`). Shared by the dispatch's threads.
 pub(crate) type TmuWrites = Rc<RefCell<PageShadows>>;
+
+/// The TMUs, L2T and memory all threads of a dispatch share (the cycle model,
+/// [`super::timing`]).
+pub(crate) type SharedMemorySystem = Rc<RefCell<MemorySystem>>;
 
 /// Copies of the 256-byte blocks of memory the dispatch's TMU writes touched, taken before
 /// the first write into each (`None` for a word outside every buffer).
@@ -597,6 +593,12 @@ pub(crate) struct Thread {
     /// The dispatch's TMU writes, as the uniform stream does not see them.
     tmu_writes: TmuWrites,
     tmu_store_done: u64,
+    /// The cycle model's shared TMUs, L2T and memory.
+    timing: SharedMemorySystem,
+    /// Clocks between two instructions ([`timing::Board`]).
+    clocks_per_instruction: u64,
+    /// Scratch: the lines a request touches.
+    lines: Vec<u32>,
     /// (instruction index at which it takes effect, new PC, new uniform pointer).
     branch: Option<(u64, u32, Option<u32>)>,
     /// (instruction index at which it takes effect, whether it ends the program, the
@@ -634,7 +636,9 @@ impl Thread {
         batch: &Batch,
         pc: u32,
         tmu_writes: TmuWrites,
+        timing: SharedMemorySystem,
     ) -> Thread {
+        let clocks_per_instruction = timing.borrow().board().clocks_per_instruction;
         let mut t = Thread {
             qpu,
             slot,
@@ -666,6 +670,9 @@ impl Thread {
             tmu_results: VecDeque::new(),
             tmu_writes,
             tmu_store_done: 0,
+            timing,
+            clocks_per_instruction,
+            lines: Vec::new(),
             branch: None,
             thrsw: None,
             index: 0,
@@ -804,7 +811,7 @@ impl Thread {
         // A thread switch due after this instruction (taken now: the instruction may be a
         // `thrsw` of its own in the earlier one's delay slots, on a one-thread QPU).
         let due = self.thrsw.filter(|t| t.0 == idx);
-        *clock += CLOCKS_PER_INSTRUCTION;
+        *clock += self.clocks_per_instruction;
         self.report.instructions += 1;
         match instr {
             Decoded::Branch(b) => {
@@ -1648,6 +1655,7 @@ impl Thread {
                 linear
             }
         };
+        timing::lines_of(&addrs, mask, words, word_address, &mut self.lines);
         if self.tmu_data.is_empty() {
             let limit = latency::TMU_OUTPUT_FIFO / u32::from(self.threads);
             let outstanding = self.tmu_results.len() + words;
@@ -1658,6 +1666,8 @@ impl Thread {
                 }
                 .into());
             }
+            let timed = self.timing.borrow_mut().load(self.qpu, &self.lines, *clock);
+            self.wait_for_tmu(timed.issued, clock);
             // Lanes mostly read one buffer: each read tries the allocation the last one found.
             let mut hint = 0;
             for w in 0..words {
@@ -1683,8 +1693,7 @@ impl Thread {
                         Err(e) => return Err(tmu_fault(TmuAccess::Load, i)(e)),
                     }
                 }
-                self.tmu_results
-                    .push_back((out, poison, *clock + TMU_LOAD_CLOCKS));
+                self.tmu_results.push_back((out, poison, timed.done));
             }
             self.report.tmu_loads += 1;
         } else {
@@ -1709,10 +1718,24 @@ impl Thread {
                         .map_err(tmu_fault(TmuAccess::Store, i))?;
                 }
             }
-            self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
+            drop(shadows);
+            let timed = self
+                .timing
+                .borrow_mut()
+                .store(self.qpu, &self.lines, *clock);
+            self.wait_for_tmu(timed.issued, clock);
+            self.tmu_store_done = self.tmu_store_done.max(timed.done);
             self.report.tmu_stores += 1;
         }
         Ok(())
+    }
+
+    /// Stalls until `issued` if the slice's TMU had no room for the request at `clock`.
+    fn wait_for_tmu(&mut self, issued: u64, clock: &mut u64) {
+        if issued > *clock {
+            self.report.stall_cycles += issued - *clock;
+            *clock = issued;
+        }
     }
 
     /// An atomic TMU request (lookup config op `op` ≠ 15), as Mesa's `ntq_emit_tmu_general`
@@ -1811,9 +1834,15 @@ impl Thread {
                 .map_err(tmu_fault(TmuAccess::Atomic, i))?;
             *o = old;
         }
-        self.tmu_results
-            .push_back((out, Poison::NONE, *clock + TMU_LOAD_CLOCKS));
-        self.tmu_store_done = self.tmu_store_done.max(*clock + TMU_STORE_CLOCKS);
+        timing::lines_of(&addrs, mask, 1, |a, _| a, &mut self.lines);
+        let (read, write) = {
+            let mut m = self.timing.borrow_mut();
+            let read = m.load(self.qpu, &self.lines, *clock);
+            (read, m.store(self.qpu, &self.lines, *clock))
+        };
+        self.wait_for_tmu(read.issued.max(write.issued), clock);
+        self.tmu_results.push_back((out, Poison::NONE, read.done));
+        self.tmu_store_done = self.tmu_store_done.max(write.done);
         self.report.tmu_loads += 1;
         self.report.tmu_stores += 1;
         Ok(())
@@ -2236,7 +2265,8 @@ mod plain_path_tests {
             payload0: 0,
             payload1: [0; 16],
         };
-        let mut t = Thread::new(&config, 0, 0, &batch, 0, TmuWrites::default());
+        let timing = Rc::new(RefCell::new(MemorySystem::new(version, 1)));
+        let mut t = Thread::new(&config, 0, 0, &batch, 0, TmuWrites::default(), timing);
         for r in t.rf.iter_mut().chain(t.acc.iter_mut()) {
             for lane in r.iter_mut() {
                 *lane = rng.next() as u32;

@@ -99,6 +99,7 @@ mod machine;
 mod placement;
 mod poison;
 pub mod rules;
+mod timing;
 mod validate;
 
 use std::fmt;
@@ -109,6 +110,7 @@ use crate::memory::{LendingMemory, Memory};
 use crate::EmuError;
 use crate::Lent;
 pub use rules::{V3dFault, V3dRule};
+pub use timing::MemoryCounters;
 pub use validate::{validate, V3dViolation};
 
 /// The machine's shape and budgets.
@@ -204,10 +206,13 @@ pub struct V3dQpuReport {
     pub qpu: usize,
     /// Instructions executed.
     pub instructions: u64,
-    /// Clock at which the QPU went idle (UNCALIBRATED).
+    /// Clock at which the QPU went idle.
     pub cycles: u64,
-    /// Clocks spent waiting for the TMU (UNCALIBRATED).
+    /// Clocks spent waiting for the TMU: a load's data, `tmuwt`, or room in a full TMU
+    /// queue (perfmon `QPU-stalls-TMU`).
     pub stall_cycles: u64,
+    /// Clocks every thread of the QPU waited at a workgroup barrier.
+    pub barrier_wait_cycles: u64,
     /// TMU load requests (an atomic, which reads and writes, counts here and as a store).
     pub tmu_loads: u64,
     /// TMU store requests (atomics included).
@@ -231,6 +236,10 @@ pub struct V3dRunReport {
     pub qpus: Vec<V3dQpuReport>,
     /// Clock for the wall-time estimate.
     pub clock_mhz: f64,
+    /// The TMUs', L2T's and memory's counts.
+    pub memory: MemoryCounters,
+    /// Clocks between two instructions of a QPU in the model.
+    pub clocks_per_instruction: u64,
 }
 
 impl V3dRunReport {
@@ -239,9 +248,58 @@ impl V3dRunReport {
         self.qpus.iter().map(|q| q.instructions).sum()
     }
 
-    /// The busiest QPU's clock: the dispatch's length in the UNCALIBRATED model.
+    /// The dispatch's length in clocks: until the last QPU went idle and the last store
+    /// reached memory (the cycle model, `v3d/timing.rs`).
     pub fn cycles(&self) -> u64 {
-        self.qpus.iter().map(|q| q.cycles).max().unwrap_or(0)
+        self.qpus
+            .iter()
+            .map(|q| q.cycles)
+            .max()
+            .unwrap_or(0)
+            .max(self.memory.last_store_done)
+    }
+
+    /// The modelled time at the board's clock, in seconds.
+    pub fn seconds(&self) -> f64 {
+        self.cycles() as f64 / (self.clock_mhz * 1e6)
+    }
+
+    /// The run in the Linux kernel's V3D performance-counter names
+    /// (drivers/gpu/drm/v3d/v3d_perfmon.c), so that a reading taken on a Pi compares one
+    /// to one. Each counter's meaning in the model:
+    /// * `cycle-count`, `compute-active-cycles`: the dispatch's length ([`Self::cycles`]).
+    /// * `QPU-active`: instructions executed, over all QPUs.
+    /// * `QPU-stalls`, `QPU-stalls-TMU`: clocks QPUs waited on the TMU (the model's only
+    ///   stall: an SFU result read early, which would stall on hardware, is an error under
+    ///   the strict rules, so `QPU-stalls-SFU` is 0 for every program they accept;
+    ///   uniforms are not modelled as stalling, `QPU-stalls-uniforms` is 0).
+    /// * `QPU-wait-bubble`: clocks QPUs had no thread to run while the dispatch went on
+    ///   (waiting at a barrier, or done before the others), over all QPUs.
+    /// * `TMU-active-cycles`: clocks the slices' TMUs were busy, summed over slices.
+    /// * `L2T-TMU-read-hits`, `L2T-TMU-read-miss`: 64-byte lines TMU reads found in the L2T
+    ///   or fetched from memory; `L2T-memory-writes`: lines written.
+    pub fn perfmon(&self) -> Vec<(&'static str, u64)> {
+        let cycles = self.cycles();
+        let tmu: u64 = self.qpus.iter().map(|q| q.stall_cycles).sum();
+        let bubble: u64 = self
+            .qpus
+            .iter()
+            .map(|q| q.barrier_wait_cycles + cycles.saturating_sub(q.cycles))
+            .sum();
+        vec![
+            ("cycle-count", cycles),
+            ("compute-active-cycles", cycles),
+            ("QPU-active", self.instructions()),
+            ("QPU-stalls", tmu),
+            ("QPU-stalls-TMU", tmu),
+            ("QPU-stalls-uniforms", 0),
+            ("QPU-stalls-SFU", 0),
+            ("QPU-wait-bubble", bubble),
+            ("TMU-active-cycles", self.memory.tmu_active_cycles),
+            ("L2T-TMU-read-hits", self.memory.l2t_read_hits),
+            ("L2T-TMU-read-miss", self.memory.l2t_read_misses),
+            ("L2T-memory-writes", self.memory.memory_line_writes),
+        ]
     }
 }
 
@@ -261,7 +319,7 @@ impl fmt::Display for V3dRunReport {
         )?;
         writeln!(
             f,
-            "cycles (UNCALIBRATED estimate): {} = {:.1} us at {} MHz",
+            "cycles (calibrated model, v3d/timing.rs): {} = {:.1} us at {} MHz",
             self.cycles(),
             self.cycles() as f64 / self.clock_mhz,
             self.clock_mhz
@@ -452,6 +510,20 @@ fn run_dispatch(
         .collect();
     let mut launched = 0u64;
     let tmu_writes = machine::TmuWrites::default();
+    let timing: machine::SharedMemorySystem = std::rc::Rc::new(std::cell::RefCell::new(
+        timing::MemorySystem::new(config.version, config.qpus),
+    ));
+    let new_thread = |qpu: usize, slot: usize, b: &Batch| {
+        machine::Thread::new(
+            &config,
+            qpu,
+            slot,
+            b,
+            job.code,
+            tmu_writes.clone(),
+            timing.clone(),
+        )
+    };
     // The first batches go one to each QPU before any QPU gets a second: py-videocore6's
     // tests/test_parallel.py (Pi 4) notes that with fewer batches than thread slots the
     // thread ids (tidx & 0b111110) >> 1 "could be discontiguous", which they are only if
@@ -461,7 +533,7 @@ fn run_dispatch(
         for (qpu, row) in slots.iter_mut().enumerate() {
             row[slot] = queue.next().map(|b| {
                 launched += 1;
-                machine::Thread::new(&config, qpu, slot, &b, job.code, tmu_writes.clone())
+                new_thread(qpu, slot, &b)
             });
         }
     }
@@ -470,18 +542,62 @@ fn run_dispatch(
     // The slot whose thread issued each QPU's last instruction.
     let mut last_slot: Vec<Option<usize>> = vec![None; config.qpus];
     let mut clocks = vec![0u64; config.qpus];
+    // Clocks each QPU spent with every thread waiting at a barrier.
+    let mut barrier_waits = vec![0u64; config.qpus];
     let mut executed = 0u64;
+    let runnable = |row: &[Option<machine::Thread>]| {
+        row.iter().any(|t| t.as_ref().is_some_and(|t| !t.waiting))
+    };
     loop {
-        let mut any = false;
+        // The QPU whose clock is earliest runs next (ties: the lowest number), until its
+        // clock passes the next one's: requests reach the shared TMUs, L2T and memory in
+        // time order ([`timing`]).
+        let mut first: Option<usize> = None;
+        let mut next_clock = u64::MAX;
         for qpu in 0..config.qpus {
+            if !runnable(&slots[qpu]) {
+                continue;
+            }
+            match first {
+                Some(f) if clocks[qpu] >= clocks[f] => next_clock = next_clock.min(clocks[qpu]),
+                Some(f) => {
+                    next_clock = next_clock.min(clocks[f]);
+                    first = Some(qpu);
+                }
+                None => first = Some(qpu),
+            }
+        }
+        let Some(qpu) = first else {
+            // Threads still waiting at a barrier that no batch can reach any more.
+            if let Some((qpu, t)) = slots
+                .iter()
+                .enumerate()
+                .flat_map(|(q, row)| row.iter().flatten().map(move |t| (q, t)))
+                .find(|(_, t)| t.waiting)
+            {
+                return Err(EmuError::V3dFault {
+                    qpu,
+                    thread: t.slot,
+                    batch: t.batch,
+                    pc: t.pc,
+                    instruction: "(waiting at the workgroup barrier)".to_string(),
+                    fault: V3dRule::BarrierNeverCompletes {
+                        arrived: arrived.get(&t.group).copied().unwrap_or(0) as u32,
+                        batches: per_group as u32,
+                    }
+                    .into(),
+                });
+            }
+            break;
+        };
+        while clocks[qpu] <= next_clock {
             let row = &mut slots[qpu];
             let Some(start) = (0..threads)
                 .map(|k| (current[qpu] + k) % threads)
                 .find(|&s| row[s].as_ref().is_some_and(|t| !t.waiting))
             else {
-                continue;
+                break;
             };
-            any = true;
             current[qpu] = start;
             let thread = row[start].as_mut().expect("live slot");
             if thread.switched_at.is_some() {
@@ -529,17 +645,29 @@ fn run_dispatch(
                     let count = arrived.entry(group).or_insert(0);
                     *count += 1;
                     if *count == per_group {
-                        // The last batch of the workgroup arrived: all go on.
+                        // The last batch of the workgroup arrived: all go on, a QPU that had
+                        // nothing else to run from now.
                         arrived.remove(&group);
-                        for t in slots.iter_mut().flatten().flatten() {
-                            if t.group == group {
-                                t.waiting = false;
+                        let now = clocks[qpu];
+                        for (q, row) in slots.iter_mut().enumerate() {
+                            let idle = !runnable(row);
+                            let mut released = false;
+                            for t in row.iter_mut().flatten() {
+                                if t.group == group && t.waiting {
+                                    t.waiting = false;
+                                    released = true;
+                                }
+                            }
+                            if idle && released && clocks[q] < now {
+                                barrier_waits[q] += now - clocks[q];
+                                clocks[q] = now;
                             }
                         }
                     } else {
                         slots[qpu][start].as_mut().expect("live slot").waiting = true;
                     }
                     current[qpu] = (start + 1) % threads;
+                    break;
                 }
                 machine::Step::End => {
                     let done = row[start].take().expect("live slot");
@@ -552,52 +680,29 @@ fn run_dispatch(
                     r.batches += 1;
                     if let Some(b) = queue.next() {
                         launched += 1;
-                        row[start] = Some(machine::Thread::new(
-                            &config,
-                            qpu,
-                            start,
-                            &b,
-                            job.code,
-                            tmu_writes.clone(),
-                        ));
+                        row[start] = Some(new_thread(qpu, start, &b));
                     }
                     current[qpu] = (start + 1) % threads;
                 }
             }
         }
-        if !any {
-            // Threads still waiting at a barrier that no batch can reach any more.
-            if let Some((qpu, t)) = slots
-                .iter()
-                .enumerate()
-                .flat_map(|(q, row)| row.iter().flatten().map(move |t| (q, t)))
-                .find(|(_, t)| t.waiting)
-            {
-                return Err(EmuError::V3dFault {
-                    qpu,
-                    thread: t.slot,
-                    batch: t.batch,
-                    pc: t.pc,
-                    instruction: "(waiting at the workgroup barrier)".to_string(),
-                    fault: V3dRule::BarrierNeverCompletes {
-                        arrived: arrived.get(&t.group).copied().unwrap_or(0) as u32,
-                        batches: per_group as u32,
-                    }
-                    .into(),
-                });
-            }
-            break;
-        }
     }
-    for (r, c) in reports.iter_mut().zip(&clocks) {
+    for ((r, c), w) in reports.iter_mut().zip(&clocks).zip(&barrier_waits) {
         r.cycles = *c;
+        r.barrier_wait_cycles = *w;
     }
+    let (memory_counters, clocks_per_instruction) = {
+        let m = timing.borrow();
+        (m.counters, m.board().clocks_per_instruction)
+    };
     Ok(V3dRunReport {
         version: config.version,
         threads: config.threads,
         batches: launched,
         qpus: reports,
         clock_mhz: config.clock_mhz,
+        memory: memory_counters,
+        clocks_per_instruction,
     })
 }
 

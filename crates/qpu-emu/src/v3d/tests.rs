@@ -536,7 +536,7 @@ fn scale_kernel_runs_on_several_qpus_with_a_loop() {
             assert_eq!(q.instructions, 10 + 10 * u64::from(per_qpu) + 1 + 7);
         }
         assert!(report.cycles() > 0);
-        assert!(report.to_string().contains("UNCALIBRATED"));
+        assert!(report.to_string().contains("calibrated model"));
     }
 }
 
