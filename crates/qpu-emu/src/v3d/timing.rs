@@ -93,7 +93,7 @@ impl Board {
                 tmu_clocks_per_line: 6,
                 tmu_queue_clocks: 16 * 6,
                 hit_latency: 40,
-                miss_latency: 200,
+                miss_latency: 175,
                 read_sixteenths: 81,
                 write_sixteenths: 157,
                 l2t_sets: 512,
