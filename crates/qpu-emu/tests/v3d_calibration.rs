@@ -304,3 +304,224 @@ fn scopy_of_24_mi_words_on_one_pi_5_qpu() {
 fn scopy_of_24_mi_words_on_twelve_pi_5_qpus() {
     scopy_on_a_pi_5(12, 4.14);
 }
+
+/// SGEMM C = A·B, one thread per QPU, QPU q computing `ib` × `jb` blocks of 16×16 of the
+/// tile (q >> 2, q & 3) of C. Per k (38 instructions): the 16 rows' k-th words of A gathered (16 lines),
+/// row k of B's 16 columns loaded (one line), then 16 multiply-adds, each with lane i of
+/// A's column broadcast (4.2: `rot` into r5rep; 7.1: `rotate` and `rep`). Uniforms: A, B,
+/// C, A's row stride, B's, C's, k count, ib, jb, bytes from one tile row of A to the next,
+/// the same for C, bytes between tile columns, 64.
+fn sgemm_kernel(version: V3dVersion) -> String {
+    let acc = |i: usize| format!("rf{}", 16 + i);
+    let v42 = version == V3dVersion::V42;
+    let (col, row, prod, bcast) = if v42 {
+        ("r0", "r1", "r3", "r5")
+    } else {
+        ("rf38", "rf39", "rf40", "rf0")
+    };
+    let mut k: Vec<String> = vec![
+        "add rf1, rf1, 4 ; mov tmua, rf1".into(),
+        "add rf2, rf2, rf5 ; mov tmua, rf2".into(),
+        format!("nop ; nop ; ldtmu.{col}"),
+        format!("nop ; nop ; ldtmu.{row}"),
+    ];
+    for i in 0..16 {
+        let add = if i == 0 {
+            // The k counter, in the first multiply's free add slot.
+            "sub.pushz rf6, rf6, 1".to_string()
+        } else {
+            format!("fadd {a}, {a}, {prod}", a = acc(i - 1))
+        };
+        if v42 {
+            let rot = if i == 0 {
+                String::new()
+            } else {
+                format!(" ; rot.{}", -(i as i32))
+            };
+            let (first, second) = if i == 0 {
+                ("nop".to_string(), add)
+            } else {
+                (add, "nop".to_string())
+            };
+            k.push(format!("{first} ; mov r5rep, {col}{rot}"));
+            k.push(format!("{second} ; fmul {prod}, {bcast}, {row}"));
+        } else {
+            k.push(format!("rotate {col}, {col}, 1 ; mov rep, {col}"));
+            k.push(format!("{add} ; fmul {prod}, {bcast}, {row}"));
+        }
+    }
+    k.push(format!("fadd {a}, {a}, {prod} ; nop", a = acc(15)));
+    let at = k.len() - 3;
+    k.insert(at, "b.anyna kloop".into());
+    let zero: Vec<String> = (0..16)
+        .map(|i| format!("xor {a}, {a}, {a} ; nop", a = acc(i)))
+        .collect();
+    let mut store = vec!["add rf33, rf32, rf4 ; nop".to_string()];
+    for i in 0..16 {
+        store.push(format!("or tmud, {a}, {a} ; nop", a = acc(i)));
+        store.push("add rf33, rf33, rf14 ; mov tmua, rf33".into());
+    }
+    format!(
+        "
+        nop ; nop ; ldunifrf.rf41
+        nop ; nop ; ldunifrf.rf42
+        nop ; nop ; ldunifrf.rf43
+        nop ; nop ; ldunifrf.rf9
+        nop ; nop ; ldunifrf.rf5
+        nop ; nop ; ldunifrf.rf14
+        nop ; nop ; ldunifrf.rf10
+        nop ; nop ; ldunifrf.rf44
+        nop ; nop ; ldunifrf.rf35
+        nop ; nop ; ldunifrf.rf45
+        nop ; nop ; ldunifrf.rf46
+        nop ; nop ; ldunifrf.rf47
+        nop ; nop ; ldunifrf.rf49
+        {ids}
+        shr rf34, rf33, 2 ; nop
+        and rf33, rf33, 3 ; nop
+        nop ; umul24 rf48, rf34, rf45
+        add rf11, rf41, rf48 ; nop
+        nop ; umul24 rf48, rf34, rf46
+        add rf13, rf43, rf48 ; nop
+        nop ; umul24 rf48, rf33, rf47
+        add rf12, rf42, rf48 ; nop
+        add rf13, rf13, rf48 ; nop
+        nop ; umul24 rf3, rf50, rf9
+        shl rf4, rf50, 2 ; nop
+        shl rf36, rf9, 4 ; nop
+        shl rf37, rf14, 4 ; nop
+        or rf7, rf44, rf44 ; nop
+    iloop:
+        or rf15, rf12, rf12 ; nop
+        or rf32, rf13, rf13 ; nop
+        or rf8, rf35, rf35 ; nop
+    jloop:
+        {zero}
+        add rf1, rf11, rf3 ; nop
+        add rf2, rf15, rf4 ; nop
+        or rf6, rf10, rf10 ; nop
+    kloop:
+        {k}
+        {store}
+        tmuwt ; nop
+        add rf15, rf15, rf49 ; nop
+        add rf32, rf32, rf49 ; nop
+        sub.pushz rf8, rf8, 1 ; nop
+        b.anyna jloop
+        nop ; nop
+        nop ; nop
+        nop ; nop
+        add rf11, rf11, rf36 ; nop
+        add rf13, rf13, rf37 ; nop
+        sub.pushz rf7, rf7, 1 ; nop
+        b.anyna iloop
+        nop ; nop
+        nop ; nop
+        nop ; nop
+        {END}",
+        ids = qpu_and_lane("rf33", "rf50"),
+        zero = zero.join("\n"),
+        k = k.join("\n"),
+        store = store.join("\n"),
+    )
+}
+
+/// Runs SGEMM on an n×n by n×n product (n = 1024) split into `tiles_i` × 4 tiles, one per
+/// QPU, each QPU computing `ib` × `jb` of its tile's 16×16 blocks; checks those blocks
+/// against the host and returns the modelled seconds scaled to the whole tile.
+fn sgemm(version: V3dVersion, p: u32, tiles_i: u32, ib: u32, jb: u32) -> f64 {
+    let (q, r) = (1024u32, 1024u32);
+    let qpus = tiles_i * 4;
+    let (rows, cols) = (p / tiles_i, r / 4);
+    let mut emu = emulator(version, 16.min(qpus as usize).max(qpus as usize));
+    let mut rng = 0x2545_f491_u32;
+    let mut random = |n: u32| -> Vec<f32> {
+        (0..n)
+            .map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 17;
+                rng ^= rng << 5;
+                (rng >> 8) as f32 / (1 << 24) as f32 - 0.5
+            })
+            .collect()
+    };
+    let (a, b) = (random(p * q), random(q * r));
+    let mem = emu.memory_mut();
+    let pa = mem.alloc(p * q * 4, 4096).unwrap();
+    let pb = mem.alloc(q * r * 4, 4096).unwrap();
+    let pc = mem.alloc(p * r * 4, 4096).unwrap();
+    mem.write_u32s(pa, &a.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+        .unwrap();
+    mem.write_u32s(pb, &b.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+        .unwrap();
+    let uniforms = [
+        pa,
+        pb,
+        pc,
+        q * 4,
+        r * 4,
+        r * 4,
+        q,
+        ib,
+        jb,
+        rows * q * 4,
+        rows * r * 4,
+        cols * 4,
+        64,
+    ];
+    let report = dispatch(&mut emu, &sgemm_kernel(version), &uniforms, qpus);
+    let c = emu.memory().read_u32s(pc, p * r).unwrap();
+    for t in 0..qpus {
+        let (ti, tj) = (t / 4, t % 4);
+        for i in (ti * rows..).take((ib * 16) as usize) {
+            for j in (tj * cols..).take((jb * 16) as usize) {
+                let (mut want, mut size) = (0f64, 0f64);
+                for k in 0..q {
+                    let x = f64::from(a[(i * q + k) as usize]) * f64::from(b[(k * r + j) as usize]);
+                    want += x;
+                    size += x.abs();
+                }
+                let got = f64::from(f32::from_bits(c[(i * r + j) as usize]));
+                assert!(
+                    (got - want).abs() <= 1e-5 * size + 1e-6,
+                    "C[{i}][{j}] = {got}, want {want}"
+                );
+            }
+        }
+    }
+    let blocks = (rows / 16) * (cols / 16);
+    report.seconds() * f64::from(blocks) / f64::from(ib * jb)
+}
+
+#[test]
+fn sgemm_1024_cubed_on_a_pi_4() {
+    let seconds = sgemm(V3dVersion::V42, 1024, 2, 1, 2);
+    within("SGEMM 1024³ on 8 QPUs, Pi 4, s", seconds, 0.555);
+}
+
+#[test]
+fn sgemm_768_by_1024_by_1024_on_twelve_pi_5_qpus() {
+    let seconds = sgemm(V3dVersion::V71, 768, 3, 1, 2);
+    within("SGEMM 768×1024×1024 on 12 QPUs, Pi 5, s", seconds, 0.08141);
+}
+
+#[test]
+fn sgemm_1024_cubed_on_sixteen_pi_5_qpus() {
+    let seconds = sgemm(V3dVersion::V71, 1024, 4, 1, 2);
+    within("SGEMM 1024³ on 16 QPUs, Pi 5, s", seconds, 0.101);
+}
+
+#[test]
+#[ignore = "minutes of emulation: the full-size SGEMMs the tests above scale from"]
+fn full_size_sgemms() {
+    within(
+        "SGEMM 1024³ on 8 QPUs, Pi 4, full size, s",
+        sgemm(V3dVersion::V42, 1024, 2, 32, 16),
+        0.555,
+    );
+    within(
+        "SGEMM 768×1024×1024 on 12 QPUs, Pi 5, full size, s",
+        sgemm(V3dVersion::V71, 768, 3, 16, 16),
+        0.08141,
+    );
+}
