@@ -142,9 +142,10 @@ enum Command {
         #[arg(long, default_value_t = 1, requires = "listing")]
         qpus: u32,
         /// Compile the examples for this GPU: vc6 or vc7 run them on the V3D emulator
-        /// (first-slice compiler; cycles uncalibrated), vc4 (the default) is the table above.
+        /// (cycles from the model fitted to published Pi 4/5 timings, at the board's clock,
+        /// with the kernel's perfmon counter names), vc4 (the default) is the table above.
         /// With --listing: the listing for this GPU.
-        #[arg(long, value_enum, default_value_t = Gpu::Vc4, conflicts_with = "json")]
+        #[arg(long, value_enum, default_value_t = Gpu::Vc4)]
         gpu: Gpu,
     },
 }
@@ -363,13 +364,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
         },
         Command::Bench {
             gpu: gpu @ (Gpu::Vc6 | Gpu::Vc7),
+            json,
             ..
         } => {
             let version = gpu.v3d().expect("a V3D GPU");
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
             let mut rows = qpu::bench::run_all_v3d(version).map_err(bench)?;
             rows.extend(qpu_kernels::bench::run_all_v3d(version).map_err(bench)?);
-            emit(&bench_v3d_table(&rows))
+            if json {
+                emit(&bench_v3d_json(&rows))
+            } else {
+                emit(&bench_v3d_table(&rows))
+            }
         }
         Command::Bench { json, .. } => {
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
@@ -789,24 +795,70 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
     Ok(out)
 }
 
-/// The V3D bench rows as a Markdown table.
+/// The V3D bench rows as a Markdown table: modelled cycles and time at the board's clock,
+/// and where the time went under the kernel's perfmon counter names.
 fn bench_v3d_table(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
     let mut out = String::from(
-        "| example | static | issued | cycles (uncalibrated) | correct |\n|---|---|---|---|---|\n",
+        "| example | static | issued | cycles | time | QPU-stalls-TMU | QPU-wait-bubble | L2T hits / misses | correct |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         match &row.outcome {
             Ok(run) => out.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {:.1} us at {} MHz | {} | {} | {} / {} | {} |\n",
                 row.name,
                 run.static_instructions,
                 run.issued_instructions,
                 run.cycles,
+                run.time_us(),
+                run.clock_mhz,
+                run.counter("QPU-stalls-TMU"),
+                run.counter("QPU-wait-bubble"),
+                run.counter("L2T-TMU-read-hits"),
+                run.counter("L2T-TMU-read-miss"),
                 if run.correct { "yes" } else { "NO" }
             )),
-            Err(why) => out.push_str(&format!("| {} | not compiled: {why} | | | |\n", row.name)),
+            Err(why) => out.push_str(&format!(
+                "| {} | not compiled: {why} | | | | | | | |\n",
+                row.name
+            )),
         }
     }
+    out
+}
+
+/// The V3D bench rows as one JSON array of objects, each run's perfmon-named counters under
+/// `perfmon`.
+fn bench_v3d_json(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
+    let rows: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|row| match &row.outcome {
+            Ok(run) => {
+                let perfmon: serde_json::Map<String, serde_json::Value> = run
+                    .counters
+                    .iter()
+                    .map(|(n, v)| (n.clone(), (*v).into()))
+                    .collect();
+                serde_json::json!({
+                    "name": row.name,
+                    "qpus": row.qpus,
+                    "static": run.static_instructions,
+                    "issued": run.issued_instructions,
+                    "cycles": run.cycles,
+                    "clock_mhz": run.clock_mhz,
+                    "modelled_us": run.time_us(),
+                    "perfmon": perfmon,
+                    "correct": run.correct,
+                })
+            }
+            Err(why) => serde_json::json!({
+                "name": row.name,
+                "qpus": row.qpus,
+                "not_compiled": why,
+            }),
+        })
+        .collect();
+    let mut out = serde_json::to_string_pretty(&rows).expect("JSON values always serialise");
+    out.push('\n');
     out
 }
 

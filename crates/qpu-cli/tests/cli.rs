@@ -594,7 +594,7 @@ fn emu_runs_v3d_kernels() {
             })
             .collect();
         assert_eq!(words, (0..64).collect::<Vec<u32>>(), "{gpu}: {out}");
-        assert!(out.contains("UNCALIBRATED"), "{out}");
+        assert!(out.contains("calibrated model"), "{out}");
         assert!(out.contains("4 batches on 4 QPUs"), "{out}");
         // The same program as machine words (qpu asm --gpu … -o x.hex) runs the same.
         let hex = scratch(&format!("ids-{gpu}.hex"));
@@ -658,8 +658,13 @@ fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
                 .iter()
                 .zip(["sha256", "mandelbrot", "sgemm", "fft 2^8", "fft 2^12"])
         {
-            assert!(row[1].starts_with(name) && row[5] == "yes", "{out}");
+            assert!(row[1].starts_with(name) && row[9] == "yes", "{out}");
         }
+        let clock = if gpu == "vc6" {
+            "at 500 MHz"
+        } else {
+            "at 960 MHz"
+        };
         for row in &rows {
             if row[2].starts_with("not compiled") {
                 assert!(row[2].contains("is not supported"), "{out}");
@@ -667,16 +672,44 @@ fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
                 let issued: u64 = row[3].parse().expect("issued");
                 let cycles: u64 = row[4].parse().expect("cycles");
                 assert!(issued > 0 && cycles > 0, "{out}");
-                assert_eq!(row[5], "yes", "{out}");
+                assert!(row[5].ends_with(clock), "{out}");
+                // The modelled time is the cycles at the board's clock.
+                let us: f64 = row[5].split(' ').next().unwrap().parse().unwrap();
+                let mhz = if gpu == "vc6" { 500.0 } else { 960.0 };
+                assert!((us - cycles as f64 / mhz).abs() <= 0.06, "{out}");
+                assert_eq!(row[9], "yes", "{out}");
             }
         }
         assert!(
-            rows[0][1].starts_with("gcd") && rows[0][5] == "yes",
+            rows[0][1].starts_with("gcd") && rows[0][9] == "yes",
             "{out}"
         );
         assert!(out.contains(most), "{gpu}: {out}");
+        // The same rows as JSON, each run's counters under the kernel's perfmon names.
+        let json: serde_json::Value =
+            serde_json::from_str(&ok(qpu(&["bench", "--gpu", gpu, "--json"]))).unwrap();
+        let runs = json.as_array().unwrap();
+        assert_eq!(runs.len(), rows.len());
+        for (run, row) in runs.iter().zip(&rows) {
+            if row[2].starts_with("not compiled") {
+                assert!(run["not_compiled"].is_string());
+                continue;
+            }
+            let perfmon = &run["perfmon"];
+            assert_eq!(
+                perfmon["QPU-active"].as_u64().unwrap(),
+                run["issued"].as_u64().unwrap()
+            );
+            assert_eq!(
+                perfmon["cycle-count"].as_u64().unwrap(),
+                run["cycles"].as_u64().unwrap()
+            );
+            assert_eq!(
+                run["cycles"].as_u64().unwrap(),
+                row[4].parse::<u64>().unwrap()
+            );
+            assert!(perfmon["QPU-stalls-TMU"].as_u64().is_some());
+            assert!(perfmon["L2T-TMU-read-miss"].as_u64().is_some());
+        }
     }
-    // The V3D table has no JSON form.
-    let out = qpu(&["bench", "--gpu", "vc6", "--json"]);
-    assert!(!out.status.success());
 }

@@ -19,8 +19,8 @@
 //!
 //! The VideoCore VI/VII (V3D 4.2 / 7.1) machine is the separate [`v3d`] module, sharing the
 //! memory model: CSD dispatch of 16-lane batches on QPUs × threads, TMU loads and stores,
-//! its own hazard rules (from Mesa's validator and py-videocore6/7's hardware tests) and an
-//! uncalibrated cycle estimate.
+//! its own hazard rules (from Mesa's validator and py-videocore6/7's hardware tests) and a
+//! cycle model fitted to published Pi 4 and Pi 5 timings (`v3d/timing.rs`).
 //!
 //! ```
 //! use qpu_emu::{Emulator, EmulatorConfig};

@@ -680,20 +680,40 @@ impl V3dRun {
             static_instructions,
             issued_instructions: report.qpus.iter().map(|q| q.steps).sum(),
             cycles: report.cycles.unwrap_or(0),
+            clock_mhz: report.clock_mhz.unwrap_or(0.0),
+            counters: report.counters.clone(),
             correct,
         }
+    }
+
+    /// The modelled time at the board's clock, in microseconds.
+    pub fn time_us(&self) -> f64 {
+        self.cycles as f64 / self.clock_mhz
+    }
+
+    /// A counter of the run by its perfmon name (0 if the model does not keep it).
+    pub fn counter(&self, name: &str) -> u64 {
+        self.counters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, v)| *v)
     }
 }
 
 /// What one V3D run measured.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct V3dRun {
     /// Instructions in the compiled kernel.
     pub static_instructions: usize,
     /// Instructions issued by all QPUs.
     pub issued_instructions: u64,
-    /// The V3D emulator's cycle estimate (UNCALIBRATED).
+    /// The V3D emulator's modelled cycles (the model is fitted to published Pi 4/5
+    /// timings: `qpu-emu`'s `v3d/timing.rs`).
     pub cycles: u64,
+    /// The modelled board's clock (500 MHz Pi 4, 960 MHz Pi 5).
+    pub clock_mhz: f64,
+    /// The run's counters under the Linux kernel's V3D perfmon names.
+    pub counters: Vec<(String, u64)>,
     /// Whether the output equals a scalar Rust reference (integers exactly; floats with
     /// IEEE round-to-nearest arithmetic, which is what the V3D's float unit does).
     pub correct: bool,

@@ -57,8 +57,11 @@
 //!   word's old value comes back through the result FIFO (`ldtmu`). Memory changes when
 //!   the request is made, so a request is atomic with respect to the other QPUs (which the
 //!   emulator interleaves deterministically).
-//! * **Cycles**: a coarse, UNCALIBRATED model (4 clocks an instruction, fixed TMU
-//!   latencies); no per-instruction V3D timing is published.
+//! * **Cycles**: a model fitted to programs timed on real Pi 4 and Pi 5 boards
+//!   (`v3d/timing.rs`): 4 clocks an instruction, each slice's TMU, a shared L2T and memory queue,
+//!   QPUs stepped in time order; within ±15% of each published figure
+//!   (`tests/v3d_calibration.rs`). [`V3dRunReport::perfmon`] reports the run under the
+//!   Linux kernel's performance-counter names.
 //!
 //! Anything else a program does (graphics signals and registers, TMU cache operations, VPM,
 //! ops no source explains) stops the run with [`V3dFault::Unsupported`], never a guess.

@@ -1174,7 +1174,8 @@ fn qpu_number_from_tidx_and_count_from_a_uniform() {
 }
 
 /// The cycle model hides TMU latency behind other threads: two batches on one QPU with two
-/// threads finish sooner than with one thread (UNCALIBRATED, only the direction matters).
+/// threads finish sooner than with one thread (only the direction matters here; the
+/// calibration is `tests/v3d_calibration.rs`).
 #[test]
 fn a_second_thread_hides_tmu_latency() {
     let text = format!(

@@ -103,8 +103,11 @@ impl Facts {
             uniform_address: l::UNIFA_TO_LDUNIFA as usize + 1,
             branch_delay_slots: l::BRANCH_DELAY_SLOTS as usize,
             thread_end_delay_slots: l::THRSW_DELAY_SLOTS as usize,
-            // The V3D emulator's uncalibrated model: 100 clocks a load, 4 clocks an
-            // instruction.
+            // The V3D emulator's cycle model (fitted to published Pi 4/5 timings, qpu-emu's
+            // v3d/timing.rs): 4 clocks an instruction; a load that misses the L2T returns
+            // after about 100 clocks on a Pi 5 (25 instructions) and 210 on a Pi 4, one
+            // that hits after 35-45. 25 is the Pi 5 miss; kept for both until the compiler
+            // schedules per board.
             tmu_lookup: 25,
         }
     };

@@ -16,8 +16,9 @@
 //! out-of-bounds error naming the array and element. (On a Pi 4/5 the zeroed margin after
 //! each buffer object is what such a load reads.) Faults of the machine (a hazard rule, an
 //! access outside every array) become run errors at the kernel statement the failing
-//! instruction comes from. Cycle counts are the V3D emulator's
-//! **uncalibrated** estimate.
+//! instruction comes from. Cycle counts are the V3D emulator's model, fitted to
+//! published Pi 4 and Pi 5 timings (qpu-emu's `v3d/timing.rs`), at the board's clock; the
+//! run report's counters carry the Linux kernel's perfmon names.
 //!
 //! ```
 //! use qpu::lang::*;
@@ -96,8 +97,14 @@ impl Backend for V3dEmulatorBackend {
 
     fn describe(&self) -> String {
         match self.version {
-            V3dVersion::V42 => "emulator-vc6 (V3D 4.2, Pi 4; cycles uncalibrated)".to_string(),
-            V3dVersion::V71 => "emulator-vc7 (V3D 7.1, Pi 5; cycles uncalibrated)".to_string(),
+            V3dVersion::V42 => {
+                "emulator-vc6 (V3D 4.2, Pi 4 at 500 MHz; cycle model fitted to Pi 4 timings)"
+                    .to_string()
+            }
+            V3dVersion::V71 => {
+                "emulator-vc7 (V3D 7.1, Pi 5 at 960 MHz; cycle model fitted to Pi 5 timings)"
+                    .to_string()
+            }
         }
     }
 
@@ -180,13 +187,13 @@ impl Backend for V3dEmulatorBackend {
                 stray_gathers: 0,
             })
             .collect();
-        let counters = vec![
-            ("instructions".to_string(), report.instructions()),
-            (
-                "stall_tmu".to_string(),
-                report.qpus.iter().map(|q| q.stall_cycles).sum(),
-            ),
-        ];
+        // The Linux kernel's perfmon names (`V3dRunReport::perfmon`), so that a reading
+        // taken on a Pi compares one to one.
+        let counters = report
+            .perfmon()
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect();
         let result = RunReport {
             backend: self.name().to_string(),
             num_qpus: n,
