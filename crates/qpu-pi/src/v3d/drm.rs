@@ -10,9 +10,10 @@
 //!   flags; u64 offset}` (offset: what to pass to `mmap`), GET_PARAM 0x04 `{u32 param; u32 pad;
 //!   u64 value}`, all read-write; SUBMIT_CSD 0x07, write-only. SUBMIT_CSD's struct has grown
 //!   over kernel versions; the request number carries the size, and the DRM core zero-fills
-//!   fields a caller leaves out. This uses the shorter form py-videocore6 passes on Pi 4s:
+//!   fields a caller leaves out. This passes the form up to the performance monitor:
 //!   `{u32 cfg[7]; u32 coef[4]; u64 bo_handles; u32 bo_handle_count; u32 in_sync; u32
-//!   out_sync}`.
+//!   out_sync; u32 perfmon_id}`, 72 bytes, the size py-videocore6's shorter form (without
+//!   `perfmon_id`) also rounds up to.
 //! - WAIT_BO fails with ETIME when the timeout passes (Linux `v3d_wait_bo_ioctl`).
 
 use std::fs::File;
@@ -78,14 +79,48 @@ struct GetParam {
     value: u64,
 }
 
+/// SUBMIT_CSD up to `perfmon_id` (Linux 5.x on: the monitor counting the job; 0 for none).
 #[repr(C)]
-struct SubmitCsd {
+struct SubmitCsdCounted {
     cfg: [u32; 7],
     coef: [u32; 4],
     bo_handles: u64,
     bo_handle_count: u32,
     in_sync: u32,
     out_sync: u32,
+    perfmon_id: u32,
+}
+
+/// Performance monitors (Mesa `include/drm-uapi/v3d_drm.h`): CREATE 0x08 `{u32 id; u32
+/// ncounters; u8 counters[32]}`, DESTROY 0x09 `{u32 id}`, GET_VALUES 0x0a `{u32 id; u32 pad;
+/// u64 values_ptr}`, GET_COUNTER 0x0c `{u8 counter; u8 name[64]; u8 category[32]; u8
+/// description[256]; u8 reserved[7]}`, all read-write.
+#[repr(C)]
+struct PerfmonCreate {
+    id: u32,
+    ncounters: u32,
+    counters: [u8; 32],
+}
+
+#[repr(C)]
+struct PerfmonDestroy {
+    id: u32,
+}
+
+#[repr(C)]
+struct PerfmonGetValues {
+    id: u32,
+    pad: u32,
+    values_ptr: u64,
+}
+
+#[repr(C)]
+struct PerfmonGetCounter {
+    counter: u8,
+    name: [u8; 64],
+    category: [u8; 32],
+    description: [u8; 256],
+    reserved: [u8; 7],
 }
 
 /// Request numbers (`_IOWR`/`_IOW` of each struct's size).
@@ -103,7 +138,28 @@ pub(crate) mod request {
     pub const CREATE_BO: u32 = known(iowr(DRM_TYPE, COMMAND_BASE + 2, size_of::<CreateBo>()));
     pub const MMAP_BO: u32 = known(iowr(DRM_TYPE, COMMAND_BASE + 3, size_of::<MmapBo>()));
     pub const GET_PARAM: u32 = known(iowr(DRM_TYPE, COMMAND_BASE + 4, size_of::<GetParam>()));
-    pub const SUBMIT_CSD: u32 = known(iow(DRM_TYPE, COMMAND_BASE + 7, size_of::<SubmitCsd>()));
+    pub const SUBMIT_CSD: u32 = known(iow(
+        DRM_TYPE,
+        COMMAND_BASE + 7,
+        size_of::<SubmitCsdCounted>(),
+    ));
+    pub const PERFMON_CREATE: u32 =
+        known(iowr(DRM_TYPE, COMMAND_BASE + 8, size_of::<PerfmonCreate>()));
+    pub const PERFMON_DESTROY: u32 = known(iowr(
+        DRM_TYPE,
+        COMMAND_BASE + 9,
+        size_of::<PerfmonDestroy>(),
+    ));
+    pub const PERFMON_GET_VALUES: u32 = known(iowr(
+        DRM_TYPE,
+        COMMAND_BASE + 0x0a,
+        size_of::<PerfmonGetValues>(),
+    ));
+    pub const PERFMON_GET_COUNTER: u32 = known(iowr(
+        DRM_TYPE,
+        COMMAND_BASE + 0x0c,
+        size_of::<PerfmonGetCounter>(),
+    ));
 }
 
 /// The render nodes of this machine, in name order.
@@ -301,17 +357,10 @@ impl V3dDriver for RenderNode {
     }
 
     fn submit_csd(&self, cfg: [u32; 7], handles: &[u32]) -> Result<(), PiError> {
-        let mut arg = SubmitCsd {
-            cfg,
-            coef: [0; 4],
-            bo_handles: handles.as_ptr() as u64,
-            bo_handle_count: handles.len() as u32,
-            in_sync: 0,
-            out_sync: 0,
-        };
-        // SAFETY: SUBMIT_CSD is the request for `SubmitCsd`; `bo_handles` points at
-        // `handles`, which outlives the call, with the count the kernel reads.
-        unsafe { self.ioctl("DRM_IOCTL_V3D_SUBMIT_CSD", request::SUBMIT_CSD, &mut arg) }
+        // The struct up to `perfmon_id`, 0 for no monitor: the shorter form's size rounds up
+        // to the same 72 bytes, and its last four are padding Rust leaves undefined, which the
+        // kernel would read as a monitor id.
+        self.submit_csd_counted(cfg, handles, 0)
     }
 
     fn wait_bo(&self, handle: u32, timeout: Duration) -> Result<(), PiError> {
@@ -335,6 +384,108 @@ impl V3dDriver for RenderNode {
         let mut arg = GemClose { handle, pad: 0 };
         // SAFETY: GEM_CLOSE is the request for `GemClose`.
         unsafe { self.ioctl("DRM_IOCTL_GEM_CLOSE", request::GEM_CLOSE, &mut arg) }
+    }
+
+    fn perfmon_counter_name(&self, index: u8) -> Result<Option<String>, PiError> {
+        let mut arg = PerfmonGetCounter {
+            counter: index,
+            name: [0; 64],
+            category: [0; 32],
+            description: [0; 256],
+            reserved: [0; 7],
+        };
+        // SAFETY: PERFMON_GET_COUNTER is the request for `PerfmonGetCounter`.
+        let got = unsafe {
+            self.ioctl(
+                "DRM_IOCTL_V3D_PERFMON_GET_COUNTER",
+                request::PERFMON_GET_COUNTER,
+                &mut arg,
+            )
+        };
+        match got {
+            Ok(()) => {
+                let len = arg.name.iter().position(|&b| b == 0).unwrap_or(64);
+                Ok(Some(String::from_utf8_lossy(&arg.name[..len]).into_owned()))
+            }
+            // Past the last counter (Linux `v3d_perfmon_get_counter_ioctl`).
+            Err(PiError::DrmCall { source, .. })
+                if source.raw_os_error() == Some(libc::EINVAL) && index > 0 =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn perfmon_create(&self, indices: &[u8]) -> Result<u32, PiError> {
+        let mut arg = PerfmonCreate {
+            id: 0,
+            ncounters: indices.len() as u32,
+            counters: [0; 32],
+        };
+        arg.counters[..indices.len()].copy_from_slice(indices);
+        // SAFETY: PERFMON_CREATE is the request for `PerfmonCreate`.
+        unsafe {
+            self.ioctl(
+                "DRM_IOCTL_V3D_PERFMON_CREATE",
+                request::PERFMON_CREATE,
+                &mut arg,
+            )?
+        };
+        Ok(arg.id)
+    }
+
+    fn perfmon_values(&self, id: u32, count: usize) -> Result<Vec<u64>, PiError> {
+        let mut values = vec![0u64; count.max(1)];
+        let mut arg = PerfmonGetValues {
+            id,
+            pad: 0,
+            values_ptr: values.as_mut_ptr() as u64,
+        };
+        // SAFETY: PERFMON_GET_VALUES is the request for `PerfmonGetValues`; `values_ptr`
+        // points at `values`, which holds the monitor's `count` counters (the kernel writes
+        // exactly as many as the monitor was created with) and outlives the call.
+        unsafe {
+            self.ioctl(
+                "DRM_IOCTL_V3D_PERFMON_GET_VALUES",
+                request::PERFMON_GET_VALUES,
+                &mut arg,
+            )?
+        };
+        values.truncate(count);
+        Ok(values)
+    }
+
+    fn perfmon_destroy(&self, id: u32) -> Result<(), PiError> {
+        let mut arg = PerfmonDestroy { id };
+        // SAFETY: PERFMON_DESTROY is the request for `PerfmonDestroy`.
+        unsafe {
+            self.ioctl(
+                "DRM_IOCTL_V3D_PERFMON_DESTROY",
+                request::PERFMON_DESTROY,
+                &mut arg,
+            )
+        }
+    }
+
+    fn submit_csd_counted(
+        &self,
+        cfg: [u32; 7],
+        handles: &[u32],
+        perfmon: u32,
+    ) -> Result<(), PiError> {
+        let mut arg = SubmitCsdCounted {
+            cfg,
+            coef: [0; 4],
+            bo_handles: handles.as_ptr() as u64,
+            bo_handle_count: handles.len() as u32,
+            in_sync: 0,
+            out_sync: 0,
+            perfmon_id: perfmon,
+        };
+        // SAFETY: SUBMIT_CSD is the request for `SubmitCsdCounted`; `bo_handles` points at `handles`, which outlives
+        // the call, with the count the kernel reads.
+        unsafe { self.ioctl("DRM_IOCTL_V3D_SUBMIT_CSD", request::SUBMIT_CSD, &mut arg) }
     }
 }
 
@@ -398,8 +549,14 @@ mod tests {
         assert_eq!(request::WAIT_BO, 0xC010_6441);
         assert_eq!(request::MMAP_BO, 0xC010_6443);
         assert_eq!(request::GET_PARAM, 0xC010_6444);
+        // PERFMON_CREATE: 40 bytes, nr 0x48; GET_VALUES: 16 bytes, nr 0x4a; GET_COUNTER: 360
+        // bytes (0x168), nr 0x4c.
+        assert_eq!(request::PERFMON_CREATE, 0xC028_6448);
+        assert_eq!(request::PERFMON_DESTROY, 0xC004_6449);
+        assert_eq!(request::PERFMON_GET_VALUES, 0xC010_644A);
+        assert_eq!(request::PERFMON_GET_COUNTER, 0xC168_644C);
         // _IOW('d', 0x47, 72 bytes): dir 1 << 30, 0x48 << 16.
-        assert_eq!(size_of::<SubmitCsd>(), 72);
+        assert_eq!(size_of::<SubmitCsdCounted>(), 72);
         assert_eq!(request::SUBMIT_CSD, 0x4048_6447);
         // _IOW('d', 0x09, 8 bytes).
         assert_eq!(request::GEM_CLOSE, 0x4008_6409);

@@ -90,6 +90,47 @@ pub trait V3dDriver: Send + Sync {
     fn wait_bo(&self, handle: u32, timeout: Duration) -> Result<(), PiError>;
     /// `DRM_IOCTL_GEM_CLOSE`: releases the buffer.
     fn close_bo(&self, handle: u32) -> Result<(), PiError>;
+    /// `DRM_IOCTL_V3D_PERFMON_GET_COUNTER`: the name of performance counter `index`, or
+    /// `None` past the last one. A driver without the call (kernels before 6.8) says so.
+    fn perfmon_counter_name(&self, index: u8) -> Result<Option<String>, PiError> {
+        let _ = index;
+        Err(no_perfmon(&self.node()))
+    }
+    /// `DRM_IOCTL_V3D_PERFMON_CREATE` over the counters `indices` (at most 32): the
+    /// performance monitor's id.
+    fn perfmon_create(&self, indices: &[u8]) -> Result<u32, PiError> {
+        let _ = indices;
+        Err(no_perfmon(&self.node()))
+    }
+    /// `DRM_IOCTL_V3D_PERFMON_GET_VALUES`: the `count` counters of monitor `id`.
+    fn perfmon_values(&self, id: u32, count: usize) -> Result<Vec<u64>, PiError> {
+        let _ = (id, count);
+        Err(no_perfmon(&self.node()))
+    }
+    /// `DRM_IOCTL_V3D_PERFMON_DESTROY`.
+    fn perfmon_destroy(&self, id: u32) -> Result<(), PiError> {
+        let _ = id;
+        Err(no_perfmon(&self.node()))
+    }
+    /// [`V3dDriver::submit_csd`] counting into performance monitor `perfmon` (its id).
+    fn submit_csd_counted(
+        &self,
+        cfg: [u32; 7],
+        handles: &[u32],
+        perfmon: u32,
+    ) -> Result<(), PiError> {
+        let _ = (cfg, handles, perfmon);
+        Err(no_perfmon(&self.node()))
+    }
+}
+
+/// The error of a driver without performance monitors.
+fn no_perfmon(node: &str) -> PiError {
+    PiError::V3dUnsupported {
+        problem: format!(
+            "the v3d driver on {node} offers no performance counters to this program              (DRM_IOCTL_V3D_PERFMON_*; counter names need Linux 6.8 or later)"
+        ),
+    }
 }
 
 /// Which V3D the node drives.
@@ -410,6 +451,70 @@ impl V3d {
         buffers: &mut [LaunchBuffer<'_>],
         timeout: Duration,
     ) -> Result<(), PiError> {
+        self.launch_counted(dispatch, buffers, timeout, None)
+    }
+
+    /// The kernel's performance counters by name (`DRM_IOCTL_V3D_PERFMON_GET_COUNTER`, in
+    /// index order): `cycle-count`, `QPU-active`, `QPU-stalls-TMU`, … (Linux
+    /// `drivers/gpu/drm/v3d/v3d_perfmon.c`).
+    pub fn perfmon_counters(&self) -> Result<Vec<String>, PiError> {
+        let mut names = Vec::new();
+        for index in 0..=u8::MAX {
+            match self.driver.perfmon_counter_name(index)? {
+                Some(name) => names.push(name),
+                None => break,
+            }
+        }
+        Ok(names)
+    }
+
+    /// [`V3d::launch`], reading the performance counters named in `counters` (at most 32)
+    /// over the job: each name with its value, in the order asked. A name the kernel does not
+    /// offer is an error naming it.
+    pub fn launch_measured(
+        &self,
+        dispatch: &Dispatch,
+        buffers: &mut [LaunchBuffer<'_>],
+        timeout: Duration,
+        counters: &[&str],
+    ) -> Result<Vec<(String, u64)>, PiError> {
+        if counters.len() > 32 {
+            return Err(PiError::V3dUnsupported {
+                problem: format!(
+                    "{} performance counters asked for; a monitor holds at most 32",
+                    counters.len()
+                ),
+            });
+        }
+        let offered = self.perfmon_counters()?;
+        let indices = counters
+            .iter()
+            .map(|name| {
+                offered
+                    .iter()
+                    .position(|o| o == name)
+                    .and_then(|i| u8::try_from(i).ok())
+                    .ok_or_else(|| PiError::V3dUnsupported {
+                        problem: format!("the kernel offers no performance counter named {name:?}"),
+                    })
+            })
+            .collect::<Result<Vec<u8>, PiError>>()?;
+        let id = self.driver.perfmon_create(&indices)?;
+        let ran = self.launch_counted(dispatch, buffers, timeout, Some(id));
+        let values = ran.and_then(|()| self.driver.perfmon_values(id, indices.len()));
+        let destroyed = self.driver.perfmon_destroy(id);
+        let values = values?;
+        destroyed?;
+        Ok(counters.iter().map(|n| n.to_string()).zip(values).collect())
+    }
+
+    fn launch_counted(
+        &self,
+        dispatch: &Dispatch,
+        buffers: &mut [LaunchBuffer<'_>],
+        timeout: Duration,
+        perfmon: Option<u32>,
+    ) -> Result<(), PiError> {
         let cfg = dispatch.config_words(self.info.version, self.info.revision)?;
         if buffers.is_empty() {
             return Err(PiError::V3dUnsupported {
@@ -490,7 +595,10 @@ impl V3d {
             }
         }
 
-        self.driver.submit_csd(cfg, &handles)?;
+        match perfmon {
+            Some(id) => self.driver.submit_csd_counted(cfg, &handles, id)?,
+            None => self.driver.submit_csd(cfg, &handles)?,
+        }
         // Jobs on one node run in submission order, so waiting on each buffer the job uses
         // waits for the job (py-videocore6 `Driver.execute`).
         for &handle in &handles {

@@ -39,6 +39,10 @@ pub struct FakeV3dConfig {
     pub refuse_submit: bool,
     /// Bytes of buffer objects that fit (CREATE_BO fails with ENOMEM beyond).
     pub memory_bytes: u64,
+    /// The performance counters PERFMON_GET_COUNTER names, in index order (empty: a kernel
+    /// without the call). A monitor's counter `i` reads 1000·(i + 1) plus the jobs it
+    /// counted, so tests can tell each counter and each job apart.
+    pub perfmon_counters: Vec<String>,
 }
 
 impl FakeV3dConfig {
@@ -53,6 +57,17 @@ impl FakeV3dConfig {
             supports_csd: true,
             refuse_submit: false,
             memory_bytes: 64 << 20,
+            // A few of Linux's v3d_perfmon.c names, not at their real indices.
+            perfmon_counters: [
+                "FEP-valid-primitives-no-rendered-pixels",
+                "cycle-count",
+                "QPU-active",
+                "QPU-stalls-TMU",
+                "L2T-TMU-read-hits",
+                "L2T-TMU-read-miss",
+            ]
+            .map(str::to_string)
+            .to_vec(),
         }
     }
 
@@ -237,6 +252,9 @@ struct State {
     allocated: u64,
     jobs: Vec<CsdJob>,
     executor: Executor,
+    /// Live performance monitors: their counters and the jobs they counted.
+    perfmons: HashMap<u32, (Vec<u8>, u64)>,
+    next_perfmon: u32,
 }
 
 /// The stand-in driver node. Clones share one device.
@@ -273,6 +291,8 @@ impl FakeV3d {
                 allocated: 0,
                 jobs: Vec::new(),
                 executor: Box::new(|_, _| JobOutcome::Done),
+                perfmons: HashMap::new(),
+                next_perfmon: 1,
             })),
         }
     }
@@ -407,6 +427,66 @@ impl V3dDriver for FakeV3d {
             }
         }
         s.jobs.push(job);
+        Ok(())
+    }
+
+    fn perfmon_counter_name(&self, index: u8) -> Result<Option<String>, PiError> {
+        if self.config.perfmon_counters.is_empty() {
+            return Err(self.error("DRM_IOCTL_V3D_PERFMON_GET_COUNTER", libc::ENOTTY, ""));
+        }
+        Ok(self
+            .config
+            .perfmon_counters
+            .get(usize::from(index))
+            .cloned())
+    }
+
+    fn perfmon_create(&self, indices: &[u8]) -> Result<u32, PiError> {
+        let n = self.config.perfmon_counters.len();
+        if indices.is_empty() || indices.len() > 32 || indices.iter().any(|&i| usize::from(i) >= n)
+        {
+            return Err(self.error("DRM_IOCTL_V3D_PERFMON_CREATE", libc::EINVAL, ""));
+        }
+        let mut s = lock(&self.state);
+        let id = s.next_perfmon;
+        s.next_perfmon += 1;
+        s.perfmons.insert(id, (indices.to_vec(), 0));
+        Ok(id)
+    }
+
+    fn perfmon_values(&self, id: u32, count: usize) -> Result<Vec<u64>, PiError> {
+        let s = lock(&self.state);
+        let Some((indices, jobs)) = s.perfmons.get(&id) else {
+            return Err(self.error("DRM_IOCTL_V3D_PERFMON_GET_VALUES", libc::EINVAL, ""));
+        };
+        Ok(indices
+            .iter()
+            .take(count)
+            .map(|&i| 1000 * (u64::from(i) + 1) + jobs)
+            .collect())
+    }
+
+    fn perfmon_destroy(&self, id: u32) -> Result<(), PiError> {
+        match lock(&self.state).perfmons.remove(&id) {
+            Some(_) => Ok(()),
+            None => Err(self.error("DRM_IOCTL_V3D_PERFMON_DESTROY", libc::EINVAL, "")),
+        }
+    }
+
+    fn submit_csd_counted(
+        &self,
+        cfg: [u32; 7],
+        handles: &[u32],
+        perfmon: u32,
+    ) -> Result<(), PiError> {
+        if perfmon != 0 && !lock(&self.state).perfmons.contains_key(&perfmon) {
+            // Linux `v3d_submit_csd_ioctl`: an unknown monitor fails the submission.
+            return Err(self.error("DRM_IOCTL_V3D_SUBMIT_CSD", libc::ENOENT, ""));
+        }
+        self.submit_csd(cfg, handles)?;
+        if let Some((_, jobs)) = lock(&self.state).perfmons.get_mut(&perfmon) {
+            *jobs += 1;
+        }
         Ok(())
     }
 

@@ -500,3 +500,47 @@ fn a_launch_refuses_slices_outside_this_devices_buffers() {
         assert!(error.to_string().contains("V3d::alloc"), "{error}");
     }
 }
+
+#[test]
+fn a_measured_launch_reads_the_named_counters_over_its_job() {
+    let (fake, v3d) = open(FakeV3dConfig::pi4());
+    assert_eq!(v3d.perfmon_counters().unwrap()[1], "cycle-count");
+    let code = v3d.alloc(64).unwrap();
+    let dispatch = Dispatch {
+        code: code.gpu_address(),
+        uniforms: 0,
+        batches: 8,
+    };
+    let measure = |names: &[&str]| {
+        v3d.launch_measured(
+            &dispatch,
+            &mut [LaunchBuffer::Read(code.as_words().unwrap())],
+            Duration::from_secs(1),
+            names,
+        )
+    };
+    // The stand-in's counter i reads 1000·(i + 1) plus the jobs its monitor counted (one).
+    let got = measure(&["QPU-stalls-TMU", "cycle-count"]).unwrap();
+    assert_eq!(
+        got,
+        vec![
+            ("QPU-stalls-TMU".to_string(), 4001),
+            ("cycle-count".to_string(), 2001)
+        ]
+    );
+    assert_eq!(fake.jobs().len(), 1);
+    // A name the kernel does not offer is refused before anything runs.
+    let error = measure(&["QPU-stalls-elsewhere"]).unwrap_err().to_string();
+    assert!(error.contains("QPU-stalls-elsewhere"), "{error}");
+    assert_eq!(fake.jobs().len(), 1);
+    // A kernel without the counter names says what is missing.
+    let (_, old) = open(FakeV3dConfig {
+        perfmon_counters: Vec::new(),
+        ..FakeV3dConfig::pi4()
+    });
+    let error = old.perfmon_counters().unwrap_err().to_string();
+    assert!(
+        error.contains("DRM_IOCTL_V3D_PERFMON_GET_COUNTER"),
+        "{error}"
+    );
+}
