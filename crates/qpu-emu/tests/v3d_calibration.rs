@@ -19,18 +19,11 @@
 //! the same loop over k; the full sizes take minutes to emulate: run them with
 //! `cargo test --release -p qpu-emu --test v3d_calibration -- --ignored`).
 
+use qpu_emu::v3d::calibration::{
+    memset_kernel, scopy_kernel, scopy_vec4_kernel, sgemm_kernel, summation_kernel,
+};
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::{self, V3dVersion};
-
-const END: &str = "
-    nop ; nop ; thrsw
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-";
 
 fn emulator(version: V3dVersion, qpus: usize) -> V3dEmulator {
     let mut config = V3dConfig::new(version);
@@ -59,65 +52,6 @@ fn within(what: &str, modelled: f64, published: f64) -> f64 {
     ratio
 }
 
-/// Lines that put the QPU number ((tidx >> 2) & 15, one thread per QPU as py-videocore
-/// numbers them) in `q` and the lane in `e`.
-fn qpu_and_lane(q: &str, e: &str) -> String {
-    format!(
-        "
-        tidx {q} ; nop
-        shr {q}, {q}, 2 ; nop
-        and {q}, {q}, 15 ; nop
-        eidx {e} ; nop"
-    )
-}
-
-/// memset, V3D 4.2: each lane stores 16 bytes (vec4, the lookup config from a uniform whose
-/// four bytes configure this store and the next three), a QPU's 16 lanes 256 contiguous
-/// bytes, the QPUs interleaved. Uniforms: dst, fill, iterations, stride, then a config word
-/// per iteration.
-fn memset_kernel() -> String {
-    let store = |first: bool| {
-        format!(
-            "
-        or tmud, rf2, rf2 ; nop
-        or tmud, rf2, rf2 ; nop
-        or tmud, rf2, rf2 ; nop
-        or tmud, rf2, rf2 ; nop
-        add rf1, rf1, rf6 ; mov {}, rf1",
-            if first { "tmuau" } else { "tmua" }
-        )
-    };
-    format!(
-        "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 4 ; nop
-        add rf1, rf1, rf4 ; nop
-    loop:
-        sub.pushz rf3, rf3, 1 ; nop
-        {s0}
-        {s1}
-        {s2}
-        or tmud, rf2, rf2 ; nop
-        or tmud, rf2, rf2 ; nop
-        b.anyna loop
-        or tmud, rf2, rf2 ; nop
-        or tmud, rf2, rf2 ; nop
-        add rf1, rf1, rf6 ; mov tmua, rf1
-        tmuwt ; nop
-        {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
-        s0 = store(true),
-        s1 = store(false),
-        s2 = store(false),
-    )
-}
-
 #[test]
 fn memset_64_mib_on_a_pi_4() {
     let bytes: u32 = 64 << 20;
@@ -134,59 +68,6 @@ fn memset_64_mib_on_a_pi_4() {
     within("memset 64 MiB, Pi 4, GB/s", gbs, 3.75);
 }
 
-/// The loop shared by summation and scopy: 8 loads in flight per QPU, each QPU's lanes
-/// reading 64 contiguous bytes, the QPUs interleaved. `each` is what happens to a loaded
-/// vector (in rf8) before the next load is issued. Uniforms: src, dst, blocks of 8 loads,
-/// stride.
-fn streaming_kernel(each: &str, after: &str) -> String {
-    let issue = "add rf1, rf1, rf6 ; mov tmua, rf1";
-    let mut body: Vec<String> = vec!["sub.pushz rf3, rf3, 1 ; nop".into()];
-    for _ in 0..8 {
-        body.push("nop ; nop ; ldtmu.rf8".into());
-        body.extend(each.lines().map(str::to_string));
-        body.push(issue.into());
-    }
-    // The branch goes three instructions before the end of the body.
-    let at = body.len() - 3;
-    body.insert(at, "b.anyna loop".into());
-    let mut drain = String::new();
-    for _ in 0..8 {
-        drain.push_str("nop ; nop ; ldtmu.rf8\n");
-        drain.push_str(each);
-        drain.push('\n');
-    }
-    format!(
-        "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 2 ; nop
-        add rf1, rf1, rf4 ; nop
-        add rf2, rf2, rf4 ; nop
-        xor rf7, rf7, rf7 ; nop
-        sub rf3, rf3, 1 ; nop
-        {issue}
-        {issue}
-        {issue}
-        {issue}
-        {issue}
-        {issue}
-        {issue}
-        {issue}
-    loop:
-        {body}
-        {drain}
-        {after}
-        {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
-        body = body.join("\n"),
-    )
-}
-
 #[test]
 fn summation_of_32_mi_words_on_a_pi_4() {
     let words: u32 = 32 << 20;
@@ -197,10 +78,7 @@ fn summation_of_32_mi_words_on_a_pi_4() {
     let data: Vec<u32> = (0..words).map(|i| i.wrapping_mul(2_654_435_761)).collect();
     emu.memory_mut().write_u32s(src, &data).unwrap();
     let blocks = words / (16 * qpus * 8);
-    let text = streaming_kernel(
-        "add rf7, rf7, rf8 ; nop",
-        "or tmud, rf7, rf7 ; nop\n or tmua, rf2, rf2 ; nop\n tmuwt ; nop",
-    );
+    let text = summation_kernel();
     let report = dispatch(&mut emu, &text, &[src, dst, blocks, 64 * qpus], qpus);
     let sums = emu.memory().read_u32s(dst, 16 * qpus).unwrap();
     let got = sums.iter().fold(0u32, |a, &b| a.wrapping_add(b));
@@ -220,56 +98,11 @@ fn scopy_of_16_mi_floats_on_a_pi_4() {
     let data: Vec<u32> = (0..words).map(|i| (i as f32).to_bits()).collect();
     emu.memory_mut().write_u32s(src, &data).unwrap();
     let blocks = words / (16 * qpus * 8);
-    let text = streaming_kernel(
-        "or tmud, rf8, rf8 ; nop\n add rf2, rf2, rf6 ; mov tmua, rf2",
-        "tmuwt ; nop",
-    );
+    let text = scopy_kernel();
     let report = dispatch(&mut emu, &text, &[src, dst, blocks, 64 * qpus], qpus);
     assert!(emu.memory().read_u32s(dst, words).unwrap() == data);
     let gbs = f64::from(words) * 4.0 / report.seconds() / 1e9;
     within("scopy 16 Mi floats, Pi 4, GB/s", gbs, 2.42);
-}
-
-/// scopy, V3D 7.1: vec4 loads and stores (each lane 16 bytes, a QPU's lanes 256 contiguous
-/// bytes), two loads in flight, each lookup's config a uniform. Uniforms: src, dst,
-/// iterations, stride, then the configs in the order the lookups are made.
-fn scopy_vec4_kernel() -> String {
-    let copy = "
-        nop ; nop ; ldtmu.rf10
-        nop ; nop ; ldtmu.rf11
-        nop ; nop ; ldtmu.rf12
-        nop ; nop ; ldtmu.rf13
-        or tmud, rf10, rf10 ; nop
-        or tmud, rf11, rf11 ; nop
-        or tmud, rf12, rf12 ; nop
-        or tmud, rf13, rf13 ; nop
-        add rf2, rf2, rf6 ; mov tmuau, rf2";
-    let issue = "add rf1, rf1, rf6 ; mov tmuau, rf1";
-    let mut body: Vec<&str> = vec!["sub.pushz rf3, rf3, 1 ; nop", issue];
-    body.extend(copy.lines().filter(|l| !l.trim().is_empty()));
-    let at = body.len() - 3;
-    body.insert(at, "b.anyna loop");
-    format!(
-        "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 4 ; nop
-        add rf1, rf1, rf4 ; nop
-        add rf2, rf2, rf4 ; nop
-        {issue}
-    loop:
-        {body}
-        {copy}
-        tmuwt ; nop
-        {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
-        body = body.join("\n"),
-    )
 }
 
 fn scopy_on_a_pi_5(qpus: u32, published_gbs: f64) {
@@ -303,127 +136,6 @@ fn scopy_of_24_mi_words_on_one_pi_5_qpu() {
 #[test]
 fn scopy_of_24_mi_words_on_twelve_pi_5_qpus() {
     scopy_on_a_pi_5(12, 4.14);
-}
-
-/// SGEMM C = A·B, one thread per QPU, QPU q computing `ib` × `jb` blocks of 16×16 of the
-/// tile (q >> 2, q & 3) of C. Per k (38 instructions): the 16 rows' k-th words of A gathered (16 lines),
-/// row k of B's 16 columns loaded (one line), then 16 multiply-adds, each with lane i of
-/// A's column broadcast (4.2: `rot` into r5rep; 7.1: `rotate` and `rep`). Uniforms: A, B,
-/// C, A's row stride, B's, C's, k count, ib, jb, bytes from one tile row of A to the next,
-/// the same for C, bytes between tile columns, 64.
-fn sgemm_kernel(version: V3dVersion) -> String {
-    let acc = |i: usize| format!("rf{}", 16 + i);
-    let v42 = version == V3dVersion::V42;
-    let (col, row, prod, bcast) = if v42 {
-        ("r0", "r1", "r3", "r5")
-    } else {
-        ("rf38", "rf39", "rf40", "rf0")
-    };
-    let mut k: Vec<String> = vec![
-        "add rf1, rf1, 4 ; mov tmua, rf1".into(),
-        "add rf2, rf2, rf5 ; mov tmua, rf2".into(),
-        format!("nop ; nop ; ldtmu.{col}"),
-        format!("nop ; nop ; ldtmu.{row}"),
-    ];
-    for i in 0..16 {
-        let add = if i == 0 {
-            // The k counter, in the first multiply's free add slot.
-            "sub.pushz rf6, rf6, 1".to_string()
-        } else {
-            format!("fadd {a}, {a}, {prod}", a = acc(i - 1))
-        };
-        if v42 {
-            let rot = if i == 0 {
-                String::new()
-            } else {
-                format!(" ; rot.{}", -(i as i32))
-            };
-            let (first, second) = if i == 0 {
-                ("nop".to_string(), add)
-            } else {
-                (add, "nop".to_string())
-            };
-            k.push(format!("{first} ; mov r5rep, {col}{rot}"));
-            k.push(format!("{second} ; fmul {prod}, {bcast}, {row}"));
-        } else {
-            k.push(format!("rotate {col}, {col}, 1 ; mov rep, {col}"));
-            k.push(format!("{add} ; fmul {prod}, {bcast}, {row}"));
-        }
-    }
-    k.push(format!("fadd {a}, {a}, {prod} ; nop", a = acc(15)));
-    let at = k.len() - 3;
-    k.insert(at, "b.anyna kloop".into());
-    let zero: Vec<String> = (0..16)
-        .map(|i| format!("xor {a}, {a}, {a} ; nop", a = acc(i)))
-        .collect();
-    let mut store = vec!["add rf33, rf32, rf4 ; nop".to_string()];
-    for i in 0..16 {
-        store.push(format!("or tmud, {a}, {a} ; nop", a = acc(i)));
-        store.push("add rf33, rf33, rf14 ; mov tmua, rf33".into());
-    }
-    format!(
-        "
-        nop ; nop ; ldunifrf.rf41
-        nop ; nop ; ldunifrf.rf42
-        nop ; nop ; ldunifrf.rf43
-        nop ; nop ; ldunifrf.rf9
-        nop ; nop ; ldunifrf.rf5
-        nop ; nop ; ldunifrf.rf14
-        nop ; nop ; ldunifrf.rf10
-        nop ; nop ; ldunifrf.rf44
-        nop ; nop ; ldunifrf.rf35
-        nop ; nop ; ldunifrf.rf45
-        nop ; nop ; ldunifrf.rf46
-        nop ; nop ; ldunifrf.rf47
-        nop ; nop ; ldunifrf.rf49
-        {ids}
-        shr rf34, rf33, 2 ; nop
-        and rf33, rf33, 3 ; nop
-        nop ; umul24 rf48, rf34, rf45
-        add rf11, rf41, rf48 ; nop
-        nop ; umul24 rf48, rf34, rf46
-        add rf13, rf43, rf48 ; nop
-        nop ; umul24 rf48, rf33, rf47
-        add rf12, rf42, rf48 ; nop
-        add rf13, rf13, rf48 ; nop
-        nop ; umul24 rf3, rf50, rf9
-        shl rf4, rf50, 2 ; nop
-        shl rf36, rf9, 4 ; nop
-        shl rf37, rf14, 4 ; nop
-        or rf7, rf44, rf44 ; nop
-    iloop:
-        or rf15, rf12, rf12 ; nop
-        or rf32, rf13, rf13 ; nop
-        or rf8, rf35, rf35 ; nop
-    jloop:
-        {zero}
-        add rf1, rf11, rf3 ; nop
-        add rf2, rf15, rf4 ; nop
-        or rf6, rf10, rf10 ; nop
-    kloop:
-        {k}
-        {store}
-        tmuwt ; nop
-        add rf15, rf15, rf49 ; nop
-        add rf32, rf32, rf49 ; nop
-        sub.pushz rf8, rf8, 1 ; nop
-        b.anyna jloop
-        nop ; nop
-        nop ; nop
-        nop ; nop
-        add rf11, rf11, rf36 ; nop
-        add rf13, rf13, rf37 ; nop
-        sub.pushz rf7, rf7, 1 ; nop
-        b.anyna iloop
-        nop ; nop
-        nop ; nop
-        nop ; nop
-        {END}",
-        ids = qpu_and_lane("rf33", "rf50"),
-        zero = zero.join("\n"),
-        k = k.join("\n"),
-        store = store.join("\n"),
-    )
 }
 
 /// Runs SGEMM on an n×n by n×n product (n = 1024) split into `tiles_i` × 4 tiles, one per
@@ -524,4 +236,21 @@ fn full_size_sgemms() {
         sgemm(V3dVersion::V71, 768, 3, 16, 16),
         0.08141,
     );
+}
+
+#[test]
+fn the_issue_loop_takes_four_clocks_an_instruction_and_its_counters_say_so() {
+    use qpu_emu::v3d::calibration::issue_loop_kernel;
+    for version in [V3dVersion::V42, V3dVersion::V71] {
+        let mut emu = emulator(version, 1);
+        let report = dispatch(&mut emu, &issue_loop_kernel(), &[10_000], 1);
+        // 1 + 5 × 10,000 + 7 instructions, 4 clocks each, nothing else.
+        assert_eq!(report.instructions(), 50_008);
+        let perfmon = report.perfmon();
+        let get = |name: &str| perfmon.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert_eq!(get("cycle-count"), 4 * 50_008);
+        assert_eq!(get("QPU-active"), 50_008);
+        assert_eq!(get("QPU-stalls-TMU"), 0);
+        assert_eq!(get("L2T-TMU-read-miss"), 0);
+    }
 }

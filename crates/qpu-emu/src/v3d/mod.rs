@@ -97,6 +97,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod calibration;
 pub mod lanes;
 mod machine;
 mod placement;
@@ -276,19 +277,16 @@ impl V3dRunReport {
     ///   stall: an SFU result read early, which would stall on hardware, is an error under
     ///   the strict rules, so `QPU-stalls-SFU` is 0 for every program they accept;
     ///   uniforms are not modelled as stalling, `QPU-stalls-uniforms` is 0).
-    /// * `QPU-wait-bubble`: clocks QPUs had no thread to run while the dispatch went on
-    ///   (waiting at a barrier, or done before the others), over all QPUs.
+    /// * `QPU-wait-bubble`: clocks QPUs had every thread waiting at a workgroup barrier,
+    ///   over all QPUs (a QPU done before the others is idle, not in a bubble; a thread
+    ///   waiting for its TMU data stalls, counted above).
     /// * `TMU-active-cycles`: clocks the slices' TMUs were busy, summed over slices.
     /// * `L2T-TMU-read-hits`, `L2T-TMU-read-miss`: 64-byte lines TMU reads found in the L2T
     ///   or fetched from memory; `L2T-memory-writes`: lines written.
     pub fn perfmon(&self) -> Vec<(&'static str, u64)> {
         let cycles = self.cycles();
         let tmu: u64 = self.qpus.iter().map(|q| q.stall_cycles).sum();
-        let bubble: u64 = self
-            .qpus
-            .iter()
-            .map(|q| q.barrier_wait_cycles + cycles.saturating_sub(q.cycles))
-            .sum();
+        let bubble: u64 = self.qpus.iter().map(|q| q.barrier_wait_cycles).sum();
         vec![
             ("cycle-count", cycles),
             ("compute-active-cycles", cycles),
