@@ -246,7 +246,10 @@ fn v3d_probes(version: V3dVersion, qpus: u32) -> Vec<V3dProbe> {
 /// A probe on the V3D model: its perfmon-named counters, modelled seconds and buffers after.
 type Modelled = (Vec<(&'static str, u64)>, f64, Vec<Vec<u32>>);
 
-fn v3d_on_emulator(version: V3dVersion, probe: &V3dProbe) -> Result<Modelled, Box<dyn std::error::Error>> {
+fn v3d_on_emulator(
+    version: V3dVersion,
+    probe: &V3dProbe,
+) -> Result<Modelled, Box<dyn std::error::Error>> {
     let mut config = V3dConfig::new(version);
     config.max_instructions = 1 << 32;
     let mut emu = V3dEmulator::new(config)?;
@@ -284,7 +287,10 @@ fn v3d_on_pi(
         .map(|i| i.encode(version))
         .collect::<Result<_, _>>()?;
     let mut code = v3d.alloc(words.len() * 8)?;
-    let code_words: Vec<u32> = words.iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).collect();
+    let code_words: Vec<u32> = words
+        .iter()
+        .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+        .collect();
     code.write_words(0, &code_words)?;
     let mut buffers = Vec::new();
     for words in &probe.buffers {
@@ -358,17 +364,22 @@ fn v3d_part() -> Result<(), Box<dyn std::error::Error>> {
             let (model, seconds, model_after) = v3d_on_emulator(version, &probe)?;
             println!("  {}: model {:.3} ms", probe.name, seconds * 1e3);
             #[cfg(target_os = "linux")]
-            let measured = pi.as_ref().map(|v3d| {
-                v3d_on_pi(v3d, version, &probe).map_err(|e| e.to_string())
-            });
+            let measured = pi
+                .as_ref()
+                .map(|v3d| v3d_on_pi(v3d, version, &probe).map_err(|e| e.to_string()));
             #[cfg(not(target_os = "linux"))]
-            let measured: Option<Result<(Vec<(String, u64)>, f64, Vec<Vec<u32>>), String>> =
-                None;
+            let measured: Option<
+                Result<(Vec<(String, u64)>, f64, Vec<Vec<u32>>), String>,
+            > = None;
             match &measured {
                 Some(Ok((_, wall, after))) => println!(
                     "    hardware: {:.3} ms wall (launch included); outputs {}",
                     wall * 1e3,
-                    if *after == model_after { "agree with the model's" } else { "DIFFER from the model's" }
+                    if *after == model_after {
+                        "agree with the model's"
+                    } else {
+                        "DIFFER from the model's"
+                    }
                 ),
                 Some(Err(e)) => println!("    hardware run failed: {e}"),
                 None => {}

@@ -315,7 +315,6 @@ pub fn sgemm_kernel(version: V3dVersion) -> String {
     )
 }
 
-
 /// A loop of `sub.pushz`, a branch and its three delay slots (py-videocore6's
 /// tests/test_qpu.py clock loop): five instructions an iteration, no memory. Uniform: the
 /// iteration count. Its cycles over its instructions are the issue rate.
