@@ -9,7 +9,7 @@
 //! qpu bench [--json]                         # the examples' numbers beside QPULib's
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
 //! qpu bench --listing KERNEL --gpu vc6|vc7    # its V3D code
-//! qpu bench --gpu vc6|vc7                     # the examples on the V3D emulator
+//! qpu bench --gpu vc6|vc7 [--json]            # the examples on the V3D emulator, perfmon counters
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
