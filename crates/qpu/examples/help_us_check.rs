@@ -157,6 +157,12 @@ fn on_pi(
     Ok((0..16 * rows).map(|i| words[i]).collect())
 }
 
+/// A probe's uniforms from its buffers' addresses.
+type UniformsOf = Box<dyn Fn(&[u32]) -> Vec<u32>>;
+
+/// A probe on a Pi 4/5: the counters by name, the wall seconds, the buffers after.
+type Measured = (Vec<(String, u64)>, f64, Vec<Vec<u32>>);
+
 /// A V3D program to run on the model and on a Pi 4/5: its text, batches (one per QPU), the
 /// initial words of its buffers, and its uniforms from the buffers' addresses.
 struct V3dProbe {
@@ -164,7 +170,7 @@ struct V3dProbe {
     text: String,
     batches: u32,
     buffers: Vec<Vec<u32>>,
-    uniforms: Box<dyn Fn(&[u32]) -> Vec<u32>>,
+    uniforms: UniformsOf,
 }
 
 /// The counters asked of the kernel, the ones the model keeps (`V3dRunReport::perfmon`).
@@ -279,7 +285,7 @@ fn v3d_on_pi(
     v3d: &qpu_pi::v3d::V3d,
     version: V3dVersion,
     probe: &V3dProbe,
-) -> Result<(Vec<(String, u64)>, f64, Vec<Vec<u32>>), Box<dyn std::error::Error>> {
+) -> Result<Measured, Box<dyn std::error::Error>> {
     use qpu_pi::v3d::Dispatch;
     use qpu_pi::LaunchBuffer;
     let words: Vec<u64> = qpu_isa::v3d::assemble(version, &probe.text)?
