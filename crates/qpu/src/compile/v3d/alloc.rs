@@ -131,53 +131,100 @@ fn parse(text: &str) -> Line {
     line
 }
 
-/// A set of virtual registers.
-#[derive(Clone, PartialEq, Eq)]
-struct Set(Vec<u64>);
+/// A set of virtual registers with constant-time insert, remove and membership and
+/// iteration over its members only (the members in a list, each one's place in it by
+/// register): walking a long block costs its lines times the values live, not times every
+/// value the text names.
+struct Live {
+    place: Vec<u32>,
+    items: Vec<u32>,
+    /// How many members are below this bound (the text's own values, not the named
+    /// accumulators).
+    bound: u32,
+    below: usize,
+}
 
-impl Set {
-    fn new(n: usize) -> Set {
-        Set(vec![0; n.div_ceil(64)])
-    }
-    fn insert(&mut self, v: u32) {
-        self.0[v as usize / 64] |= 1 << (v % 64);
-    }
-    fn remove(&mut self, v: u32) {
-        self.0[v as usize / 64] &= !(1 << (v % 64));
-    }
-    fn union(&mut self, other: &Set) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a |= b;
+impl Live {
+    const ABSENT: u32 = u32::MAX;
+
+    fn new(vregs: usize, bound: usize) -> Live {
+        Live {
+            place: vec![Self::ABSENT; vregs],
+            items: Vec::new(),
+            bound: bound as u32,
+            below: 0,
         }
     }
-    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
-            (0..64)
-                .filter(move |b| w >> b & 1 == 1)
-                .map(move |b| (i * 64 + b) as u32)
-        })
+    fn contains(&self, v: u32) -> bool {
+        self.place[v as usize] != Self::ABSENT
+    }
+    fn insert(&mut self, v: u32) {
+        if !self.contains(v) {
+            self.place[v as usize] = self.items.len() as u32;
+            self.items.push(v);
+            self.below += usize::from(v < self.bound);
+        }
+    }
+    fn remove(&mut self, v: u32) {
+        let at = self.place[v as usize];
+        if at != Self::ABSENT {
+            self.items.swap_remove(at as usize);
+            if let Some(&moved) = self.items.get(at as usize) {
+                self.place[moved as usize] = at;
+            }
+            self.place[v as usize] = Self::ABSENT;
+            self.below -= usize::from(v < self.bound);
+        }
+    }
+    fn reset(&mut self, members: &[u32]) {
+        while let Some(&v) = self.items.last() {
+            self.remove(v);
+        }
+        for &v in members {
+            self.insert(v);
+        }
     }
 }
 
-/// For each line, the virtual registers live after it.
-fn live_out(lines: &[Line], vregs: usize) -> Vec<Set> {
+/// The text's basic blocks (a label starts one, a branch ends one): each block's first
+/// line, and the values live after its last line.
+fn block_liveness(lines: &[Line]) -> (Vec<usize>, Vec<Vec<u32>>) {
+    let len = lines.len();
+    let mut starts = vec![0usize];
+    for (i, l) in lines.iter().enumerate() {
+        if i > 0 && l.label.is_some() && starts.last() != Some(&i) {
+            starts.push(i);
+        }
+        if l.branch.is_some() && i + 1 < len && lines[i + 1].label.is_none() {
+            starts.push(i + 1);
+        }
+    }
+    if len == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    let blocks = starts.len();
+    let end = |b: usize| starts.get(b + 1).copied().unwrap_or(len);
+    let block_of: std::collections::HashMap<usize, usize> =
+        starts.iter().enumerate().map(|(b, &s)| (s, b)).collect();
     let labels: std::collections::HashMap<&str, usize> = lines
         .iter()
         .enumerate()
         .filter_map(|(i, l)| l.label.as_deref().map(|name| (name, i)))
         .collect();
-    let successors: Vec<Vec<usize>> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let next = (i + 1 < lines.len()).then_some(i + 1);
-            match &l.branch {
-                // The three delay slots after a branch run before it is taken; they hold no
-                // registers (the generator leaves them as nops), so the edge may start at
-                // the branch itself.
+    // The line-by-line successors of each block's last line: the branch's target and, if it
+    // may fall through, the next line (the three delay slots after a branch run before it
+    // is taken and hold no registers, so the edge may start at the branch itself).
+    let successors: Vec<Vec<usize>> = (0..blocks)
+        .map(|b| {
+            let last = end(b) - 1;
+            let next = (end(b) < len).then_some(b + 1);
+            match &lines[last].branch {
                 Some((target, falls)) => {
-                    let mut s: Vec<usize> =
-                        labels.get(target.as_str()).copied().into_iter().collect();
+                    let mut s: Vec<usize> = labels
+                        .get(target.as_str())
+                        .and_then(|line| block_of.get(line).copied())
+                        .into_iter()
+                        .collect();
                     if *falls {
                         s.extend(next);
                     }
@@ -187,31 +234,133 @@ fn live_out(lines: &[Line], vregs: usize) -> Vec<Set> {
             }
         })
         .collect();
-    let mut live_in = vec![Set::new(vregs); lines.len()];
-    let mut live_out = vec![Set::new(vregs); lines.len()];
+    // Each block's upward-exposed reads and its writes, as sorted lists.
+    let mut uses: Vec<Vec<u32>> = Vec::with_capacity(blocks);
+    let mut defs: Vec<Vec<u32>> = Vec::with_capacity(blocks);
+    for b in 0..blocks {
+        let mut live: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+        let mut written = Vec::new();
+        for line in lines[starts[b]..end(b)].iter().rev() {
+            for w in &line.writes {
+                live.remove(w);
+            }
+            live.extend(line.reads.iter().copied());
+            written.extend(line.writes.iter().copied());
+        }
+        written.sort_unstable();
+        written.dedup();
+        uses.push(live.into_iter().collect());
+        defs.push(written);
+    }
+    let mut live_in: Vec<Vec<u32>> = uses.clone();
+    let mut live_out: Vec<Vec<u32>> = vec![Vec::new(); blocks];
     loop {
         let mut changed = false;
-        for i in (0..lines.len()).rev() {
-            let mut out = Set::new(vregs);
-            for &s in &successors[i] {
-                out.union(&live_in[s]);
-            }
-            let mut inn = out.clone();
-            for &w in &lines[i].writes {
-                inn.remove(w);
-            }
-            for &r in &lines[i].reads {
-                inn.insert(r);
-            }
-            if inn != live_in[i] {
-                live_in[i] = inn;
+        for b in (0..blocks).rev() {
+            let mut out: Vec<u32> = successors[b]
+                .iter()
+                .flat_map(|&s| live_in[s].iter().copied())
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            // in = uses ∪ (out − defs)
+            let mut inn: Vec<u32> = out
+                .iter()
+                .copied()
+                .filter(|v| defs[b].binary_search(v).is_err())
+                .chain(uses[b].iter().copied())
+                .collect();
+            inn.sort_unstable();
+            inn.dedup();
+            if inn != live_in[b] {
+                live_in[b] = inn;
                 changed = true;
             }
-            live_out[i] = out;
+            live_out[b] = out;
         }
         if !changed {
-            return live_out;
+            return (starts, live_out);
         }
+    }
+}
+
+/// What a walk of the text's lines against liveness finds: each value's neighbours in the
+/// interference graph (values live at once where one is written), the largest number of
+/// the text's values live at once, the first line where it is reached and those values,
+/// and the values live after a branch or into a label.
+struct Walk {
+    adjacent: Vec<Vec<u32>>,
+    pressure: usize,
+    peak: usize,
+    live_at_peak: Vec<u32>,
+    crosses_blocks: Vec<bool>,
+}
+
+fn walk(lines: &[Line], vregs: usize, values: usize) -> Walk {
+    let (starts, live_out) = block_liveness(lines);
+    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
+    let mut crosses_blocks = vec![false; vregs];
+    let (mut pressure, mut peak, mut live_at_peak) = (0usize, 0usize, Vec::new());
+    let mut live = Live::new(vregs, values);
+    let mut extra: Vec<u32> = Vec::new();
+    for (b, &start) in starts.iter().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(lines.len());
+        live.reset(&live_out[b]);
+        for i in (start..end).rev() {
+            let line = &lines[i];
+            // `live` holds the values live after line i.
+            let ends_block =
+                line.branch.is_some() || lines.get(i + 1).is_some_and(|n| n.label.is_some());
+            if ends_block || line.label.is_some() {
+                for &v in &live.items {
+                    crosses_blocks[v as usize] = true;
+                }
+            }
+            extra.clear();
+            for &w in &line.writes {
+                if !live.contains(w) && !extra.contains(&w) {
+                    extra.push(w);
+                }
+            }
+            let count = live.below + extra.iter().filter(|&&v| (v as usize) < values).count();
+            // The first line (in text order) where the most values are live at once.
+            if count > pressure || (count == pressure && count > 0 && i < peak) {
+                (pressure, peak) = (count, i);
+                live_at_peak = live
+                    .items
+                    .iter()
+                    .chain(&extra)
+                    .copied()
+                    .filter(|&v| (v as usize) < values)
+                    .collect();
+                live_at_peak.sort_unstable();
+            }
+            for &w in &line.writes {
+                for &v in live.items.iter().chain(&extra) {
+                    if v != w {
+                        adjacent[w as usize].push(v);
+                        adjacent[v as usize].push(w);
+                    }
+                }
+            }
+            for &w in &line.writes {
+                live.remove(w);
+            }
+            for &r in &line.reads {
+                live.insert(r);
+            }
+        }
+    }
+    for a in &mut adjacent {
+        a.sort_unstable();
+        a.dedup();
+    }
+    Walk {
+        adjacent,
+        pressure,
+        peak,
+        live_at_peak,
+        crosses_blocks,
     }
 }
 
@@ -253,36 +402,19 @@ pub(super) fn allocate(
         line.writes
             .extend(w.iter().map(|&a| (values + usize::from(a)) as u32));
     }
-    let live = live_out(&lines, vregs);
-    let short = short_lived(&lines, &live, vregs);
-
-    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
+    let Walk {
+        adjacent,
+        pressure,
+        peak,
+        live_at_peak,
+        crosses_blocks,
+    } = walk(&lines, vregs, values);
+    let short = short_lived(&lines, &crosses_blocks, vregs);
     let mut used = vec![false; vregs];
-    let (mut pressure, mut peak) = (0, 0);
-    let mut live_at_peak = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
+    for line in &lines {
         for &v in line.reads.iter().chain(&line.writes) {
             used[v as usize] = true;
         }
-        let mut at_once = live[i].clone();
-        for &w in &line.writes {
-            at_once.insert(w);
-        }
-        let count = at_once.iter().filter(|&v| (v as usize) < values).count();
-        if count > pressure {
-            (pressure, peak) = (count, i);
-            live_at_peak = at_once.iter().filter(|&v| (v as usize) < values).collect();
-        }
-        for &w in &line.writes {
-            for v in at_once.iter().filter(|&v| v != w) {
-                adjacent[w as usize].push(v);
-                adjacent[v as usize].push(w);
-            }
-        }
-    }
-    for a in &mut adjacent {
-        a.sort_unstable();
-        a.dedup();
     }
 
     // Simplify: take out a node with fewer than `registers` neighbours left, or, when none
@@ -388,7 +520,7 @@ pub(super) fn allocate(
 /// The values that may take an accumulator: written by no signal, live in one basic block
 /// (never live after a branch or into a label) and for at most [`ACCUMULATOR_SPAN`] lines
 /// from their first mention to their last.
-fn short_lived(lines: &[Line], live: &[Set], vregs: usize) -> Vec<bool> {
+fn short_lived(lines: &[Line], crosses_blocks: &[bool], vregs: usize) -> Vec<bool> {
     let mut first = vec![usize::MAX; vregs];
     let mut last = vec![0usize; vregs];
     let mut ok = vec![true; vregs];
@@ -400,12 +532,10 @@ fn short_lived(lines: &[Line], live: &[Set], vregs: usize) -> Vec<bool> {
         for &v in &line.signal_writes {
             ok[v as usize] = false;
         }
-        let ends_block =
-            line.branch.is_some() || lines.get(i + 1).is_some_and(|n| n.label.is_some());
-        if ends_block || line.label.is_some() {
-            for v in live[i].iter() {
-                ok[v as usize] = false;
-            }
+    }
+    for (v, &crosses) in crosses_blocks.iter().enumerate() {
+        if crosses {
+            ok[v] = false;
         }
     }
     (0..vregs)

@@ -957,10 +957,16 @@ fn schedule(
             }
         })
         .collect();
-    let mut done = vec![false; nodes.len()];
     let mut left = nodes.len();
     let mut out: Vec<Issued> = Vec::new();
     let mut cycle = 0usize;
+    // The nodes whose predecessors have all issued, in priority order (longest path first,
+    // then program order): kept as nodes issue, so that picking is not a scan of the block.
+    let key = |i: usize| (std::cmp::Reverse(delay[i]), i);
+    let mut avail: std::collections::BTreeSet<(std::cmp::Reverse<usize>, usize)> = (0..nodes.len())
+        .filter(|&i| preds[i] == 0)
+        .map(key)
+        .collect();
     while left > 0 {
         // Every node is ready within its latencies of the last one issued; a block that is
         // not done long after that has a dependency the graph cannot satisfy.
@@ -972,11 +978,11 @@ fn schedule(
         let mut unif = false;
         let mut unifa = false;
         loop {
-            let mut ready: Vec<usize> = (0..nodes.len())
-                .filter(|&i| !done[i] && preds[i] == 0 && earliest[i] <= cycle)
-                .filter(|&i| !(nodes[i].load && outstanding >= fifo))
-                .collect();
-            ready.sort_by_key(|&i| (std::cmp::Reverse(delay[i]), i));
+            let ready = avail
+                .iter()
+                .map(|&(_, i)| i)
+                .filter(|&i| earliest[i] <= cycle)
+                .filter(|&i| !(nodes[i].load && outstanding >= fifo));
             let mut chosen = None;
             for i in ready {
                 let n = &nodes[i];
@@ -1018,11 +1024,14 @@ fn schedule(
             if n.ldtmu {
                 outstanding = outstanding.saturating_sub(1);
             }
-            done[i] = true;
+            avail.remove(&key(i));
             left -= 1;
             for e in &succ[i] {
                 preds[e.to] -= 1;
                 earliest[e.to] = earliest[e.to].max(cycle + e.latency);
+                if preds[e.to] == 0 {
+                    avail.insert(key(e.to));
+                }
             }
             match &mut cur {
                 None => {
