@@ -86,7 +86,7 @@ pub struct EmulatorConfig {
 impl Default for EmulatorConfig {
     fn default() -> EmulatorConfig {
         EmulatorConfig {
-            qpus: 12,
+            qpus: qpu_isa::QPUS as usize,
             clock_mhz: 250.0,
             max_instructions: 200_000_000,
             max_cycles: 4_000_000_000,

@@ -112,7 +112,7 @@ impl Emulator {
     }
 
     fn check_config(config: &EmulatorConfig) -> Result<(), EmuError> {
-        if !(1..=12).contains(&config.qpus) {
+        if !(1..=qpu_isa::QPUS as usize).contains(&config.qpus) {
             return Err(EmuError::Config(format!(
                 "{} QPUs requested; the V3D has 1 to 12",
                 config.qpus

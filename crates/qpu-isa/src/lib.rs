@@ -25,12 +25,17 @@ pub mod asm;
 pub mod disasm;
 pub mod fields;
 mod instr;
+pub mod latency;
 pub mod regs;
 pub mod setup;
 pub mod v3d;
 pub mod words;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
+
+/// The QPUs of a Pi 1/2/3/Zero's VideoCore IV: 3 slices of 4 (guide chapter 1). The V3D
+/// counts are [`v3d::V3dVersion::qpus`].
+pub const QPUS: u32 = 12;
 pub use fields::*;
 pub use instr::*;
 

@@ -684,15 +684,11 @@ impl Thread {
                 ..V3dQpuReport::default()
             },
         };
-        // The CSD payload (Mesa nir_to_vir.c: cs_payload[0] in rf0 below 7.1, rf3 on 7.1;
-        // cs_payload[1] in rf2).
-        let p0 = match config.version {
-            V3dVersion::V42 => 0,
-            V3dVersion::V71 => 3,
-        };
-        t.write_register(Dest::Rf(p0 as u8), splat(batch.payload0), 0xffff)
+        // The CSD payload (`V3dVersion::payload0`, `V3dVersion::PAYLOAD1`).
+        let p0 = config.version.payload0();
+        t.write_register(Dest::Rf(p0), splat(batch.payload0), 0xffff)
             .expect("a payload register exists");
-        t.write_register(Dest::Rf(2), batch.payload1, 0xffff)
+        t.write_register(Dest::Rf(V3dVersion::PAYLOAD1), batch.payload1, 0xffff)
             .expect("a payload register exists");
         t
     }

@@ -136,10 +136,7 @@ pub struct V3dConfig {
 impl V3dConfig {
     /// The default for `version`: every QPU (8 on 4.2, 16 on 7.1), one thread each.
     pub fn new(version: V3dVersion) -> V3dConfig {
-        let (qpus, clock_mhz) = match version {
-            V3dVersion::V42 => (8, 500.0),
-            V3dVersion::V71 => (16, 960.0),
-        };
+        let (qpus, clock_mhz) = (version.qpus() as usize, version.clock_mhz());
         V3dConfig {
             version,
             qpus,
@@ -151,10 +148,7 @@ impl V3dConfig {
 
     /// The most QPUs the version has.
     pub fn max_qpus(version: V3dVersion) -> usize {
-        match version {
-            V3dVersion::V42 => 8,
-            V3dVersion::V71 => 16,
-        }
+        version.qpus() as usize
     }
 }
 

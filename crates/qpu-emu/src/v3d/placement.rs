@@ -52,19 +52,14 @@ fn mul_waddr(alu: &AluInstruction) -> Option<Waddr> {
     (alu.mul.op != MulOp::Nop).then_some(alu.mul.waddr)
 }
 
-fn magic_in(w: Option<Waddr>, range: std::ops::RangeInclusive<u8>) -> bool {
-    w.is_some_and(|w| w.is_magic() && range.contains(&w.index()))
-}
-
-/// Mesa `v3d_qpu_magic_waddr_is_tmu` (4.x and later): tmud, tmua, tmuau and tmuc–tmuhslod.
+/// Mesa `v3d_qpu_magic_waddr_is_tmu` ([`Waddr::is_tmu`]).
 fn is_tmu(w: Option<Waddr>) -> bool {
-    magic_in(w, 11..=13) || magic_in(w, 32..=46)
+    w.is_some_and(Waddr::is_tmu)
 }
 
-/// An SFU write: 4.2's magic recip–rsqrt2 (Mesa `v3d_qpu_magic_waddr_is_sfu`). 7.1 has no
-/// such registers; its SFU functions are add ops with a plain destination.
+/// An SFU write ([`Waddr::is_sfu`]).
 fn is_sfu(version: V3dVersion, w: Option<Waddr>) -> bool {
-    version == V3dVersion::V42 && magic_in(w, 19..=24)
+    w.is_some_and(|w| w.is_sfu(version))
 }
 
 /// The registers an instruction writes, in the order its writes land: add, mul, then the
@@ -182,9 +177,7 @@ pub(crate) fn small_immediates(
 pub(crate) fn rotate_destination(alu: &AluInstruction) -> bool {
     matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
         && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
-            || alu.mul.op != MulOp::Nop
-                && alu.mul.waddr.is_magic()
-                && matches!(alu.mul.waddr.index(), 11..=13 | 32..=46))
+            || alu.mul.op != MulOp::Nop && alu.mul.waddr.is_magic() && alu.mul.waddr.is_tmu())
 }
 
 /// Whether a 4.2 `rot` on a mul input through `mux` (amount in `raddr_b`, 0 meaning "by
@@ -251,10 +244,7 @@ impl AluFacts {
         let sigs = alu.signals;
         let (add, mul) = (add_waddr(alu), mul_waddr(alu));
         // One of TMU, SFU, TSY, TLB, VPM (and on 4.2 ldtmu) per instruction.
-        let is_other = |w: Option<Waddr>| {
-            // tlb, tlbu, vpm, vpmu, sync, syncu, syncb.
-            magic_in(w, 7..=8) || magic_in(w, 14..=18)
-        };
+        let is_other = |w: Option<Waddr>| w.is_some_and(Waddr::is_tlb_vpm_or_tsy);
         let writes_peripheral: Vec<Option<Waddr>> = [add, mul]
             .into_iter()
             .filter(|&w| is_tmu(w) || is_sfu(version, w) || is_other(w))

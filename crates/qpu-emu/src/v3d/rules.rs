@@ -13,24 +13,9 @@ use qpu_isa::v3d::DecodeError;
 use crate::memory::MemoryError;
 
 /// Distances, in instructions, behind the rules.
-pub mod latency {
-    /// Instructions executed after a branch before it takes effect (Mesa `qpu_validate.c`
-    /// `in_branch_delay_slots`; relative targets count from the branch + 4).
-    pub const BRANCH_DELAY_SLOTS: u64 = 3;
-    /// Instructions executed after `thrsw` before the switch (Mesa `qpu_validate.c`
-    /// `in_thrsw_delay_slots`).
-    pub const THRSW_DELAY_SLOTS: u64 = 2;
-    /// A 4.2 SFU result reaches r4 two instructions after the SFU write (Mesa
-    /// `qpu_validate.c`: "SFU r4 results come back two instructions later").
-    pub const SFU_R4: u64 = 2;
-    /// Instructions that must separate a `unifa` write from the first `ldunifa` (Mesa
-    /// `qpu_schedule.c` keeps 3 in between; py-videocore7 tests/test_unifa.py: "Three delays
-    /// are required for the data to be ready").
-    pub const UNIFA_TO_LDUNIFA: u64 = 3;
-    /// Per-QPU TMU output FIFO entries, shared equally by the threads (Mesa
-    /// `nir_to_vir.c` `ntq_tmu_fifo_overflow`: 16 / threads per thread).
-    pub const TMU_OUTPUT_FIFO: u32 = 16;
-}
+/// The distances this machine checks: one definition, in qpu-isa, that the compiler
+/// schedules by too.
+pub use qpu_isa::v3d::latency;
 
 /// A rule a program broke.
 #[derive(Clone, Debug, PartialEq, Eq)]

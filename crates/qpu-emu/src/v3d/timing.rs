@@ -85,7 +85,7 @@ impl Board {
             // line; TMU and latency from the SGEMM.
             V3dVersion::V42 => Board {
                 clocks_per_instruction: 4,
-                qpus_per_slice: 4,
+                qpus_per_slice: V3dVersion::QPUS_PER_SLICE as usize,
                 tmu_sixteenths_per_line: 80,
                 tmu_store_sixteenths_per_line: 80,
                 tmu_queue_clocks: 16 * 5,
@@ -101,7 +101,7 @@ impl Board {
             // and latency from the SGEMMs, the store cost from the one-QPU scopy.
             V3dVersion::V71 => Board {
                 clocks_per_instruction: 4,
-                qpus_per_slice: 4,
+                qpus_per_slice: V3dVersion::QPUS_PER_SLICE as usize,
                 tmu_sixteenths_per_line: 32,
                 tmu_store_sixteenths_per_line: 512,
                 tmu_queue_clocks: 16 * 2,

@@ -53,6 +53,26 @@ impl Waddr {
         self.magic
     }
 
+    /// A TMU register: tmud, tmua, tmuau, and tmuc to tmuhslod (magic 11–13 and 32–46;
+    /// Mesa `v3d_qpu_magic_waddr_is_tmu`, V3D 4.x and later).
+    pub fn is_tmu(self) -> bool {
+        self.magic && matches!(self.index, 11..=13 | 32..=46)
+    }
+
+    /// A tile buffer, VPM or thread-synchronisation register: tlb, tlbu (7, 8), vpm, vpmu
+    /// (14, 15), sync, syncu, syncb (16–18) (Mesa `v3d_qpu_magic_waddr_is_tlb`, `_is_vpm`,
+    /// `_is_tsy`).
+    pub fn is_tlb_vpm_or_tsy(self) -> bool {
+        self.magic && matches!(self.index, 7..=8 | 14..=18)
+    }
+
+    /// An SFU register: 4.2's recip to rsqrt2 (magic 19–24; Mesa
+    /// `v3d_qpu_magic_waddr_is_sfu`). 7.1 has none: its SFU functions are add ops with a
+    /// plain destination.
+    pub fn is_sfu(self, version: super::V3dVersion) -> bool {
+        version == super::V3dVersion::V42 && self.magic && matches!(self.index, 19..=24)
+    }
+
     /// The 6-bit address.
     pub fn index(self) -> u8 {
         self.index

@@ -50,6 +50,69 @@ pub enum V3dVersion {
 impl V3dVersion {
     /// Both versions.
     pub const ALL: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
+
+    /// The QPUs of the board's GPU: a Pi 4's V3D 4.2 has 2 slices of 4 (Mesa
+    /// `v3d_device_info`, py-videocore6's 8 threads), a Pi 5's V3D 7.1 4 slices of 4 (its
+    /// kernel's `v3d_ident` reports 16; py-videocore7 launches 12, a number no measurement
+    /// backs).
+    pub const fn qpus(self) -> u32 {
+        match self {
+            V3dVersion::V42 => 8,
+            V3dVersion::V71 => 16,
+        }
+    }
+
+    /// QPUs sharing one slice's TMU (4 on both: Mesa `v3d_device_info`, 4 QPUs a slice).
+    pub const QPUS_PER_SLICE: u32 = 4;
+
+    /// The board's V3D clock in MHz: 500 on a Pi 4 (py-videocore6 measured 500.5 with the
+    /// performance counters), 960 at most on a Pi 5 (Raspberry Pi documentation,
+    /// `bcm2712.adoc`, "960MHz versus 500MHz on Pi 4").
+    pub const fn clock_mhz(self) -> f64 {
+        match self {
+            V3dVersion::V42 => 500.0,
+            V3dVersion::V71 => 960.0,
+        }
+    }
+
+    /// The register-file register holding the CSD payload's first word (workgroup ids):
+    /// rf0 below 7.1, rf3 on 7.1 (Mesa `nir_to_vir.c`, `cs_payload[0]`); the second word is
+    /// in rf2 on both.
+    pub const fn payload0(self) -> u8 {
+        match self {
+            V3dVersion::V42 => 0,
+            V3dVersion::V71 => 3,
+        }
+    }
+
+    /// The register-file register holding the CSD payload's second word (local invocation
+    /// indices; Mesa `nir_to_vir.c`, `cs_payload[1]`).
+    pub const PAYLOAD1: u8 = 2;
+}
+
+/// Distances between instructions the hardware needs, with their sources: the emulator
+/// checks them and the compiler schedules by them.
+pub mod latency {
+    /// Instructions executed after a branch before it takes effect (Mesa `qpu_validate.c`
+    /// `in_branch_delay_slots`; relative targets count from the branch + 4).
+    pub const BRANCH_DELAY_SLOTS: u64 = 3;
+    /// Instructions executed after `thrsw` before the switch (Mesa `qpu_validate.c`
+    /// `in_thrsw_delay_slots`).
+    pub const THRSW_DELAY_SLOTS: u64 = 2;
+    /// A 4.2 SFU result reaches r4 two instructions after the SFU write (Mesa
+    /// `qpu_validate.c`: "SFU r4 results come back two instructions later").
+    pub const SFU_R4: u64 = 2;
+    /// Instructions that must separate a `unifa` write from the first `ldunifa` (Mesa
+    /// `qpu_schedule.c` keeps 3 in between; py-videocore7 tests/test_unifa.py: "Three delays
+    /// are required for the data to be ready").
+    pub const UNIFA_TO_LDUNIFA: u64 = 3;
+    /// Per-QPU TMU output FIFO entries, shared equally by the threads (Mesa
+    /// `nir_to_vir.c` `ntq_tmu_fifo_overflow`: 16 / threads per thread).
+    pub const TMU_OUTPUT_FIFO: u32 = 16;
+    /// A 4.2 `rot` of an accumulator (or by r5) written by the instruction just before reads
+    /// the old value: the source must be written two instructions earlier (py-videocore6
+    /// tests/test_signals.py, run on a Pi 4).
+    pub const ROTATE_SOURCE: u64 = 2;
 }
 
 /// Decodes one word (see [`Instruction::decode`]).

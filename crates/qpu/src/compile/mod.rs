@@ -261,7 +261,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_qpus: 12,
+            max_qpus: qpu_isa::QPUS,
             dual_issue: true,
             self_check: cfg!(debug_assertions) || std::env::var_os("QPU_SELF_CHECK").is_some(),
         }
@@ -568,8 +568,7 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
 pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
     use bundle::Bundle;
     use schedule::{Item, Word};
-    let timing = qpu_emu::Timing::VC4;
-    let clocks = timing.clocks_per_instruction;
+    let clocks = qpu_isa::latency::CLOCKS_PER_INSTRUCTION;
     let mut notes = Vec::new();
     let mut label_at = std::collections::HashMap::new();
     // Per TMU, the lookups not yet received: the word index of those this block requested,
@@ -625,7 +624,7 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
                 };
                 if let Some(Some(request)) = tmu.and_then(|t| pending[t].pop_front()) {
                     let since = (index - request) as u64 * clocks;
-                    let wait = timing.tmu_hit_latency.saturating_sub(since);
+                    let wait = qpu_isa::latency::TMU_HIT_CLOCKS.saturating_sub(since);
                     if wait > 0 {
                         note.push_str(&format!(" tmu wait ~{wait}"));
                     }

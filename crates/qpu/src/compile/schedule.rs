@@ -1,7 +1,7 @@
 //! Scheduling: allocated IR entries into instruction words.
 //!
 //! Each basic block is list-scheduled over a dependency graph whose edges carry the
-//! hardware's latencies, read from [`qpu_emu::rules::latency`] (the facts the emulator checks
+//! hardware's latencies, read from [`qpu_isa::latency`] (the facts the emulator checks
 //! against): a physical register is readable 2 instructions after its write, an accumulator
 //! 1 (2 for the source of a rotation), an SFU result in r4 after 3, a TMU result in r4 after
 //! one. I/O registers keep program order
@@ -14,7 +14,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use qpu_emu::rules::latency;
+use qpu_isa::latency;
 use qpu_isa::{AddOp, BranchCond, Cond, RegFile, Signal};
 
 /// Words that always execute after a branch.

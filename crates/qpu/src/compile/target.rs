@@ -64,9 +64,9 @@ pub(crate) struct Facts {
 
 impl Facts {
     /// The VideoCore IV's: the guide's, as the emulator checks them
-    /// ([`qpu_emu::rules::latency`]).
+    /// ([`qpu_isa::latency`]).
     pub const VC4: Facts = {
-        use qpu_emu::rules::latency as l;
+        use qpu_isa::latency as l;
         Facts {
             regfile: l::REGFILE,
             accumulator: l::ACCUMULATOR,
@@ -76,26 +76,22 @@ impl Facts {
             uniform_address: l::UNIFORMS_ADDRESS,
             branch_delay_slots: l::BRANCH_DELAY_SLOTS,
             thread_end_delay_slots: l::THREAD_END_DELAY_SLOTS,
-            // The emulator's timing model: a 36-clock hit (measured coarsely by the VC4C
-            // authors as ~9 instructions), 4 clocks an instruction.
-            tmu_lookup: (qpu_emu::Timing::VC4.tmu_hit_latency
-                / qpu_emu::Timing::VC4.clocks_per_instruction) as usize,
+            // A TMU hit in instructions (36 clocks at 4 an instruction).
+            tmu_lookup: (l::TMU_HIT_CLOCKS / l::CLOCKS_PER_INSTRUCTION) as usize,
         }
     };
 
     /// V3D 4.2 and 7.1 (one table: the sources give the same distances for both), as the V3D
-    /// emulator checks them ([`qpu_emu::v3d::rules::latency`]).
+    /// emulator checks them ([`qpu_isa::v3d::latency`]).
     pub const V3D: Facts = {
-        use qpu_emu::v3d::rules::latency as l;
+        use qpu_isa::v3d::latency as l;
         Facts {
             // Every ALU result, register file or accumulator, is readable by the next
             // instruction (Mesa `qpu_schedule.c` `instruction_latency`: 1 unless SFU).
             regfile: 1,
             accumulator: 1,
-            // A 4.2 `rot` of an accumulator (or by r5) written by the instruction just before
-            // reads the old value (py-videocore6 tests/test_signals.py, run on a Pi 4); the
-            // compiler keeps the same distance for 7.1's `rotate`.
-            rotate_source: 2,
+            // The compiler keeps 4.2's distance for 7.1's `rotate` too.
+            rotate_source: l::ROTATE_SOURCE as usize,
             sfu: l::SFU_R4 as usize,
             // An `ldtmu` result is written at the end of its instruction, like an ALU's.
             tmu_load: 1,

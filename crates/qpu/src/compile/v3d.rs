@@ -194,8 +194,8 @@ const REGISTERS: u32 = 64;
 const ALLOCATABLE: u32 = REGISTERS - FIRST_FREE as u32;
 /// Bytes of one spill slot: a word per lane.
 const SPILL_SLOT_BYTES: u32 = 64;
-/// Per-thread TMU output FIFO entries with one thread (Mesa `ntq_tmu_fifo_overflow`).
-const TMU_FIFO: u32 = 16;
+/// Per-thread TMU output FIFO entries with one thread.
+const TMU_FIFO: u32 = qpu_isa::v3d::latency::TMU_OUTPUT_FIFO;
 /// Bytes of the semaphore area: one word per semaphore, shared by every QPU of a launch.
 pub const SEMAPHORE_BYTES: u32 = 64;
 /// The general TMU lookup config of a 32-bit atomic add, as Mesa's `ntq_emit_tmu_general`
@@ -2241,10 +2241,7 @@ impl<'k> Gen<'k> {
 
         // Prologue. The workgroup id (payload word 0: X | Y << 16, Mesa nir_to_vir.c) is
         // me(); its low 16 bits are X.
-        let payload = match self.version {
-            V3dVersion::V42 => 0,
-            V3dVersion::V71 => 3,
-        };
+        let payload = self.version.payload0();
         if self.needs.me {
             let me = format!("%{}", self.me);
             self.add2(

@@ -66,10 +66,10 @@ use crate::lang::{Float, Int, Param, Ptr, Scalar};
 /// The most QPUs a kernel can be set to run on: a Pi 5's 16. Each backend refuses more than
 /// its GPU has ([`Error::TooManyQpus`]): [`VC4_QPUS`] on a Pi 1-3, 8 on a Pi 4 (V3D 4.2), 16
 /// on a Pi 5 (V3D 7.1, as its kernel reports).
-pub const MAX_QPUS: u32 = 16;
+pub const MAX_QPUS: u32 = qpu_isa::v3d::V3dVersion::V71.qpus();
 
 /// The VideoCore IV's QPUs (Pi 1-3, Zero).
-pub const VC4_QPUS: u32 = 12;
+pub const VC4_QPUS: u32 = qpu_isa::QPUS;
 
 mod sealed {
     pub trait Sealed {}

@@ -300,8 +300,7 @@ impl Slots {
                 // tests/test_guard.py; the emulator's RotateDestination rule).
                 if matches!(add_alu.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
                     && self.mul.is_some()
-                    && mul_alu.waddr.is_magic()
-                    && matches!(mul_alu.waddr.index(), 11..=13 | 32..=46)
+                    && mul_alu.waddr.is_tmu()
                 {
                     return None;
                 }
@@ -1598,7 +1597,7 @@ fn fold_end(
             (a.mul.op != MulOp::Nop, a.mul.waddr),
         ]
         .iter()
-        .any(|&(live, w)| live && w.is_magic() && (19..=24).contains(&w.index()));
+        .any(|&(live, w)| live && w.is_sfu(V3dVersion::V42));
         let unifa = [
             (a.add.op != AddOp::Nop, a.add.waddr),
             (a.mul.op != MulOp::Nop, a.mul.waddr),
