@@ -6,9 +6,9 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use qpu_isa::v3d::{
-    self, small_imm_value, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField,
-    FloatMods, FloatPack, FloatUnpack, InputSource, Inputs, Instruction, MulOp, Mux, PushFlag,
-    Signal, Signals, UpdateFlag, V3dVersion, Waddr,
+    self, small_imm_value, tmu, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond,
+    CondField, FloatMods, FloatPack, FloatUnpack, InputSource, Inputs, Instruction, MulOp, Mux,
+    PushFlag, Signal, Signals, TmuConfig, UpdateFlag, V3dVersion, Waddr,
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
@@ -1621,21 +1621,20 @@ impl Thread {
                 self.tmu_config = Some(rest);
             }
         }
-        let config = config.filter(|&c| c & 0xff != 0xff);
+        let config = config.filter(|&c| TmuConfig::of_word(c) != TmuConfig::PLAIN);
         let words = match config {
             None => 1,
             Some(c) => {
-                let byte = c & 0xff;
-                let op = (byte >> 3) & 0xf;
-                if op != 15 {
-                    return self.atomic(addrs, mask, op, c, mem, clock);
+                let lookup = TmuConfig::of_word(c);
+                if lookup.is_atomic() {
+                    return self.atomic(addrs, mask, u32::from(lookup.op()), c, mem, clock);
                 }
-                match byte & 7 {
-                    7 => 1,
-                    n @ 2..=4 => n as usize,
-                    t => {
+                match lookup.words() {
+                    Some(n) => n,
+                    None => {
                         return Err(unsupported(format!(
-                            "TMU data type {t} in lookup config {c:#010x} (8/16-bit)"
+                            "TMU data type {} in lookup config {c:#010x} (8/16-bit)",
+                            lookup.ty()
                         )))
                     }
                 }
@@ -1766,7 +1765,12 @@ impl Thread {
             self.used("the operand of a TMU atomic", poison.within(mask))?;
         }
         let data: Vec<Lanes> = data.into_iter().map(|(d, _)| d).collect();
-        let (ty, wanted) = (config & 7, if op == 3 { 2 } else { 1 });
+        let ty = u32::from(TmuConfig::of_word(config).ty());
+        let wanted = if op == u32::from(tmu::op::CMPXCHG) {
+            2
+        } else {
+            1
+        };
         // cmpxchg's two words: Mesa declares the type vec2; py-videocore7's
         // tests/test_tmu.py (Pi 5) keeps the 32-bit type (0x9f) with `tmudref` and `tmuoff`.
         let type_ok = if op == 3 { ty == 2 || ty == 7 } else { ty == 7 };

@@ -32,11 +32,13 @@ pub mod disasm;
 pub mod fields;
 mod instr;
 pub mod ops;
+pub mod tmu;
 
 pub use asm::{assemble, AsmError};
 pub use fields::*;
 pub use instr::*;
 pub use ops::{AddOp, FloatMods, FloatPack, FloatUnpack, MulOp};
+pub use tmu::TmuConfig;
 
 /// The V3D version an instruction word is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

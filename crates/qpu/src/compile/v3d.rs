@@ -199,12 +199,17 @@ const TMU_FIFO: u32 = qpu_isa::v3d::latency::TMU_OUTPUT_FIFO;
 /// Bytes of the semaphore area: one word per semaphore, shared by every QPU of a launch.
 pub const SEMAPHORE_BYTES: u32 = 64;
 /// The general TMU lookup config of a 32-bit atomic add, as Mesa's `ntq_emit_tmu_general`
-/// builds it: the unused upper bytes all ones, bit 7 per-pixel, op 0 (add) in bits 6:3,
-/// type 7 (32-bit) in bits 2:0.
-const TMU_ATOMIC_ADD: u32 = 0xffff_ff00 | 1 << 7 | 7;
-/// The same for cmpxchg (op 3), whose type is vec2: two `tmud` words, the value compared
-/// and the value stored.
-const TMU_ATOMIC_CMPXCHG: u32 = 0xffff_ff00 | 1 << 7 | 3 << 3 | 2;
+/// builds it: per pixel, op add, one 32-bit word, the following lookups plain.
+const TMU_ATOMIC_ADD: u32 = qpu_isa::v3d::TmuConfig::new(
+    true,
+    qpu_isa::v3d::tmu::op::ADD,
+    qpu_isa::v3d::TmuConfig::TYPE_32,
+)
+.word();
+/// The same for cmpxchg, whose type is vec2: two `tmud` words, the value compared and the
+/// value stored.
+const TMU_ATOMIC_CMPXCHG: u32 =
+    qpu_isa::v3d::TmuConfig::new(true, qpu_isa::v3d::tmu::op::CMPXCHG, 2).word();
 
 /// A kernel compiled for a V3D GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -1523,7 +1528,7 @@ impl<'k> Gen<'k> {
             Src::Reg(self.index),
         )?;
         self.add2("or", Some("ifa"), "tmua", addr, addr)?;
-        self.mov("tmuc", Src::Imm(u32::MAX), None);
+        self.mov("tmuc", Src::Imm(qpu_isa::v3d::TmuConfig::PLAIN_WORD), None);
         let t = self.temp()?;
         self.emit(format!("nop ; nop ; ldtmu.%{t}"));
         self.broadcast(Src::Reg(t), false)
