@@ -79,6 +79,11 @@ impl GenericSetup {
         }
     }
 
+    /// Where STRIDE starts: code that computes a stride adds `stride << STRIDE_SHIFT`.
+    pub const STRIDE_SHIFT: u32 = 12;
+    /// The STRIDE field's bits.
+    pub const STRIDE_MASK: u32 = 0x3f << Self::STRIDE_SHIFT;
+
     /// The fields both tables share: STRIDE [17:12], HORIZ [11], LANED [10], SIZE [9:8],
     /// ADDR [7:0].
     const fn common(&self) -> u32 {
@@ -139,6 +144,11 @@ impl VdwSetup {
             lane: 0,
         }
     }
+
+    /// Where UNITS starts: code that computes a unit count adds `units << UNITS_SHIFT`.
+    pub const UNITS_SHIFT: u32 = 23;
+    /// Where the VPM row Y starts: code that computes a row adds `y << Y_SHIFT`.
+    pub const Y_SHIFT: u32 = 7;
 
     /// The word: ID [31:30] = 2, UNITS [29:23], DEPTH [22:16], HORIZ [14], VPMBASE [13:3] =
     /// {Y[6:0], X[3:0]}, MODEW [2:0].
@@ -210,6 +220,9 @@ impl VdrSetup {
             x: 0,
         }
     }
+
+    /// Where the VPM row Y starts: code that computes a row adds `y << Y_SHIFT`.
+    pub const Y_SHIFT: u32 = 4;
 
     /// The word: ID [31] = 1, MODEW [30:28], MPITCH [27:24], ROWLEN [23:20], NROWS [19:16],
     /// VPITCH [15:12], VERT [11], ADDRXY [10:0] = {Y[6:0], X[3:0]}.

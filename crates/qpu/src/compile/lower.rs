@@ -61,7 +61,7 @@ const VPM_WRITE_ROW: u32 = GenericSetup::rows(0).write_word();
 /// VPM generic read setup for one such row (guide table 33).
 const VPM_READ_ROW: u32 = GenericSetup::rows(0).read_word();
 /// VDW basic setup storing one 16-word row from VPM row 0 (guide table 34); the row Y is
-/// added as `Y << 7`.
+/// added as `Y << VdwSetup::Y_SHIFT`.
 const VDW_ONE_ROW: u32 = VdwSetup::rows(1, 0).word();
 /// VDW basic setup for 16 units of depth 1 (a strided store), vertical: unit r is column
 /// r of the row at VPMBASE (each vertical unit starts one column further), the shape of the
@@ -73,7 +73,7 @@ const VDW_SIXTEEN_UNITS: u32 = VdwSetup {
     ..VdwSetup::rows(0, 0)
 }
 .word();
-/// VDW basic setup with no units yet (added as `units << 23`): rows of 16 32-bit words from
+/// VDW basic setup with no units yet (added as `units << VdwSetup::UNITS_SHIFT`): rows of 16 32-bit words from
 /// VPM row 0. A batched store writes one unit per row.
 const VDW_ROWS: u32 = VdwSetup::rows(0, 0).word();
 /// VDW stride setup (guide table 35) with block mode clear (it has no documented effect
@@ -84,7 +84,7 @@ const VDW_STRIDE: u32 = VdwStride {
 }
 .word();
 /// VDR basic setup loading one 16-word memory row into VPM row 0 (guide table 36); the
-/// row Y is added as `Y << 4`.
+/// row Y is added as `Y << VdrSetup::Y_SHIFT`.
 const VDR_ONE_ROW: u32 = VdrSetup::row(0).word();
 
 /// What the prologue provides for memory operations, computed from the QPU id.
@@ -142,7 +142,7 @@ fn spill_prologue(code: &mut Vec<Op<VReg>>, vregs: &mut u32, g: &mut Globals, re
         AluOp::Add(AddOp::Shl),
         Dst::Reg(y),
         Src::Reg(reload_row),
-        imm(4),
+        imm(VdrSetup::Y_SHIFT as i32),
     ));
     let c = constant(code, &mut fresh, VDR_ONE_ROW);
     code.push(Op::alu(
@@ -188,7 +188,7 @@ pub fn add_spill_support(lowered: &mut Lowered) -> Option<std::ops::Range<u32>> 
                 AluOp::Add(AddOp::Add),
                 Dst::Reg(row),
                 Src::Reg(g.first_row),
-                imm(12),
+                imm(qpu_isa::QPUS as i32),
             ));
             row
         }
@@ -430,7 +430,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
             AluOp::Add(AddOp::Shl),
             Dst::Reg(y),
             Src::Reg(row),
-            imm(7),
+            imm(VdwSetup::Y_SHIFT as i32),
         ));
         let c = l.constant(VDW_ONE_ROW);
         l.emit(Op::alu(
@@ -458,7 +458,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
                     AluOp::Add(AddOp::Add),
                     Dst::Reg(row),
                     Src::Reg(me_raw),
-                    imm(12),
+                    imm(qpu_isa::QPUS as i32),
                 )),
                 Some((log2, first)) => {
                     l.emit(Op::alu(
@@ -1449,7 +1449,7 @@ impl Lower<'_> {
                 .first
                 .wrapping_add(run.step.wrapping_mul((chunk_index * run_rows) as i32));
             let offset = self.constant(offset as u32);
-            let units = self.constant((chunk.len() as u32 - 1) << 23);
+            let units = self.constant((chunk.len() as u32 - 1) << VdwSetup::UNITS_SHIFT);
             let setup = self.fresh();
             self.emit(Op::alu(
                 AluOp::Add(AddOp::Add),
@@ -1893,7 +1893,7 @@ impl Lower<'_> {
             add(AddOp::Shl),
             Dst::Reg(units),
             Src::Reg(rows),
-            shift_imm(23),
+            shift_imm(VdwSetup::UNITS_SHIFT),
         ));
         for (n, s) in b.streams.iter().enumerate() {
             self.source(s.stream.location);
@@ -2217,13 +2217,13 @@ impl Lower<'_> {
                 // One write setup per iteration, at the first stream's row kmax - k, with
                 // a stride of `rows`: each later store of the iteration lands in the next
                 // stream's row (the streams store in this order).
-                let c = self.constant(VPM_WRITE_ROW & !(0x3f << 12));
+                let c = self.constant(VPM_WRITE_ROW & !GenericSetup::STRIDE_MASK);
                 let stride = self.fresh();
                 self.emit(Op::alu(
                     add(AddOp::Shl),
                     Dst::Reg(stride),
                     Src::Reg(rows),
-                    imm(12),
+                    imm(GenericSetup::STRIDE_SHIFT as i32),
                 ));
                 self.emit(Op::alu(add(AddOp::Add), Dst::Reg(vpm), Src::Reg(stride), c));
                 self.emit(Op::alu(
@@ -2247,7 +2247,12 @@ impl Lower<'_> {
                 Some(StreamRegs { vdw_base, .. }) if staged => *vdw_base,
                 _ => {
                     let (y7, vdw_base) = (self.fresh(), self.fresh());
-                    self.emit(Op::alu(add(AddOp::Shl), Dst::Reg(y7), Src::Reg(y), imm(7)));
+                    self.emit(Op::alu(
+                        add(AddOp::Shl),
+                        Dst::Reg(y7),
+                        Src::Reg(y),
+                        imm(VdwSetup::Y_SHIFT as i32),
+                    ));
                     let c = self.constant(VDW_ROWS);
                     self.emit(Op::alu(
                         add(AddOp::Add),
