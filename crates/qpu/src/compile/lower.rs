@@ -39,6 +39,7 @@
 //! * Prologue: read the uniforms (QPU id, QPU count, arguments). Epilogue: wait for the last
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
+use crate::compile::analysis::{lane_uniform, uniform_variables, visit_assignments};
 use qpu_isa::regs::SfuOp;
 use qpu_isa::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
@@ -732,14 +733,14 @@ fn counted(cond: &AstCond, body: &[Stmt], uniform: &[bool]) -> Option<Counted> {
     let end = (**rhs).clone();
     let assigned = assignment_counts(body);
     if !uniform[i.0 as usize]
-        || !expr_uniform(&end, uniform)
+        || !lane_uniform(&end, uniform)
         || !invariant(&end, &assigned)
         || assigned.get(&i.0) != Some(&1)
     {
         return None;
     }
     let step = advance(body, *i)?.1;
-    (invariant(&step, &assigned) && expr_uniform(&step, uniform)).then_some(Counted {
+    (invariant(&step, &assigned) && lane_uniform(&step, uniform)).then_some(Counted {
         i: *i,
         end,
         step,
@@ -1262,74 +1263,6 @@ fn has_store_run(stmts: &[Stmt]) -> bool {
         } => has_store_run(then) || has_store_run(otherwise),
         _ => false,
     })
-}
-
-/// Which variables hold the same value in every lane at every point: parameters and
-/// variables only ever assigned (unmasked) from lane-uniform expressions. Whole-vector loads
-/// use lane 0's address; when the address is uniform no broadcast is needed.
-fn uniform_variables(kernel: &Kernel) -> Vec<bool> {
-    let mut uniform = vec![true; kernel.vars.len()];
-    loop {
-        let mut changed = false;
-        visit_assignments(&kernel.body, false, &mut |var, value, masked| {
-            let slot = var as usize;
-            let keep = match value {
-                Some(e) => !masked && expr_uniform(e, &uniform),
-                None => false,
-            };
-            if uniform[slot] && !keep {
-                uniform[slot] = false;
-                changed = true;
-            }
-        });
-        if !changed {
-            return uniform;
-        }
-    }
-}
-
-/// Calls `visit(variable, value, masked)` for every assignment in `stmts` at any depth
-/// (`value` is `None` for a receive; `masked` inside a `where_`).
-pub(super) fn visit_assignments(
-    stmts: &[Stmt],
-    masked: bool,
-    visit: &mut dyn FnMut(u32, Option<&Expr>, bool),
-) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Assign { var, value } => visit(var.0, Some(value), masked),
-            StmtKind::Receive { var } => visit(var.0, None, masked),
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                visit_assignments(then, masked, visit);
-                visit_assignments(otherwise, masked, visit);
-            }
-            StmtKind::While { body, .. } => visit_assignments(body, masked, visit),
-            StmtKind::Where {
-                then, otherwise, ..
-            } => {
-                visit_assignments(then, true, visit);
-                visit_assignments(otherwise, true, visit);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn expr_uniform(e: &Expr, vars: &[bool]) -> bool {
-    match e {
-        Expr::IntLit(_) | Expr::FloatLit(_) => true,
-        Expr::Var(v) => vars[v.0 as usize],
-        Expr::Special(Special::Index) => false,
-        Expr::Special(_) => true,
-        Expr::Unary { arg, .. } => expr_uniform(arg, vars),
-        Expr::Binary { lhs, rhs, .. } => expr_uniform(lhs, vars) && expr_uniform(rhs, vars),
-        Expr::Rotate { value, amount } => expr_uniform(value, vars) && expr_uniform(amount, vars),
-        // A uniform-stream element is broadcast to every lane.
-        Expr::Uniform { .. } => true,
-        Expr::Load { .. } | Expr::Select { .. } => false,
-    }
 }
 
 impl Lower<'_> {
@@ -2844,7 +2777,7 @@ impl Lower<'_> {
                 });
             }
             Expr::Load { addr, stride, .. } => {
-                let base = if expr_uniform(addr, &self.uniform_vars) {
+                let base = if lane_uniform(addr, &self.uniform_vars) {
                     self.expr(addr)
                 } else {
                     // Only lane 0's address counts: broadcast it through r5.

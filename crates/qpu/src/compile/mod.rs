@@ -80,6 +80,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
+pub(crate) mod analysis;
 pub(crate) mod bundle;
 pub(crate) mod emit;
 pub(crate) mod ir;

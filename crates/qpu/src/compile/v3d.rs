@@ -167,6 +167,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
+use crate::compile::analysis::{lane_uniform, uniform_variables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -338,7 +339,7 @@ pub(super) fn generate(
     // drop constants it keeps otherwise.
     let mut unrolled = edges.clone();
     let unrolled =
-        (shape::unroll_windows(&mut unrolled, &uniform_vars(&edges)) > 0).then_some(unrolled);
+        (shape::unroll_windows(&mut unrolled, &uniform_variables(&edges)) > 0).then_some(unrolled);
     let candidates = unrolled.map(|k| (k, true)).into_iter();
     for (mut shaped, changed) in candidates.chain([(edges.clone(), false)]) {
         if shape::hoist_invariants(&mut shaped) > 0 || changed {
@@ -773,46 +774,6 @@ fn spilled_writes(stmts: &[Stmt], spilled: &[bool], out: &mut BTreeSet<usize>) {
     }
 }
 
-/// Which variables hold the same value in every lane whenever they are read: parameters and
-/// variables only ever assigned lane-uniform values outside `where_`. A load or store whose
-/// address is lane-uniform needs no lane-0 broadcast.
-fn uniform_vars(kernel: &Kernel) -> Vec<bool> {
-    // (variable, the value it is given unmasked; `None` for a masked assignment or receive)
-    let mut list: Vec<(usize, Option<Expr>)> = Vec::new();
-    super::lower::visit_assignments(&kernel.body, false, &mut |var, value, masked| {
-        list.push((var as usize, value.filter(|_| !masked).cloned()))
-    });
-    let mut uniform = vec![true; kernel.vars.len()];
-    loop {
-        let mut changed = false;
-        for (var, value) in &list {
-            if uniform[*var] && !value.as_ref().is_some_and(|v| is_uniform(v, &uniform)) {
-                uniform[*var] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            return uniform;
-        }
-    }
-}
-
-fn is_uniform(e: &Expr, vars: &[bool]) -> bool {
-    match e {
-        Expr::IntLit(_) | Expr::FloatLit(_) => true,
-        Expr::Var(v) => vars[v.0 as usize],
-        Expr::Special(s) => *s != Special::Index,
-        Expr::Unary { arg, .. } => is_uniform(arg, vars),
-        Expr::Binary { lhs, rhs, .. } => is_uniform(lhs, vars) && is_uniform(rhs, vars),
-        Expr::Select { cond, a, b } => {
-            let mut all = true;
-            cond.walk(&mut |e| all &= is_uniform(e, vars));
-            all && is_uniform(a, vars) && is_uniform(b, vars)
-        }
-        Expr::Rotate { .. } | Expr::Load { .. } | Expr::Uniform { .. } => false,
-    }
-}
-
 /// Variables read (or conditionally written) before a top-level assignment defines them in
 /// every lane: those must start as zero.
 fn vars_needing_zero(kernel: &Kernel) -> Vec<bool> {
@@ -998,7 +959,7 @@ impl<'k> Gen<'k> {
             needs.memory = true;
             needs.stores = true;
         }
-        let uniform = uniform_vars(kernel);
+        let uniform = uniform_variables(kernel);
         Gen {
             version,
             kernel,
@@ -1336,7 +1297,7 @@ impl<'k> Gen<'k> {
                 // uniform-stream reads inside them.
                 let lanes = match lanes {
                     Some(n) => {
-                        let uniform = is_uniform(n, &self.uniform);
+                        let uniform = lane_uniform(n, &self.uniform);
                         let n = self.eval(n)?;
                         Some(self.broadcast(n, uniform)?)
                     }
@@ -2107,7 +2068,7 @@ impl<'k> Gen<'k> {
                 _ => ("add", self.eval(addr)?, Src::Imm(0)),
             });
         }
-        let uniform = is_uniform(addr, &self.uniform);
+        let uniform = lane_uniform(addr, &self.uniform);
         let base = self.eval(addr)?;
         let base = self.broadcast(base, uniform)?;
         let offsets = self.lane_offsets(stride)?;

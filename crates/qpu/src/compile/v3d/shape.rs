@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
-use super::is_uniform;
-use crate::compile::lower::{visit_assignments, window_copies};
+use crate::compile::analysis::{lane_uniform, visit_assignments};
+use crate::compile::lower::window_copies;
 use crate::error::SourceLocation;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl,
@@ -369,7 +369,7 @@ fn unrolled_loop(
         } if *var == counter && **lhs == Expr::Var(counter) => Some(rhs.clone()),
         _ => None,
     })?;
-    let steady = |e: &Expr| invariant(e, &assigned) && is_uniform(e, uniform);
+    let steady = |e: &Expr| invariant(e, &assigned) && lane_uniform(e, uniform);
     if counter_writes != 1 || !uniform[counter.0 as usize] || !steady(limit) || !steady(&step) {
         return None;
     }
@@ -465,10 +465,12 @@ pub(super) fn is_contiguous(e: &Expr, contiguous: &[bool], uniform: &[bool]) -> 
         Expr::Binary { op, lhs, rhs } => match op {
             BinaryOp::Shl => **lhs == Expr::Special(Special::Index) && **rhs == Expr::IntLit(2),
             BinaryOp::IntAdd => {
-                (is_contiguous(lhs, contiguous, uniform) && is_uniform(rhs, uniform))
-                    || (is_uniform(lhs, uniform) && is_contiguous(rhs, contiguous, uniform))
+                (is_contiguous(lhs, contiguous, uniform) && lane_uniform(rhs, uniform))
+                    || (lane_uniform(lhs, uniform) && is_contiguous(rhs, contiguous, uniform))
             }
-            BinaryOp::IntSub => is_contiguous(lhs, contiguous, uniform) && is_uniform(rhs, uniform),
+            BinaryOp::IntSub => {
+                is_contiguous(lhs, contiguous, uniform) && lane_uniform(rhs, uniform)
+            }
             _ => false,
         },
         _ => false,
@@ -523,8 +525,9 @@ pub(super) fn is_aligned(e: &Expr, aligned: &[bool]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{uniform_vars, vars_needing_zero};
+    use super::super::vars_needing_zero;
     use super::*;
+    use crate::compile::analysis::uniform_variables;
     use crate::lang::{
         any, for_range, gather, index, num_qpus, receive, where_, while_, Float, Int, Ptr,
     };
@@ -668,7 +671,7 @@ mod tests {
                 i.set(i + 1);
             });
         });
-        let uniform = uniform_vars(&kernel);
+        let uniform = uniform_variables(&kernel);
         let contiguous = contiguous_vars(&kernel, &uniform, &vars_needing_zero(&kernel));
         // Variables 0–2 are the parameters, then inc, p, q, r (written under a `where_`),
         // s (received into), t (`x + 0` is the same address in every lane), i.
@@ -730,7 +733,10 @@ mod tests {
     fn a_sliding_window_loop_is_unrolled_by_its_cycle_in_front_of_itself() {
         let mut kernel = windowed(true, false);
         let original = kernel.clone();
-        assert_eq!(unroll_windows(&mut kernel, &uniform_vars(&original)), 1);
+        assert_eq!(
+            unroll_windows(&mut kernel, &uniform_variables(&original)),
+            1
+        );
         let (at, _) = first_loop(&original.body);
         assert_eq!(
             kernel.body[at + 1],
@@ -779,7 +785,10 @@ mod tests {
     fn a_window_loop_stays_as_it_is_without_a_literal_step_or_with_a_changing_limit() {
         for kernel in [windowed(false, false), windowed(true, true)] {
             let mut unrolled = kernel.clone();
-            assert_eq!(unroll_windows(&mut unrolled, &uniform_vars(&kernel)), 0);
+            assert_eq!(
+                unroll_windows(&mut unrolled, &uniform_variables(&kernel)),
+                0
+            );
             assert_eq!(unrolled, kernel);
         }
     }
