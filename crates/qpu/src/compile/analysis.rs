@@ -76,3 +76,23 @@ pub(crate) fn lane_uniform(e: &Expr, vars: &[bool]) -> bool {
         Expr::Load { .. } => false,
     }
 }
+
+/// Whether `e` has the same value in every iteration of a loop, `assigned(v)` saying which
+/// variables the loop assigns: it reads none of them and no memory or uniform stream (a
+/// uniform read advances the stream). Rotations and selections of invariant values are
+/// invariant; `me()`, `index()` and the other specials are fixed for a run.
+pub(crate) fn invariant(e: &Expr, assigned: &dyn Fn(u32) -> bool) -> bool {
+    match e {
+        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
+        Expr::Var(v) => !assigned(v.0),
+        Expr::Unary { arg, .. } => invariant(arg, assigned),
+        Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
+        Expr::Rotate { value, amount } => invariant(value, assigned) && invariant(amount, assigned),
+        Expr::Select { cond, a, b } => {
+            let mut all = true;
+            cond.walk(&mut |e| all &= invariant(e, assigned));
+            all && invariant(a, assigned) && invariant(b, assigned)
+        }
+        Expr::Load { .. } | Expr::Uniform { .. } => false,
+    }
+}

@@ -775,17 +775,9 @@ fn advance(body: &[Stmt], var: VarId) -> Option<(usize, Expr)> {
     })
 }
 
-/// Whether `e` has the same value in every iteration of a loop that assigns `assigned`:
-/// no variable it reads is assigned, and it reads no memory.
+/// [`crate::compile::analysis::invariant`] for a loop whose assignments `assigned` counts.
 fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
-    match e {
-        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
-        Expr::Var(v) => !assigned.contains_key(&v.0),
-        Expr::Unary { arg, .. } => invariant(arg, assigned),
-        Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
-        Expr::Rotate { value, amount } => invariant(value, assigned) && invariant(amount, assigned),
-        Expr::Load { .. } | Expr::Select { .. } | Expr::Uniform { .. } => false,
-    }
+    crate::compile::analysis::invariant(e, &|v| assigned.contains_key(&v))
 }
 
 /// A batch loop counted down (strength reduction of its test and advances): with one

@@ -117,17 +117,10 @@ fn mark_assigned(stmts: &[Stmt], assigned: &mut [bool]) {
     visit_assignments(stmts, false, &mut |var, _, _| assigned[var as usize] = true);
 }
 
-/// Whether `e` is the same in every iteration of a loop that assigns `assigned`, and pure.
+/// [`analysis::invariant`](crate::compile::analysis::invariant) for a loop assigning the
+/// variables `assigned` marks.
 fn invariant(e: &Expr, assigned: &[bool]) -> bool {
-    match e {
-        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) => true,
-        Expr::Var(v) => !assigned[v.0 as usize],
-        Expr::Unary { arg, .. } => invariant(arg, assigned),
-        Expr::Binary { lhs, rhs, .. } => invariant(lhs, assigned) && invariant(rhs, assigned),
-        Expr::Rotate { .. } | Expr::Select { .. } | Expr::Load { .. } | Expr::Uniform { .. } => {
-            false
-        }
-    }
+    crate::compile::analysis::invariant(e, &|v| assigned[v as usize])
 }
 
 /// The type of a moved computation's value.
