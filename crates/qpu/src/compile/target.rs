@@ -29,10 +29,10 @@ use std::time::Duration;
 
 use qpu_isa::Instruction;
 
-use super::bundle::Bundle;
-use super::emit::EncodeError;
-use super::ir::*;
-use super::lower::Lowered;
+use super::vc4::bundle::Bundle;
+use super::vc4::emit::EncodeError;
+use super::vc4::ir::*;
+use super::vc4::lower::Lowered;
 use super::{CompileError, Options};
 use crate::lang::ast;
 
@@ -145,17 +145,17 @@ impl Vc4 {
         spill_support: bool,
         max_qpus: u32,
     ) -> Lowered {
-        super::lower::lower(kernel, spill_support, max_qpus)
+        super::vc4::lower::lower(kernel, spill_support, max_qpus)
     }
 
     /// One instruction word doing `ops` together, if they fit.
     pub(crate) fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {
-        super::schedule::pack(ops)
+        super::vc4::schedule::pack(ops)
     }
 
     /// The machine instruction of a scheduled word (`index` for error messages).
     pub(crate) fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
-        super::emit::encode(bundle, index)
+        super::vc4::emit::encode(bundle, index)
     }
 }
 

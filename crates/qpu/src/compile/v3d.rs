@@ -1578,8 +1578,8 @@ impl<'k> Gen<'k> {
                 spilled_writes(body, &self.spilled, &mut self.spill_dirty);
                 // A body that is idle once the condition fails (Euclid's algorithm) runs
                 // several copies per test, as on the VideoCore IV (`lower::idle_once_done`).
-                let copies = if super::lower::idle_once_done(cond, body) {
-                    super::lower::IDLE_UNROLL
+                let copies = if super::vc4::lower::idle_once_done(cond, body) {
+                    super::vc4::lower::IDLE_UNROLL
                 } else {
                     1
                 };

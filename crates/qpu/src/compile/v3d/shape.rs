@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use crate::compile::analysis::{lane_uniform, visit_assignments};
-use crate::compile::lower::window_copies;
+use crate::compile::vc4::lower::window_copies;
 use crate::error::SourceLocation;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl,

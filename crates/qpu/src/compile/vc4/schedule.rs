@@ -21,10 +21,10 @@ use qpu_isa::{AddOp, BranchCond, Cond, RegFile, Signal};
 /// The VideoCore IV's branch delay slots (listings and tests count with it).
 pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
+use super::super::target::{Facts, Target, Vc4};
 use super::bundle::{Bundle, Unit};
 use super::emit::{dest, write_swap, Ports};
 use super::ir::*;
-use super::target::{Facts, Target, Vc4};
 
 /// A scheduled item: a bundle, or a label marking the next bundle's index.
 #[derive(Clone, Debug)]
@@ -1396,7 +1396,7 @@ pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::bundle::Unit;
+    use crate::compile::vc4::bundle::Unit;
     use qpu_isa::SmallImm;
 
     fn word(op: Op<Loc>) -> Item {

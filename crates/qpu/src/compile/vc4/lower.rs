@@ -800,11 +800,11 @@ struct Countdown {
 }
 
 /// A loop body unrolled by its sliding window's cycle ([`window_copies`]).
-pub(super) struct Windowed {
+pub(crate) struct Windowed {
     /// The renamed copies, in order.
-    pub(super) copies: Vec<Vec<Stmt>>,
+    pub(crate) copies: Vec<Vec<Stmt>>,
     /// The window's variables.
-    pub(super) window: Vec<VarId>,
+    pub(crate) window: Vec<VarId>,
 }
 
 impl Countdown {
@@ -969,7 +969,7 @@ const MAX_WINDOW_COPIES: usize = 4;
 /// After `k` copies the renaming is the identity again, so the variables hold what `k`
 /// iterations would have left in them. Returns the `k` copies (`k` from 2 to
 /// [`MAX_WINDOW_COPIES`]), or `None` when the body has no window or its cycle is longer.
-pub(super) fn window_copies(body: &[Stmt]) -> Option<Windowed> {
+pub(crate) fn window_copies(body: &[Stmt]) -> Option<Windowed> {
     let assigned = assignment_counts(body);
     let once = |v: &VarId| assigned.get(&v.0) == Some(&1);
     // Candidates, then drop those copied from outside the set until none is.
@@ -3005,7 +3005,7 @@ fn simple_binary(op: BinaryOp) -> Option<AluOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::ir;
+    use crate::compile::vc4::ir;
     use crate::lang::{any, where_, while_, Int, Ptr};
 
     fn lowered<P, R, F: crate::runtime::KernelFn<P, R>>(f: F) -> Lowered {
