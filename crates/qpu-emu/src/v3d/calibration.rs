@@ -34,6 +34,27 @@ pub fn qpu_and_lane(q: &str, e: &str) -> String {
     )
 }
 
+/// The prologue the streaming programs share: uniforms into rf1 (source or destination),
+/// rf2 (destination), rf3 (iterations) and rf6 (stride), then rf1 (and rf2, if `both`)
+/// advanced to this QPU's lanes: (16 · QPU + lane) << `shift` bytes.
+fn stream_prologue(shift: u32, both: bool) -> String {
+    format!(
+        "
+        nop ; nop ; ldunifrf.rf1
+        nop ; nop ; ldunifrf.rf2
+        nop ; nop ; ldunifrf.rf3
+        nop ; nop ; ldunifrf.rf6
+        {ids}
+        shl rf4, rf4, 4 ; nop
+        add rf4, rf4, rf5 ; nop
+        shl rf4, rf4, {shift} ; nop
+        add rf1, rf1, rf4 ; nop
+        {second}",
+        ids = qpu_and_lane("rf4", "rf5"),
+        second = if both { "add rf2, rf2, rf4 ; nop" } else { "" },
+    )
+}
+
 /// memset, V3D 4.2: each lane stores 16 bytes (vec4, the lookup config from a uniform whose
 /// four bytes configure this store and the next three), a QPU's 16 lanes 256 contiguous
 /// bytes, the QPUs interleaved. Uniforms: dst, fill, iterations, stride, then a config word
@@ -52,15 +73,7 @@ pub fn memset_kernel() -> String {
     };
     format!(
         "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 4 ; nop
-        add rf1, rf1, rf4 ; nop
+        {prologue}
     loop:
         sub.pushz rf3, rf3, 1 ; nop
         {s0}
@@ -74,7 +87,7 @@ pub fn memset_kernel() -> String {
         add rf1, rf1, rf6 ; mov tmua, rf1
         tmuwt ; nop
         {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
+        prologue = stream_prologue(4, false),
         s0 = store(true),
         s1 = store(false),
         s2 = store(false),
@@ -104,16 +117,7 @@ pub fn streaming_kernel(each: &str, after: &str) -> String {
     }
     format!(
         "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 2 ; nop
-        add rf1, rf1, rf4 ; nop
-        add rf2, rf2, rf4 ; nop
+        {prologue}
         xor rf7, rf7, rf7 ; nop
         sub rf3, rf3, 1 ; nop
         {issue}
@@ -129,7 +133,7 @@ pub fn streaming_kernel(each: &str, after: &str) -> String {
         {drain}
         {after}
         {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
+        prologue = stream_prologue(2, true),
         body = body.join("\n"),
     )
 }
@@ -173,23 +177,14 @@ pub fn scopy_vec4_kernel() -> String {
     body.insert(at, "b.anyna loop");
     format!(
         "
-        nop ; nop ; ldunifrf.rf1
-        nop ; nop ; ldunifrf.rf2
-        nop ; nop ; ldunifrf.rf3
-        nop ; nop ; ldunifrf.rf6
-        {ids}
-        shl rf4, rf4, 4 ; nop
-        add rf4, rf4, rf5 ; nop
-        shl rf4, rf4, 4 ; nop
-        add rf1, rf1, rf4 ; nop
-        add rf2, rf2, rf4 ; nop
+        {prologue}
         {issue}
     loop:
         {body}
         {copy}
         tmuwt ; nop
         {END}",
-        ids = qpu_and_lane("rf4", "rf5"),
+        prologue = stream_prologue(4, true),
         body = body.join("\n"),
     )
 }

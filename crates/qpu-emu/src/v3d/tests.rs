@@ -13,15 +13,7 @@ const V42: V3dVersion = V3dVersion::V42;
 const V71: V3dVersion = V3dVersion::V71;
 
 /// The program end every py-videocore6/7 kernel uses.
-pub(super) const END: &str = "
-    nop ; nop ; thrsw
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-";
+pub(super) use super::calibration::END;
 
 /// Xorshift: a reproducible stream of test inputs (also `machine`'s path test's).
 pub(super) struct Rng(pub(super) u64);
