@@ -5,15 +5,7 @@
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
 use qpu_isa::v3d::{self, V3dVersion};
 
-const END: &str = "
-    nop ; nop ; thrsw
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-    nop ; nop ; thrsw
-    nop ; nop
-    nop ; nop
-";
+use qpu_emu::v3d::calibration::END;
 
 /// Each batch (one per QPU, workgroup id w) adds chunks w, w + n, w + 2n, … of 16 floats
 /// lane by lane and stores its 16 partial sums at out + 64·w. Uniforms: in, out, chunks per
