@@ -319,6 +319,12 @@ impl fmt::Display for V3dRunReport {
             self.cycles() as f64 / self.clock_mhz,
             self.clock_mhz
         )?;
+        let perfmon: Vec<String> = self
+            .perfmon()
+            .iter()
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect();
+        writeln!(f, "perfmon counters: {}", perfmon.join(", "))?;
         for q in &self.qpus {
             writeln!(
                 f,

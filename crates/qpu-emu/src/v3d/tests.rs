@@ -529,6 +529,16 @@ fn scale_kernel_runs_on_several_qpus_with_a_loop() {
         }
         assert!(report.cycles() > 0);
         assert!(report.to_string().contains("calibrated model"));
+        // The report lists the run under the kernel's perfmon names, cycle count first.
+        let text = report.to_string();
+        assert!(
+            text.contains(&format!(
+                "perfmon counters: cycle-count {},",
+                report.cycles()
+            )),
+            "{text}"
+        );
+        assert!(text.contains(&format!("QPU-active {},", report.instructions())));
     }
 }
 
