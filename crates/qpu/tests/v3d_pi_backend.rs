@@ -20,6 +20,7 @@ use qpu::error::{Error, RunErrorKind};
 use qpu::lang::*;
 use qpu::runtime::V3dPi;
 use qpu::{compile, Device};
+use qpu_emu::v3d::calibration::END;
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator};
 use qpu_isa::v3d::V3dVersion as IsaVersion;
 use qpu_pi::v3d::standin::{FakeV3d, FakeV3dConfig, JobOutcome};
@@ -92,14 +93,7 @@ fn ids_kernel(version: IsaVersion) -> String {
         or tmud, rf11, rf11 ; nop
         or tmua, rf10, rf10 ; nop
         tmuwt ; nop
-        nop ; nop ; thrsw
-        nop ; nop ; thrsw
-        nop ; nop
-        nop ; nop
-        nop ; nop ; thrsw
-        nop ; nop
-        nop ; nop
-        "
+        {END}"
     )
 }
 
