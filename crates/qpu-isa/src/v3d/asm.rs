@@ -8,7 +8,7 @@ use super::disasm::{add_op_name, mul_op_name};
 use super::fields::*;
 use super::instr::*;
 use super::ops::{self, AddOp, FloatPack, FloatUnpack, MulOp, Scheme};
-use super::{EncodeError, V3dVersion};
+use super::{build, EncodeError, V3dVersion};
 use std::collections::HashMap;
 
 /// An assembly error at a line and column (both 1-based).
@@ -166,8 +166,6 @@ enum Src {
     Acc(u8),
     Rf(u8),
     Imm(u8),
-    /// 4.2 `rot` amount: a small-immediate index in raddr_b (0 = by r5), no signal.
-    Rot(u8),
 }
 
 struct Part {
@@ -424,205 +422,70 @@ impl Parser<'_> {
         let (mul_op, mul_variant, _, mul_waddr, mul_srcs) =
             self.alu_part(&mul, true, &mut flags)?;
 
-        // Operands into input fields.
-        let (mut inputs, mut signals_placed) = self.place(&add_srcs, &mul_srcs, signals, rot)?;
-        let cond = match sig_addr {
-            Some(w) => {
-                if !flags.is_empty() {
-                    return Err(self.err_at(
-                        add.col,
-                        "a signal that writes a register leaves no room for flags or conditions",
-                    ));
-                }
-                CondField::SigAddr(w)
+        // Operands into input fields, through the builder the compiler uses too.
+        let input = |srcs: &[(Src, usize)]| -> [InputSource; 2] {
+            let mut out = [InputSource::Acc(0); 2];
+            for (slot, (s, _)) in out.iter_mut().zip(srcs) {
+                *slot = match *s {
+                    Src::Acc(n) => InputSource::Acc(n),
+                    Src::Rf(r) => InputSource::Rf(r),
+                    Src::Imm(i) => InputSource::SmallImm(i),
+                };
             }
-            None => CondField::Flags(flags),
+            out
         };
-        let alu = AluInstruction {
-            signals: signals_placed,
-            cond,
-            add: Alu {
-                op: add_op,
-                variant: add_variant,
-                waddr: add_waddr,
-            },
-            mul: Alu {
-                op: mul_op,
-                variant: mul_variant,
-                waddr: mul_waddr,
-            },
-            inputs,
+        let (pack, unpack_a, unpack_b) = add_unp;
+        let add_operation = build::Operation {
+            op: add_op,
+            variant: add_variant,
+            waddr: add_waddr,
+            inputs: input(&add_srcs),
+            arity: add_srcs.len().min(2) as u8,
+            pack,
+            unpack_a,
+            unpack_b,
         };
-        let mut instr = Instruction::Alu(alu);
-        let mut encoded = instr.encode(v);
-        if let Err(EncodeError::OperandOrder(_)) = encoded {
-            // fadd/faddnf and fmin/fmax are told apart by the order of their (commutative)
-            // inputs: swap the inputs and their unpacks, as Mesa's packer and
-            // py-videocore7's assembler do, and place the operands again.
-            let (pack, ua, ub) = add_unp;
-            if let (Some(variant), [a, b]) =
-                (add_op.float_variant(v, pack, ub, ua), add_srcs.as_slice())
-            {
-                let swapped_srcs = [*b, *a];
-                (inputs, signals_placed) = self.place(&swapped_srcs, &mul_srcs, signals, rot)?;
-                let mut swapped = alu;
-                swapped.add.variant = variant;
-                swapped.inputs = inputs;
-                swapped.signals = signals_placed;
-                instr = Instruction::Alu(swapped);
-                encoded = instr.encode(v);
-            }
-        }
-        let word = match encoded {
-            Ok(w) => w,
-            Err(EncodeError::OperandOrder(op)) => {
-                return Err(self.err_at(
-                    add.name_col,
-                    format!(
-                        "`{}` cannot be encoded with these inputs in either order (equal inputs select `{}`)",
-                        add_op_name(op),
-                        add_op_name(match op {
-                            AddOp::Faddnf => AddOp::Fadd,
-                            AddOp::Fmax => AddOp::Fmin,
-                            other => other,
-                        })
+        let mul_operation = build::Operation::plain(
+            mul_op,
+            mul_variant,
+            mul_waddr,
+            &input(&mul_srcs)[..mul_srcs.len().min(2)],
+        );
+        let extras = build::Extras {
+            signals,
+            sig_addr,
+            flags,
+            rot,
+        };
+        match build::alu(v, Some(&add_operation), Some(&mul_operation), extras) {
+            Ok(alu) => Ok(Instruction::Alu(alu)),
+            Err(e) => {
+                let col = |input: usize| {
+                    let srcs = if input < 2 { &add_srcs } else { &mul_srcs };
+                    srcs.get(input % 2).map_or(add.col, |s| s.1)
+                };
+                Err(match e {
+                    build::BuildError::Ports { input }
+                    | build::BuildError::SmallImmediates { input }
+                    | build::BuildError::NoAccumulators { input } => {
+                        self.err_at(col(input), e.to_string())
+                    }
+                    build::BuildError::Encode(EncodeError::OperandOrder(op)) => self.err_at(
+                        add.name_col,
+                        format!(
+                            "`{}` cannot be encoded with these inputs in either order (equal inputs select `{}`)",
+                            add_op_name(op),
+                            add_op_name(match op {
+                                AddOp::Faddnf => AddOp::Fadd,
+                                AddOp::Fmax => AddOp::Fmin,
+                                other => other,
+                            })
+                        ),
                     ),
-                ))
-            }
-            Err(e) => return Err(self.err_at(add.col, e.to_string())),
-        };
-        super::decode(v, word).map_err(|e| self.err_at(add.col, e.to_string()))
-    }
-
-    /// Puts the sources into the input fields (4.2: muxes and the two ports; 7.1: read
-    /// addresses), adding the small-immediate signal a literal needs.
-    fn place(
-        &self,
-        add_srcs: &[(Src, usize)],
-        mul_srcs: &[(Src, usize)],
-        mut signals: Signals,
-        rot: Option<u8>,
-    ) -> Result<(Inputs, Signals), AsmError> {
-        let v = self.version;
-        let mut inputs = match v {
-            V3dVersion::V42 => Inputs::V42 {
-                add_a: Mux::Acc(0),
-                add_b: Mux::Acc(0),
-                mul_a: Mux::Acc(0),
-                mul_b: Mux::Acc(0),
-                raddr_a: 0,
-                raddr_b: 0,
-            },
-            V3dVersion::V71 => Inputs::V71 {
-                raddr_a: 0,
-                raddr_b: 0,
-                raddr_c: 0,
-                raddr_d: 0,
-            },
-        };
-        match &mut inputs {
-            Inputs::V42 {
-                add_a,
-                add_b,
-                mul_a,
-                mul_b,
-                raddr_a,
-                raddr_b,
-            } => {
-                let mut port_a: Option<u8> = None;
-                let mut port_b: Option<Src> = rot.map(Src::Rot);
-                let mut muxes = [Mux::Acc(0); 4];
-                let all = add_srcs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (i, *s))
-                    .chain(mul_srcs.iter().enumerate().map(|(i, s)| (i + 2, *s)));
-                for (slot, (src, col)) in all {
-                    muxes[slot] = match src {
-                        Src::Acc(n) => Mux::Acc(n),
-                        Src::Rot(_) => return Err(self.err_at(col, "a rot amount is not an operand")),
-                        Src::Rf(r) if port_a.is_none() || port_a == Some(r) => {
-                            port_a = Some(r);
-                            Mux::A
-                        }
-                        Src::Rf(r) => match port_b {
-                            None => {
-                                port_b = Some(Src::Rf(r));
-                                Mux::B
-                            }
-                            Some(Src::Rf(b)) if b == r => Mux::B,
-                            _ => {
-                                return Err(self.err_at(
-                                    col,
-                                    "V3D 4.2 reads at most two register-file registers (or one and a small immediate or a rot amount)",
-                                ))
-                            }
-                        },
-                        Src::Imm(i) => match port_b {
-                            None => {
-                                port_b = Some(Src::Imm(i));
-                                Mux::B
-                            }
-                            Some(Src::Imm(j)) if i == j => Mux::B,
-                            _ => {
-                                return Err(self.err_at(
-                                    col,
-                                    "one small immediate per instruction, and it takes register port B (as does a rot amount)",
-                                ))
-                            }
-                        },
-                    };
-                }
-                [*add_a, *add_b, *mul_a, *mul_b] = muxes;
-                *raddr_a = port_a.unwrap_or(0);
-                match port_b {
-                    Some(Src::Rf(r) | Src::Rot(r)) => *raddr_b = r,
-                    Some(Src::Imm(i)) => {
-                        *raddr_b = i;
-                        signals = signals.with(Signal::SmallImmB);
-                    }
-                    _ => {}
-                }
-            }
-            Inputs::V71 {
-                raddr_a,
-                raddr_b,
-                raddr_c,
-                raddr_d,
-            } => {
-                let mut imm: Option<u8> = None;
-                let slots: [(&mut u8, Signal); 4] = [
-                    (raddr_a, Signal::SmallImmA),
-                    (raddr_b, Signal::SmallImmB),
-                    (raddr_c, Signal::SmallImmC),
-                    (raddr_d, Signal::SmallImmD),
-                ];
-                let all = add_srcs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (i, *s))
-                    .chain(mul_srcs.iter().enumerate().map(|(i, s)| (i + 2, *s)));
-                let mut slots = slots;
-                for (slot, (src, col)) in all {
-                    let (field, sig) = &mut slots[slot];
-                    match src {
-                        Src::Rf(r) => **field = r,
-                        Src::Imm(i) => {
-                            if imm.is_some() {
-                                return Err(self.err_at(col, "one small immediate per instruction"));
-                            }
-                            imm = Some(i);
-                            **field = i;
-                            signals = signals.with(*sig);
-                        }
-                        Src::Acc(_) => return Err(self.err_at(col, "V3D 7.1 has no accumulators")),
-                        Src::Rot(_) => return Err(self.err_at(col, "V3D 7.1 has no rot signal")),
-                    }
-                }
+                    e => self.err_at(add.col, e.to_string()),
+                })
             }
         }
-
-        Ok((inputs, signals))
     }
 
     /// One ALU part: op, variant, unpacks, destination and sources (with columns).
@@ -873,10 +736,8 @@ impl Parser<'_> {
                     .labels
                     .get(label)
                     .ok_or_else(|| self.err_at(*c, format!("unknown label `{label}`")))?;
-                let delta = (target as i64 - (self.index as i64 + 4)) * 8;
-                b.offset = i32::try_from(delta)
-                    .map_err(|_| self.err_at(*c, "branch distance does not fit in 32 bits"))?
-                    as u32;
+                b.offset = build::relative_offset(self.index, target)
+                    .ok_or_else(|| self.err_at(*c, "branch distance does not fit in 32 bits"))?;
             }
             [_, (w, c), ..] => {
                 return Err(self.err_at(*c, format!("unexpected `{w}` in branch target")))
@@ -918,7 +779,7 @@ impl Parser<'_> {
 type FloatMods3 = (FloatPack, FloatUnpack, FloatUnpack);
 
 /// What the assembler needs from an op enum.
-trait OpKind: Copy + PartialEq {
+pub(crate) trait OpKind: Copy + PartialEq {
     fn parse(v: V3dVersion, name: &str) -> Option<Self>;
     fn variants(self, v: V3dVersion) -> usize;
     fn arity(self, v: V3dVersion, variant: u8) -> u8;

@@ -28,6 +28,10 @@ impl Waddr {
     pub const UNIFA: Waddr = Waddr::magic_const(9);
     /// Tile buffer write.
     pub const TLB: Waddr = Waddr::magic_const(7);
+    /// `tmuc`: the TMU lookup config of the next request.
+    pub const TMUC: Waddr = Waddr::magic_const(32);
+    /// 4.2 `r5rep` (write r5 with lane 0 in every lane) / 7.1 `rep` (the same into rf0).
+    pub const REP: Waddr = Waddr::magic_const(55);
 
     const fn magic_const(index: u8) -> Waddr {
         Waddr { magic: true, index }

@@ -28,6 +28,7 @@
 //! ```
 
 pub mod asm;
+pub mod build;
 pub mod disasm;
 pub mod fields;
 mod instr;

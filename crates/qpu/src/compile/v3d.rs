@@ -7,23 +7,26 @@
 //! the VideoCore IV pipeline's IR, allocator and scheduler are built around the A/B register
 //! files, VPM/DMA stores and the VC4 hazard table, and bending them to a unified 64-entry
 //! register file, TMU stores and a different flag model would take longer to get right than a
-//! direct lowering. So this module walks the AST once and prints V3D assembly text with
-//! virtual registers (`%n`), one ALU operation or signal per instruction with nops where a
-//! latency or a branch delay slot needs them. The allocator (`v3d/alloc.rs`) replaces the
-//! virtual registers by register-file registers, [`qpu_isa::v3d::assemble`] encodes the
-//! text (labels, branch offsets, small-immediate signals, fadd/fmin operand order), and the
-//! packer (`v3d/pack.rs`) then schedules each basic block: it pairs add- and mul-ALU
+//! direct lowering. So this module walks the AST once and writes typed V3D instructions
+//! (`v3d/ir.rs`: `Inst<VReg>`, add- and mul-ALU operations, signals, labels and branches)
+//! over virtual registers, one ALU operation or signal per instruction with nops where a
+//! latency or a branch delay slot needs them. The allocator (`v3d/alloc.rs`) renames the
+//! virtual registers to register-file registers and accumulators (`Inst<Phys>`), each ALU
+//! instruction is built by `qpu_isa::v3d::build` (the operand router and `fadd`/`fmin`
+//! input order the assembler shares) and branches get their offsets from the labels, and
+//! the packer (`v3d/pack.rs`) then schedules each basic block: it pairs add- and mul-ALU
 //! operations, folds signals onto ALU instructions, turns the nops into latency constraints
 //! and fills branch delay slots. The packer sees only physical registers and keeps every
 //! dependency between them, including the write-after-read ones register reuse creates.
+//! No assembly text passes between these steps; `QPU_DUMP_IR` prints listings of them.
 //!
 //! Registers: rf0–rf3 are reserved (the CSD payload arrives in rf0 (4.2) or rf3 (7.1) and
 //! rf2; 7.1 writes `rep` into rf0; rf1 takes the QPU count when nothing reads it) and
-//! written into the text by name. Everything else is a virtual register: one per kernel
+//! named directly (`VReg::Rf`). Everything else is a virtual register: one per kernel
 //! variable, per built-in value used (QPU number, QPU count, lane number, lane × 4), per
 //! constant loaded from the uniforms (see below), per buffer position of gathered values a
 //! load popped, and a new one for every temporary. The allocator computes liveness over
-//! the text's control flow (labels and branches; a value live around a loop's back edge is
+//! the instructions' control flow (labels and branches; a value live around a loop's back edge is
 //! live throughout the loop; a conditional write, such as a `where_` assignment, also
 //! reads its register, so it does not end the old value's life) and colours the
 //! interference graph with rf4–rf63 (Chaitin/Briggs, registers handed out round-robin as
@@ -35,11 +38,11 @@
 //! left to spill, the kernel is a [`CompileError::RegisterAllocation`] naming the kernel,
 //! the number of values live at once and the statement where that happens. On 4.2 the
 //! allocator also hands out the accumulators r1–r4 to short-lived values (within one basic
-//! block, at most a dozen lines of the text, not written by a signal), which frees the
+//! block, at most a dozen instructions, not written by a signal), which frees the
 //! register file's two read ports for the packer; the code generator itself names r0 and r5
 //! (a rotation's source and amount) and r1 (an `fmax` of two registers) within single
 //! operations' sequences, and the allocator keeps its values out of an accumulator where
-//! the text uses it. The same lowering serves 4.2 and 7.1; the differences are in
+//! the generator uses it. The same lowering serves 4.2 and 7.1; the differences are in
 //! `Gen::broadcast`, `Gen::rotate` and `Gen::binary`.
 //!
 //! Conditions: integer comparisons push flag A the way Mesa's `ntq_emit_comparison` does
@@ -173,7 +176,10 @@ use std::fmt::Write;
 
 /// The V3D version a kernel is compiled for (re-exported from `qpu_isa`).
 pub use qpu_isa::v3d::V3dVersion;
-use qpu_isa::v3d::{self, small_imm_index, Instruction};
+use qpu_isa::v3d::{
+    self, small_imm_index, AddOp, BranchCond, Cond as WCond, Instruction, MulOp, PushFlag, Signal,
+    UpdateFlag, Waddr,
+};
 
 use super::target::{Target, V3d};
 use super::{CompileError, Options};
@@ -181,11 +187,13 @@ use crate::error::SourceLocation;
 use std::time::Duration;
 
 mod alloc;
+mod ir;
 mod pack;
 mod shape;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp, VarDecl,
 };
+use ir::{Alu, Dst, Fl, Inst, Label, Op, VReg};
 
 /// Registers rf0–rf3 are never allocated (see the module docs).
 const FIRST_FREE: u8 = 4;
@@ -432,28 +440,34 @@ impl From<CompileError> for Attempt {
     }
 }
 
-/// An ALU operand: a virtual register (`%n` in the generated text, given a register-file
-/// register by `alloc`), one of the reserved registers rf0–rf3, or a small immediate (its
-/// 32-bit value).
+/// An ALU operand: a virtual register (given a register-file register or an accumulator by
+/// `alloc`), one of the reserved registers rf0–rf3, an accumulator the generator names, or a
+/// small immediate (its 32-bit value).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Src {
     Reg(u32),
     Phys(u8),
+    Acc(u8),
     Imm(u32),
 }
 
 impl Src {
-    fn text(self) -> String {
+    fn ir(self) -> ir::Src<VReg> {
         match self {
-            Src::Reg(n) => format!("%{n}"),
-            Src::Phys(n) => format!("rf{n}"),
-            Src::Imm(bits) => match small_imm_index(bits) {
-                Some(i) if i >= 32 => format!("{:?}", f32::from_bits(bits)),
-                _ => (bits as i32).to_string(),
-            },
+            Src::Reg(n) => ir::Src::Reg(VReg::Virtual(n)),
+            Src::Phys(n) => ir::Src::Reg(VReg::Rf(n)),
+            Src::Acc(n) => ir::Src::Reg(VReg::Acc(n)),
+            Src::Imm(bits) => ir::Src::Imm(bits),
         }
     }
 }
+
+/// The magic destinations the generator writes.
+const NOP: Dst<VReg> = Dst::Magic(Waddr::NOP);
+const TMUA: Dst<VReg> = Dst::Magic(Waddr::TMUA);
+const TMUD: Dst<VReg> = Dst::Magic(Waddr::TMUD);
+const TMUC: Dst<VReg> = Dst::Magic(Waddr::TMUC);
+const UNIFA: Dst<VReg> = Dst::Magic(Waddr::UNIFA);
 
 /// Which state of flag A marks the lanes where a condition holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -470,10 +484,10 @@ impl Sense {
         }
     }
 
-    fn cond(self) -> &'static str {
+    fn cond(self) -> WCond {
         match self {
-            Sense::A => "ifa",
-            Sense::NotA => "ifna",
+            Sense::A => WCond::IfA,
+            Sense::NotA => WCond::IfNa,
         }
     }
 }
@@ -855,7 +869,7 @@ fn vars_needing_zero(kernel: &Kernel) -> Vec<bool> {
     zero
 }
 
-/// The code generator: assembly text for one kernel.
+/// The code generator: typed instructions over virtual registers for one kernel.
 struct Gen<'k> {
     version: V3dVersion,
     /// Whether the packer pairs add- and mul-ALU operations ([`Options::dual_issue`]).
@@ -867,8 +881,8 @@ struct Gen<'k> {
     flags_hold: Option<(BoolExpr, Sense)>,
     kernel: &'k Kernel,
     needs: Needs,
-    /// Instruction and label lines.
-    lines: Vec<String>,
+    /// Instructions and labels.
+    lines: Vec<Inst<VReg>>,
     locations: Vec<Option<SourceLocation>>,
     labels: u32,
     /// Each variable's virtual register.
@@ -997,30 +1011,40 @@ impl<'k> Gen<'k> {
 
     // ---- emission helpers ----------------------------------------------------------------
 
-    fn emit(&mut self, line: impl Into<String>) {
-        self.lines.push(line.into());
+    fn emit(&mut self, inst: Inst<VReg>) {
+        self.lines.push(inst);
         self.locations.push(self.here);
     }
 
-    fn label(&mut self) -> String {
+    /// An instruction standing for a latency the packer keeps (or a delay slot it fills).
+    fn nop(&mut self) {
+        self.emit(Inst::nop());
+    }
+
+    /// A signal alone (`ldtmu`, `ldunifrf`, `ldunifarf` writing `dst`; `thrsw`).
+    fn signal(&mut self, sig: Signal, dst: Option<Dst<VReg>>) {
+        self.emit(Inst::Alu(Alu {
+            sig: Some(sig),
+            sig_dst: dst,
+            ..Alu::NOP
+        }));
+    }
+
+    fn label(&mut self) -> Label {
         self.labels += 1;
-        format!("L{}", self.labels)
+        Label(self.labels)
     }
 
-    fn place(&mut self, label: &str) {
+    fn place(&mut self, label: Label) {
         // Labels are not instructions: they carry no location.
-        self.lines.push(format!("{label}:"));
+        self.lines.push(Inst::Label(label));
     }
 
-    fn branch(&mut self, cond: &str, label: &str) {
-        if cond.is_empty() {
-            self.emit(format!("b {label}"));
-        } else {
-            self.emit(format!("b.{cond} {label}"));
-        }
+    fn branch(&mut self, cond: BranchCond, target: Label) {
+        self.emit(Inst::Branch { cond, target });
         // Three delay slots (Mesa qpu_validate.c), left empty here; the packer fills them.
         for _ in 0..3 {
-            self.emit("nop ; nop");
+            self.nop();
         }
     }
 
@@ -1061,14 +1085,14 @@ impl<'k> Gen<'k> {
         }
         // Built from 4-bit pieces, most significant first (V3D has no load-immediate).
         let t = self.temp()?;
-        let d = format!("%{t}");
+        let d = Dst::v(t);
         let nibbles: Vec<u32> = (0..8).rev().map(|i| (bits >> (4 * i)) & 15).collect();
         let first = nibbles.iter().position(|&n| n != 0).unwrap_or(7);
-        self.mov(&d, Src::Imm(nibbles[first]), None);
+        self.mov(d, Src::Imm(nibbles[first]), Fl::NONE);
         for &n in &nibbles[first + 1..] {
-            self.add2("shl", None, &d, Src::Reg(t), Src::Imm(4))?;
+            self.add2(AddOp::Shl, Fl::NONE, d, Src::Reg(t), Src::Imm(4))?;
             if n != 0 {
-                self.add2("or", None, &d, Src::Reg(t), Src::Imm(n))?;
+                self.add2(AddOp::Or, Fl::NONE, d, Src::Reg(t), Src::Imm(n))?;
             }
         }
         Ok(Src::Reg(t))
@@ -1081,7 +1105,7 @@ impl<'k> Gen<'k> {
         }
         let index = self.constant(slot)?;
         let t = self.temp()?;
-        self.add2("shl", None, &format!("%{t}"), index, Src::Imm(6))?;
+        self.add2(AddOp::Shl, Fl::NONE, Dst::v(t), index, Src::Imm(6))?;
         Ok(Src::Reg(t))
     }
 
@@ -1095,27 +1119,28 @@ impl<'k> Gen<'k> {
         if self.spill_dirty.contains(&var) {
             // A store to the area may still be in flight: wait for it, so that the load
             // reads what it wrote (Mesa waits with `tmuwt` after every spill store).
-            self.emit("tmuwt ; nop");
+            self.add_op(AddOp::Tmuwt, Fl::NONE, NOP, &[]);
             self.spill_dirty.clear();
         }
-        self.add2("add", None, "tmua", Src::Reg(self.spill_base), offset)?;
+        self.add2(
+            AddOp::Add,
+            Fl::NONE,
+            TMUA,
+            Src::Reg(self.spill_base),
+            offset,
+        )?;
         let t = self.temp()?;
-        self.emit(format!("nop ; nop ; ldtmu.%{t}"));
+        self.signal(Signal::Ldtmu, Some(Dst::v(t)));
         Ok(Src::Reg(t))
     }
 
     /// Stores `value` into a spilled variable's slot, in the lanes where `cond` holds (all
     /// when `None`): `tmud`, then `tmua` under the condition, as a partial store.
-    fn spill_store(
-        &mut self,
-        var: usize,
-        value: Src,
-        cond: Option<&str>,
-    ) -> Result<(), CompileError> {
+    fn spill_store(&mut self, var: usize, value: Src, cond: Fl) -> Result<(), CompileError> {
         let slot = self.spill_slot[var].expect("a spilled variable has a slot");
         let offset = self.spill_offset(slot)?;
-        self.mov("tmud", value, None);
-        self.add2("add", cond, "tmua", Src::Reg(self.spill_base), offset)?;
+        self.mov(TMUD, value, Fl::NONE);
+        self.add2(AddOp::Add, cond, TMUA, Src::Reg(self.spill_base), offset)?;
         self.spill_dirty.insert(var);
         Ok(())
     }
@@ -1126,54 +1151,69 @@ impl<'k> Gen<'k> {
         match (a, b) {
             (Src::Imm(x), Src::Imm(y)) if x != y || self.version == V3dVersion::V71 => {
                 let t = self.temp()?;
-                self.mov(&format!("%{t}"), a, None);
+                self.mov(Dst::v(t), a, Fl::NONE);
                 Ok((Src::Reg(t), b))
             }
             _ => Ok((a, b)),
         }
     }
 
-    /// `op[.suffix] dest, a, b ; nop`.
+    /// The add-ALU operation `op` with `flags`, alone in an instruction.
+    fn add_op(&mut self, op: AddOp, flags: Fl, dest: Dst<VReg>, srcs: &[Src]) {
+        let srcs: Vec<ir::Src<VReg>> = srcs.iter().map(|s| s.ir()).collect();
+        self.emit(Inst::Alu(Alu {
+            add: Some(Op::new(op, flags, dest, &srcs)),
+            ..Alu::NOP
+        }));
+    }
+
+    /// The mul-ALU operation `op` with `flags`, alone in an instruction.
+    fn mul_op(&mut self, op: MulOp, flags: Fl, dest: Dst<VReg>, srcs: &[Src]) {
+        let srcs: Vec<ir::Src<VReg>> = srcs.iter().map(|s| s.ir()).collect();
+        self.emit(Inst::Alu(Alu {
+            mul: Some(Op::new(op, flags, dest, &srcs)),
+            ..Alu::NOP
+        }));
+    }
+
+    /// A two-input add-ALU operation (an immediate moved to a register first if both
+    /// inputs are different immediates).
     fn add2(
         &mut self,
-        op: &str,
-        suffix: Option<&str>,
-        dest: &str,
+        op: AddOp,
+        flags: Fl,
+        dest: Dst<VReg>,
         a: Src,
         b: Src,
     ) -> Result<(), CompileError> {
         let (a, b) = self.operands(a, b)?;
-        let op = with_suffix(op, suffix);
-        self.emit(format!("{op} {dest}, {}, {} ; nop", a.text(), b.text()));
+        self.add_op(op, flags, dest, &[a, b]);
         Ok(())
     }
 
-    /// `op[.suffix] dest, a ; nop`.
-    fn add1(&mut self, op: &str, suffix: Option<&str>, dest: &str, a: Src) {
-        let op = with_suffix(op, suffix);
-        self.emit(format!("{op} {dest}, {} ; nop", a.text()));
+    /// A one-input add-ALU operation.
+    fn add1(&mut self, op: AddOp, flags: Fl, dest: Dst<VReg>, a: Src) {
+        self.add_op(op, flags, dest, &[a]);
     }
 
-    /// `nop ; op[.suffix] dest, a, b`.
+    /// A two-input mul-ALU operation.
     fn mul2(
         &mut self,
-        op: &str,
-        suffix: Option<&str>,
-        dest: &str,
+        op: MulOp,
+        flags: Fl,
+        dest: Dst<VReg>,
         a: Src,
         b: Src,
     ) -> Result<(), CompileError> {
         let (a, b) = self.operands(a, b)?;
-        let op = with_suffix(op, suffix);
-        self.emit(format!("nop ; {op} {dest}, {}, {}", a.text(), b.text()));
+        self.mul_op(op, flags, dest, &[a, b]);
         Ok(())
     }
 
-    /// `nop ; mov[.suffix] dest, a` (the mul ALU's mov exists on both versions and takes a
-    /// single input, so an immediate needs no second port).
-    fn mov(&mut self, dest: &str, a: Src, suffix: Option<&str>) {
-        let op = with_suffix("mov", suffix);
-        self.emit(format!("nop ; {op} {dest}, {}", a.text()));
+    /// The mul ALU's `mov` (it exists on both versions and takes a single input, so an
+    /// immediate needs no second port).
+    fn mov(&mut self, dest: Dst<VReg>, a: Src, flags: Fl) {
+        self.mul_op(MulOp::Mov, flags, dest, &[a]);
     }
 
     /// A register holding lane 0 of `value` in every lane (4.2 `r5rep`, 7.1 `rep`), or
@@ -1182,13 +1222,13 @@ impl<'k> Gen<'k> {
         if uniform || matches!(value, Src::Imm(_)) {
             return Ok(value);
         }
-        let (dest, read) = match self.version {
-            V3dVersion::V42 => ("r5rep", "r5"),
-            V3dVersion::V71 => ("rep", "rf0"),
+        let read = match self.version {
+            V3dVersion::V42 => Src::Acc(5),
+            V3dVersion::V71 => Src::Phys(0),
         };
-        self.emit(format!("nop ; mov {dest}, {}", value.text()));
+        self.mov(Dst::Magic(Waddr::REP), value, Fl::NONE);
         let t = self.temp()?;
-        self.emit(format!("nop ; mov %{t}, {read}"));
+        self.mov(Dst::v(t), read, Fl::NONE);
         Ok(Src::Reg(t))
     }
 
@@ -1197,21 +1237,21 @@ impl<'k> Gen<'k> {
     /// (`qpu_schedule.c`, `instruction_latency`; a read in the very next instruction stalls,
     /// `read_stalls`). The two nops after it stand for that latency: the packer keeps
     /// readers two instructions away and fills the gap with independent work.
-    fn sfu(&mut self, op: &str, dest: u32, a: Src) {
-        self.add1(op, None, &format!("%{dest}"), a);
-        self.emit("nop ; nop");
-        self.emit("nop ; nop");
+    fn sfu(&mut self, op: AddOp, dest: u32, a: Src) {
+        self.add1(op, Fl::NONE, Dst::v(dest), a);
+        self.nop();
+        self.nop();
     }
 
     /// `dest` lane i = `value` lane (i − n) mod 16, n = lane 0 of `amount`.
     fn rotate(&mut self, dest: u32, value: Src, amount: Src) -> Result<(), CompileError> {
-        let d = format!("%{dest}");
+        let d = Dst::v(dest);
         let constant = match amount {
             Src::Imm(n) => Some(n & 15),
-            Src::Reg(_) | Src::Phys(_) => None,
+            Src::Reg(_) | Src::Phys(_) | Src::Acc(_) => None,
         };
         if constant == Some(0) {
-            self.mov(&d, value, None);
+            self.mov(d, value, Fl::NONE);
             return Ok(());
         }
         match self.version {
@@ -1220,16 +1260,22 @@ impl<'k> Gen<'k> {
                 // all 16 lanes, out[i] = in[(i − n) mod 16], by a small immediate or by r5
                 // (py-videocore6 tests/test_signals.py, on a Pi 4). Neither the source
                 // accumulator nor r5 may be written by the instruction just before it.
-                self.mov("r0", value, None);
+                self.mov(Dst::Reg(VReg::Acc(0)), value, Fl::NONE);
+                // The amount as `raddr_b`: a small-immediate index, 0 for "by r5".
                 let by = match constant {
-                    Some(n) => Src::Imm(n).text(),
+                    Some(n) => small_imm_index(n).expect("1..=15 are small immediates"),
                     None => {
-                        self.mov("r5", amount, None);
-                        "r5".to_string()
+                        self.mov(Dst::Reg(VReg::Acc(5)), amount, Fl::NONE);
+                        0
                     }
                 };
-                self.emit("nop ; nop");
-                self.emit(format!("nop ; mov {d}, r0 ; rot.{by}"));
+                self.nop();
+                self.emit(Inst::Alu(Alu {
+                    mul: Some(Op::new(MulOp::Mov, Fl::NONE, d, &[Src::Acc(0).ir()])),
+                    sig: Some(Signal::Rot),
+                    rot: Some(by),
+                    ..Alu::NOP
+                }));
             }
             V3dVersion::V71 => {
                 // The add-ALU `rotate` turns the other way, out[i] = in[(i + n) mod 16]
@@ -1239,20 +1285,20 @@ impl<'k> Gen<'k> {
                     Some(n) => Src::Imm((16 - n) & 15),
                     None => {
                         let t = self.temp()?;
-                        self.add1("neg", None, &format!("%{t}"), amount);
+                        self.add1(AddOp::Neg, Fl::NONE, Dst::v(t), amount);
                         Src::Reg(t)
                     }
                 };
                 let v = match value {
-                    Src::Reg(_) | Src::Phys(_) => value,
+                    Src::Reg(_) | Src::Phys(_) | Src::Acc(_) => value,
                     Src::Imm(_) => {
                         let t = self.temp()?;
-                        self.mov(&format!("%{t}"), value, None);
+                        self.mov(Dst::v(t), value, Fl::NONE);
                         Src::Reg(t)
                     }
                 };
-                self.emit("nop ; nop");
-                self.add2("rotate", None, &d, v, by)?;
+                self.nop();
+                self.add2(AddOp::Rot, Fl::NONE, d, v, by)?;
             }
         }
         Ok(())
@@ -1305,16 +1351,22 @@ impl<'k> Gen<'k> {
                 };
                 let value = self.eval(value)?;
                 let (op, base, offsets) = self.vector_address(addr, *stride)?;
-                self.mov("tmud", value, None);
+                self.mov(TMUD, value, Fl::NONE);
                 let cond = match lanes {
                     // Lanes 0..n: the carry of min(n, lane) is n > lane (Mesa's signed `<`).
                     Some(n) => {
-                        self.add2("min", Some("pushc"), "nop", n, Src::Reg(self.index))?;
-                        Some("ifa")
+                        self.add2(
+                            AddOp::Min,
+                            Fl::push(PushFlag::C),
+                            NOP,
+                            n,
+                            Src::Reg(self.index),
+                        )?;
+                        Fl::cond(WCond::IfA)
                     }
-                    None => None,
+                    None => Fl::NONE,
                 };
-                self.add2(op, cond, "tmua", base, offsets)?;
+                self.add2(op, cond, TMUA, base, offsets)?;
             }
             StmtKind::Gather { addr } => {
                 // The address first: a load in it pops the gathers already waiting.
@@ -1328,21 +1380,21 @@ impl<'k> Gen<'k> {
                         let a = self.eval(lhs)?;
                         let b = self.eval(rhs)?;
                         let op = if *op == BinaryOp::IntAdd {
-                            "add"
+                            AddOp::Add
                         } else {
-                            "sub"
+                            AddOp::Sub
                         };
                         (op, a, b)
                     }
                     // The TMU ignores no address bits: clear the two the language ignores.
-                    _ => ("and", self.eval(addr)?, Src::Imm(-4i32 as u32)),
+                    _ => (AddOp::And, self.eval(addr)?, Src::Imm(-4i32 as u32)),
                 };
                 if self.gathers >= TMU_FIFO {
                     return Err(self.unsupported(format!(
                         "more than {TMU_FIFO} gathers waiting to be received"
                     )));
                 }
-                self.add2(op, None, "tmua", a, b)?;
+                self.add2(op, Fl::NONE, TMUA, a, b)?;
                 self.gathers += 1;
                 self.gathers_min += 1;
             }
@@ -1357,21 +1409,21 @@ impl<'k> Gen<'k> {
                     // The oldest gathered value was popped by a load (`drain`): copy it, then
                     // move the younger ones down so the oldest is again in buffer 0.
                     let oldest = self.buffer(0)?;
-                    self.mov(&format!("%{r}"), Src::Reg(oldest), None);
+                    self.mov(Dst::v(r), Src::Reg(oldest), Fl::NONE);
                     for i in 1..self.buffered {
                         let (to, from) = (self.buffer(i - 1)?, self.buffer(i)?);
-                        self.mov(&format!("%{to}"), Src::Reg(from), None);
+                        self.mov(Dst::v(to), Src::Reg(from), Fl::NONE);
                     }
                     self.buffered -= 1;
                 } else if self.gathers > 0 {
-                    self.emit(format!("nop ; nop ; ldtmu.%{r}"));
+                    self.signal(Signal::Ldtmu, Some(Dst::v(r)));
                     self.gathers -= 1;
                     self.gathers_min = self.gathers_min.saturating_sub(1);
                 } else {
                     return Err(self.unsupported("a `receive` with no gather before it"));
                 }
                 if self.spilled[v] {
-                    self.spill_store(v, Src::Reg(r), None)?;
+                    self.spill_store(v, Src::Reg(r), Fl::NONE)?;
                 }
             }
             StmtKind::UniformsFrom { addr } => {
@@ -1379,9 +1431,9 @@ impl<'k> Gen<'k> {
                 // instructions must pass before the first ldunifa (Mesa qpu_schedule.c;
                 // py-videocore7 tests/test_unifa.py).
                 let a = self.eval(addr)?;
-                self.mov("unifa", a, None);
+                self.mov(UNIFA, a, Fl::NONE);
                 for _ in 0..3 {
-                    self.emit("nop ; nop");
+                    self.nop();
                 }
             }
             // The builder refuses them inside `where_` (they act on the whole QPU); a
@@ -1423,7 +1475,7 @@ impl<'k> Gen<'k> {
     fn semaphore(&mut self, n: u8, increment: bool) -> Result<(), CompileError> {
         self.drain()?;
         if self.needs.stores {
-            self.emit("tmuwt ; nop");
+            self.add_op(AddOp::Tmuwt, Fl::NONE, NOP, &[]);
             self.spill_dirty.clear();
         }
         let addr = match u32::from(n) * 4 {
@@ -1432,9 +1484,9 @@ impl<'k> Gen<'k> {
                 let offset = self.constant(offset)?;
                 let t = self.temp()?;
                 self.add2(
-                    "add",
-                    None,
-                    &format!("%{t}"),
+                    AddOp::Add,
+                    Fl::NONE,
+                    Dst::v(t),
                     Src::Reg(self.semaphore_base),
                     offset,
                 )?;
@@ -1442,18 +1494,18 @@ impl<'k> Gen<'k> {
             }
         };
         let retry = self.label();
-        self.place(&retry);
+        self.place(retry);
         let v = self.atomic(TMU_ATOMIC_ADD, &[Src::Imm(0)], addr)?;
         let limit = if increment { 15 } else { 0 };
         // Every lane holds lane 0's word, so "any lane" is "the count".
-        self.add2("xor", Some("pushz"), "nop", v, Src::Imm(limit))?;
-        self.branch("anya", &retry);
+        self.add2(AddOp::Xor, Fl::push(PushFlag::Z), NOP, v, Src::Imm(limit))?;
+        self.branch(BranchCond::AnyA, retry);
         let new = self.temp()?;
-        let op = if increment { "add" } else { "sub" };
-        self.add2(op, None, &format!("%{new}"), v, Src::Imm(1))?;
+        let op = if increment { AddOp::Add } else { AddOp::Sub };
+        self.add2(op, Fl::NONE, Dst::v(new), v, Src::Imm(1))?;
         let old = self.atomic(TMU_ATOMIC_CMPXCHG, &[v, Src::Reg(new)], addr)?;
-        self.add2("xor", Some("pushz"), "nop", old, v)?;
-        self.branch("anyna", &retry);
+        self.add2(AddOp::Xor, Fl::push(PushFlag::Z), NOP, old, v)?;
+        self.branch(BranchCond::AnyNa, retry);
         Ok(())
     }
 
@@ -1476,22 +1528,26 @@ impl<'k> Gen<'k> {
     /// the packer keeps as generated.
     fn atomic(&mut self, config: u32, data: &[Src], addr: Src) -> Result<Src, CompileError> {
         let config = self.constant(config)?;
-        self.mov("tmuc", config, None);
+        self.mov(TMUC, config, Fl::NONE);
         for &d in data {
-            self.mov("tmud", d, None);
+            self.mov(TMUD, d, Fl::NONE);
         }
         // Flag A: lane 0 (the only lane whose index is zero).
         self.add2(
-            "or",
-            Some("pushz"),
-            "nop",
+            AddOp::Or,
+            Fl::push(PushFlag::Z),
+            NOP,
             Src::Reg(self.index),
             Src::Reg(self.index),
         )?;
-        self.add2("or", Some("ifa"), "tmua", addr, addr)?;
-        self.mov("tmuc", Src::Imm(qpu_isa::v3d::TmuConfig::PLAIN_WORD), None);
+        self.add2(AddOp::Or, Fl::cond(WCond::IfA), TMUA, addr, addr)?;
+        self.mov(
+            TMUC,
+            Src::Imm(qpu_isa::v3d::TmuConfig::PLAIN_WORD),
+            Fl::NONE,
+        );
         let t = self.temp()?;
-        self.emit(format!("nop ; nop ; ldtmu.%{t}"));
+        self.signal(Signal::Ldtmu, Some(Dst::v(t)));
         self.broadcast(Src::Reg(t), false)
     }
 
@@ -1532,7 +1588,7 @@ impl<'k> Gen<'k> {
             } => {
                 let taken = self.cond(cond)?;
                 let else_label = self.label();
-                self.branch(negate_branch(taken), &else_label);
+                self.branch(negate_branch(taken), else_label);
                 let pending = self.pending();
                 // A spill store may be in flight after the `if_` if it may be after
                 // either path.
@@ -1541,19 +1597,19 @@ impl<'k> Gen<'k> {
                 let then_dirty = self.spill_dirty.clone();
                 if otherwise.is_empty() {
                     self.join(pending, "an `if_` body")?;
-                    self.place(&else_label);
+                    self.place(else_label);
                     self.spill_dirty.extend(dirty);
                 } else {
                     let after_then = self.pending();
                     let end = self.label();
                     self.here = Some(s.location);
-                    self.branch("", &end);
-                    self.place(&else_label);
+                    self.branch(BranchCond::Always, end);
+                    self.place(else_label);
                     self.spill_dirty = dirty;
                     self.restore(pending);
                     self.body(otherwise, None)?;
                     self.join(after_then, "an `else_` body")?;
-                    self.place(&end);
+                    self.place(end);
                     self.spill_dirty.extend(then_dirty);
                 }
             }
@@ -1564,8 +1620,8 @@ impl<'k> Gen<'k> {
                 let top = self.label();
                 let end = self.label();
                 let (taken, sense) = self.cond_sense(cond)?;
-                self.branch(negate_branch(taken), &end);
-                self.place(&top);
+                self.branch(negate_branch(taken), end);
+                self.place(top);
                 // Reading memory or the uniform stream in the condition must happen each time.
                 let (Cond::Any(b) | Cond::All(b)) = cond;
                 if !b.has_load() {
@@ -1590,8 +1646,8 @@ impl<'k> Gen<'k> {
                 self.balanced(pending, "a `while_` body")?;
                 self.here = Some(s.location);
                 let taken = self.cond(cond)?;
-                self.branch(taken, &top);
-                self.place(&end);
+                self.branch(taken, top);
+                self.place(end);
                 self.spill_dirty.extend(skipped_dirty);
             }
             _ => unreachable!("control_flow is called for `if_` and `while_` only"),
@@ -1653,7 +1709,7 @@ impl<'k> Gen<'k> {
         }
         for _ in 0..self.gathers {
             let r = self.buffer(self.buffered)?;
-            self.emit(format!("nop ; nop ; ldtmu.%{r}"));
+            self.signal(Signal::Ldtmu, Some(Dst::v(r)));
             self.buffered += 1;
         }
         self.gathers = 0;
@@ -1663,20 +1719,20 @@ impl<'k> Gen<'k> {
 
     /// Flags for an `if_`/`while_` condition; returns the branch condition that holds when
     /// the kernel condition does.
-    fn cond(&mut self, cond: &Cond) -> Result<&'static str, CompileError> {
+    fn cond(&mut self, cond: &Cond) -> Result<BranchCond, CompileError> {
         Ok(self.cond_sense(cond)?.0)
     }
 
     /// [`Gen::cond`], and the sense in which flag A then holds the lanes' condition.
-    fn cond_sense(&mut self, cond: &Cond) -> Result<(&'static str, Sense), CompileError> {
+    fn cond_sense(&mut self, cond: &Cond) -> Result<(BranchCond, Sense), CompileError> {
         Ok(match cond {
             Cond::Any(b) => match self.flags(b)? {
-                Sense::A => ("anya", Sense::A),
-                Sense::NotA => ("anyna", Sense::NotA),
+                Sense::A => (BranchCond::AnyA, Sense::A),
+                Sense::NotA => (BranchCond::AnyNa, Sense::NotA),
             },
             Cond::All(b) => match self.flags(b)? {
-                Sense::A => ("alla", Sense::A),
-                Sense::NotA => ("allna", Sense::NotA),
+                Sense::A => (BranchCond::AllA, Sense::A),
+                Sense::NotA => (BranchCond::AllNa, Sense::NotA),
             },
         })
     }
@@ -1717,16 +1773,16 @@ impl<'k> Gen<'k> {
             None => c,
             Some(m) => {
                 let t = self.temp()?;
-                self.add2("and", None, &format!("%{t}"), Src::Reg(m), Src::Reg(c))?;
+                self.add2(AddOp::And, Fl::NONE, Dst::v(t), Src::Reg(m), Src::Reg(c))?;
                 t
             }
         };
         self.body(then, Some(Mask::Reg(then_mask)))?;
         if !otherwise.is_empty() {
             let t = self.temp()?;
-            self.add1("not", None, &format!("%{t}"), Src::Reg(c));
+            self.add1(AddOp::Not, Fl::NONE, Dst::v(t), Src::Reg(c));
             if let Some(m) = outer_reg {
-                self.add2("and", None, &format!("%{t}"), Src::Reg(t), Src::Reg(m))?;
+                self.add2(AddOp::And, Fl::NONE, Dst::v(t), Src::Reg(t), Src::Reg(m))?;
             }
             self.body(otherwise, Some(Mask::Reg(t)))?;
         }
@@ -1744,7 +1800,12 @@ impl<'k> Gen<'k> {
             match mask {
                 Mask::Flags(s) => s,
                 Mask::Reg(m) => {
-                    g.emit(format!("or.pushz nop, %{m}, %{m} ; nop"));
+                    g.add_op(
+                        AddOp::Or,
+                        Fl::push(PushFlag::Z),
+                        NOP,
+                        &[Src::Reg(m), Src::Reg(m)],
+                    );
                     Sense::NotA
                 }
             }
@@ -1754,12 +1815,12 @@ impl<'k> Gen<'k> {
                 let a = self.eval(lhs)?;
                 let b = self.eval(rhs)?;
                 let s = sense(self);
-                self.binary(*op, &format!("%{dest}"), a, b, Some(s.cond()))
+                self.binary(*op, Dst::v(dest), a, b, Fl::cond(s.cond()))
             }
             _ => {
                 let v = self.eval(value)?;
                 let s = sense(self);
-                self.mov(&format!("%{dest}"), v, Some(s.cond()));
+                self.mov(Dst::v(dest), v, Fl::cond(s.cond()));
                 Ok(())
             }
         }
@@ -1775,11 +1836,16 @@ impl<'k> Gen<'k> {
     ) -> Result<(), CompileError> {
         let v = self.eval(value)?;
         let cond = match mask {
-            None => None,
-            Some(Mask::Flags(sense)) => Some(sense.cond()),
+            None => Fl::NONE,
+            Some(Mask::Flags(sense)) => Fl::cond(sense.cond()),
             Some(Mask::Reg(m)) => {
-                self.emit(format!("or.pushz nop, %{m}, %{m} ; nop"));
-                Some(Sense::NotA.cond())
+                self.add_op(
+                    AddOp::Or,
+                    Fl::push(PushFlag::Z),
+                    NOP,
+                    &[Src::Reg(m), Src::Reg(m)],
+                );
+                Fl::cond(Sense::NotA.cond())
             }
         };
         self.spill_store(var, v, cond)
@@ -1812,48 +1878,48 @@ impl<'k> Gen<'k> {
     /// their last instruction (or, for `select`, in a way that reads the operands first), so
     /// `dest` may be a variable `e` reads.
     fn eval_into(&mut self, e: &Expr, dest: u32) -> Result<(), CompileError> {
-        let d = format!("%{dest}");
+        let d = Dst::v(dest);
         match e {
             Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Var(_) | Expr::Special(_) => {
                 let v = self.eval(e)?;
                 if v != Src::Reg(dest) {
-                    self.mov(&d, v, None);
+                    self.mov(d, v, Fl::NONE);
                 }
             }
             Expr::Unary { op, arg } => {
                 let a = self.eval(arg)?;
                 match op {
-                    UnaryOp::IntNot => self.add1("not", None, &d, a),
-                    UnaryOp::Clz => self.add1("clz", None, &d, a),
-                    UnaryOp::IntToFloat => self.add1("itof", None, &d, a),
-                    UnaryOp::FloatToInt => self.add1("ftoiz", None, &d, a),
+                    UnaryOp::IntNot => self.add1(AddOp::Not, Fl::NONE, d, a),
+                    UnaryOp::Clz => self.add1(AddOp::Clz, Fl::NONE, d, a),
+                    UnaryOp::IntToFloat => self.add1(AddOp::Itof, Fl::NONE, d, a),
+                    UnaryOp::FloatToInt => self.add1(AddOp::Ftoiz, Fl::NONE, d, a),
                     UnaryOp::IntAbs => {
                         // max(x, −x); −MIN = MIN, as the language defines.
                         let t = self.temp()?;
-                        self.add1("neg", None, &format!("%{t}"), a);
-                        self.add2("max", None, &d, a, Src::Reg(t))?;
+                        self.add1(AddOp::Neg, Fl::NONE, Dst::v(t), a);
+                        self.add2(AddOp::Max, Fl::NONE, d, a, Src::Reg(t))?;
                     }
                     UnaryOp::FloatAbs => {
                         let t = self.temp()?;
-                        self.add2("shl", None, &format!("%{t}"), a, Src::Imm(1))?;
-                        self.add2("shr", None, &d, Src::Reg(t), Src::Imm(1))?;
+                        self.add2(AddOp::Shl, Fl::NONE, Dst::v(t), a, Src::Imm(1))?;
+                        self.add2(AddOp::Shr, Fl::NONE, d, Src::Reg(t), Src::Imm(1))?;
                     }
-                    UnaryOp::Recip => self.sfu("recip", dest, a),
-                    UnaryOp::Exp2 => self.sfu("exp", dest, a),
+                    UnaryOp::Recip => self.sfu(AddOp::Recip, dest, a),
+                    UnaryOp::Exp2 => self.sfu(AddOp::Exp, dest, a),
                     // The language ignores the sign of rsqrt's and log2's argument (as the
                     // VideoCore IV SFU does); the V3D's gives NaN for a negative one.
                     UnaryOp::Rsqrt | UnaryOp::Log2 | UnaryOp::Sqrt => {
                         let t = self.temp()?;
-                        let abs = format!("%{t}");
-                        self.add2("shl", None, &abs, a, Src::Imm(1))?;
-                        self.add2("shr", None, &abs, Src::Reg(t), Src::Imm(1))?;
+                        let abs = Dst::v(t);
+                        self.add2(AddOp::Shl, Fl::NONE, abs, a, Src::Imm(1))?;
+                        self.add2(AddOp::Shr, Fl::NONE, abs, Src::Reg(t), Src::Imm(1))?;
                         match op {
-                            UnaryOp::Log2 => self.sfu("log", dest, Src::Reg(t)),
-                            UnaryOp::Rsqrt => self.sfu("rsqrt", dest, Src::Reg(t)),
+                            UnaryOp::Log2 => self.sfu(AddOp::Log, dest, Src::Reg(t)),
+                            UnaryOp::Rsqrt => self.sfu(AddOp::Rsqrt, dest, Src::Reg(t)),
                             // sqrt(x) = recip(rsqrt(x)), as the language defines it.
                             _ => {
-                                self.sfu("rsqrt", t, Src::Reg(t));
-                                self.sfu("recip", dest, Src::Reg(t));
+                                self.sfu(AddOp::Rsqrt, t, Src::Reg(t));
+                                self.sfu(AddOp::Recip, dest, Src::Reg(t));
                             }
                         }
                     }
@@ -1870,47 +1936,47 @@ impl<'k> Gen<'k> {
                 let v = self.eval(x)?;
                 let shift = c.unsigned_abs().trailing_zeros();
                 match c {
-                    0 => self.mov(&d, Src::Imm(0), None),
-                    1 => self.mov(&d, v, None),
-                    -1 => self.add1("neg", None, &d, v),
-                    _ if c > 0 => self.add2("shl", None, &d, v, shift_imm(shift))?,
+                    0 => self.mov(d, Src::Imm(0), Fl::NONE),
+                    1 => self.mov(d, v, Fl::NONE),
+                    -1 => self.add1(AddOp::Neg, Fl::NONE, d, v),
+                    _ if c > 0 => self.add2(AddOp::Shl, Fl::NONE, d, v, shift_imm(shift))?,
                     _ => {
                         let t = self.temp()?;
-                        self.add2("shl", None, &format!("%{t}"), v, shift_imm(shift))?;
-                        self.add1("neg", None, &d, Src::Reg(t));
+                        self.add2(AddOp::Shl, Fl::NONE, Dst::v(t), v, shift_imm(shift))?;
+                        self.add1(AddOp::Neg, Fl::NONE, d, Src::Reg(t));
                     }
                 }
             }
             Expr::Binary { op, lhs, rhs } => {
                 let a = self.eval(lhs)?;
                 let b = self.eval(rhs)?;
-                self.binary(*op, &d, a, b, None)?;
+                self.binary(*op, d, a, b, Fl::NONE)?;
             }
             Expr::Select { cond, a, b } => {
                 let va = self.eval(a)?;
                 let vb = self.eval(b)?;
                 let sense = self.flags(cond)?;
                 if va == Src::Reg(dest) {
-                    self.mov(&d, vb, Some(sense.not().cond()));
+                    self.mov(d, vb, Fl::cond(sense.not().cond()));
                 } else if vb == Src::Reg(dest) {
-                    self.mov(&d, va, Some(sense.cond()));
+                    self.mov(d, va, Fl::cond(sense.cond()));
                 } else {
-                    self.mov(&d, vb, None);
-                    self.mov(&d, va, Some(sense.cond()));
+                    self.mov(d, vb, Fl::NONE);
+                    self.mov(d, va, Fl::cond(sense.cond()));
                 }
             }
             Expr::Load { addr, stride, .. } => {
                 self.drain()?;
                 let (op, base, offsets) = self.vector_address(addr, *stride)?;
-                self.add2(op, None, "tmua", base, offsets)?;
-                self.emit(format!("nop ; nop ; ldtmu.%{dest}"));
+                self.add2(op, Fl::NONE, TMUA, base, offsets)?;
+                self.signal(Signal::Ldtmu, Some(Dst::v(dest)));
             }
             Expr::Rotate { value, amount } => {
                 let v = self.eval(value)?;
                 let n = self.eval(amount)?;
                 self.rotate(dest, v, n)?;
             }
-            Expr::Uniform { .. } => self.emit(format!("nop ; nop ; ldunifarf.%{dest}")),
+            Expr::Uniform { .. } => self.signal(Signal::Ldunifarf, Some(Dst::v(dest))),
         }
         Ok(())
     }
@@ -1918,34 +1984,32 @@ impl<'k> Gen<'k> {
     fn binary(
         &mut self,
         op: BinaryOp,
-        d: &str,
+        d: Dst<VReg>,
         a: Src,
         b: Src,
-        cond: Option<&str>,
+        cond: Fl,
     ) -> Result<(), CompileError> {
-        if let Some((alu_op, mul)) = single_binary(op) {
+        if let Some(alu_op) = single_binary(op) {
             // fmax with one register on both inputs cannot be encoded (the input order
             // selects fmin/fmax); both give that register's value.
             let alu_op = if op == BinaryOp::FloatMax && a == b {
-                "fmin"
+                Alu2::Add(AddOp::Fmin)
             } else {
                 alu_op
             };
-            if alu_op == "fmax" && self.version == V3dVersion::V42 {
+            if alu_op == Alu2::Add(AddOp::Fmax) && self.version == V3dVersion::V42 {
                 if let (Src::Reg(_), Src::Reg(_)) = (a, b) {
                     // fmax is fmin's opcode with input a's mux above b's; both register
                     // operands would take ports A then B (the lower mux first), so b goes
                     // through accumulator r1, whose mux is below both ports.
-                    self.mov("r1", b, None);
-                    let op = with_suffix("fmax", cond);
-                    self.emit(format!("{op} {d}, {}, r1 ; nop", a.text()));
+                    self.mov(Dst::Reg(VReg::Acc(1)), b, Fl::NONE);
+                    self.add_op(AddOp::Fmax, cond, d, &[a, Src::Acc(1)]);
                     return Ok(());
                 }
             }
-            return if mul {
-                self.mul2(alu_op, cond, d, a, b)
-            } else {
-                self.add2(alu_op, cond, d, a, b)
+            return match alu_op {
+                Alu2::Mul(op) => self.mul2(op, cond, d, a, b),
+                Alu2::Add(op) => self.add2(op, cond, d, a, b),
             };
         }
         match op {
@@ -1953,29 +2017,29 @@ impl<'k> Gen<'k> {
                 // a·b mod 2^32 = al·bl + ((ah·bl + al·bh) << 24), with al, bl the low 24 bits
                 // and ah, bh the high 8 (umul24 reads only the low 24 bits of each input).
                 let low = self.temp()?;
-                self.mul2("umul24", None, &format!("%{low}"), a, b)?;
+                self.mul2(MulOp::Umul24, Fl::NONE, Dst::v(low), a, b)?;
                 let t = self.temp()?;
-                self.add2("shr", None, &format!("%{t}"), a, Src::Imm(-8i32 as u32))?;
-                self.mul2("umul24", None, &format!("%{t}"), Src::Reg(t), b)?;
+                self.add2(AddOp::Shr, Fl::NONE, Dst::v(t), a, Src::Imm(-8i32 as u32))?;
+                self.mul2(MulOp::Umul24, Fl::NONE, Dst::v(t), Src::Reg(t), b)?;
                 let u = self.temp()?;
-                self.add2("shr", None, &format!("%{u}"), b, Src::Imm(-8i32 as u32))?;
-                self.mul2("umul24", None, &format!("%{u}"), a, Src::Reg(u))?;
-                self.add2("add", None, &format!("%{t}"), Src::Reg(t), Src::Reg(u))?;
+                self.add2(AddOp::Shr, Fl::NONE, Dst::v(u), b, Src::Imm(-8i32 as u32))?;
+                self.mul2(MulOp::Umul24, Fl::NONE, Dst::v(u), a, Src::Reg(u))?;
+                self.add2(AddOp::Add, Fl::NONE, Dst::v(t), Src::Reg(t), Src::Reg(u))?;
                 self.add2(
-                    "shl",
-                    None,
-                    &format!("%{t}"),
+                    AddOp::Shl,
+                    Fl::NONE,
+                    Dst::v(t),
                     Src::Reg(t),
                     Src::Imm(-8i32 as u32),
                 )?;
-                self.add2("add", cond, d, Src::Reg(low), Src::Reg(t))
+                self.add2(AddOp::Add, cond, d, Src::Reg(low), Src::Reg(t))
             }
             BinaryOp::IntDiv | BinaryOp::IntRem => self.divide(op, d, a, b, cond),
             BinaryOp::FloatDiv => {
                 // lhs · recip(rhs), as the language defines it.
                 let r = self.temp()?;
-                self.sfu("recip", r, b);
-                self.mul2("fmul", cond, d, a, Src::Reg(r))
+                self.sfu(AddOp::Recip, r, b);
+                self.mul2(MulOp::Fmul, cond, d, a, Src::Reg(r))
             }
             _ => unreachable!("single-instruction ops handled above"),
         }
@@ -1989,12 +2053,12 @@ impl<'k> Gen<'k> {
     fn divide(
         &mut self,
         op: BinaryOp,
-        d: &str,
+        d: Dst<VReg>,
         a: Src,
         b: Src,
-        cond: Option<&str>,
+        cond: Fl,
     ) -> Result<(), CompileError> {
-        let reg = |g: &mut Gen<'_>| g.temp().map(|t| (t, format!("%{t}")));
+        let reg = |g: &mut Gen<'_>| g.temp().map(|t| (t, Dst::v(t)));
         let (ua, ua_s) = reg(self)?;
         let (ub, ub_s) = reg(self)?;
         let (r, r_s) = reg(self)?;
@@ -2002,39 +2066,63 @@ impl<'k> Gen<'k> {
         let (n, n_s) = reg(self)?;
         let (t, t_s) = reg(self)?;
         // |a|, |b| (|MIN| = 2^31 as an unsigned number).
-        self.add1("neg", None, &t_s, a);
-        self.add2("max", None, &ua_s, a, Src::Reg(t))?;
-        self.add1("neg", None, &t_s, b);
-        self.add2("max", None, &ub_s, b, Src::Reg(t))?;
-        self.mov(&r_s, Src::Imm(0), None);
-        self.mov(&q_s, Src::Imm(0), None);
+        self.add1(AddOp::Neg, Fl::NONE, t_s, a);
+        self.add2(AddOp::Max, Fl::NONE, ua_s, a, Src::Reg(t))?;
+        self.add1(AddOp::Neg, Fl::NONE, t_s, b);
+        self.add2(AddOp::Max, Fl::NONE, ub_s, b, Src::Reg(t))?;
+        self.mov(r_s, Src::Imm(0), Fl::NONE);
+        self.mov(q_s, Src::Imm(0), Fl::NONE);
         // 32 iterations (8 << 2: no small immediate holds 32).
-        self.mov(&n_s, Src::Imm(8), None);
-        self.add2("shl", None, &n_s, Src::Reg(n), Src::Imm(2))?;
+        self.mov(n_s, Src::Imm(8), Fl::NONE);
+        self.add2(AddOp::Shl, Fl::NONE, n_s, Src::Reg(n), Src::Imm(2))?;
         let top = self.label();
-        self.place(&top);
+        self.place(top);
         let top_bit = Src::Imm(shift_bits(31));
-        self.add2("shr", None, &t_s, Src::Reg(ua), top_bit)?;
-        self.add2("shl", None, &r_s, Src::Reg(r), Src::Imm(1))?;
-        self.add2("or", None, &r_s, Src::Reg(r), Src::Reg(t))?;
-        self.add2("shl", None, &ua_s, Src::Reg(ua), Src::Imm(1))?;
-        self.add2("shl", None, &q_s, Src::Reg(q), Src::Imm(1))?;
+        self.add2(AddOp::Shr, Fl::NONE, t_s, Src::Reg(ua), top_bit)?;
+        self.add2(AddOp::Shl, Fl::NONE, r_s, Src::Reg(r), Src::Imm(1))?;
+        self.add2(AddOp::Or, Fl::NONE, r_s, Src::Reg(r), Src::Reg(t))?;
+        self.add2(AddOp::Shl, Fl::NONE, ua_s, Src::Reg(ua), Src::Imm(1))?;
+        self.add2(AddOp::Shl, Fl::NONE, q_s, Src::Reg(q), Src::Imm(1))?;
         // C of sub is the unsigned borrow (py-videocore6 test_condition_codes): r < |b|.
-        self.add2("sub", Some("pushc"), "nop", Src::Reg(r), Src::Reg(ub))?;
-        self.add2("sub", Some("ifna"), &r_s, Src::Reg(r), Src::Reg(ub))?;
-        self.add2("or", Some("ifna"), &q_s, Src::Reg(q), Src::Imm(1))?;
-        self.add2("sub", Some("pushz"), &n_s, Src::Reg(n), Src::Imm(1))?;
-        self.branch("anyna", &top);
+        self.add2(
+            AddOp::Sub,
+            Fl::push(PushFlag::C),
+            NOP,
+            Src::Reg(r),
+            Src::Reg(ub),
+        )?;
+        self.add2(
+            AddOp::Sub,
+            Fl::cond(WCond::IfNa),
+            r_s,
+            Src::Reg(r),
+            Src::Reg(ub),
+        )?;
+        self.add2(
+            AddOp::Or,
+            Fl::cond(WCond::IfNa),
+            q_s,
+            Src::Reg(q),
+            Src::Imm(1),
+        )?;
+        self.add2(
+            AddOp::Sub,
+            Fl::push(PushFlag::Z),
+            n_s,
+            Src::Reg(n),
+            Src::Imm(1),
+        )?;
+        self.branch(BranchCond::AnyNa, top);
         // The sign: s = −1 where it must flip, else 0; x ^ s − s flips.
         let (value, sign_of) = if op == BinaryOp::IntDiv {
-            self.add2("xor", None, &t_s, a, b)?;
+            self.add2(AddOp::Xor, Fl::NONE, t_s, a, b)?;
             (q, Src::Reg(t))
         } else {
             (r, a)
         };
-        self.add2("asr", None, &t_s, sign_of, top_bit)?;
-        self.add2("xor", None, &ua_s, Src::Reg(value), Src::Reg(t))?;
-        self.add2("sub", cond, d, Src::Reg(ua), Src::Reg(t))
+        self.add2(AddOp::Asr, Fl::NONE, t_s, sign_of, top_bit)?;
+        self.add2(AddOp::Xor, Fl::NONE, ua_s, Src::Reg(value), Src::Reg(t))?;
+        self.add2(AddOp::Sub, cond, d, Src::Reg(ua), Src::Reg(t))
     }
 
     /// The per-lane addresses of a whole-vector access to `addr` with `stride` as an
@@ -2045,7 +2133,7 @@ impl<'k> Gen<'k> {
         &mut self,
         addr: &Expr,
         stride: u32,
-    ) -> Result<(&'static str, Src, Src), CompileError> {
+    ) -> Result<(AddOp, Src, Src), CompileError> {
         if stride == 1 && shape::is_contiguous(addr, &self.contiguous, &self.uniform) {
             return Ok(match addr {
                 Expr::Binary {
@@ -2057,22 +2145,22 @@ impl<'k> Gen<'k> {
                     let b = self.eval(rhs)?;
                     (
                         if *op == BinaryOp::IntAdd {
-                            "add"
+                            AddOp::Add
                         } else {
-                            "sub"
+                            AddOp::Sub
                         },
                         a,
                         b,
                     )
                 }
-                _ => ("add", self.eval(addr)?, Src::Imm(0)),
+                _ => (AddOp::Add, self.eval(addr)?, Src::Imm(0)),
             });
         }
         let uniform = lane_uniform(addr, &self.uniform);
         let base = self.eval(addr)?;
         let base = self.broadcast(base, uniform)?;
         let offsets = self.lane_offsets(stride)?;
-        Ok(("add", base, offsets))
+        Ok((AddOp::Add, base, offsets))
     }
 
     /// Per-lane byte offsets `4 · stride · lane`.
@@ -2085,13 +2173,13 @@ impl<'k> Gen<'k> {
             return Ok(Src::Imm(0));
         }
         let t = self.temp()?;
-        let d = format!("%{t}");
+        let d = Dst::v(t);
         if bytes.is_power_of_two() {
             let shift = shift_imm(bytes.trailing_zeros());
-            self.add2("shl", None, &d, Src::Reg(self.index), shift)?;
+            self.add2(AddOp::Shl, Fl::NONE, d, Src::Reg(self.index), shift)?;
         } else {
             let c = self.constant(bytes)?;
-            self.binary(BinaryOp::IntMul, &d, Src::Reg(self.index), c, None)?;
+            self.binary(BinaryOp::IntMul, d, Src::Reg(self.index), c, Fl::NONE)?;
         }
         Ok(Src::Reg(t))
     }
@@ -2115,18 +2203,18 @@ impl<'k> Gen<'k> {
                 // (a <= b) and (b <= a): a push and an update, both IEEE.
                 if let Some((op, swap, flag, set)) = one_instruction_compare(*float, *op) {
                     let (a, b) = if swap { (r, l) } else { (l, r) };
-                    self.add2(op, Some(&format!("push{flag}")), "nop", a, b)?;
+                    self.add2(op, Fl::push(flag), NOP, a, b)?;
                     return Ok(if set { Sense::A } else { Sense::NotA });
                 }
                 // Float `<`, `>`, `==`, `!=`: x <= y pushed, then y <= x ANDed in (negated
                 // for the strict ones).
                 let (x, y, update) = match op {
-                    CmpOp::Eq | CmpOp::Ne => (l, r, "andc"),
-                    CmpOp::Lt => (l, r, "andnc"),
-                    _ => (r, l, "andnc"),
+                    CmpOp::Eq | CmpOp::Ne => (l, r, UpdateFlag::AndC),
+                    CmpOp::Lt => (l, r, UpdateFlag::AndNc),
+                    _ => (r, l, UpdateFlag::AndNc),
                 };
-                self.add2("fcmp", Some("pushc"), "nop", x, y)?;
-                self.add2("fcmp", Some(update), "nop", y, x)?;
+                self.add2(AddOp::Fcmp, Fl::push(PushFlag::C), NOP, x, y)?;
+                self.add2(AddOp::Fcmp, Fl::update(update), NOP, y, x)?;
                 Ok(if *op == CmpOp::Ne {
                     Sense::NotA
                 } else {
@@ -2142,7 +2230,12 @@ impl<'k> Gen<'k> {
             }
             BoolExpr::And(..) | BoolExpr::Or(..) => {
                 let v = self.bool_value(b)?;
-                self.emit(format!("or.pushz nop, %{v}, %{v} ; nop"));
+                self.add_op(
+                    AddOp::Or,
+                    Fl::push(PushFlag::Z),
+                    NOP,
+                    &[Src::Reg(v), Src::Reg(v)],
+                );
                 Ok(Sense::NotA)
             }
         }
@@ -2164,12 +2257,12 @@ impl<'k> Gen<'k> {
         let r = self.eval(rhs)?;
         let (a, b) = if swap { (r, l) } else { (l, r) };
         let update = match (sense, holds_when_set) {
-            (Sense::A, true) => "and",
-            (Sense::A, false) => "andn",
-            (Sense::NotA, true) => "norn",
-            (Sense::NotA, false) => "nor",
+            (Sense::A, true) => Update::And,
+            (Sense::A, false) => Update::AndN,
+            (Sense::NotA, true) => Update::NorN,
+            (Sense::NotA, false) => Update::Nor,
         };
-        self.add2(op, Some(&format!("{update}{flag}")), "nop", a, b)?;
+        self.add2(op, Fl::update(update_flag(update, flag)), NOP, a, b)?;
         Ok(Sense::A)
     }
 
@@ -2180,19 +2273,19 @@ impl<'k> Gen<'k> {
                 let vx = self.bool_value(x)?;
                 let vy = self.bool_value(y)?;
                 let op = if matches!(b, BoolExpr::And(..)) {
-                    "and"
+                    AddOp::And
                 } else {
-                    "or"
+                    AddOp::Or
                 };
-                self.add2(op, None, &format!("%{vx}"), Src::Reg(vx), Src::Reg(vy))?;
+                self.add2(op, Fl::NONE, Dst::v(vx), Src::Reg(vx), Src::Reg(vy))?;
                 Ok(vx)
             }
             _ => {
                 let sense = self.flags(b)?;
                 let t = self.temp()?;
-                let d = format!("%{t}");
-                self.mov(&d, Src::Imm(0), None);
-                self.mov(&d, Src::Imm(-1i32 as u32), Some(sense.cond()));
+                let d = Dst::v(t);
+                self.mov(d, Src::Imm(0), Fl::NONE);
+                self.mov(d, Src::Imm(-1i32 as u32), Fl::cond(sense.cond()));
                 Ok(t)
             }
         }
@@ -2209,29 +2302,29 @@ impl<'k> Gen<'k> {
         // me(); its low 16 bits are X.
         let payload = self.version.payload0();
         if self.needs.me {
-            let me = format!("%{}", self.me);
+            let me = Dst::v(self.me);
             self.add2(
-                "shl",
-                None,
-                &me,
+                AddOp::Shl,
+                Fl::NONE,
+                me,
                 Src::Phys(payload),
                 Src::Imm(shift_bits(16)),
             )?;
             self.add2(
-                "shr",
-                None,
-                &me,
+                AddOp::Shr,
+                Fl::NONE,
+                me,
                 Src::Reg(self.me),
                 Src::Imm(shift_bits(16)),
             )?;
         }
         // The QPU count goes to the reserved rf1 when nothing reads it.
         let nq = if self.needs.num_qpus {
-            Src::Reg(self.num_qpus)
+            Dst::v(self.num_qpus)
         } else {
-            Src::Phys(1)
+            Dst::Reg(VReg::Rf(1))
         };
-        self.emit(format!("nop ; nop ; ldunifrf.{}", nq.text()));
+        self.signal(Signal::Ldunifrf, Some(nq));
         // Spilled parameters arrive in temporaries and are stored once the spill base is
         // known.
         let mut spilled_params = Vec::new();
@@ -2244,14 +2337,14 @@ impl<'k> Gen<'k> {
             } else {
                 self.var_reg[v]
             };
-            self.emit(format!("nop ; nop ; ldunifrf.%{r}"));
+            self.signal(Signal::Ldunifrf, Some(Dst::v(r)));
         }
         let spill_bytes_per_qpu = self.spill_slots * SPILL_SLOT_BYTES;
         if spill_bytes_per_qpu > 0 {
-            self.emit(format!("nop ; nop ; ldunifrf.%{}", self.spill_base));
+            self.signal(Signal::Ldunifrf, Some(Dst::v(self.spill_base)));
         }
         let semaphore_bytes = if self.needs.semaphores {
-            self.emit(format!("nop ; nop ; ldunifrf.%{}", self.semaphore_base));
+            self.signal(Signal::Ldunifrf, Some(Dst::v(self.semaphore_base)));
             SEMAPHORE_BYTES
         } else {
             0
@@ -2259,42 +2352,54 @@ impl<'k> Gen<'k> {
         let constants = self.pinned_constants.clone();
         for c in &constants {
             let r = self.const_reg[c];
-            self.emit(format!("nop ; nop ; ldunifrf.%{r}"));
+            self.signal(Signal::Ldunifrf, Some(Dst::v(r)));
         }
         if self.needs.index || self.needs.memory {
-            let idx = format!("%{}", self.index);
-            self.emit(format!("eidx {idx} ; nop"));
+            let idx = Dst::v(self.index);
+            self.add_op(AddOp::Eidx, Fl::NONE, idx, &[]);
             if self.needs.memory {
-                let lane4 = format!("%{}", self.lane4);
-                self.add2("shl", None, &lane4, Src::Reg(self.index), Src::Imm(2))?;
+                let lane4 = Dst::v(self.lane4);
+                self.add2(
+                    AddOp::Shl,
+                    Fl::NONE,
+                    lane4,
+                    Src::Reg(self.index),
+                    Src::Imm(2),
+                )?;
             }
         }
         if spill_bytes_per_qpu > 0 {
             // This lane's word of slot 0: area + me() · bytes per QPU + lane · 4 (Mesa's
             // `v3d_setup_spill_base` likewise adds a per-thread offset and eidx · 4 to the
             // address the driver passes as a uniform).
-            let base = format!("%{}", self.spill_base);
+            let base = Dst::v(self.spill_base);
             let size = self.constant(spill_bytes_per_qpu)?;
             let t = self.temp()?;
-            self.mul2("umul24", None, &format!("%{t}"), Src::Reg(self.me), size)?;
-            self.add2("add", None, &base, Src::Reg(self.spill_base), Src::Reg(t))?;
+            self.mul2(MulOp::Umul24, Fl::NONE, Dst::v(t), Src::Reg(self.me), size)?;
             self.add2(
-                "add",
-                None,
-                &base,
+                AddOp::Add,
+                Fl::NONE,
+                base,
+                Src::Reg(self.spill_base),
+                Src::Reg(t),
+            )?;
+            self.add2(
+                AddOp::Add,
+                Fl::NONE,
+                base,
                 Src::Reg(self.spill_base),
                 Src::Reg(self.lane4),
             )?;
             for (v, t) in spilled_params {
-                self.spill_store(v, Src::Reg(t), None)?;
+                self.spill_store(v, Src::Reg(t), Fl::NONE)?;
             }
         }
         for (v, zero) in vars_needing_zero(self.kernel).into_iter().enumerate() {
             if zero && self.spilled[v] {
-                self.spill_store(v, Src::Imm(0), None)?;
+                self.spill_store(v, Src::Imm(0), Fl::NONE)?;
             } else if zero {
-                let r = format!("%{}", self.var_reg[v]);
-                self.mov(&r, Src::Imm(0), None);
+                let r = Dst::v(self.var_reg[v]);
+                self.mov(r, Src::Imm(0), Fl::NONE);
             }
         }
         let mut lines = std::mem::take(&mut self.lines);
@@ -2308,14 +2413,14 @@ impl<'k> Gen<'k> {
         // and the final thrsw with its two delay slots; tmuwt must not be the last
         // instruction, GFXH-1625).
         if self.needs.stores {
-            self.emit("tmuwt ; nop");
+            self.add_op(AddOp::Tmuwt, Fl::NONE, NOP, &[]);
         }
         for sig in [true, true, false, false, true, false, false] {
-            self.emit(if sig {
-                "nop ; nop ; thrsw"
+            if sig {
+                self.signal(Signal::Thrsw, None);
             } else {
-                "nop ; nop"
-            });
+                self.nop();
+            }
         }
 
         // r0 is left out: it is every rotation's source, and values kept in it around the
@@ -2325,14 +2430,14 @@ impl<'k> Gen<'k> {
             V3dVersion::V42 => &[1, 2, 3, 4],
             V3dVersion::V71 => &[],
         };
-        super::dump("v3d generate", || self.lines.join("\n"));
-        let lines = match alloc::allocate(&self.lines, ALLOCATABLE, accumulators) {
+        super::dump("v3d generate", || listing(&self.lines));
+        let lines = match alloc::allocate(self.version, &self.lines, ALLOCATABLE, accumulators) {
             Ok(lines) => lines,
             Err(short) => {
                 // The statement where the most values are live at once.
                 let peak = self.lines[..short.peak]
                     .iter()
-                    .filter(|l| !l.ends_with(':'))
+                    .filter(|l| !matches!(l, Inst::Label(_)))
                     .count();
                 let at = self
                     .locations
@@ -2351,15 +2456,8 @@ impl<'k> Gen<'k> {
                 });
             }
         };
-        let mut text = String::new();
-        for line in &lines {
-            let _ = writeln!(text, "{line}");
-        }
-        super::dump("v3d allocate", || text.clone());
-        let generated = v3d::assemble(self.version, &text).map_err(|e| CompileError::Encoding {
-            index: e.line.saturating_sub(1),
-            message: format!("the generated V3D assembly does not assemble: {e}"),
-        })?;
+        super::dump("v3d allocate", || listing(&lines));
+        let generated = machine(self.version, &lines)?;
         debug_assert_eq!(generated.len(), self.locations.len());
         let (instructions, locations) = pack::pack(
             &pack::Packing {
@@ -2397,34 +2495,91 @@ impl<'k> Gen<'k> {
     }
 }
 
-fn with_suffix(op: &str, suffix: Option<&str>) -> String {
-    match suffix {
-        Some(s) => format!("{op}.{s}"),
-        None => op.to_string(),
+/// The allocated instructions' listing, one per line (for `QPU_DUMP_IR`).
+fn listing<R: std::fmt::Display>(insts: &[Inst<R>]) -> String {
+    let mut text = String::new();
+    for i in insts {
+        let _ = writeln!(text, "{i}");
     }
+    text
 }
 
-/// The operation of a binary operator that is one ALU instruction, and whether it is a mul
-/// ALU op.
-fn single_binary(op: BinaryOp) -> Option<(&'static str, bool)> {
+/// The machine instructions: labels resolved to branch offsets (counted from the
+/// instruction four after the branch), ALU instructions built by `qpu_isa::v3d::build`.
+fn machine(
+    version: V3dVersion,
+    insts: &[Inst<ir::Phys>],
+) -> Result<Vec<Instruction>, CompileError> {
+    let mut at = BTreeMap::new();
+    let mut count = 0usize;
+    for i in insts {
+        match i {
+            Inst::Label(l) => {
+                at.insert(*l, count);
+            }
+            _ => count += 1,
+        }
+    }
+    let mut out = Vec::with_capacity(count);
+    for i in insts {
+        let index = out.len();
+        let error = |message: String| CompileError::Encoding { index, message };
+        match i {
+            Inst::Label(_) => {}
+            Inst::Branch { cond, target } => {
+                let to = at
+                    .get(target)
+                    .copied()
+                    .ok_or_else(|| error(format!("branch to L{}, which is nowhere", target.0)))?;
+                let offset = v3d::build::relative_offset(index, to)
+                    .ok_or_else(|| error("branch distance does not fit in 32 bits".into()))?;
+                out.push(Instruction::Branch(v3d::Branch {
+                    cond: *cond,
+                    msfign: 0,
+                    bdi: v3d::BranchDest::Rel,
+                    ub: false,
+                    bdu: 0,
+                    raddr_a: 0,
+                    offset,
+                    link: false,
+                }));
+            }
+            Inst::Alu(a) => out.push(Instruction::Alu(
+                a.build(version).map_err(|e| error(format!("{e} ({i})")))?,
+            )),
+        }
+    }
+    Ok(out)
+}
+
+/// An operation of either ALU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Alu2 {
+    Add(AddOp),
+    Mul(MulOp),
+}
+
+/// The operation of a binary operator that is one ALU instruction.
+fn single_binary(op: BinaryOp) -> Option<Alu2> {
+    use Alu2::{Add, Mul};
     Some(match op {
-        BinaryOp::IntAdd => ("add", false),
-        BinaryOp::IntSub => ("sub", false),
-        BinaryOp::Shl => ("shl", false),
-        BinaryOp::Asr => ("asr", false),
-        BinaryOp::Lsr => ("shr", false),
-        BinaryOp::Ror => ("ror", false),
-        BinaryOp::And => ("and", false),
-        BinaryOp::Or => ("or", false),
-        BinaryOp::Xor => ("xor", false),
-        BinaryOp::IntMin => ("min", false),
-        BinaryOp::IntMax => ("max", false),
-        BinaryOp::FloatAdd => ("fadd", false),
-        BinaryOp::FloatSub => ("fsub", false),
-        BinaryOp::FloatMin => ("fmin", false),
-        BinaryOp::FloatMax => ("fmax", false),
-        BinaryOp::Mul24 => ("umul24", true),
-        BinaryOp::FloatMul => ("fmul", true),
+        BinaryOp::IntAdd => Add(AddOp::Add),
+        BinaryOp::IntSub => Add(AddOp::Sub),
+        BinaryOp::Shl => Add(AddOp::Shl),
+        BinaryOp::Asr => Add(AddOp::Asr),
+        BinaryOp::Lsr => Add(AddOp::Shr),
+        BinaryOp::Ror => Add(AddOp::Ror),
+        BinaryOp::And => Add(AddOp::And),
+        BinaryOp::Or => Add(AddOp::Or),
+        BinaryOp::Xor => Add(AddOp::Xor),
+        BinaryOp::IntMin => Add(AddOp::Min),
+        BinaryOp::IntMax => Add(AddOp::Max),
+        BinaryOp::FloatAdd => Add(AddOp::Fadd),
+        BinaryOp::FloatSub => Add(AddOp::Fsub),
+        BinaryOp::FloatMin => Add(AddOp::Fmin),
+        BinaryOp::FloatMax => Add(AddOp::Fmax),
+        BinaryOp::Mul24 => Mul(MulOp::Umul24),
+        BinaryOp::FloatMul => Mul(MulOp::Fmul),
         BinaryOp::IntMul | BinaryOp::IntDiv | BinaryOp::IntRem | BinaryOp::FloatDiv => return None,
     })
 }
@@ -2436,7 +2591,7 @@ fn single_binary(op: BinaryOp) -> Option<(&'static str, bool)> {
 /// Gives the instruction's op, the comparison's operands in source order and whether the
 /// instruction takes them swapped, the flag that decides it (`z` or `c`), and whether the
 /// condition holds where that flag is set (the same encodings as [`Gen::flags`]).
-fn single_flag(b: &BoolExpr) -> Option<(&'static str, &Expr, &Expr, bool, &'static str, bool)> {
+fn single_flag(b: &BoolExpr) -> Option<(AddOp, &Expr, &Expr, bool, PushFlag, bool)> {
     match b {
         BoolExpr::Not(inner) => {
             let (op, l, r, swap, flag, set) = single_flag(inner)?;
@@ -2463,21 +2618,45 @@ fn single_flag(b: &BoolExpr) -> Option<(&'static str, &Expr, &Expr, bool, &'stat
 /// its op, whether it takes the operands swapped, the flag (`z` or `c`), and whether the
 /// comparison holds where the flag is set. `None` for the float comparisons that need a
 /// second, updating `fcmp` (`<`, `>`, `==`, `!=`).
-fn one_instruction_compare(
-    float: bool,
-    op: CmpOp,
-) -> Option<(&'static str, bool, &'static str, bool)> {
+fn one_instruction_compare(float: bool, op: CmpOp) -> Option<(AddOp, bool, PushFlag, bool)> {
+    use PushFlag::{C, Z};
     Some(match (float, op) {
-        (false, CmpOp::Eq) => ("xor", false, "z", true),
-        (false, CmpOp::Ne) => ("xor", false, "z", false),
-        (false, CmpOp::Gt) => ("min", false, "c", true),
-        (false, CmpOp::Le) => ("min", false, "c", false),
-        (false, CmpOp::Lt) => ("min", true, "c", true),
-        (false, CmpOp::Ge) => ("min", true, "c", false),
-        (true, CmpOp::Le) => ("fcmp", false, "c", true),
-        (true, CmpOp::Ge) => ("fcmp", true, "c", true),
+        (false, CmpOp::Eq) => (AddOp::Xor, false, Z, true),
+        (false, CmpOp::Ne) => (AddOp::Xor, false, Z, false),
+        (false, CmpOp::Gt) => (AddOp::Min, false, C, true),
+        (false, CmpOp::Le) => (AddOp::Min, false, C, false),
+        (false, CmpOp::Lt) => (AddOp::Min, true, C, true),
+        (false, CmpOp::Ge) => (AddOp::Min, true, C, false),
+        (true, CmpOp::Le) => (AddOp::Fcmp, false, C, true),
+        (true, CmpOp::Ge) => (AddOp::Fcmp, true, C, true),
         (true, _) => return None,
     })
+}
+
+/// How a flag update combines flag A with the new flag f (py-videocore6 test_cond_update):
+/// `and` A ∧ f, `andn` A ∧ ¬f, `nor` ¬(A ∨ f), `norn` ¬(A ∨ ¬f).
+#[derive(Debug, Clone, Copy)]
+enum Update {
+    And,
+    AndN,
+    NorN,
+    Nor,
+}
+
+/// The update of flag A by `update` with the Z or C flag.
+fn update_flag(update: Update, flag: PushFlag) -> UpdateFlag {
+    use UpdateFlag::*;
+    let z = flag == PushFlag::Z;
+    match update {
+        Update::And if z => AndZ,
+        Update::AndN if z => AndNz,
+        Update::NorN if z => NorNz,
+        Update::Nor if z => NorZ,
+        Update::And => AndC,
+        Update::AndN => AndNc,
+        Update::NorN => NorNc,
+        Update::Nor => NorC,
+    }
 }
 
 /// The other operand and the literal of a product by 0, ±1 or ±2^k (k < 31), the literal on
@@ -2506,12 +2685,12 @@ fn shift_bits(amount: u32) -> u32 {
 }
 
 /// The branch condition that holds exactly when `cond` does not.
-fn negate_branch(cond: &str) -> &'static str {
+fn negate_branch(cond: BranchCond) -> BranchCond {
     match cond {
-        "anya" => "allna",
-        "allna" => "anya",
-        "alla" => "anyna",
-        _ => "alla",
+        BranchCond::AnyA => BranchCond::AllNa,
+        BranchCond::AllNa => BranchCond::AnyA,
+        BranchCond::AllA => BranchCond::AnyNa,
+        _ => BranchCond::AllA,
     }
 }
 
