@@ -312,12 +312,13 @@ pub(crate) fn generate_vc4(
 /// prepass (shorter ones pack well as they are: none of the examples' gains with fewer).
 const LONG_LOOP_BODY: usize = 40;
 
-/// Loop bodies with at least this many IR ops are compiled with the prepass only. In
-/// `qpu bench` every body of 40 ops or more packs smaller with it (HeatMap's 57 and its
-/// unrolled 134, SHA-256's 139, the FFT's 2,164), and for the longest the compilation
-/// without it cost more than half of the compile time (HeatMap on 1 QPU: 50.7 M host
-/// instructions for both, 24.4 M with the prepass alone, under callgrind).
-const VERY_LONG_LOOP_BODY: usize = 100;
+/// Loop bodies with at least this many IR ops are compiled with the prepass only (the
+/// other order only when the prepass order needs spilling). In `qpu bench` every body of 40
+/// ops or more packs smaller with it (HeatMap's 57 and its unrolled 134, SHA-256's 139, the
+/// FFT's 2,164: every row of `qpu bench` is the same with 40 as with 100), and compiling
+/// both ways cost HeatMap 30% of its compile time (`cargo bench -p qpu --bench compile`:
+/// 2.6 ms median with 100, 1.8 ms with 40).
+const VERY_LONG_LOOP_BODY: usize = 40;
 
 /// The most ops in a block that branches back to its own first label (a loop body).
 fn longest_loop_body(code: &[ir::Op<ir::VReg>]) -> usize {

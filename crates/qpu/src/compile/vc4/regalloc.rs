@@ -647,38 +647,39 @@ struct Order<'a> {
 /// A register file's penalty for each [`word_partners`] partner already in it.
 const SOFT_PAIR_PENALTY: i64 = 40;
 
-/// Colour the graph; returns locations (None = uncoloured).
+/// Locations as bits of a set: 0-3 r0-r3, 4-35 A0-A31, 36-67 B0-B31.
+fn bit(l: Loc) -> u32 {
+    match l {
+        Loc::Acc(i) => i as u32,
+        Loc::A(i) => 4 + i as u32,
+        Loc::B(i) => 36 + i as u32,
+    }
+}
+
+/// Colour the graph in `order` ([`colouring_order`]); returns locations (None = uncoloured).
 fn colour(
     g: &Graph,
     n: usize,
     acc_only: &[bool],
-    unspillable: &[bool],
-    order: Order<'_>,
+    order: &[usize],
     strict: &[bool],
     hot_density: f64,
 ) -> Vec<Option<Loc>> {
-    let Order {
-        costs,
-        simplify,
-        linear,
-    } = order;
     let mut loc: Vec<Option<Loc>> = vec![None; n];
-    let order = colouring_order(g, n, acc_only, unspillable, costs, simplify, linear);
+    // Each value's location as its bit (`NONE` without one): the neighbour scan below is
+    // the allocator's innermost loop.
+    const NONE: u8 = u8::MAX;
+    let mut at: Vec<u8> = vec![NONE; n];
     let mut file_load = [0usize; 3];
     // Accumulators are handed out round-robin, so that short-lived temporaries (rotation
     // sources above all) do not all share r0 and serialise the schedule.
     let mut next_acc = 0u8;
-    for &v in &order {
-        // Locations as bits: 0-3 r0-r3, 4-35 A0-A31, 36-67 B0-B31.
-        let bit = |l: Loc| match l {
-            Loc::Acc(i) => i as u32,
-            Loc::A(i) => 4 + i as u32,
-            Loc::B(i) => 36 + i as u32,
-        };
+    for &v in order {
         let mut taken: u128 = 0;
         for &u in g.neighbours(v) {
-            if let Some(l) = loc[u as usize] {
-                taken |= 1 << bit(l);
+            let b = at[u as usize];
+            if b != NONE {
+                taken |= 1 << b;
             }
         }
         let mut copied: u128 = 0;
@@ -774,6 +775,7 @@ fn colour(
         }
         if let Some((_, l)) = best {
             loc[v] = Some(l);
+            at[v] = bit(l) as u8;
             file_load[file_of(l) as usize] += 1;
             if let (Loc::Acc(i), true) = (l, acc_only[v]) {
                 next_acc = (i + 1) % 4;
@@ -851,8 +853,25 @@ pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, A
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu::bench`).
         let mut strict = vec![false; n];
-        let colour_with = |order: Order<'_>, strict: &[bool]| {
-            colour(&g, n, &acc_only, &unspillable, order, strict, 2.0)
+        // Each order is computed once per round (it does not depend on `strict`).
+        let mut orders: Vec<((bool, bool, bool), Vec<usize>)> = Vec::new();
+        let mut colour_with = |order: Order<'_>, strict: &[bool]| {
+            let key = (order.costs.is_empty(), order.simplify, order.linear);
+            let at = match orders.iter().position(|(k, _)| *k == key) {
+                Some(at) => at,
+                None => {
+                    let Order {
+                        costs,
+                        simplify,
+                        linear,
+                    } = order;
+                    let o =
+                        colouring_order(&g, n, &acc_only, &unspillable, costs, simplify, linear);
+                    orders.push((key, o));
+                    orders.len() - 1
+                }
+            };
+            colour(&g, n, &acc_only, &orders[at].1, strict, 2.0)
         };
         // Values without a location that would need memory (constants are loaded again).
         let spilled = |loc: &[Option<Loc>]| {
