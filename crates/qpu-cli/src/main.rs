@@ -13,8 +13,9 @@
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
-use qpu_emu::{Emulator, EmulatorConfig};
-use qpu_isa::{disasm, v3d, words, Instruction};
+use qpu_emu::vc4::{Emulator, EmulatorConfig};
+use qpu_isa::v3d;
+use qpu_isa::vc4::{disasm, words, Instruction};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -161,7 +162,7 @@ enum CliError {
     #[error("{path}: {source}")]
     Asm {
         path: String,
-        source: qpu_isa::AsmError,
+        source: qpu_isa::vc4::AsmError,
     },
     #[error("{path}: {source}")]
     Format {
@@ -174,7 +175,7 @@ enum CliError {
         index: usize,
         offset: usize,
         word: u64,
-        source: qpu_isa::DecodeError,
+        source: qpu_isa::vc4::DecodeError,
     },
     #[error("{path}: {source}")]
     V3dAsm { path: String, source: v3d::AsmError },
@@ -293,7 +294,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     source,
                 });
             }
-            let program = qpu_isa::assemble(&text).map_err(|source| CliError::Asm {
+            let program = qpu_isa::vc4::assemble(&text).map_err(|source| CliError::Asm {
                 path: display(&input),
                 source,
             })?;
@@ -478,7 +479,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // A multi-megabyte bad argument or token is not echoed whole.
-            eprintln!("error: {}", qpu_isa::asm::shorten_quoted(&e.to_string()));
+            eprintln!(
+                "error: {}",
+                qpu_isa::vc4::asm::shorten_quoted(&e.to_string())
+            );
             ExitCode::FAILURE
         }
     }
@@ -614,12 +618,13 @@ fn load_program(path: &Path, format: Option<Format>) -> Result<Vec<u64>, CliErro
     );
     if is_text && format.is_none() {
         let bytes = read(path)?;
-        let program = qpu_isa::assemble(&String::from_utf8_lossy(&bytes)).map_err(|source| {
-            CliError::Asm {
-                path: display(path),
-                source,
-            }
-        })?;
+        let program =
+            qpu_isa::vc4::assemble(&String::from_utf8_lossy(&bytes)).map_err(|source| {
+                CliError::Asm {
+                    path: display(path),
+                    source,
+                }
+            })?;
         Ok(program.iter().map(Instruction::encode).collect())
     } else {
         read_words(path, format)

@@ -26,9 +26,9 @@ fn scratch(name: &str) -> PathBuf {
 /// The words of a program file `qpu asm` wrote in `format` (bin or hex).
 fn words_in(path: &Path, format: &str) -> Vec<u64> {
     if format == "bin" {
-        qpu_isa::words::from_binary(&std::fs::read(path).unwrap()).unwrap()
+        qpu_isa::vc4::words::from_binary(&std::fs::read(path).unwrap()).unwrap()
     } else {
-        qpu_isa::words::from_hex(&std::fs::read_to_string(path).unwrap()).unwrap()
+        qpu_isa::vc4::words::from_hex(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 }
 
@@ -45,7 +45,7 @@ fn ok(output: Output) -> String {
 fn asm_then_disasm_round_trips_golden_programs() {
     for program in ["hello", "isa-tour"] {
         let source = golden(&format!("{program}.qasm"));
-        let expected = qpu_isa::words::from_hex(
+        let expected = qpu_isa::vc4::words::from_hex(
             &std::fs::read_to_string(golden(&format!("{program}.hex"))).unwrap(),
         )
         .unwrap();
@@ -73,9 +73,9 @@ fn asm_then_disasm_round_trips_golden_programs() {
                 std::fs::read(&second).unwrap().len()
             );
             let again = if format == "bin" {
-                qpu_isa::words::from_binary(&std::fs::read(&second).unwrap()).unwrap()
+                qpu_isa::vc4::words::from_binary(&std::fs::read(&second).unwrap()).unwrap()
             } else {
-                qpu_isa::words::from_hex(&std::fs::read_to_string(&second).unwrap()).unwrap()
+                qpu_isa::vc4::words::from_hex(&std::fs::read_to_string(&second).unwrap()).unwrap()
             };
             assert_eq!(again, expected, "{program}: disasm then asm as {format}");
         }

@@ -13,7 +13,7 @@
 //! (to time it by CPU time, e.g. with `/usr/bin/time`, when the machine is busy).
 
 use criterion::{criterion_group, Criterion, Throughput};
-use qpu_emu::{Emulator, EmulatorConfig};
+use qpu_emu::vc4::{Emulator, EmulatorConfig};
 
 /// Six instructions per iteration, both ALUs busy.
 const ALU_LOOP: &str = "
@@ -58,7 +58,7 @@ fn uniforms(source: &str, iterations: u32, input: u32, out: u32) -> Vec<u32> {
 }
 
 fn setup(source: &str, qpus: usize, iterations: u32) -> (Emulator, Vec<(u32, u32)>, u64) {
-    let program = qpu_isa::assemble(source).expect("benchmark program assembles");
+    let program = qpu_isa::vc4::assemble(source).expect("benchmark program assembles");
     let mut emu = Emulator::new(EmulatorConfig {
         max_instructions: u64::MAX,
         max_cycles: u64::MAX,

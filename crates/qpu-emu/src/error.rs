@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use qpu_isa::DecodeError;
+use qpu_isa::vc4::DecodeError;
 
 use crate::memory::MemoryError;
-pub use crate::rules::{Rule, RuleSource};
-use crate::vpm::VpmError;
+pub use crate::vc4::rules::{Rule, RuleSource};
+use crate::vc4::vpm::VpmError;
 
 /// Everything that can go wrong, at the crate's API boundary.
 #[derive(Debug, thiserror::Error)]

@@ -158,8 +158,8 @@ pub fn fmaxabs(a: u32, b: u32) -> u32 {
 /// The special functions (guide section 3, "Special Functions Unit"): computed exactly in
 /// f64 and rounded once to f32, then flushed (the hardware approximates); `rsqrt` and `log2`
 /// ignore the argument's sign.
-pub fn sfu(op: qpu_isa::regs::SfuOp, bits: u32) -> u32 {
-    use qpu_isa::regs::SfuOp;
+pub fn sfu(op: qpu_isa::vc4::regs::SfuOp, bits: u32) -> u32 {
+    use qpu_isa::vc4::regs::SfuOp;
     let x = f64::from(value(bits));
     let result = match op {
         SfuOp::Recip => 1.0 / x,

@@ -13,7 +13,7 @@
 //!
 //! A caller can also lend its own words to the memory at a bus address it chooses
 //! ([`LendingMemory::lend`] read-only, [`LendingMemory::lend_mut`] writable, or for one
-//! run, [`Emulator::run_lending`](crate::Emulator::run_lending)): the emulated machine then
+//! run, [`Emulator::run_lending`](crate::vc4::Emulator::run_lending)): the emulated machine then
 //! reads and writes the caller's words in place, without copying them in or out, the way the
 //! QPUs work on GPU memory the host has mapped (the `qpu` crate's emulator backend runs
 //! kernels on its shared arrays so). Words are seen as their little-endian bytes, as on the
@@ -175,7 +175,7 @@ impl Allocation<'_> {
     }
 }
 
-/// Emulated main memory that owns all its allocations: what an [`Emulator`](crate::Emulator)
+/// Emulated main memory that owns all its allocations: what an [`Emulator`](crate::vc4::Emulator)
 /// keeps between runs.
 pub type Memory = LendingMemory<'static>;
 

@@ -5,8 +5,9 @@
 
 mod support;
 
-use qpu_emu::{EmuError, Emulator, EmulatorConfig, Fault, Rule};
-use qpu_isa::{AddOp, AluInstruction, Cond, Instruction, MulOp, RegAddr, WriteBack};
+use qpu_emu::vc4::{Emulator, EmulatorConfig, Rule};
+use qpu_emu::{EmuError, Fault};
+use qpu_isa::vc4::{AddOp, AluInstruction, Cond, Instruction, MulOp, RegAddr, WriteBack};
 use support::{assemble, broken_rule, buffer, emulator, run, run_with, store_and_end};
 
 /// `body`, then a store of `regs` and a clean end.
@@ -340,7 +341,7 @@ fn genuine_read_hazards_stay_errors() {
     assert_eq!(
         broken_rule(&program("mov ra1, 1\n add r0, ra1, 1", &["r0"]), &[]),
         Rule::RegfileReadAfterWrite {
-            file: qpu_isa::RegFile::A,
+            file: qpu_isa::vc4::RegFile::A,
             reg: 1
         }
     );

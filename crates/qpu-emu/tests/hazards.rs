@@ -4,11 +4,12 @@
 
 mod support;
 
-use qpu_emu::{
-    Ambiguities, BranchRegisterLane, EarlyVpmRead, EmuError, Emulator, EmulatorConfig, Fault,
-    FlagsRule, Rule, RuleSource,
+use qpu_emu::vc4::{
+    Ambiguities, BranchRegisterLane, EarlyVpmRead, Emulator, EmulatorConfig, FlagsRule, Rule,
+    RuleSource,
 };
-use qpu_isa::RegFile;
+use qpu_emu::{EmuError, Fault};
+use qpu_isa::vc4::RegFile;
 use support::{
     broken_rule, broken_rule_in, buffer, emulator, run_with, store_and_end, LOAD_RA0_RB0,
 };
@@ -107,7 +108,7 @@ fn rotation_right_after_writing_its_source() {
     // The static validator (and so the compiler's self-check) still rejects the placement.
     let program = support::assemble("mov r1, 1\n nop; mov r2, r1 >> 1\n nop; thrend\n nop\n nop");
     assert_eq!(
-        qpu_emu::validate(&program)[0].rule,
+        qpu_emu::vc4::validate(&program)[0].rule,
         Rule::RotateAfterWrite { accumulator: 1 }
     );
 }

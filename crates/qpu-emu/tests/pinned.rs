@@ -10,8 +10,10 @@
 
 mod support;
 
-use qpu_emu::{Ambiguities, BranchRegisterLane, Emulator, EmulatorConfig, FlagsRule, RunReport};
-use qpu_isa::Instruction;
+use qpu_emu::vc4::{
+    Ambiguities, BranchRegisterLane, Emulator, EmulatorConfig, FlagsRule, RunReport,
+};
+use qpu_isa::vc4::Instruction;
 use support::{assemble, buffer, emulator};
 
 /// Six instructions per iteration, both ALUs busy (the benchmark's ALU loop), storing its
@@ -91,7 +93,7 @@ fn alu_loop_report_is_pinned_and_follows_the_issue_rate() {
     let (report, words) = run_loop(ALU_LOOP, 1, 1000, 48, false);
     // By hand: 4 + 6 per iteration + 10 after the loop; no stalls but the final VDW wait.
     assert_eq!(report.total.instructions, 4 + 6 * 1000 + 10);
-    let timing = qpu_emu::Timing::default();
+    let timing = qpu_emu::vc4::Timing::default();
     assert_eq!(
         report.cycles,
         timing.program_start_latency

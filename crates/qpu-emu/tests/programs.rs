@@ -4,8 +4,9 @@
 mod support;
 
 use qpu_emu::memory::MemoryError;
-use qpu_emu::vpm::VpmError;
-use qpu_emu::{EmuError, Emulator, EmulatorConfig, Fault, Lent};
+use qpu_emu::vc4::vpm::VpmError;
+use qpu_emu::vc4::{Emulator, EmulatorConfig};
+use qpu_emu::{EmuError, Fault, Lent};
 use support::{assemble, buffer, emulator, run, run_with, store_and_end, Inputs, LOAD_RA0_RB0};
 
 /// The seed hello world, kept in the repository by qpu-isa's golden tests (the hex file
@@ -18,10 +19,10 @@ fn golden(name: &str) -> String {
 }
 
 fn hex_words(text: &str) -> Vec<u64> {
-    qpu_isa::words::from_hex(text).expect("golden hex parses")
+    qpu_isa::vc4::words::from_hex(text).expect("golden hex parses")
 }
 
-fn run_hello(emu: &mut Emulator, words: &[u64], input: u32) -> (Vec<u32>, qpu_emu::RunReport) {
+fn run_hello(emu: &mut Emulator, words: &[u64], input: u32) -> (Vec<u32>, qpu_emu::vc4::RunReport) {
     let code = emu.load_program(words).unwrap();
     let out = buffer(emu, &[0; 16]);
     let uniforms = emu.load_uniforms(&[input, out]).unwrap();
@@ -61,7 +62,7 @@ fn run_hello_lent(
     input: u32,
     out: u32,
     lent: Lent<'_>,
-) -> Result<qpu_emu::RunReport, EmuError> {
+) -> Result<qpu_emu::vc4::RunReport, EmuError> {
     let code = emu.load_program(words).unwrap();
     let uniforms = emu.load_uniforms(&[input, out]).unwrap();
     emu.run_lending(&[(uniforms, code)], vec![lent])
@@ -217,7 +218,7 @@ const MASTER: &str = "
     nop
 ";
 
-fn handoff(emu: &mut Emulator) -> (Vec<u32>, qpu_emu::RunReport) {
+fn handoff(emu: &mut Emulator) -> (Vec<u32>, qpu_emu::vc4::RunReport) {
     let worker = emu.load_instructions(&assemble(WORKER)).unwrap();
     let master = emu.load_instructions(&assemble(MASTER)).unwrap();
     let out = buffer(emu, &[0; 128]);

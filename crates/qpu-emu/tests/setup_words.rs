@@ -1,9 +1,9 @@
-//! The setup words the compiler builds with `qpu_isa::setup` decode, in the emulator, to
+//! The setup words the compiler builds with `qpu_isa::vc4::setup` decode, in the emulator, to
 //! the fields they were built from: one description of tables 32–36 on each side, checked
 //! against each other over every field's range (the element width is one shared type).
 
-use qpu_emu::vpm;
-use qpu_isa::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride, Width};
+use qpu_emu::vc4::vpm;
+use qpu_isa::vc4::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride, Width};
 
 const WIDTHS: [(Width, u32); 3] = [(Width::Bits32, 1), (Width::Bits16, 2), (Width::Bits8, 4)];
 

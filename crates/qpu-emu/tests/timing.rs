@@ -4,12 +4,12 @@
 
 mod support;
 
-use qpu_emu::{Emulator, EmulatorConfig, Timing};
+use qpu_emu::vc4::{Emulator, EmulatorConfig, Timing};
 use support::{assemble, buffer, emulator};
 
 const END: &str = "nop; thrend\nnop\nnop\n";
 
-fn run_each(emu: &mut Emulator, programs: &[(&str, Vec<u32>)]) -> qpu_emu::RunReport {
+fn run_each(emu: &mut Emulator, programs: &[(&str, Vec<u32>)]) -> qpu_emu::vc4::RunReport {
     let launches: Vec<(u32, u32)> = programs
         .iter()
         .map(|(source, uniforms)| {

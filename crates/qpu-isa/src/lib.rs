@@ -1,53 +1,13 @@
-//! The VideoCore IV QPU instruction set: the one home of the hardware's encoding facts.
+//! The QPU instruction sets of the Raspberry Pi GPUs, one module per generation, as peers:
 //!
-//! Every instruction form of the *VideoCore IV 3D Architecture Reference Guide* (section 3)
-//! is a typed value ([`Instruction`]); every field is an enum or a checked newtype. Words
-//! encode and decode losslessly: `Instruction::decode(w)?.encode() == w` for every word that
-//! decodes, including bits the hardware ignores. The text assembler and disassembler live in
-//! [`asm`] and [`disasm`].
+//! * [`vc4`]: VideoCore IV (Pi 1, 2, 3, Zero), from Broadcom's *VideoCore IV 3D Architecture
+//!   Reference Guide*;
+//! * [`v3d`]: V3D 4.2 (VideoCore VI, Pi 4) and V3D 7.1 (VideoCore VII, Pi 5), from Mesa's
+//!   broadcom sources and py-videocore6/7.
 //!
-//! The instruction set of the later GPUs, V3D 4.2 (VideoCore VI, Pi 4) and V3D 7.1
-//! (VideoCore VII, Pi 5), is in [`v3d`], with its own model, encoder, assembler and
-//! disassembler.
-//!
-//! ```
-//! use qpu_isa::{Instruction, AddOp};
-//!
-//! // "add vpm, ra1, unif" from the seed hello-world program.
-//! let word = 0x1002_0c27_0c06_0dc0;
-//! let Instruction::Alu(alu) = Instruction::decode(word)? else { unreachable!() };
-//! assert_eq!(alu.op_add, AddOp::Add);
-//! assert_eq!(Instruction::Alu(alu).encode(), word);
-//! # Ok::<(), qpu_isa::DecodeError>(())
-//! ```
+//! Each is the one home of its generation's encoding facts: typed instructions that encode
+//! and decode losslessly, a text assembler and disassembler, latencies, register and
+//! magic-address classes, setup words, shared by the compiler and the emulator.
 
-pub mod asm;
-pub mod disasm;
-pub mod fields;
-mod instr;
-pub mod latency;
-pub mod regs;
-pub mod setup;
 pub mod v3d;
-pub mod words;
-
-pub use asm::{assemble, assemble_instruction, AsmError};
-
-/// The QPUs of a Pi 1/2/3/Zero's VideoCore IV: 3 slices of 4 (guide chapter 1). The V3D
-/// counts are [`v3d::V3dVersion::qpus`].
-pub const QPUS: u32 = 12;
-pub use fields::*;
-pub use instr::*;
-
-/// Why a 64-bit word is not a QPU instruction.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum DecodeError {
-    /// A field holds an encoding the guide reserves.
-    #[error("field {field} holds reserved value {value}")]
-    Reserved {
-        /// The field's name.
-        field: &'static str,
-        /// The value found.
-        value: u32,
-    },
-}
+pub mod vc4;

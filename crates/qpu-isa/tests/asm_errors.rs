@@ -1,6 +1,6 @@
 //! The assembler rejects what the hardware cannot encode, saying where and why.
 
-use qpu_isa::{assemble, AsmError};
+use qpu_isa::vc4::{assemble, AsmError};
 
 fn error(text: &str) -> AsmError {
     match assemble(text) {
@@ -142,19 +142,21 @@ fn no_panic_on_junk() {
 fn flag_setting_without_a_destination_still_writes_in_every_lane() {
     // Flags change only where the flag-setting ALU's condition passes [measured], so a
     // `.setf` with a `-` destination must default to `always`, not `never`.
-    let [qpu_isa::Instruction::Alu(alu)] = assemble("sub.setf -, ra0, rb1").unwrap()[..] else {
+    let [qpu_isa::vc4::Instruction::Alu(alu)] = assemble("sub.setf -, ra0, rb1").unwrap()[..]
+    else {
         panic!()
     };
-    assert_eq!(alu.write.cond_add, qpu_isa::Cond::Always);
-    let [qpu_isa::Instruction::Alu(alu)] = assemble("nop; fmul.setf -, r0, r1").unwrap()[..] else {
+    assert_eq!(alu.write.cond_add, qpu_isa::vc4::Cond::Always);
+    let [qpu_isa::vc4::Instruction::Alu(alu)] = assemble("nop; fmul.setf -, r0, r1").unwrap()[..]
+    else {
         panic!()
     };
     assert_eq!(
         (alu.write.cond_add, alu.write.cond_mul),
-        (qpu_isa::Cond::Never, qpu_isa::Cond::Always)
+        (qpu_isa::vc4::Cond::Never, qpu_isa::vc4::Cond::Always)
     );
-    let [qpu_isa::Instruction::Alu(alu)] = assemble("mov -, vw_wait").unwrap()[..] else {
+    let [qpu_isa::vc4::Instruction::Alu(alu)] = assemble("mov -, vw_wait").unwrap()[..] else {
         panic!()
     };
-    assert_eq!(alu.write.cond_add, qpu_isa::Cond::Never);
+    assert_eq!(alu.write.cond_add, qpu_isa::vc4::Cond::Never);
 }

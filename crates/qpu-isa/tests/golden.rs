@@ -2,7 +2,7 @@
 //! the guide's bit tables for hello, by vc4asm for the tour), and disassembling those words
 //! must assemble back to them bit-exactly.
 
-use qpu_isa::{assemble, disasm, words, Instruction};
+use qpu_isa::vc4::{assemble, disasm, words, Instruction};
 
 fn golden(name: &str) -> String {
     let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));

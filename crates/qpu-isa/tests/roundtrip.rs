@@ -1,7 +1,7 @@
 //! Property tests: binary and text round trips over arbitrary instructions.
 
 use proptest::prelude::*;
-use qpu_isa::*;
+use qpu_isa::vc4::*;
 
 fn pick<T: Copy + std::fmt::Debug + 'static>(all: &'static [T]) -> impl Strategy<Value = T> {
     proptest::sample::select(all)

@@ -21,7 +21,7 @@
 use std::time::Duration;
 
 use qpu_emu::v3d::{calibration, CsdJob, V3dConfig, V3dEmulator};
-use qpu_emu::{Emulator, EmulatorConfig};
+use qpu_emu::vc4::{Emulator, EmulatorConfig};
 use qpu_isa::v3d::V3dVersion;
 
 /// One question: a probe that stores `answers.len()` vectors, and for each the possible
@@ -118,9 +118,9 @@ fn program(probe: &Probe) -> String {
 }
 
 fn words(source: &str) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
-    Ok(qpu_isa::assemble(source)?
+    Ok(qpu_isa::vc4::assemble(source)?
         .iter()
-        .map(qpu_isa::Instruction::encode)
+        .map(qpu_isa::vc4::Instruction::encode)
         .collect())
 }
 

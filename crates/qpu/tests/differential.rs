@@ -821,10 +821,10 @@ fn case(seed: u64, pressure: u32) -> Case {
 
 static NEXT_KERNEL: AtomicU64 = AtomicU64::new(1 << 40);
 
-fn qpu_emu_config() -> qpu_emu::EmulatorConfig {
-    qpu_emu::EmulatorConfig {
+fn qpu_emu_config() -> qpu_emu::vc4::EmulatorConfig {
+    qpu_emu::vc4::EmulatorConfig {
         max_instructions: 5_000_000,
-        ..qpu_emu::EmulatorConfig::default()
+        ..qpu_emu::vc4::EmulatorConfig::default()
     }
 }
 

@@ -266,8 +266,11 @@ fn listings_assemble_back_to_the_same_words() {
     for ast in &asts {
         let compiled = qpu::compile::compile(ast).unwrap();
         let listing = compiled.disassemble();
-        let again = qpu_isa::assemble(&listing).unwrap_or_else(|e| panic!("{e}\n{listing}"));
-        let words: Vec<u64> = again.iter().map(qpu_isa::Instruction::encode).collect();
+        let again = qpu_isa::vc4::assemble(&listing).unwrap_or_else(|e| panic!("{e}\n{listing}"));
+        let words: Vec<u64> = again
+            .iter()
+            .map(qpu_isa::vc4::Instruction::encode)
+            .collect();
         assert_eq!(words, compiled.words);
     }
     let listing = compile(gcd::gcd).unwrap().disassemble().unwrap();

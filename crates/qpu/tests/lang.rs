@@ -814,7 +814,7 @@ fn num_qpus_devices_and_step_limit_are_checked() {
     // The default budget is the emulator's (seconds of an endless loop, not minutes).
     assert_eq!(
         qpu::interp::Config::default().step_limit,
-        qpu_emu::EmulatorConfig::default().max_instructions
+        qpu_emu::vc4::EmulatorConfig::default().max_instructions
     );
 }
 

@@ -12,7 +12,7 @@ use qpu::lang::*;
 
 fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
     let compiled = qpu::compile::compile(kernel).expect("compiles");
-    let listing = qpu_isa::disasm::program(&compiled.instructions);
+    let listing = qpu_isa::vc4::disasm::program(&compiled.instructions);
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/listings")
         .join(format!("{name}.qasm"));

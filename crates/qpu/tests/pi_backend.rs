@@ -26,7 +26,7 @@ use qpu::runtime::select::{choose, BackendKind};
 use qpu::runtime::Pi;
 use qpu::{compile, Device, Error};
 use qpu_emu::memory::Memory;
-use qpu_emu::{Emulator, EmulatorConfig};
+use qpu_emu::vc4::{Emulator, EmulatorConfig};
 use qpu_pi::standin::{BusMemory, Executor, FakeConfig, FakeVideoCore, JobOutcome};
 use qpu_pi::{Job, LaunchMode, LaunchOptions};
 

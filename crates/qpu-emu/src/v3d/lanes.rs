@@ -271,7 +271,7 @@ pub mod vfloat {
 
     /// f16 → f32 (exact); a NaN becomes the propagated NaN.
     pub fn unpack16(half: u32) -> u32 {
-        let bits = crate::alu::f16_to_f32(half as u16);
+        let bits = crate::vc4::alu::f16_to_f32(half as u16);
         if is_nan(bits) {
             PROPAGATED_NAN
         } else {
@@ -288,7 +288,7 @@ pub mod vfloat {
                 0x7e00
             }
         } else {
-            u32::from(crate::alu::f32_to_f16(bits))
+            u32::from(crate::vc4::alu::f32_to_f16(bits))
         }
     }
 

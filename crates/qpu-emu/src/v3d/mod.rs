@@ -2,7 +2,7 @@
 //! execute encoded [`qpu_isa::v3d`] words, launched the way the kernel's `SUBMIT_CSD`
 //! launches compute shaders.
 //!
-//! Beside the VideoCore IV [`crate::Emulator`], sharing its memory model
+//! Beside the VideoCore IV [`crate::vc4::Emulator`], sharing its memory model
 //! ([`crate::memory::Memory`]) and half-float helpers. Where the sources disagree it
 //! follows the evidence order of the whole project: a program that ran correctly on a Pi
 //! 4 or 5 (py-videocore6/7's tests and examples, Mesa's compiled shaders) beats a published

@@ -1,7 +1,7 @@
 //! Undefined values on the V3D: which lanes of a value the hardware leaves undefined
 //! (*poison*), and where that undefinedness was made.
 //!
-//! The rule is the VideoCore IV emulator's ([`crate::rules`], "Undefined values are
+//! The rule is the VideoCore IV emulator's ([`crate::vc4::rules`], "Undefined values are
 //! poison"): an undefined value is not an error where it is made, only where it is *used*:
 //! stored to memory, used as a TMU address or lookup config, written to `unifa`, deciding a
 //! branch or giving its target. Operations carry the marks lane by lane into their results

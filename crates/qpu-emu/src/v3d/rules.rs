@@ -262,7 +262,7 @@ impl fmt::Display for V3dRule {
                 lanes,
                 origin,
                 ..
-            } => crate::rules::undefined_value_used(f, what, *lanes, origin),
+            } => crate::vc4::rules::undefined_value_used(f, what, *lanes, origin),
             V3dRule::TwoUniformReads => write!(
                 f,
                 "more than one uniform-stream read in one instruction (ldunif, wrtmuc, tmuau, \

@@ -1,11 +1,12 @@
 //! Shared helpers for the emulator's integration tests: assemble, run, read results back.
 #![allow(dead_code)]
 
-use qpu_emu::{EmuError, Emulator, EmulatorConfig, Fault, Rule, RunReport};
+use qpu_emu::vc4::{Emulator, EmulatorConfig, Rule, RunReport};
+use qpu_emu::{EmuError, Fault};
 
 /// Assembles `source` or panics with the assembler's message.
-pub fn assemble(source: &str) -> Vec<qpu_isa::Instruction> {
-    qpu_isa::assemble(source).unwrap_or_else(|e| panic!("assembly failed: {e}\n{source}"))
+pub fn assemble(source: &str) -> Vec<qpu_isa::vc4::Instruction> {
+    qpu_isa::vc4::assemble(source).unwrap_or_else(|e| panic!("assembly failed: {e}\n{source}"))
 }
 
 /// Code that stores `regs` (one 16-lane vector each, in order) to the address read from the

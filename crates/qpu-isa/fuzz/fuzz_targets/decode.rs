@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qpu_isa::{assemble_instruction, disasm, Instruction};
+use qpu_isa::vc4::{assemble_instruction, disasm, Instruction};
 
 fuzz_target!(|data: &[u8]| {
     for chunk in data.chunks_exact(8) {

@@ -169,7 +169,7 @@ impl From<CompileError> for crate::Error {
 pub struct Options {
     /// Pack an add-ALU and a mul-ALU operation into one instruction where possible.
     pub dual_issue: bool,
-    /// Check the compiled code with its generation's static validator ([`qpu_emu::validate`]
+    /// Check the compiled code with its generation's static validator ([`qpu_emu::vc4::validate`]
     /// for the VideoCore IV, [`qpu_emu::v3d::validate`] for V3D: the emulator's hazard and
     /// placement rules, as Mesa checks its vc4 and v3d output) and fail with
     /// [`CompileError::SelfCheck`] if it breaks one. On by default in debug builds (so in
@@ -185,7 +185,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_qpus: qpu_isa::QPUS,
+            max_qpus: qpu_isa::vc4::QPUS,
             dual_issue: true,
             self_check: cfg!(debug_assertions) || std::env::var_os("QPU_SELF_CHECK").is_some(),
         }

@@ -17,7 +17,7 @@
 //! compiler (VIR, `src/broadcom/compiler`) are separate back ends fed by the same NIR.
 //!
 //! * [`Vc4`]: the pipeline in this module's siblings (`lower`, `opt`, `pipeline`, `prepass`,
-//!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::validate`].
+//!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::vc4::validate`].
 //! * [`V3d`]: the code generator, allocator and packer in [`super::v3d`], validated by
 //!   [`qpu_emu::v3d::validate`].
 //!
@@ -27,7 +27,7 @@
 
 use std::time::Duration;
 
-use qpu_isa::Instruction;
+use qpu_isa::vc4::Instruction;
 
 use super::vc4::bundle::Bundle;
 use super::vc4::emit::EncodeError;
@@ -64,9 +64,9 @@ pub(crate) struct Facts {
 
 impl Facts {
     /// The VideoCore IV's: the guide's, as the emulator checks them
-    /// ([`qpu_isa::latency`]).
+    /// ([`qpu_isa::vc4::latency`]).
     pub const VC4: Facts = {
-        use qpu_isa::latency as l;
+        use qpu_isa::vc4::latency as l;
         Facts {
             regfile: l::REGFILE,
             accumulator: l::ACCUMULATOR,
@@ -175,7 +175,7 @@ impl Target for Vc4 {
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
-        qpu_emu::validate(&code.instructions)
+        qpu_emu::vc4::validate(&code.instructions)
             .iter()
             .map(ToString::to_string)
             .collect()

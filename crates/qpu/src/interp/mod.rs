@@ -62,7 +62,7 @@ impl Default for Config {
     /// 2^32 took over four minutes.
     fn default() -> Self {
         Config {
-            step_limit: qpu_emu::EmulatorConfig::default().max_instructions,
+            step_limit: qpu_emu::vc4::EmulatorConfig::default().max_instructions,
             float_unit: ops::FloatUnit::Vc4,
         }
     }

@@ -31,7 +31,7 @@
 
 use qpu_emu::float;
 use qpu_emu::v3d::lanes::{self as v3d, vfloat, Sfu};
-use qpu_isa::regs::SfuOp;
+use qpu_isa::vc4::regs::SfuOp;
 
 use crate::compile::Gpu;
 use crate::lang::ast::{BinaryOp, CmpOp, UnaryOp, LANES};

@@ -5,10 +5,10 @@
 //! Shared arrays are host memory with simulated bus addresses (see [`super::host`]), and the
 //! emulated QPUs work on them in place, as the Pi's QPUs work on GPU memory the host has
 //! mapped: a run copies no array. For each run the backend resets its emulated machine to the
-//! state of a new one ([`qpu_emu::Emulator::reset`]: empty memory, a fresh VPM, an empty code
+//! state of a new one ([`qpu_emu::vc4::Emulator::reset`]: empty memory, a fresh VPM, an empty code
 //! cache, so the same results, reports and errors as a new machine), puts the code and each
 //! QPU's uniforms in its memory, and lends it the argument arrays for the run
-//! ([`qpu_emu::Emulator::run_lending`]): each at its bus address with exactly its size, so a
+//! ([`qpu_emu::vc4::Emulator::run_lending`]): each at its bus address with exactly its size, so a
 //! store past an array's end is an error and a load there an undefined value, as on the
 //! interpreter; arrays passed as `&SharedArray` are lent read-only, so a store into one is an
 //! error at the store. Arrays not passed to the kernel are not in its memory at all, and what
@@ -40,13 +40,13 @@ use qpu_emu::memory::MemoryError;
 
 /// The strict emulator as a backend.
 pub struct Emulator {
-    config: qpu_emu::EmulatorConfig,
+    config: qpu_emu::vc4::EmulatorConfig,
     arrays: HostArrays,
     cache: CompileCache,
-    last: Mutex<Option<qpu_emu::RunReport>>,
-    /// A machine from an earlier run, reset for the next ([`qpu_emu::Emulator::reset`]): as
+    last: Mutex<Option<qpu_emu::vc4::RunReport>>,
+    /// A machine from an earlier run, reset for the next ([`qpu_emu::vc4::Emulator::reset`]): as
     /// fresh as a new one, without making its decoded-code pages again.
-    spare: Mutex<Option<qpu_emu::Emulator>>,
+    spare: Mutex<Option<qpu_emu::vc4::Emulator>>,
 }
 
 impl Default for Emulator {
@@ -58,11 +58,11 @@ impl Default for Emulator {
 impl Emulator {
     /// An emulator with the default configuration (hazard checks on, 250 MHz).
     pub fn new() -> Emulator {
-        Emulator::with_config(qpu_emu::EmulatorConfig::default())
+        Emulator::with_config(qpu_emu::vc4::EmulatorConfig::default())
     }
 
     /// An emulator with `config` (its QPU count is replaced by each launch's).
-    pub fn with_config(config: qpu_emu::EmulatorConfig) -> Emulator {
+    pub fn with_config(config: qpu_emu::vc4::EmulatorConfig) -> Emulator {
         Emulator {
             config,
             arrays: HostArrays::default(),
@@ -73,7 +73,7 @@ impl Emulator {
     }
 
     /// The emulator's full report of the last run on this backend.
-    pub fn last_report(&self) -> Option<qpu_emu::RunReport> {
+    pub fn last_report(&self) -> Option<qpu_emu::vc4::RunReport> {
         lock(&self.last).clone()
     }
 
@@ -106,8 +106,9 @@ fn run_error(
     code: u32,
     places: &[(usize, u32, usize)],
 ) -> Error {
-    use qpu_emu::vpm::{DmaKind, VpmError};
-    use qpu_emu::{EmuError, Fault, Rule};
+    use qpu_emu::vc4::vpm::{DmaKind, VpmError};
+    use qpu_emu::vc4::Rule;
+    use qpu_emu::{EmuError, Fault};
     let location = |pc: u32| {
         pc.checked_sub(code)
             .and_then(|offset| compiled.location(offset as usize / 8))
@@ -204,7 +205,7 @@ fn run_error(
 }
 
 /// Emulated memory as the staging code sees it.
-struct EmulatedMemory<'e>(&'e mut qpu_emu::Emulator);
+struct EmulatedMemory<'e>(&'e mut qpu_emu::vc4::Emulator);
 
 impl DeviceMemory for EmulatedMemory<'_> {
     fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
@@ -287,7 +288,7 @@ impl Backend for Emulator {
         staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
         let n = launch.num_qpus;
         let compiled = self.compiled(launch)?;
-        let mut config = qpu_emu::EmulatorConfig {
+        let mut config = qpu_emu::vc4::EmulatorConfig {
             qpus: n as usize,
             ..self.config.clone()
         };
@@ -298,7 +299,7 @@ impl Backend for Emulator {
         let spare = lock(&self.spare).take();
         let mut emu = match spare {
             Some(mut emu) => emu.reset(config).map(|()| emu),
-            None => qpu_emu::Emulator::new(config),
+            None => qpu_emu::vc4::Emulator::new(config),
         }
         .map_err(backend_error)?;
         let mut memory = EmulatedMemory(&mut emu);

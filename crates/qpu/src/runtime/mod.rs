@@ -69,7 +69,7 @@ use crate::lang::{Float, Int, Param, Ptr, Scalar};
 pub const MAX_QPUS: u32 = qpu_isa::v3d::V3dVersion::V71.qpus();
 
 /// The VideoCore IV's QPUs (Pi 1-3, Zero).
-pub const VC4_QPUS: u32 = qpu_isa::QPUS;
+pub const VC4_QPUS: u32 = qpu_isa::vc4::QPUS;
 
 mod sealed {
     pub trait Sealed {}

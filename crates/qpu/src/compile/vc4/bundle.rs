@@ -1,7 +1,7 @@
 //! What one instruction word does, between scheduling and emission: the scheduler packs
 //! IR ops into [`Bundle`]s, emission encodes each as one 64-bit instruction.
 
-use qpu_isa::{BranchCond, Signal};
+use qpu_isa::vc4::{BranchCond, Signal};
 
 use super::ir::*;
 

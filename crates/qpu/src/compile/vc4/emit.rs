@@ -5,8 +5,8 @@
 //! registers come from qpu-isa's typed register map, so the hardware facts stay written
 //! once, there.
 
-use qpu_isa::regs::{ReadReg, TmuReg, WriteReg};
-use qpu_isa::*;
+use qpu_isa::vc4::regs::{ReadReg, TmuReg, WriteReg};
+use qpu_isa::vc4::*;
 
 use super::bundle::{Bundle, Unit};
 use super::ir::*;
@@ -332,7 +332,7 @@ mod tests {
     use super::*;
 
     fn word_of(text: &str) -> u64 {
-        let words = qpu_isa::assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let words = qpu_isa::vc4::assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(words.len(), 1, "{text}");
         words[0].encode()
     }
@@ -390,7 +390,7 @@ mod tests {
             signal: Signal::None,
         };
         let instr = encode(&bundle, 0).expect("encodes");
-        let text = qpu_isa::disasm::program(&[instr]);
+        let text = qpu_isa::vc4::disasm::program(&[instr]);
         assert_eq!(instr.encode(), word_of(&text), "{text}");
         assert!(text.contains("tmu0_s") && text.contains("vpm"), "{text}");
         assert!(text.contains("ra5") && text.contains("unif"), "{text}");

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use qpu_isa::regs::SfuOp;
-use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
+use qpu_isa::vc4::regs::SfuOp;
+use qpu_isa::vc4::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
 /// A virtual register: one 16-lane value before register allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -451,8 +451,8 @@ impl<R: fmt::Display> fmt::Display for Src<R> {
         match self {
             Src::Reg(r) => write!(f, "{r}"),
             Src::Imm(imm) => match imm.value() {
-                qpu_isa::SmallImmValue::Int(i) => write!(f, "{i}"),
-                qpu_isa::SmallImmValue::Float(x) => write!(f, "{x:?}"),
+                qpu_isa::vc4::SmallImmValue::Int(i) => write!(f, "{i}"),
+                qpu_isa::vc4::SmallImmValue::Float(x) => write!(f, "{x:?}"),
                 other => write!(f, "{other:?}"),
             },
             Src::R4 => f.write_str("r4"),

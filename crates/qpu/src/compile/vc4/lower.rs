@@ -40,9 +40,9 @@
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
 use crate::compile::analysis::{lane_uniform, uniform_variables, visit_assignments};
-use qpu_isa::regs::SfuOp;
-use qpu_isa::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
-use qpu_isa::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
+use qpu_isa::vc4::regs::SfuOp;
+use qpu_isa::vc4::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
+use qpu_isa::vc4::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
 use std::sync::Arc;
 
@@ -189,7 +189,7 @@ pub fn add_spill_support(lowered: &mut Lowered) -> Option<std::ops::Range<u32>> 
                 AluOp::Add(AddOp::Add),
                 Dst::Reg(row),
                 Src::Reg(g.first_row),
-                imm(qpu_isa::QPUS as i32),
+                imm(qpu_isa::vc4::QPUS as i32),
             ));
             row
         }
@@ -459,7 +459,7 @@ pub fn lower(kernel: &Kernel, spill_support: bool, max_qpus: u32) -> Lowered {
                     AluOp::Add(AddOp::Add),
                     Dst::Reg(row),
                     Src::Reg(me_raw),
-                    imm(qpu_isa::QPUS as i32),
+                    imm(qpu_isa::vc4::QPUS as i32),
                 )),
                 Some((log2, first)) => {
                     l.emit(Op::alu(

@@ -18,8 +18,8 @@
 //!    allocation fails is it lowered again with spill support.
 //! 5. `schedule`: list scheduling with the generation's latency facts, dual issue,
 //!    delay-slot filling.
-//! 6. `emit`: bundles → [`qpu_isa::Instruction`]s; the driver then runs
-//!    [`qpu_emu::validate`].
+//! 6. `emit`: bundles → [`qpu_isa::vc4::Instruction`]s; the driver then runs
+//!    [`qpu_emu::vc4::validate`].
 //!
 //! # Launch contract
 //!
@@ -65,7 +65,7 @@
 //! let listing = compiled.disassemble();
 //! assert!(listing.contains("thrend"));
 //! // The listing assembles back to the same words.
-//! let again = qpu_isa::assemble(&listing).expect("listing assembles");
+//! let again = qpu_isa::vc4::assemble(&listing).expect("listing assembles");
 //! assert_eq!(again.len(), compiled.words.len());
 //! # Ok::<(), qpu::Error>(())
 //! ```
@@ -82,7 +82,7 @@ pub(crate) mod schedule;
 
 use std::time::Duration;
 
-use qpu_isa::Instruction;
+use qpu_isa::vc4::Instruction;
 
 use super::target::{Code, Vc4};
 use super::{drive, dump, CompileError, Options};
@@ -118,7 +118,7 @@ impl Compiled {
     /// `# file:line:col` comment wherever the kernel statement the code comes from changes.
     pub fn disassemble(&self) -> String {
         annotate(
-            &qpu_isa::disasm::program(&self.instructions),
+            &qpu_isa::vc4::disasm::program(&self.instructions),
             &self.locations,
         )
     }
@@ -184,7 +184,7 @@ impl Code for Compiled {
     }
 
     fn plain_listing(&self) -> String {
-        qpu_isa::disasm::program(&self.instructions)
+        qpu_isa::vc4::disasm::program(&self.instructions)
     }
 
     fn set_compile_time(&mut self, time: Duration) {
@@ -382,7 +382,7 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
 pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
     use bundle::Bundle;
     use schedule::{Item, Word};
-    let clocks = qpu_isa::latency::CLOCKS_PER_INSTRUCTION;
+    let clocks = qpu_isa::vc4::latency::CLOCKS_PER_INSTRUCTION;
     let mut notes = Vec::new();
     let mut label_at = std::collections::HashMap::new();
     // Per TMU, the lookups not yet received: the word index of those this block requested,
@@ -432,13 +432,13 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
                     }
                 }
                 let tmu = match signal {
-                    qpu_isa::Signal::LoadTmu0 => Some(0),
-                    qpu_isa::Signal::LoadTmu1 => Some(1),
+                    qpu_isa::vc4::Signal::LoadTmu0 => Some(0),
+                    qpu_isa::vc4::Signal::LoadTmu1 => Some(1),
                     _ => None,
                 };
                 if let Some(Some(request)) = tmu.and_then(|t| pending[t].pop_front()) {
                     let since = (index - request) as u64 * clocks;
-                    let wait = qpu_isa::latency::TMU_HIT_CLOCKS.saturating_sub(since);
+                    let wait = qpu_isa::vc4::latency::TMU_HIT_CLOCKS.saturating_sub(since);
                     if wait > 0 {
                         note.push_str(&format!(" tmu wait ~{wait}"));
                     }

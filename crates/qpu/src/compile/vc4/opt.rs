@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use qpu_isa::Cond;
+use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 
@@ -352,7 +352,7 @@ pub fn share_io_increments(code: &mut [Op<VReg>]) {
         (op, a, b): (AluOp, Src<VReg>, Src<VReg>),
         (op2, a2, b2): (AluOp, Src<VReg>, Src<VReg>),
     ) -> bool {
-        use qpu_isa::AddOp::*;
+        use qpu_isa::vc4::AddOp::*;
         let commutes = matches!(op, AluOp::Add(Add | Min | Max | And | Or | Xor));
         op == op2 && ((a, b) == (a2, b2) || (commutes && (a, b) == (b2, a2)))
     }
@@ -536,12 +536,12 @@ fn lane_test(op: &Op<VReg>) -> Option<u8> {
     let elem = Src::Read(IoRead::ElemNum);
     match (op, a, b) {
         (AluOp::Mov, a, b) if *a == elem && *b == elem => Some(0),
-        (AluOp::Add(qpu_isa::AddOp::Sub), a, Src::Imm(c))
-        | (AluOp::Add(qpu_isa::AddOp::Sub), Src::Imm(c), a)
+        (AluOp::Add(qpu_isa::vc4::AddOp::Sub), a, Src::Imm(c))
+        | (AluOp::Add(qpu_isa::vc4::AddOp::Sub), Src::Imm(c), a)
             if *a == elem =>
         {
             match c.value() {
-                qpu_isa::SmallImmValue::Int(c @ 0..=15) => Some(c as u8),
+                qpu_isa::vc4::SmallImmValue::Int(c @ 0..=15) => Some(c as u8),
                 _ => None,
             }
         }
@@ -555,9 +555,10 @@ fn lane_test_op(c: u8) -> Op<VReg> {
     let (op, b) = match c {
         0 => (AluOp::Mov, elem),
         c => (
-            AluOp::Add(qpu_isa::AddOp::Sub),
+            AluOp::Add(qpu_isa::vc4::AddOp::Sub),
             Src::Imm(
-                qpu_isa::SmallImm::from_int(i32::from(c)).expect("0..=15 is a small immediate"),
+                qpu_isa::vc4::SmallImm::from_int(i32::from(c))
+                    .expect("0..=15 is a small immediate"),
             ),
         ),
     };
@@ -606,7 +607,7 @@ pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
     // The rotation `d = rot(s, n)` (unconditional) or `d.cond = rot(s, n)` at `at`.
     let rotation = |op: &Op<VReg>| match op {
         Op::Alu {
-            op: AluOp::Mul(qpu_isa::MulOp::V8min),
+            op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
             dst: Dst::Reg(d),
             a: Src::Reg(s),
             b: Src::Reg(s2),
@@ -727,7 +728,7 @@ pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
                         rotate: None,
                     },
                     Op::Alu {
-                        op: AluOp::Mul(qpu_isa::MulOp::V8min),
+                        op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
                         dst: Dst::Reg(d),
                         a: Src::Reg(s),
                         b: Src::Reg(s),
@@ -938,7 +939,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             break;
         };
         let is_loop = matches!(code[end], Op::Branch { cond, target }
-            if target == l && cond != qpu_isa::BranchCond::Always);
+            if target == l && cond != qpu_isa::vc4::BranchCond::Always);
         if !is_loop || branches_to.get(&l) != Some(&1) {
             i = end;
             continue;
@@ -978,7 +979,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
         for &(_, at, _) in &group {
             code[i + 1 + at] = if at == first {
                 Op::alu(
-                    AluOp::Add(qpu_isa::AddOp::Add),
+                    AluOp::Add(qpu_isa::vc4::AddOp::Add),
                     Dst::Reg(offset),
                     Src::Reg(offset),
                     step,
@@ -990,7 +991,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
         for op in &mut code[i + 1..end] {
             if let Some((dst, p)) = copy_of(op).filter(|(_, p)| pointers.contains(p)) {
                 *op = Op::alu(
-                    AluOp::Add(qpu_isa::AddOp::Add),
+                    AluOp::Add(qpu_isa::vc4::AddOp::Add),
                     dst,
                     Src::Reg(p),
                     Src::Reg(offset),
@@ -1002,7 +1003,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             .filter(|p| exit_live.binary_search(&p.0).is_ok())
             .map(|&p| {
                 Op::alu(
-                    AluOp::Add(qpu_isa::AddOp::Add),
+                    AluOp::Add(qpu_isa::vc4::AddOp::Add),
                     Dst::Reg(p),
                     Src::Reg(p),
                     Src::Reg(offset),
@@ -1011,7 +1012,7 @@ pub(crate) fn share_induction_offsets(code: &mut Vec<Op<VReg>>, vregs: &mut u32,
             .collect();
         let added = fixups.len();
         code.splice(end + 1..end + 1, fixups);
-        let zero = Src::Imm(qpu_isa::SmallImm::from_int(0).expect("0 is a small immediate"));
+        let zero = Src::Imm(qpu_isa::vc4::SmallImm::from_int(0).expect("0 is a small immediate"));
         code.insert(i, Op::mov(Dst::Reg(offset), zero));
         i = end + 2 + added;
     }
@@ -1046,7 +1047,7 @@ fn induction_group(body: &[Op<VReg>]) -> Vec<(VReg, usize, Src<VReg>)> {
     let mut candidates: Vec<(VReg, usize, Src<VReg>)> = Vec::new();
     for (at, op) in body.iter().enumerate() {
         let Op::Alu {
-            op: AluOp::Add(qpu_isa::AddOp::Add),
+            op: AluOp::Add(qpu_isa::vc4::AddOp::Add),
             dst: Dst::Reg(p),
             a,
             b,
@@ -1103,7 +1104,7 @@ fn induction_group(body: &[Op<VReg>]) -> Vec<(VReg, usize, Src<VReg>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qpu_isa::{AddOp, BranchCond, SmallImm};
+    use qpu_isa::vc4::{AddOp, BranchCond, SmallImm};
 
     fn v(n: u32) -> Src<VReg> {
         Src::Reg(VReg(n))
@@ -1226,7 +1227,7 @@ mod tests {
         let tmu = Dst::Write(IoWrite::TmuS(0));
         let mut code = vec![
             add(tmu, v(0), v(1)),
-            Op::Signal(qpu_isa::Signal::LoadTmu0),
+            Op::Signal(qpu_isa::vc4::Signal::LoadTmu0),
             Op::mov(Dst::Reg(VReg(2)), Src::R4),
             add(Dst::Reg(VReg(0)), v(1), v(0)),
         ];
@@ -1321,12 +1322,17 @@ mod tests {
     }
 
     fn fmul(d: u32, a: Src<VReg>, b: Src<VReg>) -> Op<VReg> {
-        Op::alu(AluOp::Mul(qpu_isa::MulOp::Fmul), Dst::Reg(VReg(d)), a, b)
+        Op::alu(
+            AluOp::Mul(qpu_isa::vc4::MulOp::Fmul),
+            Dst::Reg(VReg(d)),
+            a,
+            b,
+        )
     }
 
     fn receive(d: u32) -> [Op<VReg>; 2] {
         [
-            Op::Signal(qpu_isa::Signal::LoadTmu0),
+            Op::Signal(qpu_isa::vc4::Signal::LoadTmu0),
             Op::mov(Dst::Reg(VReg(d)), Src::R4),
         ]
     }
@@ -1380,7 +1386,7 @@ mod tests {
 
     fn rotation_where(d: u32, s: u32, by: u8, cond: Cond) -> Op<VReg> {
         Op::Alu {
-            op: AluOp::Mul(qpu_isa::MulOp::V8min),
+            op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
             dst: Dst::Reg(VReg(d)),
             a: v(s),
             b: v(s),

@@ -23,7 +23,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use qpu_isa::Cond;
+use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 
@@ -306,7 +306,7 @@ pub(crate) fn pipeline_chains(code: &mut Vec<Op<VReg>>, vregs: &mut u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qpu_isa::{AddOp, BranchCond, MulOp};
+    use qpu_isa::vc4::{AddOp, BranchCond, MulOp};
 
     fn v(n: u32) -> Src<VReg> {
         Src::Reg(VReg(n))
@@ -321,7 +321,7 @@ mod tests {
     fn stencil_loop() -> Vec<Op<VReg>> {
         vec![
             Op::Label(Label(0)),
-            Op::Signal(qpu_isa::Signal::LoadTmu0),
+            Op::Signal(qpu_isa::vc4::Signal::LoadTmu0),
             Op::mov(Dst::Reg(VReg(1)), Src::R4),
             fadd(2, v(1), v(9)),
             fadd(3, v(2), v(1)),

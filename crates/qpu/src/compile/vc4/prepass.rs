@@ -281,7 +281,7 @@ fn peak_live(ops: &[Op<VReg>], order: &[usize], first_temporary: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qpu_isa::{AddOp, Cond, MulOp};
+    use qpu_isa::vc4::{AddOp, Cond, MulOp};
 
     fn v(n: u32) -> Src<VReg> {
         Src::Reg(VReg(n))
@@ -329,7 +329,7 @@ mod tests {
             code.push(mul(d, v(d - 1), v(2)));
         }
         code.push(Op::Branch {
-            cond: qpu_isa::BranchCond::Always,
+            cond: qpu_isa::vc4::BranchCond::Always,
             target: Label(0),
         });
         reorder(&mut code, 5, &[]);

@@ -28,7 +28,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use qpu_isa::Cond;
+use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 use super::lower::Lowered;
@@ -90,7 +90,7 @@ pub fn cfg<R: Copy + PartialEq>(code: &[Op<R>]) -> Cfg {
             match &code[e - 1] {
                 Op::Branch { cond, target } => {
                     out.push(label_block[target]);
-                    if *cond != qpu_isa::BranchCond::Always && fall {
+                    if *cond != qpu_isa::vc4::BranchCond::Always && fall {
                         out.push(b + 1);
                     }
                 }
@@ -1120,7 +1120,7 @@ fn zero_uninitialised(lowered: &mut Lowered) {
     let zeros = missing.into_iter().map(|v| {
         Op::mov(
             Dst::Reg(VReg(v as u32)),
-            Src::Imm(qpu_isa::SmallImm::from_int(0).expect("0 is a small immediate")),
+            Src::Imm(qpu_isa::vc4::SmallImm::from_int(0).expect("0 is a small immediate")),
         )
     });
     lowered.code.splice(at..at, zeros);
@@ -1206,7 +1206,7 @@ fn spill(
             out.push(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
             out.push(Op::mov(Dst::Write(IoWrite::VrSetup), Src::Reg(vdr_row)));
             out.push(Op::alu(
-                AluOp::Add(qpu_isa::AddOp::Add),
+                AluOp::Add(qpu_isa::vc4::AddOp::Add),
                 Dst::Write(IoWrite::VrAddr),
                 Src::Reg(spill_base),
                 Src::Reg(offset),
@@ -1248,7 +1248,7 @@ fn spill(
             out.push(Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(t)));
             out.push(Op::mov(Dst::Write(IoWrite::VwSetup), Src::Reg(g.vdw_row)));
             out.push(Op::alu(
-                AluOp::Add(qpu_isa::AddOp::Add),
+                AluOp::Add(qpu_isa::vc4::AddOp::Add),
                 Dst::Write(IoWrite::VwAddr),
                 Src::Reg(spill_base),
                 Src::Reg(offset),
@@ -1261,7 +1261,7 @@ fn spill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qpu_isa::{AddOp, BranchCond, SmallImm};
+    use qpu_isa::vc4::{AddOp, BranchCond, SmallImm};
 
     fn v(n: u32) -> Src<VReg> {
         Src::Reg(VReg(n))
@@ -1277,7 +1277,7 @@ mod tests {
             Op::alu(AluOp::Add(AddOp::Add), Dst::Reg(VReg(0)), v(0), v(1)),
             Op::mov(Dst::Write(IoWrite::TmuS(0)), v(2)),
             Op::alu(
-                AluOp::Mul(qpu_isa::MulOp::Fmul),
+                AluOp::Mul(qpu_isa::vc4::MulOp::Fmul),
                 Dst::Reg(VReg(3)),
                 v(4),
                 v(4),
@@ -1317,7 +1317,7 @@ mod tests {
                 dst: Dst::None,
                 a: v(0),
                 b: one,
-                cond: qpu_isa::Cond::Always,
+                cond: qpu_isa::vc4::Cond::Always,
                 sf: true,
                 rotate: None,
             },

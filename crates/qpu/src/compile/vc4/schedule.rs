@@ -1,7 +1,7 @@
 //! Scheduling: allocated IR entries into instruction words.
 //!
 //! Each basic block is list-scheduled over a dependency graph whose edges carry the
-//! hardware's latencies, read from [`qpu_isa::latency`] (the facts the emulator checks
+//! hardware's latencies, read from [`qpu_isa::vc4::latency`] (the facts the emulator checks
 //! against): a physical register is readable 2 instructions after its write, an accumulator
 //! 1 (2 for the source of a rotation), an SFU result in r4 after 3, a TMU result in r4 after
 //! one. I/O registers keep program order
@@ -14,8 +14,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use qpu_isa::latency;
-use qpu_isa::{AddOp, BranchCond, Cond, RegFile, Signal};
+use qpu_isa::vc4::latency;
+use qpu_isa::vc4::{AddOp, BranchCond, Cond, RegFile, Signal};
 
 /// Words that always execute after a branch.
 /// The VideoCore IV's branch delay slots (listings and tests count with it).
@@ -368,8 +368,8 @@ pub(crate) fn pack(ops: &[&Op<Loc>]) -> Option<Bundle> {
         if let Op::Alu { a, b, rotate, .. } = op {
             if let Some(r) = rotate {
                 let code = match r {
-                    Rotation::By(n) => qpu_isa::SmallImm::rotation(Some(*n)),
-                    Rotation::ByR5 => qpu_isa::SmallImm::rotation(None),
+                    Rotation::By(n) => qpu_isa::vc4::SmallImm::rotation(Some(*n)),
+                    Rotation::ByR5 => qpu_isa::vc4::SmallImm::rotation(None),
                 }?;
                 if ports.b.is_some() || ports.imm.is_some_and(|i| i != code) {
                     return None;
@@ -1397,7 +1397,7 @@ pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
 mod tests {
     use super::*;
     use crate::compile::vc4::bundle::Unit;
-    use qpu_isa::SmallImm;
+    use qpu_isa::vc4::SmallImm;
 
     fn word(op: Op<Loc>) -> Item {
         Item::Word(
@@ -1576,7 +1576,7 @@ mod tests {
         // still reads the old value.
         let ops = [
             Op::alu(
-                AluOp::Mul(qpu_isa::MulOp::Fmul),
+                AluOp::Mul(qpu_isa::vc4::MulOp::Fmul),
                 Dst::Reg(Loc::Acc(1)),
                 Src::R4,
                 Src::Reg(Loc::A(3)),

@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use qpu_emu::memory::Memory;
-//! use qpu_emu::vpm::{VpmMemory, VpmPort};
+//! use qpu_emu::vc4::vpm::{VpmMemory, VpmPort};
 //!
 //! // The seed "hello world": one horizontal 32-bit vector into VPM row 0, then a VDW of
 //! // 16 units of depth 1 (vertical) from row 0 to memory.
@@ -365,7 +365,7 @@ impl VpmMemory {
 }
 
 /// Element width of a VPM access: the one type qpu-isa's setup-word builders also use.
-pub use qpu_isa::setup::Width;
+pub use qpu_isa::vc4::setup::Width;
 
 /// What this model needs of a width beyond its size.
 trait Lanes {
@@ -567,11 +567,11 @@ pub struct VdwSetup {
     pub raw: u32,
     /// UNITS (memory rows, 1..=128), DEPTH (elements per row, 1..=128), HORIZ, the VPM
     /// start (Y 0..=127, X 0..=15), the element width and its lane within each word.
-    pub fields: qpu_isa::setup::VdwSetup,
+    pub fields: qpu_isa::vc4::setup::VdwSetup,
 }
 
 impl std::ops::Deref for VdwSetup {
-    type Target = qpu_isa::setup::VdwSetup;
+    type Target = qpu_isa::vc4::setup::VdwSetup;
 
     fn deref(&self) -> &Self::Target {
         &self.fields
@@ -617,7 +617,7 @@ impl VdwSetup {
         })?;
         Ok(VdwSetup {
             raw: value,
-            fields: qpu_isa::setup::VdwSetup {
+            fields: qpu_isa::vc4::setup::VdwSetup {
                 units,
                 depth,
                 horizontal,
@@ -1441,7 +1441,7 @@ mod tests {
             VdwSetup::decode(0x8801_0000).unwrap(),
             VdwSetup {
                 raw: 0x8801_0000,
-                fields: qpu_isa::setup::VdwSetup {
+                fields: qpu_isa::vc4::setup::VdwSetup {
                     units: 16,
                     depth: 1,
                     horizontal: false,

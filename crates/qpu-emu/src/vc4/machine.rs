@@ -10,19 +10,21 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use qpu_isa::{AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile, Signal, Unpack};
-
-use crate::alu::{self, Flags, Lanes};
-use crate::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-use crate::decode::{
-    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
+use qpu_isa::vc4::{
+    AddOp, BranchCond, Cond, Instruction, MulOp, Pack, PackA, RegFile, Signal, Unpack,
 };
+
 use crate::error::{EmuError, Fault, Rule, RuleSource};
 use crate::memory::{LendingMemory, MemoryError};
-use crate::report::{QpuReport, RunReport};
-use crate::rules::latency;
-use crate::tmu::{L2Cache, TmuUnit};
-use crate::vpm::{ReadSetupWord, UndefinedOrigin, VpmError, VpmMemory, VpmPort};
+use crate::vc4::alu::{self, Flags, Lanes};
+use crate::vc4::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
+use crate::vc4::decode::{
+    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
+};
+use crate::vc4::report::{QpuReport, RunReport};
+use crate::vc4::rules::latency;
+use crate::vc4::tmu::{L2Cache, TmuUnit};
+use crate::vc4::vpm::{ReadSetupWord, UndefinedOrigin, VpmError, VpmMemory, VpmPort};
 
 /// log2 of the bytes of code one cache page covers (4 KiB = 512 instructions).
 const PAGE_SHIFT: u32 = 12;
@@ -248,7 +250,7 @@ impl Qpu {
                 file[rows::ELEMENT] = ELEMENT_NUMBERS;
                 file[rows::QPU] = [id as u32; 16];
                 for code in 0..64u8 {
-                    let imm = qpu_isa::SmallImm::new(code).expect("6-bit code");
+                    let imm = qpu_isa::vc4::SmallImm::new(code).expect("6-bit code");
                     file[rows::IMM + usize::from(code)] = [imm.operand_bits(); 16];
                 }
                 file
@@ -1819,7 +1821,7 @@ fn write_back(
             Pack::RegfileA(mode) if mode != PackA::None && matches!(d.dst_mul, Dest::PhysA(_)) => {
                 PackStep::A(mode, out.mul_float, None)
             }
-            Pack::Mul(mode) if mode != qpu_isa::PackMul::None => PackStep::Mul(mode),
+            Pack::Mul(mode) if mode != qpu_isa::vc4::PackMul::None => PackStep::Mul(mode),
             _ => PackStep::None,
         };
         write_dest(q, x, d.dst_mul, 1, &mask_mul, pack, &d.tmu_allocation)?;
@@ -1853,7 +1855,7 @@ fn write_back(
 enum PackStep<'a> {
     None,
     A(PackA, bool, Option<&'a [i64; 16]>),
-    Mul(qpu_isa::PackMul),
+    Mul(qpu_isa::vc4::PackMul),
 }
 
 #[inline(always)]
@@ -2090,7 +2092,7 @@ fn tmu_lookup(
                 "at PC {:#010x}: the TMU lookup written there read lane(s) {} from outside \
                  every allocation (lane {lane}: bus address {:#010x})",
                 q.pc,
-                crate::rules::lane_list(poison),
+                crate::vc4::rules::lane_list(poison),
                 addresses[lane]
             ),
             addresses[lane],
@@ -2185,7 +2187,7 @@ fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16], hint: &mut usize) -> (
 // ------------------------------------------------------------------------------------------
 
 /// The physical-register bit of a value-table row (rows 0–63 are files A and B, laid out as
-/// [`crate::decode::phys_bit`] numbers them), or 0 for any other row.
+/// [`crate::vc4::decode::phys_bit`] numbers them), or 0 for any other row.
 #[inline(always)]
 fn latch_bit(row: u8) -> u64 {
     if usize::from(row) < rows::ACC {
@@ -2496,7 +2498,7 @@ fn track_writes(
                     // A packed write keeps the other bits of each lane: it never clears a mark.
                     let partial = match d.pack {
                         Pack::RegfileA(p) => p != PackA::None && matches!(dest, Dest::PhysA(_)),
-                        Pack::Mul(p) => side == 1 && p != qpu_isa::PackMul::None,
+                        Pack::Mul(p) => side == 1 && p != qpu_isa::vc4::PackMul::None,
                     };
                     let keep = if partial { ALL_LANES } else { !reached[side] };
                     q.poison[row] = (q.poison[row] & keep) | bad;

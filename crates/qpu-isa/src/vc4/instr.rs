@@ -1,8 +1,8 @@
 //! The instruction forms and their 64-bit encoding (guide section 3, figure 4 "Instruction
 //! Encoding" and the per-form layouts that follow it).
 
-use crate::fields::*;
-use crate::DecodeError;
+use crate::vc4::fields::*;
+use crate::vc4::DecodeError;
 
 /// Bit positions of the fields shared by the ALU, load-immediate and semaphore forms
 /// (guide section 3, figure 4).

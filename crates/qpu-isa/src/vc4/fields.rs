@@ -4,7 +4,7 @@
 //! Reference Guide (2013), section 3 "QPU Instruction Encoding"; the table each comes from is
 //! named beside it. Nothing else in the project writes these numbers again.
 
-use crate::DecodeError;
+use crate::vc4::DecodeError;
 
 /// Declares a fieldless enum whose discriminants are the hardware encoding, with the
 /// assembler mnemonic of each value and a checked conversion from the raw bits.
@@ -59,7 +59,7 @@ macro_rules! encoded_enum {
 encoded_enum! {
     /// The signalling field `sig` [63:60] for ALU instructions (guide table 2, "Signaling
     /// Bits"). Codes 13 (small immediate), 14 (load immediate) and 15 (branch) select other
-    /// instruction forms and are modelled by [`crate::Instruction`]'s variants instead.
+    /// instruction forms and are modelled by [`crate::vc4::Instruction`]'s variants instead.
     pub enum Signal: "signal" {
         /// Software breakpoint.
         Breakpoint = 0 => "bkpt",
@@ -428,7 +428,7 @@ impl Pack {
 ///
 /// Addresses 0–31 are physical registers; 32–63 are accumulators and I/O registers whose
 /// meaning depends on the file and on whether it is read or written (guide tables 14 and 15);
-/// see [`crate::regs`] for the names.
+/// see [`crate::vc4::regs`] for the names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RegAddr(u8);
 

@@ -7,10 +7,10 @@
 //! prints `.inst 0x<word>` followed by the natural form as a comment. So
 //! `assemble(disassemble(i)) == i` always holds.
 
-use crate::asm::{assemble_instruction, pack_suffix};
-use crate::fields::*;
-use crate::instr::*;
-use crate::regs::{read_name, read_name_is_shared, write_name};
+use crate::vc4::asm::{assemble_instruction, pack_suffix};
+use crate::vc4::fields::*;
+use crate::vc4::instr::*;
+use crate::vc4::regs::{read_name, read_name_is_shared, write_name};
 use std::fmt::Write;
 
 /// Register naming: natural (shared names like `unif`) or explicit (`ra32`).

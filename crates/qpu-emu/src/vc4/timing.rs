@@ -58,8 +58,8 @@ impl Default for Timing {
 impl Timing {
     /// The proposed starting values of `vc4-timing.md` §10.
     pub const VC4: Timing = Timing {
-        clocks_per_instruction: qpu_isa::latency::CLOCKS_PER_INSTRUCTION,
-        tmu_hit_latency: qpu_isa::latency::TMU_HIT_CLOCKS,
+        clocks_per_instruction: qpu_isa::vc4::latency::CLOCKS_PER_INSTRUCTION,
+        tmu_hit_latency: qpu_isa::vc4::latency::TMU_HIT_CLOCKS,
         tmu_request_occupancy: 4,
         tmu_cache_bytes: 4096,
         cache_line_bytes: 64,

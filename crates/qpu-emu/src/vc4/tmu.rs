@@ -2,7 +2,7 @@
 //! Lookups are functional at request time (memory's current contents); caches only decide
 //! how long a lookup takes (vc4-timing.md §11 items 1–3).
 
-use crate::timing::Timing;
+use crate::vc4::timing::Timing;
 
 /// The V3D L2 cache (global, set-associative, LRU) in front of SDRAM.
 #[derive(Clone, Debug)]

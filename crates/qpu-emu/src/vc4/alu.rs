@@ -5,7 +5,7 @@
 //! (published as an addendum to the guide). Where neither says, the choice is marked
 //! ASSUMPTION.
 
-use qpu_isa::{AddOp, MulOp, PackA, PackMul, Unpack};
+use qpu_isa::vc4::{AddOp, MulOp, PackA, PackMul, Unpack};
 
 use crate::float;
 
@@ -75,7 +75,7 @@ macro_rules! lane_op {
     ($name:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
         pub(super) mod $name {
             #[allow(unused_imports)]
-            use crate::alu::*;
+            use crate::vc4::alu::*;
 
             #[allow(unused_variables)]
             #[inline]
@@ -115,7 +115,7 @@ macro_rules! lane_op {
 macro_rules! byte_op {
     ($name:ident, |$p:ident, $q:ident| $value:expr) => {
         pub(super) mod $name {
-            use crate::alu::*;
+            use crate::vc4::alu::*;
 
             #[inline]
             pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
@@ -500,7 +500,7 @@ pub fn pack_mul(mode: PackMul, value: u32, old: u32) -> u32 {
 /// The special functions (guide section 3, "Special Functions Unit"). The hardware computes
 /// approximations; the emulator computes the f32 value of the exact function (rounded once),
 /// flushed like every QPU float. rsqrt and log2 use |x| (py-videocore's measured appendix).
-pub fn sfu(op: qpu_isa::regs::SfuOp, value: u32) -> u32 {
+pub fn sfu(op: qpu_isa::vc4::regs::SfuOp, value: u32) -> u32 {
     float::sfu(op, value)
 }
 

@@ -72,7 +72,7 @@ impl QpuReport {
     }
 }
 
-/// The result of [`crate::Emulator::run`].
+/// The result of [`crate::vc4::Emulator::run`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
     /// One entry per launched program, in launch order (program i ran on QPU i).

@@ -32,7 +32,7 @@
 //!                bcond: allz allnz anyz anynz alln allnn anyn anynn allc allnc anyc anync always
 //!                target: label (`r:name`, `:name` or `name`; brr only) or a byte offset/address
 //! register    := raN | rbN (N 0..63: explicit file and address) | an I/O name from
-//!                [`crate::regs`] (unif vary elem_num qpu_num vpm vr_setup vw_setup vr_addr vw_addr
+//!                [`crate::vc4::regs`] (unif vary elem_num qpu_num vpm vr_setup vw_setup vr_addr vw_addr
 //!                vr_wait vw_wait vr_busy vw_busy mutex host_int tmu_noswap r5quad r5rep unif_addr
 //!                recip recipsqrt exp log tmu0_s..tmu1_b tlb_* ...)
 //! ```
@@ -47,9 +47,9 @@
 
 mod lexer;
 
-use crate::fields::*;
-use crate::instr::*;
-use crate::regs::{parse_read, parse_write};
+use crate::vc4::fields::*;
+use crate::vc4::instr::*;
+use crate::vc4::regs::{parse_read, parse_write};
 use lexer::{parse_float, parse_int, strip_comment, tokenize, Spanned, Token};
 use std::collections::HashMap;
 
@@ -74,9 +74,9 @@ const QUOTE_LIMIT: usize = 48;
 ///
 /// ```
 /// let long = "x".repeat(1000);
-/// let text = qpu_isa::asm::shorten_quoted(&format!("found `{long}` here"));
+/// let text = qpu_isa::vc4::asm::shorten_quoted(&format!("found `{long}` here"));
 /// assert!(text.starts_with("found `xxxx") && text.ends_with("…` (1000 characters) here"));
-/// assert_eq!(qpu_isa::asm::shorten_quoted("found `r9x`"), "found `r9x`");
+/// assert_eq!(qpu_isa::vc4::asm::shorten_quoted("found `r9x`"), "found `r9x`");
 /// ```
 pub fn shorten_quoted(message: &str) -> String {
     let parts: Vec<&str> = message.split('`').collect();

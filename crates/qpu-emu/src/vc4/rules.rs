@@ -42,11 +42,11 @@
 
 use std::fmt;
 
-use qpu_isa::RegFile;
+use qpu_isa::vc4::RegFile;
 
 /// Distances, in instructions, that the hazard rules and the compiler's scheduler share:
 /// one definition, in qpu-isa.
-pub use qpu_isa::latency;
+pub use qpu_isa::vc4::latency;
 
 /// The evidence a rule rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! write meaning of every address 32–63 in both register-file address spaces. Addresses 0–31
 //! are the 32 physical registers of each file.
 
-use crate::fields::{RegAddr, RegFile};
+use crate::vc4::fields::{RegAddr, RegFile};
 
 /// What reading an address of one register file does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

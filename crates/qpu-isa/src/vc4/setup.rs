@@ -3,7 +3,7 @@
 //! A QPU configures VPM access by writing 32-bit setup words to the `vr_setup`/`vw_setup`
 //! registers; the bit layouts are tables 32–37 of section 7 of Broadcom's *VideoCore IV 3D
 //! Architecture Reference Guide*. These types encode them; the emulator's decoders
-//! (`qpu_emu::vpm`) read them back, and its tests check that every field survives the trip.
+//! (`qpu_emu::vc4::vpm`) read them back, and its tests check that every field survives the trip.
 //! Fields hold their real values (a stride of 64, 16 rows); the encoders store the guide's
 //! "0 means the maximum" forms.
 

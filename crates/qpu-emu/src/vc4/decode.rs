@@ -1,19 +1,19 @@
 //! Predecoding: each instruction word becomes a [`Decoded`] once, with everything the
 //! executor and the hazard checker ask about it worked out in advance.
 
-use qpu_isa::regs::{ReadReg, SfuOp, TmuReg, WriteReg};
-use qpu_isa::{
+use qpu_isa::vc4::regs::{ReadReg, SfuOp, TmuReg, WriteReg};
+use qpu_isa::vc4::{
     AddOp, AluInstruction, BranchCond, Cond, InputMux, Instruction, MulOp, Pack, PackMul, RegAddr,
     RegFile, Signal, SmallImmValue, Unpack, WriteBack,
 };
 
-use crate::alu::{self, DirectOp, LaneOp};
-use crate::config::FlagsRule;
 use crate::error::Rule;
+use crate::vc4::alu::{self, DirectOp, LaneOp};
+use crate::vc4::config::FlagsRule;
 
 /// The one place that turns an instruction into text for error messages.
 pub(crate) fn disassemble(instr: &Instruction) -> String {
-    qpu_isa::disasm::instruction(instr)
+    qpu_isa::vc4::disasm::instruction(instr)
 }
 
 /// Row numbers of a QPU's unified value table: every operand an ALU can read is one row, so
@@ -288,7 +288,7 @@ pub(crate) enum Path {
 }
 
 impl Path {
-    /// One of the paths [`crate::machine`]'s plain loop runs (touching only the QPU's own
+    /// One of the paths [`crate::vc4::machine`]'s plain loop runs (touching only the QPU's own
     /// state, never stalling).
     #[inline(always)]
     pub(crate) fn plain(self) -> bool {
@@ -596,7 +596,7 @@ impl Decoded {
         Decoded {
             loaded: false,
             path: Path::General,
-            ..Decoded::new(Instruction::Alu(qpu_isa::AluInstruction::NOP))
+            ..Decoded::new(Instruction::Alu(qpu_isa::vc4::AluInstruction::NOP))
         }
     }
 
@@ -989,15 +989,21 @@ impl Decoded {
             alu::add_writes_float(self.op_add),
             alu::mul_writes_float(self.op_mul),
         ];
-        self.saturate32 = self.pack == Pack::RegfileA(qpu_isa::PackA::Saturate32);
+        self.saturate32 = self.pack == Pack::RegfileA(qpu_isa::vc4::PackA::Saturate32);
         let alu_kind = matches!(self.kind, Kind::Alu);
         let (add_active, mul_active) = (
             !alu_kind || self.op_add != AddOp::Nop,
             !alu_kind || self.op_mul != MulOp::Nop,
         );
         self.flag_sides = [FlagsRule::Measured, FlagsRule::Guide].map(|rule| {
-            crate::machine::flag_side(rule, add_active, mul_active, self.cond_add, self.cond_mul)
-                .map(|(side, cond)| (side as u8, cond))
+            crate::vc4::machine::flag_side(
+                rule,
+                add_active,
+                mul_active,
+                self.cond_add,
+                self.cond_mul,
+            )
+            .map(|(side, cond)| (side as u8, cond))
         });
         let (add, mul) = (alu::add_fns(self.op_add), alu::mul_fns(self.op_mul));
         (self.add_fn, self.mul_fn) = if self.set_flags {
@@ -1036,7 +1042,7 @@ impl Decoded {
             && self.signal == Signal::None
             && !self.io_read
             && self.unpack == Unpack::None
-            && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
+            && matches!(self.pack, Pack::RegfileA(qpu_isa::vc4::PackA::None))
             && plain(self.dst_add)
             && plain(self.dst_mul)
             && self.fault.is_none()
@@ -1046,7 +1052,7 @@ impl Decoded {
         let plain_branch =
             self.is_branch && self.fault.is_none() && !self.shared && !self.may_stall;
         let plain_load_imm = matches!(self.kind, Kind::LoadImm)
-            && matches!(self.pack, Pack::RegfileA(qpu_isa::PackA::None))
+            && matches!(self.pack, Pack::RegfileA(qpu_isa::vc4::PackA::None))
             && plain(self.dst_add)
             && plain(self.dst_mul)
             && self.fault.is_none()
@@ -1062,7 +1068,7 @@ impl Decoded {
             && self.unpack == Unpack::None
             && matches!(
                 self.pack,
-                Pack::RegfileA(qpu_isa::PackA::None) | Pack::Mul(qpu_isa::PackMul::None)
+                Pack::RegfileA(qpu_isa::vc4::PackA::None) | Pack::Mul(qpu_isa::vc4::PackMul::None)
             )
             && self.rotate == Rotate::None
             && self.fault.is_none()

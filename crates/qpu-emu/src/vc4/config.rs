@@ -1,6 +1,6 @@
 //! Emulator configuration: machine size, budgets, clock, and the documented ambiguities.
 
-use crate::timing::Timing;
+use crate::vc4::timing::Timing;
 
 /// Where the guide and hardware measurements (vc4asm's addendum) disagree, which one
 /// the emulator follows. Every default is the measured behaviour.
@@ -26,7 +26,7 @@ impl Default for Ambiguities {
         Ambiguities {
             flags: FlagsRule::Measured,
             branch_register_lane: BranchRegisterLane::Element15,
-            tmu_fifo_depth: crate::rules::latency::TMU_FIFO_DEPTH as u32,
+            tmu_fifo_depth: crate::vc4::rules::latency::TMU_FIFO_DEPTH as u32,
             early_vpm_read: EarlyVpmRead::Stall,
             branch_odd_raddr_sets_flags: true,
         }
@@ -62,7 +62,7 @@ pub enum EarlyVpmRead {
     Error,
 }
 
-/// Everything [`crate::Emulator::new`] needs.
+/// Everything [`crate::vc4::Emulator::new`] needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmulatorConfig {
     /// QPUs in the machine, 1–12 (the Pi has 12 in 3 slices of 4).
@@ -86,7 +86,7 @@ pub struct EmulatorConfig {
 impl Default for EmulatorConfig {
     fn default() -> EmulatorConfig {
         EmulatorConfig {
-            qpus: qpu_isa::QPUS as usize,
+            qpus: qpu_isa::vc4::QPUS as usize,
             clock_mhz: 250.0,
             max_instructions: 200_000_000,
             max_cycles: 4_000_000_000,

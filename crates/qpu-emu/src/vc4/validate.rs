@@ -1,61 +1,23 @@
 //! Static validation of a whole program before it runs, the way Mesa's vc4 driver checks
-//! its own output (`vc4_qpu_validate.c`): every rule of [`crate::rules`] that can be decided
+//! its own output (`vc4_qpu_validate.c`): every rule of [`crate::vc4::rules`] that can be decided
 //! from the code alone, along every path its relative branches make visible. Rules that
 //! depend on values (TMU FIFO depth, VPM counts, undefined values) are left to the run.
 //!
 //! ```
-//! let program = qpu_isa::assemble("mov ra1, 1\nadd r0, ra1, 1\nnop; thrend\nnop\nnop")?;
-//! let found = qpu_emu::validate(&program);
+//! let program = qpu_isa::vc4::assemble("mov ra1, 1\nadd r0, ra1, 1\nnop; thrend\nnop\nnop")?;
+//! let found = qpu_emu::vc4::validate(&program);
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].index, 1);
 //! assert!(found[0].to_string().contains("ra1 is read"));
-//! # Ok::<(), qpu_isa::AsmError>(())
+//! # Ok::<(), qpu_isa::vc4::AsmError>(())
 //! ```
 
-use std::fmt;
+use qpu_isa::vc4::{BranchCond, Instruction};
 
-use qpu_isa::{BranchCond, Instruction};
-
-use crate::decode::{disassemble, Decoded, Kind};
-use crate::rules::latency;
-use crate::rules::Rule;
-
-/// A rule broken at one instruction: a VideoCore IV [`Rule`], or with `R` a
-/// [`crate::v3d::V3dRule`] ([`crate::v3d::V3dViolation`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Violation<R = Rule> {
-    /// The instruction's index in the program.
-    pub index: usize,
-    /// The instruction, disassembled.
-    pub instruction: String,
-    /// The rule.
-    pub rule: R,
-}
-
-/// A hazard or placement rule that names the source it comes from.
-pub trait CitedRule: fmt::Display {
-    /// The source, as messages print it.
-    fn citation(&self) -> String;
-}
-
-impl CitedRule for Rule {
-    fn citation(&self) -> String {
-        self.source().to_string()
-    }
-}
-
-impl<R: CitedRule> fmt::Display for Violation<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "instruction {} `{}`: {} [{}]",
-            self.index,
-            self.instruction,
-            self.rule,
-            self.rule.citation()
-        )
-    }
-}
+use crate::vc4::decode::{disassemble, Decoded, Kind};
+use crate::vc4::rules::latency;
+use crate::vc4::rules::Rule;
+use crate::Violation;
 
 /// Every statically visible rule violation of `program`, in program order (at most one per
 /// instruction: the first rule found).
@@ -124,9 +86,9 @@ fn neighbour_rule(code: &[Decoded], preds: &[Vec<usize>], i: usize) -> Option<Ru
             let bit = clash.trailing_zeros();
             return Some(Rule::RegfileReadAfterWrite {
                 file: if bit < 32 {
-                    qpu_isa::RegFile::A
+                    qpu_isa::vc4::RegFile::A
                 } else {
-                    qpu_isa::RegFile::B
+                    qpu_isa::vc4::RegFile::B
                 },
                 reg: (bit % 32) as u8,
             });
@@ -186,7 +148,7 @@ mod tests {
     use super::*;
 
     fn rules(source: &str) -> Vec<(usize, Rule)> {
-        let program = qpu_isa::assemble(source).expect("assembles");
+        let program = qpu_isa::vc4::assemble(source).expect("assembles");
         validate(&program)
             .into_iter()
             .map(|v| (v.index, v.rule))
@@ -215,7 +177,7 @@ mod tests {
             vec![(
                 5,
                 Rule::RegfileReadAfterWrite {
-                    file: qpu_isa::RegFile::A,
+                    file: qpu_isa::vc4::RegFile::A,
                     reg: 2
                 }
             )]

@@ -9,9 +9,9 @@ use std::cell::RefCell;
 use proptest::prelude::*;
 
 use super::{Qpu, State};
-use crate::config::{Ambiguities, BranchRegisterLane, EmulatorConfig, FlagsRule};
-use crate::decode::{rows, Decoded, Dest};
-use crate::Emulator;
+use crate::vc4::config::{Ambiguities, BranchRegisterLane, EmulatorConfig, FlagsRule};
+use crate::vc4::decode::{rows, Decoded, Dest};
+use crate::vc4::Emulator;
 
 thread_local! {
     /// The final state of every QPU of the last run on this thread.
@@ -290,7 +290,7 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
         // some).
         let mut pending = [0u32; 2];
         for word in body {
-            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+            let Ok(instr) = qpu_isa::vc4::Instruction::decode(word) else {
                 words.push(NOP);
                 prev_writes = 0;
                 continue;
@@ -305,7 +305,7 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
                 }
                 None => word,
             };
-            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+            let Ok(instr) = qpu_isa::vc4::Instruction::decode(word) else {
                 unreachable!("only the signal changed");
             };
             // Mostly avoid reading a physical register right after writing it (an error
@@ -320,13 +320,13 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
                     word = (word & !(63 << 12)) | (38 << 12);
                 }
             }
-            let Ok(instr) = qpu_isa::Instruction::decode(word) else {
+            let Ok(instr) = qpu_isa::vc4::Instruction::decode(word) else {
                 unreachable!("only read addresses changed");
             };
             let d = Decoded::new(instr);
             prev_writes = d.phys_writes;
             for (dest, cond) in [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)] {
-                if let (Dest::TmuS(tmu), false) = (dest, cond == qpu_isa::Cond::Never) {
+                if let (Dest::TmuS(tmu), false) = (dest, cond == qpu_isa::vc4::Cond::Never) {
                     pending[usize::from(tmu)] += 1;
                 }
             }
@@ -385,7 +385,7 @@ fn random_programs_reach_the_fast_paths() {
     for _ in 0..128 {
         let words = program().new_tree(&mut runner).unwrap().current();
         for &w in &words {
-            if let Ok(instr) = qpu_isa::Instruction::decode(w) {
+            if let Ok(instr) = qpu_isa::vc4::Instruction::decode(w) {
                 seen[Decoded::new(instr).path as usize] += 1;
             }
         }
