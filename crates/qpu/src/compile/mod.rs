@@ -10,8 +10,7 @@
 //! described there); what they share (the analyses of the recorded kernel) is `analysis`.
 //!
 
-pub(crate) mod analysis;
-pub(crate) mod target;
+pub(crate) mod common;
 pub mod v3d;
 pub(crate) mod vc4;
 
@@ -22,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::SourceLocation;
 use crate::lang::ast;
-use target::{Code, Target, V3d, Vc4};
+use common::target::{Code, Target, V3d, Vc4};
 
 /// Why a kernel could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

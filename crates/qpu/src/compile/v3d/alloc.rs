@@ -46,6 +46,7 @@ pub(super) struct Shortfall {
 }
 
 use super::ir::{Inst, Label, Operands, Phys, VReg};
+use crate::compile::common::liveness::{self, Access, Lists};
 use qpu_isa::v3d::V3dVersion;
 
 /// The values one instruction reads and writes (virtual registers as their numbers, the
@@ -152,7 +153,7 @@ impl Live {
 
 /// The text's basic blocks (a label starts one, a branch ends one): each block's first
 /// line, and the values live after its last line.
-fn block_liveness(lines: &[Line]) -> (Vec<usize>, Vec<Vec<u32>>) {
+fn block_liveness(lines: &[Line], values: usize) -> (Vec<usize>, Lists) {
     let len = lines.len();
     let mut starts = vec![0usize];
     for (i, l) in lines.iter().enumerate() {
@@ -164,7 +165,7 @@ fn block_liveness(lines: &[Line]) -> (Vec<usize>, Vec<Vec<u32>>) {
         }
     }
     if len == 0 {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Lists::new(0, &[]));
     }
     let blocks = starts.len();
     let end = |b: usize| starts.get(b + 1).copied().unwrap_or(len);
@@ -198,57 +199,19 @@ fn block_liveness(lines: &[Line]) -> (Vec<usize>, Vec<Vec<u32>>) {
             }
         })
         .collect();
-    // Each block's upward-exposed reads and its writes, as sorted lists.
-    let mut uses: Vec<Vec<u32>> = Vec::with_capacity(blocks);
-    let mut defs: Vec<Vec<u32>> = Vec::with_capacity(blocks);
-    for b in 0..blocks {
-        let mut live: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
-        let mut written = Vec::new();
-        for line in lines[starts[b]..end(b)].iter().rev() {
-            for w in &line.writes {
-                live.remove(w);
-            }
-            live.extend(line.reads.iter().copied());
-            written.extend(line.writes.iter().copied());
+    let ranges: Vec<(usize, usize)> = (0..blocks).map(|b| (starts[b], end(b))).collect();
+    let (_, live_out) = liveness::solve(&ranges, &successors, values, |i, visit| {
+        for &r in &lines[i].reads {
+            visit(Access::Read(r));
         }
-        written.sort_unstable();
-        written.dedup();
-        uses.push(live.into_iter().collect());
-        defs.push(written);
-    }
-    let mut live_in: Vec<Vec<u32>> = uses.clone();
-    let mut live_out: Vec<Vec<u32>> = vec![Vec::new(); blocks];
-    loop {
-        let mut changed = false;
-        for b in (0..blocks).rev() {
-            let mut out: Vec<u32> = successors[b]
-                .iter()
-                .flat_map(|&s| live_in[s].iter().copied())
-                .collect();
-            out.sort_unstable();
-            out.dedup();
-            // in = uses ∪ (out − defs)
-            let mut inn: Vec<u32> = out
-                .iter()
-                .copied()
-                .filter(|v| defs[b].binary_search(v).is_err())
-                .chain(uses[b].iter().copied())
-                .collect();
-            inn.sort_unstable();
-            inn.dedup();
-            if inn != live_in[b] {
-                live_in[b] = inn;
-                changed = true;
-            }
-            live_out[b] = out;
+        for &w in &lines[i].writes {
+            visit(Access::Kill(w));
         }
-        if !changed {
-            return (starts, live_out);
-        }
-    }
+    });
+    (starts, live_out)
 }
 
-/// What a walk of the text's lines against liveness finds: each value's neighbours in the
+/// What a walk of the instructions against liveness finds: each value's neighbours in the
 /// interference graph (values live at once where one is written), the largest number of
 /// the text's values live at once, the first line where it is reached and those values,
 /// and the values live after a branch or into a label.
@@ -261,7 +224,7 @@ struct Walk {
 }
 
 fn walk(lines: &[Line], vregs: usize, values: usize) -> Walk {
-    let (starts, live_out) = block_liveness(lines);
+    let (starts, live_out) = block_liveness(lines, vregs);
     let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
     let mut crosses_blocks = vec![false; vregs];
     let (mut pressure, mut peak, mut live_at_peak) = (0usize, 0usize, Vec::new());

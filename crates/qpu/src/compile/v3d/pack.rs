@@ -57,7 +57,8 @@ use qpu_isa::v3d::{
     V3dVersion, Waddr,
 };
 
-use crate::compile::target::Facts;
+use crate::compile::common::liveness::{self, Access};
+use crate::compile::common::target::Facts;
 use crate::error::SourceLocation;
 
 /// An ALU input: a register-file register, a 4.2 accumulator or a small immediate (its
@@ -1379,8 +1380,22 @@ fn live_at_leaders(
     let len = instrs.len();
     // Blocks: [start, end) between leaders; the end sequence (from `tail`) is one block.
     let starts: Vec<usize> = (0..len).filter(|&i| leaders[i] || i == tail).collect();
-    let mut gen: Vec<Vec<Res>> = Vec::new();
-    let mut kill: Vec<Vec<Res>> = Vec::new();
+    // Registers as values: rf0–rf63 as 0–63, accumulators r0–r5 as 64–69.
+    let value = |r: &Res| match *r {
+        Res::Rf(n) => Some(u32::from(n)),
+        Res::Acc(n) => Some(64 + u32::from(n)),
+        _ => None,
+    };
+    let register = |v: u32| {
+        if v < 64 {
+            Res::Rf(v as u8)
+        } else {
+            Res::Acc((v - 64) as u8)
+        }
+    };
+    // Each instruction's register reads, and the writes that end a value (unconditional).
+    let mut accesses: Vec<(Vec<u32>, Vec<u32>)> = vec![(Vec::new(), Vec::new()); len];
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
     let mut succ: Vec<Vec<usize>> = Vec::new();
     for (n, &start) in starts.iter().enumerate() {
         let end = if start >= tail {
@@ -1388,7 +1403,6 @@ fn live_at_leaders(
         } else {
             starts.get(n + 1).copied().unwrap_or(len)
         };
-        let (mut g, mut k): (Vec<Res>, Vec<Res>) = (Vec::new(), Vec::new());
         let mut next: Vec<usize> = Vec::new();
         let mut falls = end < len;
         for (i, ins) in instrs.iter().enumerate().take(end).skip(start) {
@@ -1407,31 +1421,21 @@ fn live_at_leaders(
                             .collect::<Vec<_>>(),
                     );
                     let n = node(version, a, None, false)?;
-                    for r in n
-                        .reads
-                        .iter()
-                        .filter(|r| matches!(r, Res::Rf(_) | Res::Acc(_)))
-                    {
-                        if !k.contains(r) && !g.contains(r) {
-                            g.push(*r);
-                        }
-                    }
+                    let reads = n.reads.iter().filter_map(value).collect();
                     let f = a.flags();
-                    if f.ac.is_none() && f.mc.is_none() {
-                        k.extend(
-                            n.writes
-                                .iter()
-                                .filter(|r| matches!(r, Res::Rf(_) | Res::Acc(_))),
-                        );
-                    }
+                    let kills = if f.ac.is_none() && f.mc.is_none() {
+                        n.writes.iter().filter_map(value).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    accesses[i] = (reads, kills);
                 }
             }
         }
         if falls {
             next.push(end);
         }
-        gen.push(g);
-        kill.push(k);
+        blocks.push((start, end));
         succ.push(next);
     }
     let block_of: HashMap<usize, usize> = starts.iter().enumerate().map(|(n, &s)| (s, n)).collect();
@@ -1439,25 +1443,22 @@ fn live_at_leaders(
         .iter()
         .map(|next| next.iter().map(|t| block_of.get(t).copied()).collect())
         .collect::<Option<Vec<Vec<usize>>>>()?;
-    let mut live_in: Vec<Vec<Res>> = gen.clone();
-    loop {
-        let mut changed = false;
-        for b in (0..starts.len()).rev() {
-            for &s in &succ[b] {
-                let add: Vec<Res> = live_in[s]
-                    .iter()
-                    .filter(|r| !kill[b].contains(r) && !live_in[b].contains(r))
-                    .copied()
-                    .collect();
-                changed |= !add.is_empty();
-                live_in[b].extend(add);
-            }
+    let (live_in, _) = liveness::solve(&blocks, &succ, 70, |i, visit| {
+        let (reads, kills) = &accesses[i];
+        for &r in reads {
+            visit(Access::Read(r));
         }
-        if !changed {
-            break;
+        for &k in kills {
+            visit(Access::Kill(k));
         }
-    }
-    Some(starts.into_iter().zip(live_in).collect())
+    });
+    Some(
+        starts
+            .iter()
+            .enumerate()
+            .map(|(b, &start)| (start, live_in[b].iter().map(|&v| register(v)).collect()))
+            .collect(),
+    )
 }
 
 /// Fills the empty delay slots of the branch at `at` with copies of the first instructions

@@ -39,7 +39,7 @@
 //! * Prologue: read the uniforms (QPU id, QPU count, arguments). Epilogue: wait for the last
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
-use crate::compile::analysis::{lane_uniform, uniform_variables, visit_assignments};
+use crate::compile::common::analysis::{lane_uniform, uniform_variables, visit_assignments};
 use qpu_isa::vc4::regs::SfuOp;
 use qpu_isa::vc4::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::vc4::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
@@ -775,9 +775,9 @@ fn advance(body: &[Stmt], var: VarId) -> Option<(usize, Expr)> {
     })
 }
 
-/// [`crate::compile::analysis::invariant`] for a loop whose assignments `assigned` counts.
+/// [`crate::compile::common::analysis::invariant`] for a loop whose assignments `assigned` counts.
 fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
-    crate::compile::analysis::invariant(e, &|v| assigned.contains_key(&v))
+    crate::compile::common::analysis::invariant(e, &|v| assigned.contains_key(&v))
 }
 
 /// A batch loop counted down (strength reduction of its test and advances): with one

@@ -84,7 +84,7 @@ use std::time::Duration;
 
 use qpu_isa::vc4::Instruction;
 
-use super::target::{Code, Vc4};
+use super::common::target::{Code, Vc4};
 use super::{drive, dump, CompileError, Options};
 use crate::error::SourceLocation;
 use crate::lang::ast;

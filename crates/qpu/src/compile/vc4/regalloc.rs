@@ -32,6 +32,7 @@ use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 use super::lower::Lowered;
+use crate::compile::common::liveness::{self, group, Access, Lists};
 
 /// Why allocation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,25 +127,6 @@ fn loop_depths<R: Copy + PartialEq>(code: &[Op<R>]) -> Vec<u32> {
     depth
 }
 
-/// `pairs` (key, item) grouped by key, keys `0..n`, items in push order per key: (offsets of
-/// length `n + 1`, items). One allocation for all keys, instead of one per key.
-fn group(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
-    let mut offsets = vec![0u32; n + 1];
-    for &(key, _) in pairs {
-        offsets[key as usize + 1] += 1;
-    }
-    for k in 0..n {
-        offsets[k + 1] += offsets[k];
-    }
-    let mut fill = offsets.clone();
-    let mut items = vec![0u32; pairs.len()];
-    for &(key, item) in pairs {
-        items[fill[key as usize] as usize] = item;
-        fill[key as usize] += 1;
-    }
-    (offsets, items)
-}
-
 /// A set of values as a member list plus each value's position in it: O(1) insert and
 /// remove, iteration in O(members) (a bit set's iteration costs O(values), which made
 /// building the graph quadratic in kernel size). The position table is shared by the blocks.
@@ -213,107 +195,17 @@ struct Graph {
     touched: Vec<bool>,
 }
 
-/// A list of values per key (per block: ascending, without repeats, for [`liveness`]), in
-/// one allocation (see [`group`]): `lists[k]` is key `k`'s.
-#[derive(Debug, PartialEq)]
-pub(crate) struct Lists {
-    at: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl Lists {
-    /// `pairs` (key, value) as lists for keys `0..n`, values in push order.
-    fn new(n: usize, pairs: &[(u32, u32)]) -> Lists {
-        let (at, items) = group(n, pairs);
-        Lists { at, items }
-    }
-
-    /// Key `k`'s values, if there is such a key.
-    pub(crate) fn get(&self, k: usize) -> Option<&[u32]> {
-        (k + 1 < self.at.len()).then(|| &self[k])
-    }
-}
-
-impl std::ops::Index<usize> for Lists {
-    type Output = [u32];
-    fn index(&self, k: usize) -> &[u32] {
-        &self.items[self.at[k] as usize..self.at[k + 1] as usize]
-    }
-}
-
-/// Live-in and live-out values of each block (each list ascending, no repeats), computed value
-/// by value: a value is pushed backwards from the blocks that read it before writing it, through
-/// predecessors, until blocks that write all its lanes. Time and memory are linear in the code
-/// plus the sizes of the results (a bit set per block would be blocks × values).
+/// Live-in and live-out values of each block (each list ascending, no repeats): the shared
+/// solver ([`liveness::solve`]) over the ops' uses and full-lane writes (a conditional write
+/// does not end a value's life: unwritten lanes keep it).
 pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Lists, Lists) {
-    let nb = cfg.blocks.len();
-    // (value, block) pairs: blocks reading it before any full write there, and blocks fully
-    // writing it.
-    let mut exposed: Vec<(u32, u32)> = Vec::new();
-    let mut kills: Vec<(u32, u32)> = Vec::new();
-    // Per value, the last block (+1) that wrote it fully / that listed it as exposed.
-    let mut written_in = vec![0u32; n];
-    let mut exposed_in = vec![0u32; n];
-    for (b, &(s, e)) in cfg.blocks.iter().enumerate() {
-        let stamp = b as u32 + 1;
-        for op in &code[s..e] {
-            op.uses(|r| {
-                let v = r.0 as usize;
-                if written_in[v] != stamp && exposed_in[v] != stamp {
-                    exposed_in[v] = stamp;
-                    exposed.push((v as u32, b as u32));
-                }
-            });
-            if let Some(d) = op.def() {
-                let v = d.0 as usize;
-                if op.writes_all_lanes() && written_in[v] != stamp {
-                    written_in[v] = stamp;
-                    kills.push((v as u32, b as u32));
-                }
-            }
+    liveness::solve(&cfg.blocks, &cfg.succs, n, |i, visit| {
+        let op = &code[i];
+        op.uses(|r| visit(Access::Read(r.0)));
+        if let (Some(d), true) = (op.def(), op.writes_all_lanes()) {
+            visit(Access::Kill(d.0));
         }
-    }
-    let (exposed_at, exposed) = group(n, &exposed);
-    let (kills_at, kills) = group(n, &kills);
-    let edges: Vec<(u32, u32)> = (0..nb)
-        .flat_map(|b| cfg.succs[b].iter().map(move |&t| (t as u32, b as u32)))
-        .collect();
-    let (preds_at, preds) = group(nb, &edges);
-    let range = |at: &[u32], v: usize| at[v] as usize..at[v + 1] as usize;
-    // (block, value) pairs, values ascending: grouped by block at the end.
-    let mut live_in: Vec<(u32, u32)> = Vec::new();
-    let mut live_out: Vec<(u32, u32)> = Vec::new();
-    // Per block, the last value (+1) that was marked killed / live in / live out there.
-    let mut killed = vec![0u32; nb];
-    let mut in_mark = vec![0u32; nb];
-    let mut out_mark = vec![0u32; nb];
-    let mut work: Vec<u32> = Vec::new();
-    for v in 0..n {
-        let stamp = v as u32 + 1;
-        for &b in &kills[range(&kills_at, v)] {
-            killed[b as usize] = stamp;
-        }
-        work.extend_from_slice(&exposed[range(&exposed_at, v)]);
-        while let Some(b) = work.pop() {
-            let b = b as usize;
-            if in_mark[b] == stamp {
-                continue;
-            }
-            in_mark[b] = stamp;
-            live_in.push((b as u32, v as u32));
-            for &p in &preds[range(&preds_at, b)] {
-                let p = p as usize;
-                if out_mark[p] != stamp {
-                    out_mark[p] = stamp;
-                    live_out.push((p as u32, v as u32));
-                    if killed[p] != stamp {
-                        work.push(p as u32);
-                    }
-                }
-            }
-        }
-    }
-    (Lists::new(nb, &live_in), Lists::new(nb, &live_out))
+    })
 }
 
 fn build(code: &[Op<VReg>], n: usize) -> Graph {

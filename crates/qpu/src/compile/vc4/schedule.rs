@@ -21,7 +21,7 @@ use qpu_isa::vc4::{AddOp, BranchCond, Cond, RegFile, Signal};
 /// The VideoCore IV's branch delay slots (listings and tests count with it).
 pub const SLOTS: usize = latency::BRANCH_DELAY_SLOTS;
 
-use super::super::target::{Facts, Target, Vc4};
+use super::super::common::target::{Facts, Target, Vc4};
 use super::bundle::{Bundle, Unit};
 use super::emit::{dest, write_swap, Ports};
 use super::ir::*;
@@ -1583,8 +1583,13 @@ mod tests {
             ),
             Op::Signal(Signal::LoadTmu0),
         ];
-        let (bundles, slot) =
-            schedule_segment(&crate::compile::target::Vc4, &ops, true, None, Some([1, 0]));
+        let (bundles, slot) = schedule_segment(
+            &crate::compile::common::target::Vc4,
+            &ops,
+            true,
+            None,
+            Some([1, 0]),
+        );
         assert_eq!(bundles.len(), 1, "{bundles:?}");
         assert_eq!(slot, [0, 0]);
     }
@@ -1618,8 +1623,12 @@ mod tests {
             Op::Source(2),
             Op::mov(Dst::Write(IoWrite::Vpm), Src::Reg(Loc::B(2))),
         ];
-        let (bundles, sources) =
-            resolve(&schedule(&code, true, &crate::compile::target::Vc4, false));
+        let (bundles, sources) = resolve(&schedule(
+            &code,
+            true,
+            &crate::compile::common::target::Vc4,
+            false,
+        ));
         assert_eq!(bundles.len(), 1, "{bundles:?}");
         assert_eq!(sources, vec![2]);
     }

@@ -170,7 +170,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use crate::compile::analysis::{lane_uniform, uniform_variables};
+use crate::compile::common::analysis::{lane_uniform, uniform_variables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -181,7 +181,7 @@ use qpu_isa::v3d::{
     UpdateFlag, Waddr,
 };
 
-use super::target::{Target, V3d};
+use super::common::target::{Target, V3d};
 use super::{CompileError, Options};
 use crate::error::SourceLocation;
 use std::time::Duration;
@@ -301,7 +301,7 @@ impl V3dCompiled {
     }
 }
 
-impl super::target::Code for V3dCompiled {
+impl super::common::target::Code for V3dCompiled {
     fn listing(&self) -> String {
         self.disassemble()
     }
@@ -328,7 +328,11 @@ impl super::target::Code for V3dCompiled {
 ///
 /// The default [`Options`] apply; [`super::compile_for_with`] takes others.
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
-    super::drive(&super::target::V3d(version), kernel, Options::default())
+    super::drive(
+        &super::common::target::V3d(version),
+        kernel,
+        Options::default(),
+    )
 }
 
 /// The back end behind [`compile`] (the driver adds the self-check, the compile time and the

@@ -1,11 +1,13 @@
 //! The target seam: what the compiler asks of a GPU generation.
 //!
 //! Every generation compiles the same kernel AST, built by the same front end (the
-//! language's builder and its type checks), and both back ends share the AST analyses and
-//! rewrites in `lower` that are not specific to one (`window_copies`, the sliding-window
-//! renaming both unroll with; `idle_once_done`; `visit_assignments`). A [`Target`] turns the
-//! AST into its machine code; the driver ([`super::compile_for_with`]) is the same for all
-//! of them: it times the compilation, applies the [`Options`](super::Options), runs the
+//! language's builder and its type checks), and both back ends share the AST analyses in
+//! [`super::analysis`] (`visit_assignments`, `uniform_variables`, `lane_uniform`,
+//! `invariant`), the rewrites in `vc4::lower` that are not specific to one
+//! (`window_copies`, the sliding-window renaming both unroll with; `idle_once_done`) and
+//! the block liveness solver in [`super::liveness`]. A [`Target`] turns the
+//! AST into its machine code; the driver ([`crate::compile::compile_for_with`]) is the same for all
+//! of them: it times the compilation, applies the [`Options`](crate::compile::Options), runs the
 //! target's static validator as the self-check and writes the `QPU_DUMP_IR` listing.
 //!
 //! Behind the seam each generation has its own back end, because what a back end is built
@@ -18,22 +20,24 @@
 //!
 //! * [`Vc4`]: the pipeline in this module's siblings (`lower`, `opt`, `pipeline`, `prepass`,
 //!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::vc4::validate`].
-//! * [`V3d`]: the code generator, allocator and packer in [`super::v3d`], validated by
+//! * [`V3d`]: the code generator, allocator and packer in [`crate::compile::v3d`], validated by
 //!   [`qpu_emu::v3d::validate`].
 //!
-//! Both schedulers take their latencies from a [`Facts`] table, and both tables come from the
-//! emulator's rules for that generation, so the compiler and the strict emulator cannot
-//! disagree about a distance.
+//! Both schedulers take their latencies from a [`Facts`] table built from the generation's
+//! latency facts in `qpu_isa` ([`qpu_isa::vc4::latency`], [`qpu_isa::v3d::latency`]), which
+//! the strict emulator's rules read too, so the compiler and the emulator cannot disagree
+//! about a distance. The self-check runs the emulator crate's static validator for the
+//! generation.
 
 use std::time::Duration;
 
 use qpu_isa::vc4::Instruction;
 
-use super::vc4::bundle::Bundle;
-use super::vc4::emit::EncodeError;
-use super::vc4::ir::*;
-use super::vc4::lower::Lowered;
-use super::{CompileError, Options};
+use crate::compile::vc4::bundle::Bundle;
+use crate::compile::vc4::emit::EncodeError;
+use crate::compile::vc4::ir::*;
+use crate::compile::vc4::lower::Lowered;
+use crate::compile::{CompileError, Options};
 use crate::lang::ast;
 
 /// Timing and register facts the schedulers and the allocator obey. "A value written by
@@ -145,22 +149,22 @@ impl Vc4 {
         spill_support: bool,
         max_qpus: u32,
     ) -> Lowered {
-        super::vc4::lower::lower(kernel, spill_support, max_qpus)
+        crate::compile::vc4::lower::lower(kernel, spill_support, max_qpus)
     }
 
     /// One instruction word doing `ops` together, if they fit.
     pub(crate) fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {
-        super::vc4::schedule::pack(ops)
+        crate::compile::vc4::schedule::pack(ops)
     }
 
     /// The machine instruction of a scheduled word (`index` for error messages).
     pub(crate) fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
-        super::vc4::emit::encode(bundle, index)
+        crate::compile::vc4::emit::encode(bundle, index)
     }
 }
 
 impl Target for Vc4 {
-    type Code = super::Compiled;
+    type Code = crate::compile::Compiled;
 
     fn name(&self) -> &'static str {
         "VideoCore IV"
@@ -171,7 +175,7 @@ impl Target for Vc4 {
     }
 
     fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
-        super::generate_vc4(self, kernel, options)
+        crate::compile::generate_vc4(self, kernel, options)
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
@@ -186,7 +190,7 @@ impl Target for Vc4 {
 pub(crate) struct V3d(pub qpu_isa::v3d::V3dVersion);
 
 impl Target for V3d {
-    type Code = super::v3d::V3dCompiled;
+    type Code = crate::compile::v3d::V3dCompiled;
 
     fn name(&self) -> &'static str {
         match self.0 {
@@ -200,7 +204,7 @@ impl Target for V3d {
     }
 
     fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
-        super::v3d::generate(kernel, self.0, options)
+        crate::compile::v3d::generate(kernel, self.0, options)
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
@@ -264,7 +268,7 @@ mod tests {
             ..Options::default()
         };
         let Err(CompileError::SelfCheck(message)) =
-            super::super::drive(&Broken, kernel.ast(), checked)
+            crate::compile::drive(&Broken, kernel.ast(), checked)
         else {
             panic!("the broken code passed the self-check");
         };
@@ -275,12 +279,12 @@ mod tests {
             self_check: false,
             ..Options::default()
         };
-        let code = super::super::drive(&Broken, kernel.ast(), unchecked).expect("no self-check");
+        let code = crate::compile::drive(&Broken, kernel.ast(), unchecked).expect("no self-check");
         assert!(code.compile_time > Duration::ZERO);
         // The real back ends' code for the same kernel passes.
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            super::super::drive(&V3d(version), kernel.ast(), checked).expect("valid code");
+            crate::compile::drive(&V3d(version), kernel.ast(), checked).expect("valid code");
         }
-        super::super::drive(&Vc4, kernel.ast(), checked).expect("valid code");
+        crate::compile::drive(&Vc4, kernel.ast(), checked).expect("valid code");
     }
 }
