@@ -1,6 +1,7 @@
-//! Golden listings: the machine code the compiler emits for each example kernel, checked in
-//! under `tests/listings/`, so that every change to code generation shows up in review as a
-//! diff of listings. After an intended change, rewrite them with
+//! Golden listings: the machine code the compiler emits for each example kernel, for the
+//! VideoCore IV (`tests/listings/*.qasm`) and both V3D versions
+//! (`tests/listings/v3d/*.{v42,v71}.s`), checked in so that every change to code generation
+//! shows up in review as a diff of listings. After an intended change, rewrite them with
 //! `QPU_BLESS=1 cargo test -p qpu --test listings` and review the diff.
 //!
 //! Listings leave out the `# file:line` comments (they would change with unrelated edits
@@ -9,13 +10,27 @@
 use std::path::PathBuf;
 
 use qpu::lang::*;
+use qpu_isa::v3d::V3dVersion;
 
 fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
     let compiled = qpu::compile::compile(kernel).expect("compiles");
     let listing = qpu_isa::vc4::disasm::program(&compiled.instructions);
+    compare(name, &format!("{name}.qasm"), listing);
+    for version in V3dVersion::ALL {
+        let compiled = qpu::compile::v3d::compile(kernel, version).expect("compiles for V3D");
+        let listing = qpu_isa::v3d::disasm::program(version, &compiled.instructions);
+        let suffix = match version {
+            V3dVersion::V42 => "v42",
+            V3dVersion::V71 => "v71",
+        };
+        compare(name, &format!("v3d/{name}.{suffix}.s"), listing);
+    }
+}
+
+fn compare(name: &str, file: &str, listing: String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/listings")
-        .join(format!("{name}.qasm"));
+        .join(file);
     if std::env::var_os("QPU_BLESS").is_some() {
         std::fs::write(&path, &listing).expect("writes the listing");
         return;
