@@ -443,7 +443,7 @@ fn bench_listing_for_a_v3d_gpu_assembles_to_the_compiled_words() {
             .map(|i| i.encode(version).unwrap())
             .collect();
         let kernel = qpu::compile(qpu::bench::heatmap_step).unwrap();
-        let compiled = qpu::compile::v3d::compile(kernel.ast(), version).unwrap();
+        let compiled = qpu::compiler::v3d::compile(kernel.ast(), version).unwrap();
         assert_eq!(words, compiled.words, "{gpu}");
     }
     let out = qpu(&["bench", "--listing", "fft", "--gpu", "vc7"]);

@@ -3,7 +3,7 @@
 //! beside the hand-written program's published figure.
 
 use qpu::bench::{ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
-use qpu::compile::v3d::V3dVersion;
+use qpu::compiler::v3d::V3dVersion;
 use qpu::runtime::RunReport;
 use qpu::Device;
 
@@ -163,7 +163,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
                    ast: &qpu::lang::ast::Kernel,
                    run: &mut dyn FnMut() -> qpu::Result<(RunReport, bool)>|
      -> qpu::Result<()> {
-        let compiled = match qpu::compile::v3d::compile(ast, version) {
+        let compiled = match qpu::compiler::v3d::compile(ast, version) {
             Ok(c) => c,
             Err(e) => {
                 rows.push(V3dExampleNumbers {

@@ -83,7 +83,7 @@ fn the_kernel_keeps_everything_in_registers() {
     // values and was spilled: a DMA round trip per use, 55 ms instead of 30 for the
     // default view on 12 QPUs.
     let mut m = qpu_kernels::mandelbrot::Mandelbrot::new().unwrap();
-    let compiled = qpu::compile::compile(m.kernel().ast()).unwrap();
+    let compiled = qpu::compiler::compile(m.kernel().ast()).unwrap();
     assert_eq!(compiled.spill_bytes_per_qpu, 0);
 }
 
@@ -97,7 +97,7 @@ fn the_kernel_keeps_everything_in_registers() {
 #[test]
 #[ignore = "minutes of emulation: a measurement beside V3DLib's published times"]
 fn v3dlib_setup_on_every_board() {
-    use qpu::compile::v3d::V3dVersion;
+    use qpu::compiler::v3d::V3dVersion;
     let side = 256;
     let view = View {
         width: side,

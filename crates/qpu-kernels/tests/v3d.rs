@@ -4,7 +4,7 @@
 //! and SGEMM against scalar Rust rounding to nearest even as the V3D float unit does.
 
 use num_complex::Complex32;
-use qpu::compile::v3d::V3dVersion;
+use qpu::compiler::v3d::V3dVersion;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
 use qpu_kernels::mandelbrot::View;

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use qpu::bench::{gcd, heatmap_step, rot3d_3, tri};
-use qpu::compile::{compile_for, Gpu};
+use qpu::compiler::{compile_for, Gpu};
 use qpu::lang::ast::Kernel;
 
 fn kernels() -> Vec<(&'static str, Kernel)> {

@@ -326,7 +326,7 @@ fn compile_time(ast: &crate::lang::ast::Kernel) -> crate::Result<(usize, Duratio
         if i >= 3 && start.elapsed() > Duration::from_millis(250) {
             break;
         }
-        let c = crate::compile::compile(ast)?;
+        let c = crate::compiler::compile(ast)?;
         best = best.min(c.compile_time);
         size = c.words.len();
     }
@@ -502,7 +502,7 @@ pub const KERNELS: [&str; 5] = ["gcd", "tri", "oet_sort", "rot3d", "heatmap"];
 
 /// The compiled listing of the example kernel `name` (one of [`KERNELS`]; `None` for any
 /// other name) for launches of up to `max_qpus` QPUs, each instruction annotated with its
-/// static cycle note ([`crate::compile::Compiled::disassemble_with_cycles`]).
+/// static cycle note ([`crate::compiler::Compiled::disassemble_with_cycles`]).
 pub fn listing(name: &str, max_qpus: u32) -> crate::Result<Option<String>> {
     let Some(ast) = example(name)? else {
         return Ok(None);
@@ -510,11 +510,11 @@ pub fn listing(name: &str, max_qpus: u32) -> crate::Result<Option<String>> {
     if !(1..=12).contains(&max_qpus) {
         return Err(crate::Error::NumQpus(max_qpus));
     }
-    let options = crate::compile::Options {
+    let options = crate::compiler::Options {
         max_qpus,
         ..Default::default()
     };
-    let compiled = crate::compile::compile_with(&ast, options)?;
+    let compiled = crate::compiler::compile_with(&ast, options)?;
     Ok(Some(compiled.disassemble_with_cycles()))
 }
 
@@ -538,7 +538,7 @@ pub fn v3d_listing(name: &str, version: qpu_isa::v3d::V3dVersion) -> crate::Resu
         return Ok(None);
     };
     Ok(Some(
-        crate::compile::v3d::compile(&ast, version)?.disassemble(),
+        crate::compiler::v3d::compile(&ast, version)?.disassemble(),
     ))
 }
 
@@ -732,9 +732,9 @@ pub fn run_all_v3d(version: qpu_isa::v3d::V3dVersion) -> crate::Result<Vec<V3dEx
                    ast: &crate::lang::ast::Kernel,
                    run: &mut dyn FnMut() -> crate::Result<(crate::runtime::RunReport, bool)>|
      -> crate::Result<()> {
-        let compiled = match crate::compile::v3d::compile(ast, version) {
+        let compiled = match crate::compiler::v3d::compile(ast, version) {
             Ok(c) => c,
-            Err(e @ crate::compile::CompileError::Unsupported { .. }) => {
+            Err(e @ crate::compiler::CompileError::Unsupported { .. }) => {
                 rows.push(V3dExampleNumbers {
                     name: name.to_string(),
                     qpus,

@@ -35,7 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
-pub mod compile;
+pub mod compiler;
 pub mod error;
 pub mod float;
 pub mod interp;

@@ -479,7 +479,7 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
 
 /// The test needs a kernel that spills: fails if it no longer does.
 fn assert_spills<P>(kernel: &qpu::Kernel<P>) {
-    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
     assert!(
         compiled.spill_bytes_per_qpu > 0,
         "the kernel no longer spills"
@@ -548,11 +548,11 @@ fn store_runs_use_every_row_the_qpu_count_leaves() {
     })
     .unwrap();
     let dmas = |max_qpus: u32| {
-        let options = qpu::compile::Options {
+        let options = qpu::compiler::Options {
             max_qpus,
-            ..qpu::compile::Options::default()
+            ..qpu::compiler::Options::default()
         };
-        let compiled = qpu::compile::compile_with(kernel.ast(), options).unwrap();
+        let compiled = qpu::compiler::compile_with(kernel.ast(), options).unwrap();
         assert_eq!(compiled.max_qpus, max_qpus);
         compiled
             .disassemble()
@@ -674,11 +674,11 @@ fn a_sliding_window_unrolled_by_its_cycle_lands_like_one_step_at_a_time() {
 fn a_sliding_window_is_unrolled_where_a_batch_runs_the_copies_twice() {
     let kernel = window_kernel();
     let loops = |max_qpus: u32| {
-        let options = qpu::compile::Options {
+        let options = qpu::compiler::Options {
             max_qpus,
             ..Default::default()
         };
-        let listing = qpu::compile::compile_with(kernel.ast(), options)
+        let listing = qpu::compiler::compile_with(kernel.ast(), options)
             .unwrap()
             .disassemble_with_cycles();
         let sizes: Vec<u32> = listing

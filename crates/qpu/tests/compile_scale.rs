@@ -33,13 +33,13 @@ const STATEMENTS: usize = 10_000;
 #[derive(Clone, Copy, Debug)]
 enum Target {
     Vc4,
-    V3d(qpu::compile::v3d::V3dVersion),
+    V3d(qpu::compiler::v3d::V3dVersion),
 }
 
 const TARGETS: [Target; 3] = [
     Target::Vc4,
-    Target::V3d(qpu::compile::v3d::V3dVersion::V42),
-    Target::V3d(qpu::compile::v3d::V3dVersion::V71),
+    Target::V3d(qpu::compiler::v3d::V3dVersion::V42),
+    Target::V3d(qpu::compiler::v3d::V3dVersion::V71),
 ];
 
 /// Peak growth of the resident set (bytes) while compiling the kernel `f` records for
@@ -51,11 +51,11 @@ fn compile_peak(target: Target, f: impl Fn(Ptr<Int>)) -> (Option<usize>, usize) 
     let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
     let before = rss();
     let words = match target {
-        Target::Vc4 => qpu::compile::compile(kernel.ast())
+        Target::Vc4 => qpu::compiler::compile(kernel.ast())
             .expect("compiles")
             .words
             .len(),
-        Target::V3d(version) => qpu::compile::v3d::compile(kernel.ast(), version)
+        Target::V3d(version) => qpu::compiler::v3d::compile(kernel.ast(), version)
             .expect("compiles")
             .words
             .len(),

@@ -1018,7 +1018,7 @@ fn check_seed(seed: u64, pressure: u32, rejected: &AtomicU64) -> Result<(), Stri
         Some(first) => {
             let small = shrink(&c, c.kernel.clone());
             if std::env::var_os("QPU_DIFF_DUMP").is_some() {
-                if let Ok(compiled) = qpu::compile::compile(&small) {
+                if let Ok(compiled) = qpu::compiler::compile(&small) {
                     eprintln!("{}", compiled.disassemble());
                 }
             }

@@ -191,7 +191,7 @@ fn hundred_live(p: qpu::lang::Ptr<qpu::lang::Int>, q: qpu::lang::Ptr<qpu::lang::
 #[test]
 fn a_hundred_live_vectors_spill_and_agree() {
     let kernel = compile(hundred_live).unwrap();
-    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
     assert!(compiled.spill_bytes_per_qpu > 0, "the kernel must spill");
     let input: Vec<i32> = (0..1600).map(|i| (i * 7919) % 1000 - 500).collect();
     let mut expected = [0i32; 16];
@@ -264,7 +264,7 @@ fn listings_assemble_back_to_the_same_words() {
         compile(hundred_live).unwrap().ast().clone(),
     ];
     for ast in &asts {
-        let compiled = qpu::compile::compile(ast).unwrap();
+        let compiled = qpu::compiler::compile(ast).unwrap();
         let listing = compiled.disassemble();
         let again = qpu_isa::vc4::assemble(&listing).unwrap_or_else(|e| panic!("{e}\n{listing}"));
         let words: Vec<u64> = again

@@ -319,8 +319,8 @@ fn float_comparisons_per_generation() {
     ];
     for (device, scalar) in [
         (Device::interpreter(), vc4),
-        (Device::interpreter_for(qpu::compile::Gpu::Vc6), ieee),
-        (Device::interpreter_for(qpu::compile::Gpu::Vc7), ieee),
+        (Device::interpreter_for(qpu::compiler::Gpu::Vc6), ieee),
+        (Device::interpreter_for(qpu::compiler::Gpu::Vc7), ieee),
     ] {
         let out = float_comparisons(&device);
         for (k, f) in scalar.iter().enumerate() {

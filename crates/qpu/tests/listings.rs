@@ -13,11 +13,11 @@ use qpu::lang::*;
 use qpu_isa::v3d::V3dVersion;
 
 fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
-    let compiled = qpu::compile::compile(kernel).expect("compiles");
+    let compiled = qpu::compiler::compile(kernel).expect("compiles");
     let listing = qpu_isa::vc4::disasm::program(&compiled.instructions);
     compare(name, &format!("{name}.qasm"), listing);
     for version in V3dVersion::ALL {
-        let compiled = qpu::compile::v3d::compile(kernel, version).expect("compiles for V3D");
+        let compiled = qpu::compiler::v3d::compile(kernel, version).expect("compiles for V3D");
         let listing = qpu_isa::v3d::disasm::program(version, &compiled.instructions);
         let suffix = match version {
             V3dVersion::V42 => "v42",
@@ -112,7 +112,7 @@ fn spilling_kernel() {
 /// to the branch's last delay slot, as the listing shows them.
 #[test]
 fn cycle_notes_count_what_the_listing_shows() {
-    let compiled = qpu::compile::compile(&ast(qpu::bench::heatmap_step)).unwrap();
+    let compiled = qpu::compiler::compile(&ast(qpu::bench::heatmap_step)).unwrap();
     let annotated = compiled.disassemble_with_cycles();
     let mut labels = std::collections::HashMap::new();
     let mut index = 0usize;
@@ -156,7 +156,7 @@ fn cycle_notes_count_what_the_listing_shows() {
 #[test]
 fn cycle_notes_show_a_load_waiting() {
     let kernel = ast(|p: Ptr<Int>, q: Ptr<Int>| q.store(p.load()));
-    let compiled = qpu::compile::compile(&kernel).unwrap();
+    let compiled = qpu::compiler::compile(&kernel).unwrap();
     let annotated = compiled.disassemble_with_cycles();
     let lines: Vec<&str> = annotated.lines().filter(|l| !l.starts_with(':')).collect();
     let request = lines.iter().position(|l| l.contains("tmu1_s")).unwrap();

@@ -297,7 +297,7 @@ fn constants_hoisted_past_the_registers_are_loaded_again_not_spilled() {
         })
         .unwrap()
     };
-    let compiled = qpu::compile::compile(kernel.ast()).unwrap();
+    let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
     assert_eq!(compiled.spill_bytes_per_qpu, 0);
     let input: Vec<i32> = (0..16).map(|i| i * 77 - 5).collect();
     let want: Vec<i32> = input
@@ -376,7 +376,7 @@ fn a_rotation_with_one_lane_from_another_vector_matches_scalar_rust() {
         // The V3D compiler selects before rotating too (4.2 rotates with the `rot` signal,
         // 7.1 with the `rotate` op).
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            let v3d = qpu::compile::v3d::compile(kernel.ast(), version).unwrap();
+            let v3d = qpu::compiler::v3d::compile(kernel.ast(), version).unwrap();
             let text = v3d.disassemble();
             let rotations = text
                 .lines()

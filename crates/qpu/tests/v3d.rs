@@ -1,4 +1,4 @@
-//! The V3D compiler (`qpu::compile::v3d`): example kernels compiled for V3D 4.2 and 7.1, run
+//! The V3D compiler (`qpu::compiler::v3d`): example kernels compiled for V3D 4.2 and 7.1, run
 //! on the strict V3D emulator (`qpu_emu::v3d`) on one and several QPUs, and checked against
 //! the reference interpreter or scalar Rust.
 
@@ -14,8 +14,8 @@ mod tri;
 #[path = "support/v3d_run.rs"]
 mod v3d_run;
 
-use qpu::compile::v3d::{self, V3dCompiled};
-use qpu::compile::{compile_for, CompileError, Gpu, Program};
+use qpu::compiler::v3d::{self, V3dCompiled};
+use qpu::compiler::{compile_for, CompileError, Gpu, Program};
 use qpu::interp;
 use qpu::lang::ast;
 use qpu::lang::*;
@@ -1105,7 +1105,7 @@ fn integer_division_matches_scalar_rust() {
 /// listing names the kernel's lines and assembles back to the same words.
 #[test]
 fn v3d_code_comes_through_the_shared_driver_with_its_options() {
-    use qpu::compile::{compile_for_with, Options};
+    use qpu::compiler::{compile_for_with, Options};
     use qpu_isa::v3d::{AddOp, Instruction, MulOp};
     let kernel = qpu::compile(|xs: Ptr<Int>, ys: Ptr<Int>, out: Ptr<Int>| {
         let (x, y) = (Int::var(xs.load()), Int::var(ys.load()));

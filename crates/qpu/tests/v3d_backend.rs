@@ -611,7 +611,7 @@ fn products_by_powers_of_two_are_shifts_with_the_same_wrapping() {
         .map(|i: i32| i.wrapping_mul(0x1357_9bdf).wrapping_sub(1 << 29))
         .collect();
     for version in VERSIONS {
-        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+        let listing = qpu::compiler::v3d::compile(kernel.ast(), version)
             .unwrap()
             .disassemble();
         // 3 and -12 only.
@@ -804,7 +804,7 @@ fn conditions_combined_by_flag_updates_match_scalar_rust() {
                 .collect();
             assert_eq!(out[16 * k..16 * (k + 1)], want[..], "{version:?}: {name}");
         }
-        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+        let listing = qpu::compiler::v3d::compile(kernel.ast(), version)
             .unwrap()
             .disassemble();
         // No −1/0 masks: each condition is pushes and updates.
@@ -903,7 +903,7 @@ fn a_where_on_the_loop_condition_uses_the_loop_tests_flags() {
         // Flag writes: each loop tests its condition twice (before the loop and at the end of
         // the body), two instructions for the first condition, one for the second; the
         // `where_`s add none.
-        let listing = qpu::compile::v3d::compile(kernel.ast(), version)
+        let listing = qpu::compiler::v3d::compile(kernel.ast(), version)
             .unwrap()
             .disassemble();
         let flag_writes = listing

@@ -26,7 +26,7 @@ mod lane;
 
 use std::sync::Arc;
 
-use qpu::compile::v3d;
+use qpu::compiler::v3d;
 use qpu::error::SourceLocation;
 use qpu::interp;
 use qpu::lang::ast::*;
@@ -926,8 +926,8 @@ fn interpret(c: &Case, version: V3dVersion) -> Result<Vec<u32>, String> {
         &mut buffers,
         &interp::Config {
             float_unit: interp::ops::FloatUnit::of(match version {
-                V3dVersion::V42 => qpu::compile::Gpu::Vc6,
-                V3dVersion::V71 => qpu::compile::Gpu::Vc7,
+                V3dVersion::V42 => qpu::compiler::Gpu::Vc6,
+                V3dVersion::V71 => qpu::compiler::Gpu::Vc7,
             }),
             ..interp::Config::default()
         },

@@ -23,7 +23,7 @@ mod rot3d;
 #[path = "support/v3d_run.rs"]
 mod v3d_run;
 
-use qpu::compile::v3d::{self, V3dCompiled};
+use qpu::compiler::v3d::{self, V3dCompiled};
 use qpu_emu::v3d::V3dConfig;
 use qpu_isa::v3d::V3dVersion;
 use v3d_run::{run_v3d, Arg};

@@ -33,7 +33,7 @@ use qpu_emu::float;
 use qpu_emu::v3d::lanes::{self as v3d, vfloat, Sfu};
 use qpu_isa::vc4::regs::SfuOp;
 
-use crate::compile::Gpu;
+use crate::compiler::Gpu;
 use crate::lang::ast::{BinaryOp, CmpOp, UnaryOp, LANES};
 
 /// The float unit a run models: each GPU generation's, as the code compiled for it computes.

@@ -3,7 +3,7 @@
 //! # Writing a kernel
 //!
 //! A kernel is an ordinary Rust function (or closure) whose parameters are [`Int`], [`Float`],
-//! [`Ptr<Int>`](Ptr) or [`Ptr<Float>`](Ptr). [`compile`](crate::compile) calls it once; every
+//! [`Ptr<Int>`](Ptr) or [`Ptr<Float>`](Ptr). [`compile`](crate::compile()) calls it once; every
 //! operation inside *records* a statement or builds an expression instead of computing
 //! anything. All values are 16-lane vectors, one lane per element a QPU processes at once.
 //!

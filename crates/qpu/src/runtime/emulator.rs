@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex};
 use super::host::{lock, HostArrays};
 use super::staging::{self, CompileCache, DeviceMemory};
 use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compile::Compiled;
+use crate::compiler::Compiled;
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 use qpu_emu::memory::MemoryError;
 

@@ -29,7 +29,7 @@ impl Interpreter {
 
     /// An interpreter whose float arithmetic is that of `gpu`'s float unit (see
     /// [`interp::ops`]): the VideoCore IV's by default.
-    pub fn for_gpu(gpu: crate::compile::Gpu) -> Interpreter {
+    pub fn for_gpu(gpu: crate::compiler::Gpu) -> Interpreter {
         let mut interpreter = Interpreter::new();
         interpreter.config.float_unit = interp::ops::FloatUnit::of(gpu);
         interpreter

@@ -394,7 +394,7 @@ impl Device {
     /// A device running kernels on the reference interpreter with the float arithmetic of
     /// `gpu` (the generations round, flush and make NaNs differently: see
     /// [`crate::interp::ops`]), so that its results match that GPU's bit for bit.
-    pub fn interpreter_for(gpu: crate::compile::Gpu) -> Device {
+    pub fn interpreter_for(gpu: crate::compiler::Gpu) -> Device {
         Device::new(Interpreter::for_gpu(gpu))
     }
 

@@ -44,7 +44,7 @@ use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
 use super::staging::{self, CompileCache, DeviceMemory};
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
-use crate::compile::Compiled;
+use crate::compiler::Compiled;
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.

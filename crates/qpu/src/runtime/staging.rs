@@ -1,6 +1,6 @@
 //! What every machine-code backend does around a launch, whatever runs the code: compile
 //! once per kernel and lay the run out in the device's memory following the compiler's
-//! launch contract (see [`crate::compile`](mod@crate::compile)).
+//! launch contract (see [`crate::compiler`](mod@crate::compiler)).
 //!
 //! The argument arrays are already in the device's memory at their bus addresses (GPU memory
 //! on the Pi; on the emulator, host memory the backend lends the emulated machine for the
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use super::host::lock;
 use super::{Launch, MAX_QPUS};
-use crate::compile::{self, Compiled};
+use crate::compiler::{self, Compiled};
 use crate::error::{Error, Result};
 use crate::lang::ast::Type;
 
@@ -53,11 +53,11 @@ impl CompileCache {
         }
         // Compiled outside the lock: two threads racing on a new kernel both compile it, and
         // the results are identical.
-        let options = compile::Options {
+        let options = compiler::Options {
             max_qpus: launch.num_qpus,
-            ..compile::Options::default()
+            ..compiler::Options::default()
         };
-        let compiled = Arc::new(compile::compile_with(launch.kernel, options)?);
+        let compiled = Arc::new(compiler::compile_with(launch.kernel, options)?);
         lock(&self.compiled).insert(key, compiled.clone());
         Ok(compiled)
     }

@@ -1,6 +1,6 @@
 //! The V3D emulators as backends (`QPU_BACKEND=emulator-vc6` for the Pi 4's V3D 4.2,
 //! `emulator-vc7` for the Pi 5's V3D 7.1): kernels are compiled by the first-slice V3D
-//! compiler ([`crate::compile::v3d`]) and run on `qpu_emu::v3d`'s strict machine, launched the
+//! compiler ([`crate::compiler::v3d`]) and run on `qpu_emu::v3d`'s strict machine, launched the
 //! way `SUBMIT_CSD` launches them: one 16-lane batch per QPU, all reading the same uniform
 //! stream (the compiler's launch contract).
 //!
@@ -44,7 +44,7 @@ use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
 use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compile::v3d::{self, V3dCompiled};
+use crate::compiler::v3d::{self, V3dCompiled};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 
 /// A V3D emulator as a backend.

@@ -1,5 +1,5 @@
 //! A Pi 4 or Pi 5 as a [`Backend`] (`QPU_BACKEND=pi-v3d`): kernels compiled by the
-//! first-slice V3D compiler ([`crate::compile::v3d`]) run on the GPU through the Linux `v3d`
+//! first-slice V3D compiler ([`crate::compiler::v3d`]) run on the GPU through the Linux `v3d`
 //! DRM driver ([`qpu_pi::v3d`]).
 //!
 //! **Not yet run on hardware by the project**: it is tested against `qpu_pi`'s stand-in of the

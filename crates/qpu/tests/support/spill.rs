@@ -51,7 +51,7 @@ pub fn input(qpus: u32) -> Vec<i32> {
 /// The spill area each QPU needs for `many_live` on `version` (the tests check it is not 0).
 pub fn spill_bytes_per_qpu(version: qpu_isa::v3d::V3dVersion) -> u32 {
     let kernel = compile(many_live).expect("compiles");
-    qpu::compile::v3d::compile(kernel.ast(), version)
+    qpu::compiler::v3d::compile(kernel.ast(), version)
         .expect("compiles for V3D")
         .spill_bytes_per_qpu
 }

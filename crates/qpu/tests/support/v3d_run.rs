@@ -1,7 +1,7 @@
 //! Running V3D code straight on the V3D emulator, for the tests that compare it with the
 //! interpreter or scalar Rust.
 
-use qpu::compile::v3d::V3dCompiled;
+use qpu::compiler::v3d::V3dCompiled;
 use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 
 /// A launch argument.

@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
-use crate::compile::common::analysis::{lane_uniform, visit_assignments};
-use crate::compile::vc4::lower::window_copies;
+use crate::compiler::common::analysis::{lane_uniform, visit_assignments};
+use crate::compiler::vc4::lower::window_copies;
 use crate::error::SourceLocation;
 use crate::lang::ast::{
     BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, UnaryOp, VarDecl,
@@ -117,10 +117,10 @@ fn mark_assigned(stmts: &[Stmt], assigned: &mut [bool]) {
     visit_assignments(stmts, false, &mut |var, _, _| assigned[var as usize] = true);
 }
 
-/// [`analysis::invariant`](crate::compile::common::analysis::invariant) for a loop assigning the
+/// [`analysis::invariant`](crate::compiler::common::analysis::invariant) for a loop assigning the
 /// variables `assigned` marks.
 fn invariant(e: &Expr, assigned: &[bool]) -> bool {
-    crate::compile::common::analysis::invariant(e, &|v| assigned[v as usize])
+    crate::compiler::common::analysis::invariant(e, &|v| assigned[v as usize])
 }
 
 /// The type of a moved computation's value.
@@ -520,7 +520,7 @@ pub(super) fn is_aligned(e: &Expr, aligned: &[bool]) -> bool {
 mod tests {
     use super::super::vars_needing_zero;
     use super::*;
-    use crate::compile::common::analysis::uniform_variables;
+    use crate::compiler::common::analysis::uniform_variables;
     use crate::lang::{
         any, for_range, gather, index, num_qpus, receive, where_, while_, Float, Int, Ptr,
     };

@@ -6,8 +6,8 @@
 //! `invariant`), the rewrites in `vc4::lower` that are not specific to one
 //! (`window_copies`, the sliding-window renaming both unroll with; `idle_once_done`) and
 //! the block liveness solver in [`super::liveness`]. A [`Target`] turns the
-//! AST into its machine code; the driver ([`crate::compile::compile_for_with`]) is the same for all
-//! of them: it times the compilation, applies the [`Options`](crate::compile::Options), runs the
+//! AST into its machine code; the driver ([`crate::compiler::compile_for_with`]) is the same for all
+//! of them: it times the compilation, applies the [`Options`](crate::compiler::Options), runs the
 //! target's static validator as the self-check and writes the `QPU_DUMP_IR` listing.
 //!
 //! Behind the seam each generation has its own back end, because what a back end is built
@@ -20,7 +20,7 @@
 //!
 //! * [`Vc4`]: the pipeline in this module's siblings (`lower`, `opt`, `pipeline`, `prepass`,
 //!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::vc4::validate`].
-//! * [`V3d`]: the code generator, allocator and packer in [`crate::compile::v3d`], validated by
+//! * [`V3d`]: the code generator, allocator and packer in [`crate::compiler::v3d`], validated by
 //!   [`qpu_emu::v3d::validate`].
 //!
 //! Both schedulers take their latencies from a [`Facts`] table built from the generation's
@@ -33,11 +33,11 @@ use std::time::Duration;
 
 use qpu_isa::vc4::Instruction;
 
-use crate::compile::vc4::bundle::Bundle;
-use crate::compile::vc4::emit::EncodeError;
-use crate::compile::vc4::ir::*;
-use crate::compile::vc4::lower::Lowered;
-use crate::compile::{CompileError, Options};
+use crate::compiler::vc4::bundle::Bundle;
+use crate::compiler::vc4::emit::EncodeError;
+use crate::compiler::vc4::ir::*;
+use crate::compiler::vc4::lower::Lowered;
+use crate::compiler::{CompileError, Options};
 use crate::lang::ast;
 
 /// Timing and register facts the schedulers and the allocator obey. "A value written by
@@ -149,22 +149,22 @@ impl Vc4 {
         spill_support: bool,
         max_qpus: u32,
     ) -> Lowered {
-        crate::compile::vc4::lower::lower(kernel, spill_support, max_qpus)
+        crate::compiler::vc4::lower::lower(kernel, spill_support, max_qpus)
     }
 
     /// One instruction word doing `ops` together, if they fit.
     pub(crate) fn pack(&self, ops: &[&Op<Loc>]) -> Option<Bundle> {
-        crate::compile::vc4::schedule::pack(ops)
+        crate::compiler::vc4::schedule::pack(ops)
     }
 
     /// The machine instruction of a scheduled word (`index` for error messages).
     pub(crate) fn encode(&self, bundle: &Bundle, index: usize) -> Result<Instruction, EncodeError> {
-        crate::compile::vc4::emit::encode(bundle, index)
+        crate::compiler::vc4::emit::encode(bundle, index)
     }
 }
 
 impl Target for Vc4 {
-    type Code = crate::compile::Compiled;
+    type Code = crate::compiler::Compiled;
 
     fn name(&self) -> &'static str {
         "VideoCore IV"
@@ -175,7 +175,7 @@ impl Target for Vc4 {
     }
 
     fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
-        crate::compile::generate_vc4(self, kernel, options)
+        crate::compiler::generate_vc4(self, kernel, options)
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
@@ -190,7 +190,7 @@ impl Target for Vc4 {
 pub(crate) struct V3d(pub qpu_isa::v3d::V3dVersion);
 
 impl Target for V3d {
-    type Code = crate::compile::v3d::V3dCompiled;
+    type Code = crate::compiler::v3d::V3dCompiled;
 
     fn name(&self) -> &'static str {
         match self.0 {
@@ -204,7 +204,7 @@ impl Target for V3d {
     }
 
     fn generate(&self, kernel: &ast::Kernel, options: Options) -> Result<Self::Code, CompileError> {
-        crate::compile::v3d::generate(kernel, self.0, options)
+        crate::compiler::v3d::generate(kernel, self.0, options)
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
@@ -224,7 +224,7 @@ mod tests {
     struct Broken;
 
     impl Target for Broken {
-        type Code = crate::compile::v3d::V3dCompiled;
+        type Code = crate::compiler::v3d::V3dCompiled;
 
         fn name(&self) -> &'static str {
             "a broken V3D back end"
@@ -242,7 +242,7 @@ mod tests {
                 .iter()
                 .map(|i| v3d::encode(V3dVersion::V42, i).expect("encodes"))
                 .collect();
-            Ok(crate::compile::v3d::V3dCompiled {
+            Ok(crate::compiler::v3d::V3dCompiled {
                 version: V3dVersion::V42,
                 locations: vec![None; instructions.len()],
                 instructions,
@@ -268,7 +268,7 @@ mod tests {
             ..Options::default()
         };
         let Err(CompileError::SelfCheck(message)) =
-            crate::compile::drive(&Broken, kernel.ast(), checked)
+            crate::compiler::drive(&Broken, kernel.ast(), checked)
         else {
             panic!("the broken code passed the self-check");
         };
@@ -279,12 +279,12 @@ mod tests {
             self_check: false,
             ..Options::default()
         };
-        let code = crate::compile::drive(&Broken, kernel.ast(), unchecked).expect("no self-check");
+        let code = crate::compiler::drive(&Broken, kernel.ast(), unchecked).expect("no self-check");
         assert!(code.compile_time > Duration::ZERO);
         // The real back ends' code for the same kernel passes.
         for version in [V3dVersion::V42, V3dVersion::V71] {
-            crate::compile::drive(&V3d(version), kernel.ast(), checked).expect("valid code");
+            crate::compiler::drive(&V3d(version), kernel.ast(), checked).expect("valid code");
         }
-        crate::compile::drive(&Vc4, kernel.ast(), checked).expect("valid code");
+        crate::compiler::drive(&Vc4, kernel.ast(), checked).expect("valid code");
     }
 }

@@ -46,7 +46,7 @@ pub(super) struct Shortfall {
 }
 
 use super::ir::{Inst, Label, Operands, Phys, VReg};
-use crate::compile::common::liveness::{self, Access, Lists};
+use crate::compiler::common::liveness::{self, Access, Lists};
 use qpu_isa::v3d::V3dVersion;
 
 /// The values one instruction reads and writes (virtual registers as their numbers, the

@@ -57,8 +57,8 @@ use qpu_isa::v3d::{
     V3dVersion, Waddr,
 };
 
-use crate::compile::common::liveness::{self, Access};
-use crate::compile::common::target::Facts;
+use crate::compiler::common::liveness::{self, Access};
+use crate::compiler::common::target::Facts;
 use crate::error::SourceLocation;
 
 /// An ALU input: a register-file register, a 4.2 accumulator or a small immediate (its

@@ -32,7 +32,7 @@ use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 use super::lower::Lowered;
-use crate::compile::common::liveness::{self, group, Access, Lists};
+use crate::compiler::common::liveness::{self, group, Access, Lists};
 
 /// Why allocation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

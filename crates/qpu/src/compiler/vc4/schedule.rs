@@ -1396,7 +1396,7 @@ pub fn resolve(items: &[Item]) -> (Vec<Bundle>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::vc4::bundle::Unit;
+    use crate::compiler::vc4::bundle::Unit;
     use qpu_isa::vc4::SmallImm;
 
     fn word(op: Op<Loc>) -> Item {
@@ -1584,7 +1584,7 @@ mod tests {
             Op::Signal(Signal::LoadTmu0),
         ];
         let (bundles, slot) = schedule_segment(
-            &crate::compile::common::target::Vc4,
+            &crate::compiler::common::target::Vc4,
             &ops,
             true,
             None,
@@ -1626,7 +1626,7 @@ mod tests {
         let (bundles, sources) = resolve(&schedule(
             &code,
             true,
-            &crate::compile::common::target::Vc4,
+            &crate::compiler::common::target::Vc4,
             false,
         ));
         assert_eq!(bundles.len(), 1, "{bundles:?}");

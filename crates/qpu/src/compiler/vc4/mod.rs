@@ -61,7 +61,7 @@
 //! use qpu::lang::*;
 //!
 //! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
-//! let compiled = qpu::compile::compile(kernel.ast())?;
+//! let compiled = qpu::compiler::compile(kernel.ast())?;
 //! let listing = compiled.disassemble();
 //! assert!(listing.contains("thrend"));
 //! // The listing assembles back to the same words.

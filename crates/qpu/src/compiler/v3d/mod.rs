@@ -164,13 +164,13 @@
 //! use qpu_isa::v3d::V3dVersion;
 //!
 //! let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
-//! let compiled = qpu::compile::v3d::compile(kernel.ast(), V3dVersion::V42)?;
+//! let compiled = qpu::compiler::v3d::compile(kernel.ast(), V3dVersion::V42)?;
 //! assert!(compiled.disassemble().contains("ldtmu"));
 //! assert_eq!(compiled.uniforms(4, &[0x1000], 0, 0), vec![4, 0x1000]);
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use crate::compile::common::analysis::{lane_uniform, uniform_variables};
+use crate::compiler::common::analysis::{lane_uniform, uniform_variables};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 

@@ -39,7 +39,7 @@
 //! * Prologue: read the uniforms (QPU id, QPU count, arguments). Epilogue: wait for the last
 //!   store, then a semaphore barrier after which QPU 0 alone raises the host interrupt.
 
-use crate::compile::common::analysis::{lane_uniform, uniform_variables, visit_assignments};
+use crate::compiler::common::analysis::{lane_uniform, uniform_variables, visit_assignments};
 use qpu_isa::vc4::regs::SfuOp;
 use qpu_isa::vc4::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::vc4::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
@@ -775,9 +775,9 @@ fn advance(body: &[Stmt], var: VarId) -> Option<(usize, Expr)> {
     })
 }
 
-/// [`crate::compile::common::analysis::invariant`] for a loop whose assignments `assigned` counts.
+/// [`crate::compiler::common::analysis::invariant`] for a loop whose assignments `assigned` counts.
 fn invariant(e: &Expr, assigned: &rustc_hash::FxHashMap<u32, usize>) -> bool {
-    crate::compile::common::analysis::invariant(e, &|v| assigned.contains_key(&v))
+    crate::compiler::common::analysis::invariant(e, &|v| assigned.contains_key(&v))
 }
 
 /// A batch loop counted down (strength reduction of its test and advances): with one
@@ -3005,7 +3005,7 @@ fn simple_binary(op: BinaryOp) -> Option<AluOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::vc4::ir;
+    use crate::compiler::vc4::ir;
     use crate::lang::{any, where_, while_, Int, Ptr};
 
     fn lowered<P, R, F: crate::runtime::KernelFn<P, R>>(f: F) -> Lowered {
