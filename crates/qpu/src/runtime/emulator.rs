@@ -32,9 +32,9 @@
 use std::sync::{Arc, Mutex};
 
 use super::host::{lock, HostArrays};
-use super::staging::{self, CompileCache, DeviceMemory};
+use super::staging::{self, DeviceMemory, ProgramCache};
 use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compiler::Compiled;
+use crate::compiler::{Compiled, Gpu, Program};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 use qpu_emu::memory::MemoryError;
 
@@ -42,7 +42,7 @@ use qpu_emu::memory::MemoryError;
 pub struct Emulator {
     config: qpu_emu::vc4::EmulatorConfig,
     arrays: HostArrays,
-    cache: CompileCache,
+    cache: ProgramCache,
     last: Mutex<Option<qpu_emu::vc4::RunReport>>,
     /// A machine from an earlier run, reset for the next ([`qpu_emu::vc4::Emulator::reset`]): as
     /// fresh as a new one, without making its decoded-code pages again.
@@ -66,7 +66,7 @@ impl Emulator {
         Emulator {
             config,
             arrays: HostArrays::default(),
-            cache: CompileCache::default(),
+            cache: ProgramCache::default(),
             last: Mutex::default(),
             spare: Mutex::default(),
         }
@@ -78,8 +78,8 @@ impl Emulator {
     }
 
     /// The compiled form of a launched kernel (compiled on first use).
-    pub fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Compiled>> {
-        self.cache.get(launch)
+    fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Program>> {
+        self.cache.get(launch, Gpu::Vc4)
     }
 }
 
@@ -287,7 +287,8 @@ impl Backend for Emulator {
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
         let n = launch.num_qpus;
-        let compiled = self.compiled(launch)?;
+        let program = self.compiled(launch)?;
+        let compiled = staging::vc4_code(&program)?;
         let mut config = qpu_emu::vc4::EmulatorConfig {
             qpus: n as usize,
             ..self.config.clone()
@@ -303,13 +304,13 @@ impl Backend for Emulator {
         }
         .map_err(backend_error)?;
         let mut memory = EmulatedMemory(&mut emu);
-        let code = staging::stage_code(&compiled, &mut memory)?;
+        let code = staging::stage_code(compiled, &mut memory)?;
         let arrays = launch.buffers.iter().map(|b| b.bus_address).collect();
-        let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays, code)?;
+        let staged = staging::stage_uniforms(launch, compiled, &mut memory, arrays, code)?;
         let places = launch.places();
         let ran = emu.run_lending(&staged.programs, lend(&mut launch.buffers, None));
         *lock(&self.spare) = Some(emu);
-        let report = ran.map_err(|e| run_error(e, &compiled, code, &places))?;
+        let report = ran.map_err(|e| run_error(e, compiled, code, &places))?;
 
         let qpus = report
             .qpus

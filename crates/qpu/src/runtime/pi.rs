@@ -42,9 +42,9 @@ use qpu_pi::{Gpu, GpuMemory, LaunchOptions, LaunchPath, PiError};
 
 use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::staging::{self, CompileCache, DeviceMemory};
+use super::staging::{self, DeviceMemory, ProgramCache};
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
-use crate::compiler::Compiled;
+use crate::compiler::{self, Compiled, Program};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
@@ -64,7 +64,7 @@ const CACHED_KERNELS: usize = 16;
 /// A VideoCore IV GPU as a backend.
 pub struct Pi {
     gpu: Gpu,
-    cache: CompileCache,
+    cache: ProgramCache,
     code: Mutex<CodeCache>,
     options: LaunchOptions,
 }
@@ -90,7 +90,7 @@ impl Pi {
     pub fn with_gpu(gpu: Gpu) -> Pi {
         Pi {
             gpu,
-            cache: CompileCache::default(),
+            cache: ProgramCache::default(),
             code: Mutex::default(),
             options: LaunchOptions::default(),
         }
@@ -119,8 +119,8 @@ impl Pi {
     }
 
     /// The compiled form of a launched kernel (compiled on first use).
-    pub fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Compiled>> {
-        self.cache.get(launch)
+    fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Program>> {
+        self.cache.get(launch, compiler::Gpu::Vc4)
     }
 }
 
@@ -286,17 +286,18 @@ impl Backend for Pi {
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
-        let compiled = self.compiled(launch)?;
+        let program = self.compiled(launch)?;
+        let compiled = staging::vc4_code(&program)?;
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut code_cache = lock(&self.code);
-        let code = code_cache.address(&self.gpu, launch.kernel_id, &compiled)?;
+        let code = code_cache.address(&self.gpu, launch.kernel_id, compiled)?;
         let arrays: Vec<u32> = launch.buffers.iter().map(|b| b.bus_address).collect();
         let mut memory = RunMemory {
             gpu: &self.gpu,
             blocks: Vec::new(),
             used: 0,
         };
-        let staged = staging::stage_uniforms(launch, &compiled, &mut memory, arrays.clone(), code)?;
+        let staged = staging::stage_uniforms(launch, compiled, &mut memory, arrays.clone(), code)?;
         let mut buffers = lend_arrays(&mut launch.buffers);
         let launched = self
             .gpu

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 
 use super::host::lock;
 use super::{Launch, MAX_QPUS};
-use crate::compiler::{self, Compiled};
+use crate::compiler::v3d::V3dCompiled;
+use crate::compiler::{self, Compiled, Gpu, Program};
 use crate::error::{Error, Result};
 use crate::lang::ast::Type;
 
@@ -37,29 +38,61 @@ pub(super) trait DeviceMemory {
     fn write(&mut self, address: u32, words: &[u32]) -> Result<()>;
 }
 
-/// Compiled kernels by kernel id and QPU count (store runs move as many VPM rows per DMA as
-/// each QPU owns, which the count decides).
+/// Compiled kernels by (kernel id, GPU, QPU count): the one compile cache every backend
+/// uses, filled through the one compile entry point ([`compiler::compile_for_with`]). The
+/// VideoCore IV code depends on the QPU count (store runs move as many VPM rows per DMA as
+/// each QPU owns); the V3D code does not, so its entries are keyed with count 0.
 #[derive(Default)]
-pub(super) struct CompileCache {
-    compiled: Mutex<HashMap<(u64, u32), Arc<Compiled>>>,
+pub(super) struct ProgramCache {
+    programs: Mutex<HashMap<(u64, Gpu, u32), Arc<Program>>>,
 }
 
-impl CompileCache {
-    /// The compiled form of a launched kernel (compiled on first use).
-    pub(super) fn get(&self, launch: &Launch<'_>) -> Result<Arc<Compiled>> {
-        let key = (launch.kernel_id, launch.num_qpus);
-        if let Some(compiled) = lock(&self.compiled).get(&key) {
-            return Ok(compiled.clone());
+impl ProgramCache {
+    /// The launched kernel compiled for `gpu` (compiled on first use).
+    pub(super) fn get(&self, launch: &Launch<'_>, gpu: Gpu) -> Result<Arc<Program>> {
+        let options = match gpu {
+            Gpu::Vc4 => compiler::Options {
+                max_qpus: launch.num_qpus,
+                ..compiler::Options::default()
+            },
+            Gpu::Vc6 | Gpu::Vc7 => compiler::Options::default(),
+        };
+        let key = (
+            launch.kernel_id,
+            gpu,
+            if gpu == Gpu::Vc4 { launch.num_qpus } else { 0 },
+        );
+        if let Some(program) = lock(&self.programs).get(&key) {
+            return Ok(program.clone());
         }
         // Compiled outside the lock: two threads racing on a new kernel both compile it, and
         // the results are identical.
-        let options = compiler::Options {
-            max_qpus: launch.num_qpus,
-            ..compiler::Options::default()
-        };
-        let compiled = Arc::new(compiler::compile_with(launch.kernel, options)?);
-        lock(&self.compiled).insert(key, compiled.clone());
-        Ok(compiled)
+        let program = Arc::new(compiler::compile_for_with(launch.kernel, gpu, options)?);
+        lock(&self.programs).insert(key, program.clone());
+        Ok(program)
+    }
+}
+
+/// The VideoCore IV code of a program the cache compiled for [`Gpu::Vc4`].
+pub(super) fn vc4_code(program: &Program) -> Result<&Compiled> {
+    match program {
+        Program::Vc4(code) => Ok(code),
+        Program::V3d(_) => Err(internal("a V3D program reached a VideoCore IV backend")),
+    }
+}
+
+/// The V3D code of a program the cache compiled for [`Gpu::Vc6`] or [`Gpu::Vc7`].
+pub(super) fn v3d_code(program: &Program) -> Result<&V3dCompiled> {
+    match program {
+        Program::V3d(code) => Ok(code),
+        Program::Vc4(_) => Err(internal("a VideoCore IV program reached a V3D backend")),
+    }
+}
+
+fn internal(message: &str) -> Error {
+    Error::Backend {
+        backend: "runtime".to_string(),
+        message: format!("internal error: {message}"),
     }
 }
 

@@ -34,8 +34,7 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use qpu_emu::memory::MemoryError;
 use qpu_emu::v3d::rules::{TmuAccess, V3dFault, V3dRule};
@@ -43,15 +42,16 @@ use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
+use super::staging::ProgramCache;
 use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compiler::v3d::{self, V3dCompiled};
+use crate::compiler::Gpu;
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 
 /// A V3D emulator as a backend.
 pub struct V3dEmulatorBackend {
     version: V3dVersion,
     arrays: HostArrays,
-    compiled: V3dCompileCache,
+    compiled: ProgramCache,
     last: Mutex<Option<V3dRunReport>>,
 }
 
@@ -61,7 +61,7 @@ impl V3dEmulatorBackend {
         V3dEmulatorBackend {
             version,
             arrays: HostArrays::default(),
-            compiled: V3dCompileCache::default(),
+            compiled: ProgramCache::default(),
             last: Mutex::default(),
         }
     }
@@ -119,7 +119,8 @@ impl Backend for V3dEmulatorBackend {
         };
         super::staging::check(launch, gpu, V3dConfig::max_qpus(self.version) as u32)?;
         let n = launch.num_qpus;
-        let compiled = self.compiled.get(launch, self.version)?;
+        let program = self.compiled.get(launch, gpu_of(self.version))?;
+        let compiled = super::staging::v3d_code(&program)?;
         let mut config = V3dConfig::new(self.version);
         config.qpus = n as usize;
         if let Some(limit) = launch.step_limit {
@@ -279,18 +280,10 @@ fn fault_kind(
     RunErrorKind::Machine(format!("{fault} (at `{instruction}`)"))
 }
 
-/// The V3D backends' compiled kernels, by kernel id (one V3D version per backend).
-#[derive(Default)]
-pub(super) struct V3dCompileCache(Mutex<HashMap<u64, Arc<V3dCompiled>>>);
-
-impl V3dCompileCache {
-    /// The compiled form of a launched kernel (compiled on first use).
-    pub(super) fn get(&self, launch: &Launch<'_>, version: V3dVersion) -> Result<Arc<V3dCompiled>> {
-        if let Some(c) = lock(&self.0).get(&launch.kernel_id) {
-            return Ok(c.clone());
-        }
-        let compiled = Arc::new(v3d::compile(launch.kernel, version)?);
-        lock(&self.0).insert(launch.kernel_id, compiled.clone());
-        Ok(compiled)
+/// The GPU a V3D version is compiled for.
+pub(super) fn gpu_of(version: V3dVersion) -> Gpu {
+    match version {
+        V3dVersion::V42 => Gpu::Vc6,
+        V3dVersion::V71 => Gpu::Vc7,
     }
 }

@@ -41,7 +41,8 @@ use qpu_pi::{LaunchBuffer, PiError};
 
 use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::v3d_emulator::V3dCompileCache;
+use super::staging::ProgramCache;
+use super::v3d_emulator::gpu_of;
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
@@ -65,7 +66,7 @@ const CACHED_KERNELS: usize = 16;
 /// A Pi 4/5 GPU through the `v3d` driver.
 pub struct V3dPi {
     v3d: V3d,
-    compiled: V3dCompileCache,
+    compiled: ProgramCache,
     code: Mutex<CodeCache>,
 }
 
@@ -74,7 +75,7 @@ impl V3dPi {
     pub fn with_v3d(v3d: V3d) -> V3dPi {
         V3dPi {
             v3d,
-            compiled: V3dCompileCache::default(),
+            compiled: ProgramCache::default(),
             code: Mutex::default(),
         }
     }
@@ -257,7 +258,8 @@ impl Backend for V3dPi {
         // The count the GPU reports (IDENT1), not the version's usual one.
         super::staging::check(launch, "GPU", self.v3d.info().qpus)?;
         let n = launch.num_qpus;
-        let compiled = self.compiled.get(launch, self.version())?;
+        let program = self.compiled.get(launch, gpu_of(self.version()))?;
+        let compiled = super::staging::v3d_code(&program)?;
         let kernel = Some(launch.kernel_id);
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut cache = lock(&self.code);
