@@ -147,7 +147,7 @@ impl CodeCache {
             self.entries.push(entry);
             return Ok(address);
         }
-        let words = staging::code_words(compiled);
+        let words = compiled.code_words();
         let bytes = words.len().max(1) * 4;
         let mut block = match gpu.alloc(bytes) {
             Ok(block) => block,

@@ -151,21 +151,11 @@ fn too_large(what: &str) -> Error {
 
 /// Puts the kernel's code in `memory`; returns its bus address.
 pub(super) fn stage_code(compiled: &Compiled, memory: &mut dyn DeviceMemory) -> Result<u32> {
-    let code_words = code_words(compiled);
+    let code_words = compiled.code_words();
     let code_bytes = u32::try_from(code_words.len() * 4).map_err(|_| too_large("the code"))?;
     let code = memory.alloc(code_bytes.max(4), CODE_ALIGN)?;
     memory.write(code, &code_words)?;
     Ok(code)
-}
-
-/// The kernel's instructions as 32-bit words: each 64-bit instruction little-endian, low half
-/// first.
-pub(super) fn code_words(compiled: &Compiled) -> Vec<u32> {
-    compiled
-        .words
-        .iter()
-        .flat_map(|&word| [word as u32, (word >> 32) as u32])
-        .collect()
 }
 
 /// The rest of a launch's layout once its arrays (`arrays`, in the order of
@@ -180,20 +170,16 @@ pub(super) fn stage_uniforms(
 ) -> Result<Staged> {
     let n = launch.num_qpus;
     let args = device_args(launch, &arrays);
-    let spill = if compiled.spill_bytes_per_qpu > 0 {
-        let bytes = compiled
-            .spill_bytes_per_qpu
-            .checked_mul(n)
-            .ok_or_else(|| too_large("the spill area"))?;
-        Some(memory.alloc(bytes, PAGE)?)
-    } else {
-        None
+    let spill = match compiled.spill_bytes(n) {
+        None => return Err(too_large("the spill area")),
+        Some(0) => None,
+        Some(bytes) => Some(memory.alloc(bytes, PAGE)?),
     };
 
     let mut programs = Vec::with_capacity(n as usize);
     for qpu in 0..n {
-        let spill_area = spill.map(|base| base + qpu * compiled.spill_bytes_per_qpu);
-        let stream = uniforms(qpu, n, &args, spill_area);
+        let spill_area = spill.map_or(0, |base| base + qpu * compiled.spill_bytes_per_qpu);
+        let stream = compiled.uniforms(qpu, n, &args, spill_area);
         let address = memory.alloc((stream.len() * 4) as u32, UNIFORMS_ALIGN)?;
         memory.write(address, &stream)?;
         programs.push((address, code));
@@ -214,15 +200,6 @@ fn device_args(launch: &Launch<'_>, arrays: &[u32]) -> Vec<u32> {
             _ => arg,
         })
         .collect()
-}
-
-/// QPU `qpu`'s uniform stream under the launch contract: `[qpu, n, args..., spill?]`.
-fn uniforms(qpu: u32, n: u32, args: &[u32], spill: Option<u32>) -> Vec<u32> {
-    let mut stream = Vec::with_capacity(args.len() + 3);
-    stream.extend([qpu, n]);
-    stream.extend_from_slice(args);
-    stream.extend(spill);
-    stream
 }
 
 #[cfg(test)]

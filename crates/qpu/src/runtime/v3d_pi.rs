@@ -263,13 +263,7 @@ impl Backend for V3dPi {
         let kernel = Some(launch.kernel_id);
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut cache = lock(&self.code);
-        cache.load(&self.v3d, launch.kernel_id, || {
-            compiled
-                .words
-                .iter()
-                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
-                .collect()
-        })?;
+        cache.load(&self.v3d, launch.kernel_id, || compiled.code_words())?;
         // The spill area: one region of `spill_bytes_per_qpu` per batch, in a buffer object
         // of its own (none when nothing spills).
         let spill_bytes = compiled.spill_bytes(n).ok_or_else(|| Error::Backend {

@@ -277,12 +277,18 @@ impl V3dCompiled {
         self.spill_bytes_per_qpu.checked_mul(num_qpus)
     }
 
+    /// The code as the 32-bit words memory holds: each 64-bit instruction little-endian, low
+    /// half first.
+    pub fn code_words(&self) -> Vec<u32> {
+        self.words
+            .iter()
+            .flat_map(|&word| [word as u32, (word >> 32) as u32])
+            .collect()
+    }
+
     /// The most QPUs (batches) this version's GPU runs at once.
     pub fn max_qpus(&self) -> u32 {
-        match self.version {
-            V3dVersion::V42 => 8,
-            V3dVersion::V71 => 16,
-        }
+        self.version.qpus()
     }
 
     /// The listing in the V3D assembler's syntax (`qpu asm --gpu vc6|vc7` accepts it back),

@@ -114,6 +114,35 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// QPU `qpu`'s uniform stream for a launch on `num_qpus` QPUs, under the module docs'
+    /// launch contract: `[qpu, num_qpus, args…]`, then, when the kernel spills
+    /// ([`Self::spill_bytes_per_qpu`] > 0), the address of this QPU's slice of the spill area
+    /// (`spill_area`, ignored otherwise).
+    pub fn uniforms(&self, qpu: u32, num_qpus: u32, args: &[u32], spill_area: u32) -> Vec<u32> {
+        let mut stream = Vec::with_capacity(args.len() + 3);
+        stream.extend([qpu, num_qpus]);
+        stream.extend_from_slice(args);
+        if self.spill_bytes_per_qpu > 0 {
+            stream.push(spill_area);
+        }
+        stream
+    }
+
+    /// Bytes of spill area a launch on `num_qpus` QPUs needs (0 when nothing spills), or
+    /// `None` when that does not fit 32 bits.
+    pub fn spill_bytes(&self, num_qpus: u32) -> Option<u32> {
+        self.spill_bytes_per_qpu.checked_mul(num_qpus)
+    }
+
+    /// The code as the 32-bit words memory holds: each 64-bit instruction little-endian, low
+    /// half first.
+    pub fn code_words(&self) -> Vec<u32> {
+        self.words
+            .iter()
+            .flat_map(|&word| [word as u32, (word >> 32) as u32])
+            .collect()
+    }
+
     /// The listing in the assembler's syntax (`qpu asm` accepts it back), with a
     /// `# file:line:col` comment wherever the kernel statement the code comes from changes.
     pub fn disassemble(&self) -> String {
