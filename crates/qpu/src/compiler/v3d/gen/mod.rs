@@ -1,0 +1,7 @@
+//! The code generator's methods ([`super::Gen`]), split by concern.
+
+mod control;
+mod emit;
+mod expr;
+mod finish;
+mod memory;
