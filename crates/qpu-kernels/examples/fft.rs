@@ -6,36 +6,59 @@
 //! 960 for a Pi 5). `--listing` prints the compiled kernel instead;
 //! `FFT_COUNTERS=1` adds the emulator's counters (stall causes, DMA bytes).
 
+use clap::Parser;
 use num_complex::Complex32;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut log2n, mut batch, mut qpus, mut inverse) = (8u32, 10usize, 12u32, false);
-    let mut listing = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--inverse" {
-            inverse = true;
-            continue;
-        }
-        if arg == "--listing" {
-            listing = true;
-            continue;
-        }
-        let value: usize = args
-            .next()
-            .ok_or(format!("{arg} needs a value"))?
-            .parse()
-            .map_err(|e| format!("{arg}: {e}"))?;
-        match arg.as_str() {
-            "--log2n" => log2n = value as u32,
-            "--batch" => batch = value,
-            "--qpus" => qpus = value as u32,
-            _ => return Err(format!("unknown option {arg}").into()),
+/// Elements (complex numbers) the example handles at most: its input and the transformed
+/// copy, 8 bytes each, stay within 2 GiB.
+const MAX_ELEMENTS: usize = 1 << 27;
+
+/// FFTs on the QPUs: accuracy against an f64 FFT and modelled time per transform.
+#[derive(Parser)]
+#[command(name = "fft")]
+struct Cli {
+    /// log2 of the transform length
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    log2n: u32,
+    /// Transforms in the batch
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// QPUs to run on
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=16))]
+    qpus: u32,
+    /// Inverse transforms instead of forward ones
+    #[arg(long)]
+    inverse: bool,
+    /// Print the compiled kernel instead of running it
+    #[arg(long)]
+    listing: bool,
+}
+
+/// Runs the example; errors end it with their message (`Display`) and exit status 1.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
         }
     }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let (log2n, qpus) = (cli.log2n, cli.qpus);
     let n = 1usize << log2n;
+    let batch = usize::try_from(cli.batch)
+        .ok()
+        .filter(|&b| n.checked_mul(b).is_some_and(|e| e <= MAX_ELEMENTS))
+        .ok_or(format!(
+            "--batch {} x 2^{log2n} points is more than the example handles \
+             ({MAX_ELEMENTS} points in all)",
+            cli.batch
+        ))?;
+    let (inverse, listing) = (cli.inverse, cli.listing);
     let direction = if inverse {
         FftDirection::Inverse
     } else {

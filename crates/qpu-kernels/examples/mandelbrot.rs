@@ -1,41 +1,59 @@
 //! Render the Mandelbrot set on the QPUs and write it as a PNG.
 //!
 //! `cargo run --release -p qpu-kernels --example mandelbrot -- --qpus 12 --out mandelbrot.png`
-//! checks the counts against the scalar reference (rounding as the device's float unit
+//! (without `--out`, the PNG goes to the system's temporary directory) checks the counts against the scalar reference (rounding as the device's float unit
 //! does: toward zero on the VideoCore IV, to nearest on V3D) and prints the modelled time on the
 //! emulator (at the board's clock). `--width`, `--height` and `--iterations` change the image.
 
 use std::fs::File;
 use std::io::BufWriter;
+use std::path::PathBuf;
 
+use clap::Parser;
 use qpu::Device;
 use qpu_kernels::mandelbrot::{colour, View};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut qpus, mut out) = (12u32, String::from("mandelbrot.png"));
-    let mut view = View::default();
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let value = args.next().ok_or(format!("{arg} needs a value"))?;
-        let number = || {
-            value
-                .parse::<u32>()
-                .map_err(|e| format!("{arg} {value}: {e}"))
-        };
-        match arg.as_str() {
-            "--qpus" => qpus = number()?,
-            "--width" => view.width = number()?,
-            "--height" => view.height = number()?,
-            "--iterations" => view.max_iter = number()?,
-            "--out" => out = value.clone(),
-            _ => {
-                return Err(format!(
-                    "unknown option {arg}; use --qpus, --width, --height, --iterations, --out"
-                )
-                .into())
-            }
+/// Render the Mandelbrot set on the QPUs and write it as a PNG.
+#[derive(Parser)]
+#[command(name = "mandelbrot")]
+struct Cli {
+    /// QPUs to run on
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=16))]
+    qpus: u32,
+    /// Image width in pixels
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    width: Option<u32>,
+    /// Image height in pixels
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    height: Option<u32>,
+    /// Most iterations per pixel
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    iterations: Option<u32>,
+    /// PNG file to write [default: mandelbrot.png in the system's temporary directory]
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Runs the example; errors end it with their message (`Display`) and exit status 1.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
         }
     }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let qpus = cli.qpus;
+    let out = cli
+        .out
+        .unwrap_or_else(|| std::env::temp_dir().join("mandelbrot.png"));
+    let mut view = View::default();
+    view.width = cli.width.unwrap_or(view.width);
+    view.height = cli.height.unwrap_or(view.height);
+    view.max_iter = cli.iterations.unwrap_or(view.max_iter);
     if view.width == 0 || view.height == 0 {
         return Err("the image needs at least one pixel".into());
     }
@@ -55,11 +73,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     encoder.set_depth(png::BitDepth::Eight);
     encoder.write_header()?.write_image_data(&pixels)?;
     println!(
-        "{}x{} pixels, at most {} iterations, on the {} ({qpus} QPUs): wrote {out}",
+        "{}x{} pixels, at most {} iterations, on the {} ({qpus} QPUs): wrote {}",
         view.width,
         view.height,
         view.max_iter,
-        device.backend().name()
+        device.backend().name(),
+        out.display()
     );
     println!(
         "matches the scalar reference: {}",

@@ -4,30 +4,38 @@
 //! against the scalar reference (the QPU's arithmetic, the kernel's order) and prints the
 //! modelled time at the board's clock on the emulators. `--listing` prints the kernel instead.
 
+use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sgemm::{reference, Sgemm, Transpose};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut size, mut qpus, mut listing) = (256usize, 12u32, false);
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--listing" => listing = true,
-            "--size" | "--qpus" => {
-                let value: usize = args
-                    .next()
-                    .ok_or(format!("{arg} needs a value"))?
-                    .parse()
-                    .map_err(|e| format!("{arg}: {e}"))?;
-                if arg == "--size" {
-                    size = value;
-                } else {
-                    qpus = value as u32;
-                }
-            }
-            _ => return Err(format!("unknown option {arg}; use --size, --qpus, --listing").into()),
+/// Multiply two square matrices on the QPUs and report the modelled GFLOPS.
+#[derive(Parser)]
+#[command(name = "sgemm")]
+struct Cli {
+    /// Rows (and columns) of the matrices; at most 8192 (A, B and C then take 768 MiB)
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    size: u32,
+    /// QPUs to run on
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=16))]
+    qpus: u32,
+    /// Print the compiled kernel instead of running it
+    #[arg(long)]
+    listing: bool,
+}
+
+/// Runs the example; errors end it with their message (`Display`) and exit status 1.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
         }
     }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let (size, qpus, listing) = (cli.size as usize, cli.qpus, cli.listing);
     let sgemm = Sgemm::new(qpus)?;
     if listing {
         print!(

@@ -5,29 +5,43 @@
 //! emulator, the modelled hashes per second at the board's clock. `--listing` prints the compiled
 //! kernel instead.
 
+use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sha256::Sha256;
 
-fn main() -> qpu::Result<()> {
-    let mut qpus = 12u32;
-    let mut count = 12 * 16 * 8usize;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--listing" {
-            let mut sha = Sha256::new()?;
-            print!("{}", sha.kernel().disassemble()?);
-            return Ok(());
-        }
-        let value = args.next().and_then(|v| v.parse::<usize>().ok());
-        match (arg.as_str(), value) {
-            ("--qpus", Some(v)) => qpus = v as u32,
-            ("--messages", Some(v)) => count = v,
-            _ => {
-                eprintln!("usage: sha256 [--qpus 1..=12] [--messages N] [--listing]");
-                std::process::exit(2);
-            }
+/// Hash many short messages with SHA-256 on the QPUs and report the modelled rate.
+#[derive(Parser)]
+#[command(name = "sha256")]
+struct Cli {
+    /// QPUs to run on
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=16))]
+    qpus: u32,
+    /// Messages to hash ("message 0", "message 1", ...)
+    #[arg(long, default_value_t = 12 * 16 * 8, value_parser = clap::value_parser!(u32).range(1..=1 << 24))]
+    messages: u32,
+    /// Print the compiled kernel instead of running it
+    #[arg(long)]
+    listing: bool,
+}
+
+/// Runs the example; errors end it with their message (`Display`) and exit status 1.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
         }
     }
+}
+
+fn run(cli: Cli) -> qpu::Result<()> {
+    if cli.listing {
+        let mut sha = Sha256::new()?;
+        print!("{}", sha.kernel().disassemble()?);
+        return Ok(());
+    }
+    let (qpus, count) = (cli.qpus, cli.messages as usize);
     let messages: Vec<String> = (0..count).map(|i| format!("message {i}")).collect();
     let device = Device::auto()?;
     let sha = Sha256::with_qpus(qpus)?;

@@ -55,6 +55,11 @@ impl Backend for Interpreter {
         self.arrays.alloc(words)
     }
 
+    /// The interpreter runs any count up to the largest GPU's ([`super::MAX_QPUS`]).
+    fn max_qpus(&self) -> u32 {
+        super::MAX_QPUS
+    }
+
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         if launch.args.len() != launch.kernel.params.len() {
             return Err(Error::Arguments(format!(

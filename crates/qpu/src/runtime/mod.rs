@@ -339,6 +339,11 @@ pub trait Backend: Send + Sync {
     fn alloc(&self, words: usize) -> Result<Box<dyn SharedMemory>>;
     /// Run a kernel; see [`Launch`].
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport>;
+    /// The most QPUs a launch may use: the GPU's own count ([`VC4_QPUS`] unless the backend
+    /// says otherwise).
+    fn max_qpus(&self) -> u32 {
+        VC4_QPUS
+    }
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -401,6 +406,13 @@ impl Device {
     /// The backend.
     pub fn backend(&self) -> &dyn Backend {
         &*self.backend
+    }
+
+    /// The most QPUs a kernel may run on with this device: 12 on a Pi 1-3 and the
+    /// VideoCore IV emulator, 8 on a Pi 4 and `emulator-vc6`, 16 on a Pi 5, `emulator-vc7`
+    /// and the interpreter (on a Pi 4 or 5, the count its GPU reports).
+    pub fn max_qpus(&self) -> u32 {
+        self.backend.max_qpus()
     }
 
     /// One line saying which backend runs the kernels and, for [`Device::auto`], why:

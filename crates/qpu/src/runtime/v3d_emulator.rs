@@ -112,12 +112,16 @@ impl Backend for V3dEmulatorBackend {
         self.arrays.alloc(words)
     }
 
+    fn max_qpus(&self) -> u32 {
+        V3dConfig::max_qpus(self.version) as u32
+    }
+
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         let gpu = match self.version {
             V3dVersion::V42 => "V3D 4.2 (Pi 4)",
             V3dVersion::V71 => "V3D 7.1 (Pi 5)",
         };
-        super::staging::check(launch, gpu, V3dConfig::max_qpus(self.version) as u32)?;
+        super::staging::check(launch, gpu, self.max_qpus())?;
         let n = launch.num_qpus;
         let program = self.compiled.get(launch, gpu_of(self.version))?;
         let compiled = super::staging::v3d_code(&program)?;

@@ -254,9 +254,13 @@ impl Backend for V3dPi {
         Ok(Box::new(GpuArray::new(buffer, words)))
     }
 
+    fn max_qpus(&self) -> u32 {
+        self.v3d.info().qpus
+    }
+
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
         // The count the GPU reports (IDENT1), not the version's usual one.
-        super::staging::check(launch, "GPU", self.v3d.info().qpus)?;
+        super::staging::check(launch, "GPU", self.max_qpus())?;
         let n = launch.num_qpus;
         let program = self.compiled.get(launch, gpu_of(self.version()))?;
         let compiled = super::staging::v3d_code(&program)?;
