@@ -102,7 +102,8 @@ pub(crate) fn drive<T: Target>(
     options: Options,
 ) -> Result<T::Code, CompileError> {
     let start = Instant::now();
-    let mut code = target.generate(kernel, options)?;
+    let rewritten = common::rewrite::divisions_by_constants(kernel);
+    let mut code = target.generate(rewritten.as_ref().unwrap_or(kernel), options)?;
     if options.self_check {
         let broken = target.validate(&code);
         if !broken.is_empty() {

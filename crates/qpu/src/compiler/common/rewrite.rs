@@ -1,0 +1,440 @@
+//! Rewrites of the recorded kernel that serve every generation, applied by the driver before
+//! a back end sees the kernel (the reference interpreter runs the kernel as recorded, so the
+//! differential tests check each rewrite).
+//!
+//! **Integer division and remainder by a constant power of two** become shifts: neither
+//! GPU divides, so `/` and `%` are otherwise a 32-step long division (several hundred
+//! instructions per lane vector). For `c = 2^k` (k = 1..=30) and the language's division,
+//! which rounds toward zero:
+//!
+//! * `x / c = (x + ((x >> 31) >>> (32 - k))) >> k`: the term added is `c - 1` for a negative
+//!   `x` and 0 otherwise, so the arithmetic shift, which rounds down, rounds toward zero
+//!   (Warren, *Hacker's Delight*, 2nd ed., section 10-1). `i32::MIN / c` is exact.
+//! * `x / -c = -(x / c)`, `x / 1 = x`, `x / -1 = -x` (wrapping: `i32::MIN / -1 = i32::MIN`,
+//!   as the language defines).
+//! * `x % ±c = x - ((x / c) << k)` (the remainder takes `x`'s sign), `x % ±1 = 0`.
+//!
+//! `x` is evaluated more than once, so it must be small (at most [`MAX_COPIED_NODES`] nodes,
+//! so the copies cost less than the division) and read no memory. A dividend that loads
+//! (`p.load() / 4`) in an assignment, a store or a gather is first assigned to a new
+//! variable by a statement just before (loads are not ordered among themselves, so
+//! evaluating it first changes nothing); one that reads the uniform stream, whose reads are
+//! ordered, or sits in a loop or branch condition, is left to the long division.
+
+use std::sync::Arc;
+
+use crate::lang::ast::{
+    BinaryOp, BoolExpr, Cond, Expr, Kernel, Stmt, StmtKind, Type, VarDecl, VarId,
+};
+
+/// The largest dividend (in expression nodes) the rewrite copies.
+const MAX_COPIED_NODES: usize = 8;
+
+/// `kernel` with its divisions and remainders by constant powers of two as shifts, or `None`
+/// when it has none.
+pub(crate) fn divisions_by_constants(kernel: &Kernel) -> Option<Kernel> {
+    let mut changed = false;
+    let mut vars = kernel.vars.clone();
+    let body = stmts(&kernel.body, &mut vars, &mut changed);
+    changed.then(|| Kernel {
+        params: kernel.params.clone(),
+        vars,
+        body,
+        location: kernel.location,
+    })
+}
+
+fn stmts(list: &[Stmt], vars: &mut Vec<VarDecl>, changed: &mut bool) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(list.len());
+    for s in list {
+        let hoisted = match &s.kind {
+            StmtKind::Assign { .. } | StmtKind::Store { .. } | StmtKind::Gather { .. } => {
+                hoist_loaded_dividends(s, vars, &mut out)
+            }
+            _ => None,
+        };
+        let s = hoisted.as_ref().unwrap_or(s);
+        out.push(Stmt {
+            kind: stmt(&s.kind, vars, changed),
+            location: s.location,
+        });
+    }
+    out
+}
+
+/// `s` with each loading dividend of a division by a power of two replaced by a new
+/// variable, whose assignments are pushed to `out` first; `None` if there is none.
+fn hoist_loaded_dividends(s: &Stmt, vars: &mut Vec<VarDecl>, out: &mut Vec<Stmt>) -> Option<Stmt> {
+    let mut any = false;
+    let mut h = |e: &Expr| hoist(e, s.location, vars, out, &mut any);
+    let kind = match &s.kind {
+        StmtKind::Assign { var, value } => StmtKind::Assign {
+            var: *var,
+            value: h(value),
+        },
+        StmtKind::Store {
+            value,
+            addr,
+            stride,
+            lanes,
+            kind,
+        } => {
+            // The language's order: the lane count, the value, then the address.
+            let lanes = lanes.as_ref().map(&mut h);
+            let value = h(value);
+            StmtKind::Store {
+                value,
+                addr: h(addr),
+                stride: *stride,
+                lanes,
+                kind: *kind,
+            }
+        }
+        StmtKind::Gather { addr } => StmtKind::Gather { addr: h(addr) },
+        _ => return None,
+    };
+    any.then_some(Stmt {
+        kind,
+        location: s.location,
+    })
+}
+
+fn hoist(
+    e: &Expr,
+    location: crate::error::SourceLocation,
+    vars: &mut Vec<VarDecl>,
+    out: &mut Vec<Stmt>,
+    any: &mut bool,
+) -> Expr {
+    let mut sub = |x: &Arc<Expr>| Arc::new(hoist(x, location, vars, out, any));
+    match e {
+        Expr::Binary {
+            op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
+            lhs,
+            rhs,
+        } if matches!(**rhs, Expr::IntLit(c) if power_of_two(c))
+            && lhs.has_load()
+            && !lhs.reads_uniform() =>
+        {
+            let value = hoist(lhs, location, vars, out, any);
+            let var = VarId(vars.len() as u32);
+            vars.push(VarDecl {
+                ty: Type::Int,
+                location,
+            });
+            out.push(Stmt {
+                kind: StmtKind::Assign { var, value },
+                location,
+            });
+            *any = true;
+            Expr::Binary {
+                op: *op,
+                lhs: Arc::new(Expr::Var(var)),
+                rhs: rhs.clone(),
+            }
+        }
+        Expr::Unary { op, arg } => Expr::Unary {
+            op: *op,
+            arg: sub(arg),
+        },
+        Expr::Binary { op, lhs, rhs } => {
+            let lhs = sub(lhs);
+            Expr::Binary {
+                op: *op,
+                lhs,
+                rhs: sub(rhs),
+            }
+        }
+        Expr::Rotate { value, amount } => {
+            let value = sub(value);
+            Expr::Rotate {
+                value,
+                amount: sub(amount),
+            }
+        }
+        Expr::Load { addr, elem, stride } => Expr::Load {
+            addr: sub(addr),
+            elem: *elem,
+            stride: *stride,
+        },
+        // A select's condition is evaluated after its values; leave what it holds alone.
+        other => other.clone(),
+    }
+}
+
+/// Whether `c` is ±2^k with k at most 30 (module docs).
+fn power_of_two(c: i32) -> bool {
+    c.unsigned_abs().is_power_of_two() && c.unsigned_abs() <= 1 << 30
+}
+
+fn stmt(kind: &StmtKind, vars: &mut Vec<VarDecl>, changed: &mut bool) -> StmtKind {
+    let mut e = |x: &Expr| expr(x, changed);
+    match kind {
+        StmtKind::Assign { var, value } => StmtKind::Assign {
+            var: *var,
+            value: e(value),
+        },
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => StmtKind::If {
+            cond: scalar(cond, changed),
+            then: stmts(then, vars, changed),
+            otherwise: stmts(otherwise, vars, changed),
+        },
+        StmtKind::While { cond, body } => StmtKind::While {
+            cond: scalar(cond, changed),
+            body: stmts(body, vars, changed),
+        },
+        StmtKind::Where {
+            cond,
+            then,
+            otherwise,
+        } => StmtKind::Where {
+            cond: boolean(cond, changed),
+            then: stmts(then, vars, changed),
+            otherwise: stmts(otherwise, vars, changed),
+        },
+        StmtKind::Store {
+            value,
+            addr,
+            stride,
+            lanes,
+            kind,
+        } => StmtKind::Store {
+            value: e(value),
+            addr: e(addr),
+            stride: *stride,
+            lanes: lanes.as_ref().map(&mut e),
+            kind: *kind,
+        },
+        StmtKind::Gather { addr } => StmtKind::Gather { addr: e(addr) },
+        StmtKind::UniformsFrom { addr } => StmtKind::UniformsFrom { addr: e(addr) },
+        other => other.clone(),
+    }
+}
+
+fn scalar(cond: &Cond, changed: &mut bool) -> Cond {
+    match cond {
+        Cond::Any(b) => Cond::Any(boolean(b, changed)),
+        Cond::All(b) => Cond::All(boolean(b, changed)),
+    }
+}
+
+fn boolean(b: &BoolExpr, changed: &mut bool) -> BoolExpr {
+    match b {
+        BoolExpr::Compare {
+            op,
+            float,
+            lhs,
+            rhs,
+        } => BoolExpr::Compare {
+            op: *op,
+            float: *float,
+            lhs: Arc::new(expr(lhs, changed)),
+            rhs: Arc::new(expr(rhs, changed)),
+        },
+        BoolExpr::Not(x) => BoolExpr::Not(Arc::new(boolean(x, changed))),
+        BoolExpr::And(x, y) => {
+            BoolExpr::And(Arc::new(boolean(x, changed)), Arc::new(boolean(y, changed)))
+        }
+        BoolExpr::Or(x, y) => {
+            BoolExpr::Or(Arc::new(boolean(x, changed)), Arc::new(boolean(y, changed)))
+        }
+    }
+}
+
+fn expr(e: &Expr, changed: &mut bool) -> Expr {
+    let mut sub = |x: &Arc<Expr>| Arc::new(expr(x, changed));
+    let e = match e {
+        Expr::Unary { op, arg } => Expr::Unary {
+            op: *op,
+            arg: sub(arg),
+        },
+        Expr::Binary { op, lhs, rhs } => Expr::Binary {
+            op: *op,
+            lhs: sub(lhs),
+            rhs: sub(rhs),
+        },
+        Expr::Rotate { value, amount } => Expr::Rotate {
+            value: sub(value),
+            amount: sub(amount),
+        },
+        Expr::Select { cond, a, b } => {
+            let (a, b) = (sub(a), sub(b));
+            Expr::Select {
+                cond: Arc::new(boolean(cond, changed)),
+                a,
+                b,
+            }
+        }
+        Expr::Load { addr, elem, stride } => Expr::Load {
+            addr: sub(addr),
+            elem: *elem,
+            stride: *stride,
+        },
+        leaf => leaf.clone(),
+    };
+    match by_power_of_two(&e) {
+        Some(shifts) => {
+            *changed = true;
+            shifts
+        }
+        None => e,
+    }
+}
+
+fn bin(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Arc::new(lhs),
+        rhs: Arc::new(rhs),
+    }
+}
+
+fn nodes(e: &Expr) -> usize {
+    let mut n = 0;
+    e.walk(&mut |_| n += 1);
+    n
+}
+
+/// The shifts for `x / c` or `x % c` with `c = ±2^k`, `k = 0..=30` (module docs).
+fn by_power_of_two(e: &Expr) -> Option<Expr> {
+    let Expr::Binary {
+        op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
+        lhs,
+        rhs,
+    } = e
+    else {
+        return None;
+    };
+    let Expr::IntLit(c) = **rhs else {
+        return None;
+    };
+    if !power_of_two(c) {
+        return None;
+    }
+    let magnitude = c.unsigned_abs();
+    let x = &**lhs;
+    if x.has_load() || nodes(x) > MAX_COPIED_NODES {
+        return None;
+    }
+    let k = magnitude.trailing_zeros() as i32;
+    let negate = |v: Expr| bin(BinaryOp::IntSub, Expr::IntLit(0), v);
+    // x / 2^k, rounding toward zero.
+    let quotient = || {
+        if k == 0 {
+            return x.clone();
+        }
+        let sign = bin(BinaryOp::Asr, x.clone(), Expr::IntLit(31));
+        let bias = bin(BinaryOp::Lsr, sign, Expr::IntLit(32 - k));
+        bin(
+            BinaryOp::Asr,
+            bin(BinaryOp::IntAdd, x.clone(), bias),
+            Expr::IntLit(k),
+        )
+    };
+    Some(match op {
+        BinaryOp::IntDiv if c > 0 => quotient(),
+        BinaryOp::IntDiv => negate(quotient()),
+        _ if k == 0 => Expr::IntLit(0),
+        _ => bin(
+            BinaryOp::IntSub,
+            x.clone(),
+            bin(BinaryOp::Shl, quotient(), Expr::IntLit(k)),
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::ops;
+    use crate::lang::ast::VarId;
+
+    /// The rewritten expression, evaluated by the interpreter's own operators, equals the
+    /// division it replaces for every divisor ±2^k and dividends at the edges and between.
+    #[test]
+    fn shifts_divide_and_take_remainders_as_the_language_defines() {
+        let eval = |e: &Expr, x: i32| -> i32 {
+            fn go(e: &Expr, x: i32) -> u32 {
+                match e {
+                    Expr::IntLit(v) => *v as u32,
+                    Expr::Var(_) => x as u32,
+                    Expr::Binary { op, lhs, rhs } => {
+                        ops::binary(*op, go(lhs, x), go(rhs, x), ops::FloatUnit::Vc4)
+                    }
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+            go(e, x) as i32
+        };
+        let dividends = [
+            i32::MIN,
+            i32::MIN + 1,
+            -1_000_003,
+            -65,
+            -64,
+            -63,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            63,
+            64,
+            65,
+            1_000_003,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for k in 0..=30 {
+            for c in [1i32 << k, -(1i32 << k)] {
+                for op in [BinaryOp::IntDiv, BinaryOp::IntRem] {
+                    let e = bin(op, Expr::Var(VarId(0)), Expr::IntLit(c));
+                    let shifts = by_power_of_two(&e).expect("rewritten");
+                    assert!(!matches!(
+                        shifts,
+                        Expr::Binary {
+                            op: BinaryOp::IntDiv | BinaryOp::IntRem,
+                            ..
+                        }
+                    ));
+                    for x in dividends {
+                        // Rust's division rounds toward zero and wraps, as the language's.
+                        let want = match op {
+                            BinaryOp::IntDiv => x.wrapping_div(c),
+                            _ => x.wrapping_rem(c),
+                        };
+                        assert_eq!(eval(&shifts, x), want, "{x} {op:?} {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_divisors_and_dividends_that_read_memory_stay() {
+        let x = || Arc::new(Expr::Var(VarId(0)));
+        for c in [0, 3, -6, 12, i32::MIN] {
+            let e = Expr::Binary {
+                op: BinaryOp::IntDiv,
+                lhs: x(),
+                rhs: Arc::new(Expr::IntLit(c)),
+            };
+            assert!(by_power_of_two(&e).is_none(), "{c}");
+        }
+        let load = Expr::Load {
+            addr: x(),
+            elem: crate::lang::ast::ElemType::Int,
+            stride: 1,
+        };
+        let e = Expr::Binary {
+            op: BinaryOp::IntDiv,
+            lhs: Arc::new(load),
+            rhs: Arc::new(Expr::IntLit(4)),
+        };
+        assert!(by_power_of_two(&e).is_none());
+    }
+}
