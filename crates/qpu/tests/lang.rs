@@ -884,3 +884,50 @@ fn a_rejected_operation_is_one_error_not_a_cascade() {
     assert_eq!(errors.0.len(), 1, "{errors}");
     assert_eq!(errors.0[0].kind, BuildErrorKind::StrideOutOfRange(0));
 }
+
+/// `exp` and `ln` against f64's on every device, within their roundings (up to an ulp each
+/// on the VideoCore IV, which truncates): `exp(x)` within 2^-23 · (|x| + 2) relative (the
+/// product x · log2 e rounded once, then the SFU's exp2), `ln(x)` within 2^-22 · (|ln x| + 1)
+/// (the SFU's log2 rounded, then the product).
+#[test]
+fn exp_and_ln_match_f64_within_their_roundings() {
+    let xs: Vec<f32> = (0..16).map(|i| -9.5 + 1.25 * i as f32).collect();
+    let ys: Vec<f32> = (0..16).map(|i| 0.01 * 3.0f32.powi(i)).collect();
+    let kernel = compile(|x: Ptr<Float>, y: Ptr<Float>, out: Ptr<Float>| {
+        out.store(x.load().exp());
+        (out + 16).store(y.load().ln());
+    })
+    .unwrap();
+    let devices = [Device::interpreter(), Device::emulator()]
+        .into_iter()
+        .chain(
+            [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71]
+                .map(Device::v3d_emulator),
+        );
+    for device in devices {
+        let x = device.alloc_from(&xs).unwrap();
+        let y = device.alloc_from(&ys).unwrap();
+        let mut out = device.alloc::<f32>(32).unwrap();
+        kernel.run(&device, (&x, &y, &mut out)).unwrap();
+        let eps = f64::from(f32::EPSILON);
+        for i in 0..16 {
+            let want = f64::from(xs[i]).exp();
+            let got = f64::from(out[i]);
+            let bound = want * eps * (f64::from(xs[i].abs()) + 2.0);
+            assert!(
+                (got - want).abs() <= bound,
+                "{}: exp({}) = {got}, want {want}",
+                device.describe(),
+                xs[i]
+            );
+            let want = f64::from(ys[i]).ln();
+            let got = f64::from(out[16 + i]);
+            assert!(
+                (got - want).abs() <= 2.0 * eps * (want.abs() + 1.0),
+                "{}: ln({}) = {got}, want {want}",
+                device.describe(),
+                ys[i]
+            );
+        }
+    }
+}

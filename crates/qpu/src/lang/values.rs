@@ -518,6 +518,20 @@ float_unary!(
 );
 
 impl Float {
+    /// `e^x`, computed as `exp2(x · log2 e)`: one multiplication (rounded as the GPU's float
+    /// unit rounds) and the SFU's `exp2`, so the relative error grows with `|x|` (about
+    /// `|x|` · 2^-23 from the product).
+    #[track_caller]
+    pub fn exp(self) -> Float {
+        (self * std::f32::consts::LOG2_E).exp2()
+    }
+
+    /// `ln(|x|)`, computed as `log2(x) · ln 2` (the SFU's `log2`, then one multiplication).
+    #[track_caller]
+    pub fn ln(self) -> Float {
+        self.log2() * std::f32::consts::LN_2
+    }
+
     /// Declare a new variable holding `init` (QPULib's `Float x = init;`).
     ///
     /// `let y = x;` only copies the handle; `Float::var(x)` snapshots the value.
