@@ -120,12 +120,17 @@ enum Command {
         /// Print a buffer after the run: `NAME` or `NAME:hex|int|uint|float`.
         #[arg(long = "dump", value_name = "NAME[:FORMAT]")]
         dumps: Vec<String>,
-        /// Clock for the modelled wall time, in MHz (default: vc4 250, vc6 500, vc7 960).
-        #[arg(long)]
+        /// Clock for the modelled wall time, in MHz, 1 to 10000 (default: vc4 250, vc6 500,
+        /// vc7 960).
+        #[arg(long, value_parser = clock_mhz)]
         clock_mhz: Option<f64>,
         /// Instruction budget: a run that executes more is stopped with an error.
         #[arg(long)]
         max_instructions: Option<u64>,
+        /// Cycle budget (VideoCore IV; default 4,000,000,000): a run whose clock passes it is
+        /// stopped with an error.
+        #[arg(long)]
+        max_cycles: Option<u64>,
     },
     /// Compile and run the examples on the emulator; print static and issued instructions,
     /// cycles, modelled time at 250 MHz and compile time, beside QPULib's figures, and
@@ -210,6 +215,23 @@ fn display(path: &Path) -> String {
 /// Writes the command's output to stdout. A reader that stops early (`qpu disasm big.bin |
 /// head`) closes the pipe: that ends the command quietly and successfully, as for other
 /// command-line tools, instead of a panic.
+/// Writes `lines` to standard output as they are made; a reader that closes the pipe early
+/// (`| head`) ends the output without an error.
+fn emit_lines(lines: impl Iterator<Item = String>) -> Result<(), CliError> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = lines
+        .into_iter()
+        .try_for_each(|line| writeln!(out, "{line}"))
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io {
+            path: "standard output".to_string(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn emit(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -317,7 +339,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 return emit(&v3d_listing(version, &input, &program)?);
             }
             let instrs = decode_all(&input, &program)?;
-            emit(&listing(&instrs))
+            emit_lines(listing_lines(&instrs))
         }
         Command::Emu {
             program,
@@ -331,6 +353,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             dumps,
             clock_mhz,
             max_instructions,
+            max_cycles,
         } => {
             let out = emulate(EmuArgs {
                 program,
@@ -344,6 +367,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 dumps,
                 clock_mhz,
                 max_instructions,
+                max_cycles,
             })?;
             emit(&out)
         }
@@ -352,14 +376,21 @@ fn run(cli: Cli) -> Result<(), CliError> {
             qpus,
             gpu,
             ..
-        } => match gpu.v3d().map_or_else(
-            || qpu::bench::listing(&name, qpus),
-            |version| qpu::bench::v3d_listing(&name, version),
-        ) {
+        } => match gpu
+            .v3d()
+            .map_or_else(
+                || qpu::bench::listing(&name, qpus),
+                |version| qpu::bench::v3d_listing(&name, version),
+            )
+            .and_then(|found| match found {
+                Some(text) => Ok(Some(text)),
+                None => qpu_kernels::bench::listing(&name, qpus, gpu.v3d()),
+            }) {
             Ok(Some(text)) => emit(&text),
             Ok(None) => Err(CliError::Usage(format!(
-                "bench --listing: no example kernel named {name:?} (one of: {})",
-                qpu::bench::KERNELS.join(", ")
+                "bench --listing: no example kernel named {name:?} (one of: {}, {})",
+                qpu::bench::KERNELS.join(", "),
+                qpu_kernels::bench::KERNELS.join(", ")
             ))),
             Err(e) => Err(CliError::Usage(format!("bench --listing {name}: {e}"))),
         },
@@ -393,21 +424,19 @@ fn run(cli: Cli) -> Result<(), CliError> {
 
 /// The disassembly with each instruction's byte address and word as a trailing comment, so
 /// the listing assembles back to the same words.
-fn listing(instrs: &[Instruction]) -> String {
-    let text = disasm::program(instrs);
-    let mut out = String::new();
+/// The listing's lines, each instruction with its byte offset and word, made one at a time.
+fn listing_lines(instrs: &[Instruction]) -> impl Iterator<Item = String> + '_ {
     let mut index = 0;
-    for line in text.lines() {
+    disasm::lines(instrs).map(move |line| {
         if line.starts_with(':') {
-            out.push_str(line);
+            line
         } else {
             let word = instrs[index].encode();
-            out.push_str(&format!("{line:<48} # {:#06x}: {:#018x}", index * 8, word));
+            let line = format!("{line:<48} # {:#06x}: {:#018x}", index * 8, word);
             index += 1;
+            line
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 /// Assembles V3D text into the output file's bytes.
@@ -478,14 +507,29 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // A multi-megabyte bad argument or token is not echoed whole.
+            // A multi-megabyte bad argument or token is not echoed whole, and control
+            // characters from the input (an escape sequence in a token, say) are shown
+            // escaped rather than sent to the terminal.
             eprintln!(
                 "error: {}",
-                qpu_isa::vc4::asm::shorten_quoted(&e.to_string())
+                printable(&qpu_isa::vc4::asm::shorten_quoted(&e.to_string()))
             );
             ExitCode::FAILURE
         }
     }
+}
+
+/// `text` with control characters other than line ends and tabs escaped (`\u{1b}`).
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A buffer dump format.
@@ -644,6 +688,28 @@ struct EmuArgs {
     dumps: Vec<String>,
     clock_mhz: Option<f64>,
     max_instructions: Option<u64>,
+    max_cycles: Option<u64>,
+}
+
+/// A modelled clock in MHz: a finite number from 1 to 10,000.
+fn clock_mhz(text: &str) -> Result<f64, String> {
+    let mhz: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if (1.0..=10_000.0).contains(&mhz) {
+        Ok(mhz)
+    } else {
+        Err(format!("{text} MHz is outside 1 to 10000"))
+    }
+}
+
+/// The flag that raises a budget the emulator reports exceeded.
+fn budget_flag(what: &str) -> &'static str {
+    if what == "cycle" {
+        "--max-cycles"
+    } else {
+        "--max-instructions"
+    }
 }
 
 fn emulate(args: EmuArgs) -> Result<String, CliError> {
@@ -671,6 +737,9 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
     if let Some(max) = args.max_instructions {
         config.max_instructions = max;
     }
+    if let Some(max) = args.max_cycles {
+        config.max_cycles = max;
+    }
     let mut emu = Emulator::new(config).map_err(emu_error)?;
     let buffers = declare_buffers(emu.memory_mut(), &path, &args.buffers, &dumps)?;
     let uniforms = args
@@ -692,8 +761,9 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
             pc,
         } => CliError::Usage(format!(
             "{path}: {what} budget of {limit} exceeded (QPU {qpu} at PC {pc:#010x}); pass \
-             --max-instructions with a larger number if the program is expected to run this \
-             long, otherwise it likely never reaches its thread end"
+             {} with a larger number if the program is expected to run this long, otherwise \
+             it likely never reaches its thread end",
+            budget_flag(what)
         )),
         other => emu_error(other),
     })?;
@@ -769,6 +839,12 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
     }
     if let Some(max) = args.max_instructions {
         config.max_instructions = max;
+    }
+    if args.max_cycles.is_some() {
+        return Err(CliError::Usage(
+            "--max-cycles is for --gpu vc4; the V3D emulator's budget is --max-instructions"
+                .to_string(),
+        ));
     }
     let mut emu = V3dEmulator::new(config).map_err(emu_error)?;
     let buffers = declare_buffers(emu.memory_mut(), &path, &args.buffers, &dumps)?;

@@ -231,6 +231,50 @@ fn emu_reports_bad_arguments_and_faults() {
         ],
         "pass --max-instructions",
     );
+    // With the instruction budget raised past the cycle budget, the cycle budget stops it,
+    // and the message names that flag.
+    fails(
+        &[
+            "emu",
+            endless.to_str().unwrap(),
+            "--max-instructions",
+            "18446744073709551615",
+            "--max-cycles",
+            "4000",
+        ],
+        "cycle budget of 4000 exceeded",
+    );
+    fails(
+        &["emu", endless.to_str().unwrap(), "--max-cycles", "4000"],
+        "pass --max-cycles",
+    );
+    fails(
+        &["emu", hello, "--clock-mhz", "1e300"],
+        "outside 1 to 10000",
+    );
+    // Control characters (in a token, or in a file name) reach the terminal escaped.
+    let escape = scratch("escape.qasm");
+    std::fs::write(&escape, "mov r0, \u{1b}[31mred\n").unwrap();
+    let out_path = scratch("escape.bin");
+    let missing = format!(
+        "{}/no\u{1b}[31mfile.qasm",
+        out_path.parent().unwrap().display()
+    );
+    for args in [
+        vec![
+            "asm",
+            escape.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ],
+        vec!["emu", missing.as_str()],
+    ] {
+        let out = qpu(&args);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains('\u{1b}') && err.contains("\\u{1b}"), "{err}");
+    }
+    fails(&["emu", hello, "--clock-mhz", "NaN"], "outside 1 to 10000");
 }
 
 #[test]
@@ -411,8 +455,8 @@ fn bench_listing_prints_an_annotated_kernel_that_assembles() {
     ]));
     for (args, says) in [
         (
-            &["bench", "--listing", "fft"][..],
-            "no example kernel named \"fft\"",
+            &["bench", "--listing", "fir"][..],
+            "no example kernel named \"fir\"",
         ),
         (
             &["bench", "--listing", "gcd", "--qpus", "13"],
@@ -446,9 +490,26 @@ fn bench_listing_for_a_v3d_gpu_assembles_to_the_compiled_words() {
         let compiled = qpu::compiler::v3d::compile(kernel.ast(), version).unwrap();
         assert_eq!(words, compiled.words, "{gpu}");
     }
-    let out = qpu(&["bench", "--listing", "fft", "--gpu", "vc7"]);
+    let out = qpu(&["bench", "--listing", "fir", "--gpu", "vc7"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no example kernel named \"fft\""));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no example kernel named \"fir\""));
+    // The library's kernels too (qpu_kernels::bench::KERNELS), on every GPU, and their
+    // VideoCore IV listings assemble back.
+    for name in ["mandelbrot", "sha256", "sgemm", "fft"] {
+        for gpu in ["vc6", "vc7"] {
+            let out = ok(qpu(&["bench", "--listing", name, "--gpu", gpu]));
+            assert!(out.contains("thrsw"), "{name} {gpu}: {out}");
+        }
+        let out = ok(qpu(&["bench", "--listing", name, "--qpus", "12"]));
+        let listing = scratch(&format!("{name}.qasm"));
+        std::fs::write(&listing, &out).unwrap();
+        ok(qpu(&[
+            "asm",
+            listing.to_str().unwrap(),
+            "-o",
+            scratch(&format!("{name}.bin")).to_str().unwrap(),
+        ]));
+    }
 }
 
 /// `--gpu vc6|vc7`: V3D programs assemble to the hand-derived words of the qpu-isa golden

@@ -313,3 +313,44 @@ fn fft_input(n: usize) -> Vec<num_complex::Complex32> {
         })
         .collect()
 }
+
+/// The library kernels `qpu bench --listing` prints, by name (beside `qpu::bench::KERNELS`).
+pub const KERNELS: [&str; 4] = ["mandelbrot", "sha256", "sgemm", "fft"];
+
+/// The compiled listing of the library kernel `name` (one of [`KERNELS`]; `None` for any
+/// other name): for the VideoCore IV with each instruction's static cycle note, for launches
+/// of up to `max_qpus` QPUs, or for V3D `version` (whose code does not depend on the count).
+/// SGEMM's is the kernel for 256-column matrices, the FFT's the forward 2^8 one.
+pub fn listing(
+    name: &str,
+    max_qpus: u32,
+    version: Option<V3dVersion>,
+) -> qpu::Result<Option<String>> {
+    let ast = match name {
+        "mandelbrot" => crate::mandelbrot::Mandelbrot::new()?.kernel().ast().clone(),
+        "sha256" => Sha256::new()?.kernel().ast().clone(),
+        "sgemm" => Sgemm::new(max_qpus.clamp(1, 12))?
+            .kernel(256)?
+            .ast()
+            .clone(),
+        "fft" => FftPlanner::new(max_qpus.clamp(1, 12))
+            .plan_fft(256, FftDirection::Forward)?
+            .kernel()
+            .ast()
+            .clone(),
+        _ => return Ok(None),
+    };
+    Ok(Some(match version {
+        Some(version) => qpu::compiler::v3d::compile(&ast, version)?.disassemble(),
+        None => {
+            if !(1..=12).contains(&max_qpus) {
+                return Err(qpu::Error::NumQpus(max_qpus));
+            }
+            let options = qpu::compiler::Options {
+                max_qpus,
+                ..Default::default()
+            };
+            qpu::compiler::compile_with(&ast, options)?.disassemble_with_cycles()
+        }
+    }))
+}

@@ -811,6 +811,32 @@ fn num_qpus_devices_and_step_limit_are_checked() {
     assert!(
         matches!(err, Error::Run(e) if e.kind == RunErrorKind::StepLimit { limit: 1000, instructions: false })
     );
+    // On every machine-code backend an endless kernel ends at the step limit with the same
+    // error, naming the kernel's source line (the loop's), not an emulator setting.
+    for device in [Device::emulator()].into_iter().chain(
+        [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71].map(Device::v3d_emulator),
+    ) {
+        let device = device.with_step_limit(5000);
+        let mut data = device.alloc::<i32>(16).unwrap();
+        let err = spin.run(&device, &mut data).unwrap_err();
+        let Error::Run(run) = &err else {
+            panic!("{}: {err}", device.describe())
+        };
+        assert_eq!(
+            run.kind,
+            RunErrorKind::StepLimit {
+                limit: 5000,
+                instructions: true
+            },
+            "{}",
+            device.describe()
+        );
+        let at = run
+            .location
+            .unwrap_or_else(|| panic!("{}: no location in {err:?}", device.describe()));
+        assert!(at.file.ends_with("lang.rs"), "{}: {err}", device.describe());
+        assert!(!err.to_string().contains("EmulatorConfig"), "{err}");
+    }
     // The default budget is the emulator's (seconds of an endless loop, not minutes).
     assert_eq!(
         qpu::interp::Config::default().step_limit,

@@ -97,9 +97,14 @@ pub fn program(version: V3dVersion, instrs: &[Instruction]) -> String {
     if targets.iter().all(Option::is_none) {
         return plain();
     }
+    // Which instructions are branch targets (a label before them), found once.
+    let mut labelled = vec![false; instrs.len() + 1];
+    for &t in targets.iter().flatten() {
+        labelled[t] = true;
+    }
     let mut out = String::new();
     for (n, i) in instrs.iter().enumerate() {
-        if targets.contains(&Some(n)) {
+        if labelled[n] {
             let _ = writeln!(out, "L{n}:");
         }
         let mut line = instruction(version, i);
@@ -109,7 +114,7 @@ pub fn program(version: V3dVersion, instrs: &[Instruction]) -> String {
         }
         let _ = writeln!(out, "{line}");
     }
-    if targets.contains(&Some(instrs.len())) {
+    if labelled[instrs.len()] {
         let _ = writeln!(out, "L{}:", instrs.len());
     }
     let same = super::asm::assemble(version, &out).is_ok_and(|back| {

@@ -28,6 +28,18 @@ pub fn instruction(instr: &Instruction) -> String {
 /// The canonical text of a program: one instruction per line, with `:L<n>` labels at the
 /// targets of relative branches that land inside (or just past) the program.
 pub fn program(instrs: &[Instruction]) -> String {
+    let mut out = String::new();
+    for line in lines(instrs) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// [`program`] one line at a time (without line ends), made as they are asked for: a
+/// caller writing a long listing to a pipe can stop early. The branch targets are found
+/// first (one pass over `instrs`).
+pub fn lines(instrs: &[Instruction]) -> impl Iterator<Item = String> + '_ {
     let mut labels = vec![false; instrs.len() + 1];
     let targets: Vec<Option<usize>> = instrs
         .iter()
@@ -37,18 +49,16 @@ pub fn program(instrs: &[Instruction]) -> String {
     for &t in targets.iter().flatten() {
         labels[t] = true;
     }
-    let mut out = String::new();
-    for (i, instr) in instrs.iter().enumerate() {
-        if labels[i] {
-            let _ = writeln!(out, ":L{i}");
-        }
-        let label = targets[i].map(|t| format!("r:L{t}"));
-        let _ = writeln!(out, "{}", render_checked(instr, label));
-    }
-    if labels[instrs.len()] {
-        let _ = writeln!(out, ":L{}", instrs.len());
-    }
-    out
+    let end = labels[instrs.len()].then(|| format!(":L{}", instrs.len()));
+    instrs
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, instr)| {
+            let label = labels[i].then(|| format!(":L{i}"));
+            let text = render_checked(instr, targets[i].map(|t| format!("r:L{t}")));
+            label.into_iter().chain(std::iter::once(text))
+        })
+        .chain(end)
 }
 
 /// The instruction index a relative branch at `index` lands on, if inside `0..=len`.

@@ -296,6 +296,10 @@ impl Backend for Emulator {
         if let Some(limit) = launch.step_limit {
             config.max_instructions = limit;
         }
+        // The instruction budget is the one a kernel's user sets (`set_step_limit`); every
+        // instruction's stall is bounded, so it also bounds the clock, and a cycle budget
+        // reached first would name a knob users of this crate do not have.
+        config.max_cycles = u64::MAX;
         // Another thread's run may hold the spare machine: then this one makes its own.
         let spare = lock(&self.spare).take();
         let mut emu = match spare {

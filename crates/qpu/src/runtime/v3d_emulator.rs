@@ -178,6 +178,19 @@ impl Backend for V3dEmulatorBackend {
                 qpu: qpu as u32,
                 location: location(pc),
             }),
+            qpu_emu::EmuError::Budget {
+                what: "instruction",
+                limit,
+                qpu,
+                pc,
+            } => Error::Run(RunError {
+                kind: RunErrorKind::StepLimit {
+                    limit,
+                    instructions: true,
+                },
+                qpu: qpu as u32,
+                location: location(pc),
+            }),
             other => self.backend_error(other),
         })?;
 

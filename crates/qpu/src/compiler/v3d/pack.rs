@@ -1066,7 +1066,12 @@ fn schedule(
                 }
                 out.push(issued);
             }
-            None => out.push(Issued::nop(version)),
+            None => {
+                // A wait inside the block belongs to the statement before it.
+                let mut nop = Issued::nop(version);
+                nop.loc = out.last().and_then(|i: &Issued| i.loc);
+                out.push(nop);
+            }
         }
         cycle += 1;
     }
@@ -1226,7 +1231,9 @@ fn pack_blocks(
                     .max()
                     .unwrap_or(0);
                 while issued.len() < need {
-                    issued.push(Issued::nop(version));
+                    let mut nop = Issued::nop(version);
+                    nop.loc = issued.last().and_then(|i| i.loc);
+                    issued.push(nop);
                 }
                 for i in issued {
                     out.push(Instruction::Alu(i.instr));
@@ -1283,7 +1290,9 @@ fn pack_blocks(
                     if !unifa_close && !late {
                         break;
                     }
-                    before.push(Issued::nop(version));
+                    let mut nop = Issued::nop(version);
+                    nop.loc = before.last().and_then(|i| i.loc);
+                    before.push(nop);
                 }
                 for i in before {
                     out.push(Instruction::Alu(i.instr));
@@ -1298,9 +1307,10 @@ fn pack_blocks(
                             out.push(Instruction::Alu(i.instr));
                             out_locs.push(i.loc);
                         }
+                        // An empty delay slot belongs to the branch's statement.
                         None => {
                             out.push(Instruction::Alu(AluInstruction::nop(version)));
-                            out_locs.push(None);
+                            out_locs.push(locations[body_end]);
                         }
                     }
                 }
