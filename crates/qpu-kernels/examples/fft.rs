@@ -64,7 +64,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     } else {
         FftDirection::Forward
     };
-    let mut fft = FftPlanner::new(qpus).plan_fft(n, direction)?;
+    let mut fft = FftPlanner::with_qpus(qpus)?.plan_fft(n, direction)?;
     if listing {
         print!("{}", fft.kernel().disassemble()?);
         return Ok(());

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 use qpu::Device;
-use qpu_kernels::mandelbrot::{colour, View};
+use qpu_kernels::mandelbrot::{colour, Mandelbrot, View};
 
 /// Render the Mandelbrot set on the QPUs and write it as a PNG.
 #[derive(Parser)]
@@ -61,7 +61,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     view.dx = 3.5 / view.width as f32;
     view.dy = 2.625 / view.height as f32;
     let device = Device::auto()?;
-    let (counts, report) = view.render(&device, qpus)?;
+    let (counts, report) = Mandelbrot::with_qpus(qpus)?.render(&device, &view)?;
     let correct = counts == view.reference_for(&device);
     let mut pixels = Vec::with_capacity(counts.len() * 3);
     for &c in &counts {

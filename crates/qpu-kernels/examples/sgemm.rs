@@ -36,7 +36,7 @@ fn main() -> std::process::ExitCode {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let (size, qpus, listing) = (cli.size as usize, cli.qpus, cli.listing);
-    let sgemm = Sgemm::new(qpus)?;
+    let sgemm = Sgemm::with_qpus(qpus)?;
     if listing {
         print!(
             "{}",

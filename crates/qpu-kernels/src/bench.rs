@@ -61,7 +61,7 @@ pub fn mandelbrot() -> qpu::Result<ExampleNumbers> {
 pub fn sgemm() -> qpu::Result<ExampleNumbers> {
     let n = SGEMM_N;
     let (a, b, c0) = sgemm_inputs();
-    let sgemm = Sgemm::new(12)?;
+    let sgemm = Sgemm::with_qpus(12)?;
     let mut c = c0.clone();
     let report = sgemm_square(&sgemm, &Device::emulator(), &a, &b, &mut c)?
         .expect("a non-empty product runs");
@@ -97,7 +97,7 @@ pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
     for log2n in 8..=16u32 {
         let len = 1usize << log2n;
         let batch = if log2n <= 12 { 10 } else { 1 };
-        let mut fft = FftPlanner::new(12).plan_fft_forward(len)?;
+        let mut fft = FftPlanner::with_qpus(12)?.plan_fft_forward(len)?;
         let input = fft_input(len * batch);
         let mut data = input.clone();
         let report = fft.process(&Device::emulator(), &mut data)?;
@@ -222,7 +222,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
 
     let n = SGEMM_N;
     let (a, b, c0) = sgemm_inputs();
-    let sgemm = Sgemm::new(qpus)?;
+    let sgemm = Sgemm::with_qpus(qpus)?;
     let ast = sgemm.kernel(crate::sgemm::padded_width(n))?.ast().clone();
     row(
         format!("sgemm ({n}x{n}x{n}, {qpus} QPUs)"),
@@ -240,7 +240,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     for log2n in [8u32, 12] {
         let len = 1usize << log2n;
         let batch = 10;
-        let mut fft = FftPlanner::new(qpus).plan_fft_forward(len)?;
+        let mut fft = FftPlanner::with_qpus(qpus)?.plan_fft_forward(len)?;
         let input = fft_input(len * batch);
         let ast = fft.kernel().ast().clone();
         row(
@@ -329,11 +329,11 @@ pub fn listing(
     let ast = match name {
         "mandelbrot" => crate::mandelbrot::Mandelbrot::new()?.kernel().ast().clone(),
         "sha256" => Sha256::new()?.kernel().ast().clone(),
-        "sgemm" => Sgemm::new(max_qpus.clamp(1, 12))?
+        "sgemm" => Sgemm::with_qpus(max_qpus.clamp(1, 12))?
             .kernel(256)?
             .ast()
             .clone(),
-        "fft" => FftPlanner::new(max_qpus.clamp(1, 12))
+        "fft" => FftPlanner::with_qpus(max_qpus.clamp(1, 12))?
             .plan_fft(256, FftDirection::Forward)?
             .kernel()
             .ast()

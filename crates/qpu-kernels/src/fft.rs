@@ -6,7 +6,7 @@
 //! use qpu_kernels::fft::FftPlanner;
 //!
 //! let device = qpu::Device::interpreter();
-//! let fft = FftPlanner::new(1).plan_fft_forward(256)?;
+//! let fft = FftPlanner::new().plan_fft_forward(256)?;
 //! let mut data = vec![Complex32::new(0.0, 0.0); 256];
 //! data[1] = Complex32::new(1.0, 0.0);
 //! fft.process(&device, &mut data)?;
@@ -88,10 +88,29 @@ pub struct FftPlanner {
     num_qpus: u32,
 }
 
+impl Default for FftPlanner {
+    fn default() -> FftPlanner {
+        FftPlanner::new()
+    }
+}
+
 impl FftPlanner {
-    /// Plans for `num_qpus` QPUs (1..=12; checked when planning).
-    pub fn new(num_qpus: u32) -> FftPlanner {
-        FftPlanner { num_qpus }
+    /// Plans for one QPU.
+    pub fn new() -> FftPlanner {
+        FftPlanner { num_qpus: 1 }
+    }
+
+    /// Plans for `num_qpus` QPUs (1..=12), as every library type sets its QPU count.
+    pub fn with_qpus(num_qpus: u32) -> qpu::Result<FftPlanner> {
+        if !(1..=12).contains(&num_qpus) {
+            return Err(qpu::Error::NumQpus(num_qpus));
+        }
+        Ok(FftPlanner { num_qpus })
+    }
+
+    /// The QPUs the planned transforms run on.
+    pub fn num_qpus(&self) -> u32 {
+        self.num_qpus
     }
 
     /// A forward FFT of `len` points (a power of two, 2^8 ..= 2^16).

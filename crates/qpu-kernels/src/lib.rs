@@ -19,11 +19,11 @@
 //! assert_eq!(digests[0][0], 0xba);
 //! // C ← α·op(A)·op(B) + β·C, row-major (BLAS's sgemm arguments).
 //! let (a, b, mut c) = (vec![1.0f32; 64 * 32], vec![2.0f32; 32 * 48], vec![0.0f32; 64 * 48]);
-//! Sgemm::new(12)?.run(&device, Transpose::No, Transpose::No, 64, 48, 32,
+//! Sgemm::with_qpus(12)?.run(&device, Transpose::No, Transpose::No, 64, 48, 32,
 //!                     1.0, &a, 32, &b, 48, 0.0, &mut c, 48)?;
 //! assert!(c.iter().all(|&x| x == 64.0));
 //! // FFTs planned like rustfft's, on num_complex::Complex32 buffers.
-//! let fft = qpu_kernels::fft::FftPlanner::new(12).plan_fft_forward(1024)?;
+//! let fft = qpu_kernels::fft::FftPlanner::with_qpus(12)?.plan_fft_forward(1024)?;
 //! let mut data = vec![num_complex::Complex32::new(1.0, 0.0); 10 * 1024];
 //! fft.process(&device, &mut data)?;
 //! assert!((data[0].re - 1024.0).abs() < 1e-2 && data[1].norm() < 1e-2);

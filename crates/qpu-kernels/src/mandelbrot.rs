@@ -2,10 +2,10 @@
 //! rows shared out among the QPUs.
 //!
 //! ```
-//! use qpu_kernels::mandelbrot::View;
+//! use qpu_kernels::mandelbrot::{Mandelbrot, View};
 //!
 //! let view = View { width: 40, height: 3, ..View::default() };
-//! let (counts, _) = view.render(&qpu::Device::interpreter(), 1)?;
+//! let (counts, _) = Mandelbrot::new()?.render(&qpu::Device::interpreter(), &view)?;
 //! assert_eq!(counts.len(), 40 * 3);
 //! # Ok::<(), qpu::Error>(())
 //! ```
@@ -114,14 +114,6 @@ impl Default for View {
 }
 
 impl View {
-    /// Iteration counts, row by row, computed on `device` by `num_qpus` QPUs, with the
-    /// device's report.
-    pub fn render(&self, device: &Device, num_qpus: u32) -> qpu::Result<(Vec<u32>, RunReport)> {
-        let mut kernel = Mandelbrot::new()?;
-        kernel.kernel.set_num_qpus(num_qpus)?;
-        kernel.render(device, self)
-    }
-
     /// The same counts in scalar Rust with the QPU's float arithmetic, operation by
     /// operation as the kernel does them.
     pub fn reference(&self) -> Vec<u32> {
@@ -198,6 +190,14 @@ impl Mandelbrot {
         Ok(Mandelbrot {
             kernel: qpu::compile(kernel)?,
         })
+    }
+
+    /// Compile the kernel for `num_qpus` QPUs (1..=16; at most the device's GPU has), as
+    /// every library type sets its QPU count.
+    pub fn with_qpus(num_qpus: u32) -> qpu::Result<Mandelbrot> {
+        let mut m = Mandelbrot::new()?;
+        m.kernel.set_num_qpus(num_qpus)?;
+        Ok(m)
     }
 
     /// The compiled kernel (its listing, its QPU count).

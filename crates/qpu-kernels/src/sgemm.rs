@@ -7,7 +7,7 @@
 //! let device = qpu::Device::interpreter();
 //! let (a, b) = ([1.0f32, 2.0, 3.0, 4.0], [5.0f32, 6.0, 7.0, 8.0]);
 //! let mut c = [0.0f32; 4];
-//! let sgemm = Sgemm::new(1)?;
+//! let sgemm = Sgemm::with_qpus(1)?;
 //! sgemm.run(&device, Transpose::No, Transpose::No, 2, 2, 2, 1.0, &a, 2, &b, 2, 0.0, &mut c, 2)?;
 //! assert_eq!(c, [19.0, 22.0, 43.0, 50.0]);
 //! # Ok::<(), qpu::Error>(())
@@ -149,16 +149,35 @@ pub struct Sgemm {
     kernels: Mutex<HashMap<usize, std::sync::Arc<Kernel<Params>>>>,
 }
 
+impl Default for Sgemm {
+    fn default() -> Sgemm {
+        Sgemm::new()
+    }
+}
+
 impl Sgemm {
-    /// SGEMM on `num_qpus` QPUs (1..=12).
-    pub fn new(num_qpus: u32) -> qpu::Result<Sgemm> {
+    /// SGEMM on one QPU.
+    pub fn new() -> Sgemm {
+        Sgemm {
+            num_qpus: 1,
+            kernels: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// SGEMM on `num_qpus` QPUs (1..=12), as every library type sets its QPU count.
+    pub fn with_qpus(num_qpus: u32) -> qpu::Result<Sgemm> {
         if !(1..=12).contains(&num_qpus) {
             return Err(qpu::Error::NumQpus(num_qpus));
         }
         Ok(Sgemm {
             num_qpus,
-            kernels: Mutex::new(HashMap::new()),
+            ..Sgemm::new()
         })
+    }
+
+    /// The QPUs each run uses.
+    pub fn num_qpus(&self) -> u32 {
+        self.num_qpus
     }
 
     /// The kernel for padded width `ldb`, compiled on first use.

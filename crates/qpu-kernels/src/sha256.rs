@@ -173,7 +173,8 @@ impl Sha256 {
         })
     }
 
-    /// Compile the kernel for `num_qpus` QPUs (1..=12).
+    /// Compile the kernel for `num_qpus` QPUs (1..=16; at most the device's GPU has), as
+    /// every library type sets its QPU count.
     pub fn with_qpus(num_qpus: u32) -> qpu::Result<Sha256> {
         let mut sha = Sha256::new()?;
         sha.kernel.set_num_qpus(num_qpus)?;

@@ -3,7 +3,7 @@
 //! widths that are and are not multiples of 16.
 
 use qpu::Device;
-use qpu_kernels::mandelbrot::View;
+use qpu_kernels::mandelbrot::{Mandelbrot, View};
 
 fn small(width: u32, height: u32, max_iter: u32) -> View {
     View {
@@ -23,7 +23,10 @@ fn counts_match_the_scalar_reference_on_both_backends() {
         let view = small(width, height, 40);
         let want = view.reference();
         for device in [Device::interpreter(), Device::emulator()] {
-            let (got, _) = view.render(&device, qpus).unwrap();
+            let (got, _) = Mandelbrot::with_qpus(qpus)
+                .unwrap()
+                .render(&device, &view)
+                .unwrap();
             assert!(
                 got == want,
                 "{}: {width}x{height} on {qpus} QPUs differs",
@@ -65,7 +68,10 @@ fn the_full_view_renders_on_twelve_qpus() {
         dy: 2.625 / 120.0,
         ..View::default()
     };
-    let (got, report) = view.render(&Device::emulator(), 12).unwrap();
+    let (got, report) = Mandelbrot::with_qpus(12)
+        .unwrap()
+        .render(&Device::emulator(), &view)
+        .unwrap();
     assert!(got == view.reference());
     assert_eq!(report.num_qpus, 12);
     // Every QPU worked (10 rows each).
@@ -114,7 +120,10 @@ fn v3dlib_setup_on_every_board() {
         (Device::v3d_emulator(V3dVersion::V42), 8, 0.700),
         (Device::v3d_emulator(V3dVersion::V71), 16, 0.146),
     ] {
-        let (counts, report) = view.render(&device, qpus).unwrap();
+        let (counts, report) = Mandelbrot::with_qpus(qpus)
+            .unwrap()
+            .render(&device, &view)
+            .unwrap();
         assert!(
             counts == view.reference_for(&device),
             "{}",

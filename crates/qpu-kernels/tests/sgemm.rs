@@ -61,7 +61,7 @@ fn check(
         Transpose::Yes => (transpose(&b, k, n), k),
     };
     let mut c = c0.clone();
-    Sgemm::new(qpus)
+    Sgemm::with_qpus(qpus)
         .unwrap()
         .run(
             device, ta, tb, m, n, k, alpha, &sa, lda, &sb, ldb, beta, &mut c, n,
@@ -156,7 +156,7 @@ fn beta_zero_ignores_what_c_held() {
     let (m, n, k) = (5, 20, 3);
     let (a, b) = (matrix(m, k, 4), matrix(k, n, 5));
     let mut c = vec![f32::NAN; m * n];
-    Sgemm::new(2)
+    Sgemm::with_qpus(2)
         .unwrap()
         .run(
             &Device::emulator(),
@@ -182,7 +182,7 @@ fn beta_zero_ignores_what_c_held() {
 
 #[test]
 fn leading_dimensions_and_sizes_are_checked() {
-    let sgemm = Sgemm::new(1).unwrap();
+    let sgemm = Sgemm::with_qpus(1).unwrap();
     let device = Device::interpreter();
     let (a, b) = (vec![1.0f32; 6], vec![1.0f32; 9]);
     let mut c = vec![0.0f32; 4];
@@ -266,5 +266,5 @@ fn leading_dimensions_and_sizes_are_checked() {
         )
         .unwrap()
         .is_none());
-    assert!(Sgemm::new(13).is_err());
+    assert!(Sgemm::with_qpus(13).is_err());
 }

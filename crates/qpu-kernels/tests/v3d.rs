@@ -7,7 +7,7 @@ use num_complex::Complex32;
 use qpu::compiler::v3d::V3dVersion;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
-use qpu_kernels::mandelbrot::View;
+use qpu_kernels::mandelbrot::{Mandelbrot, View};
 use qpu_kernels::sgemm::{Sgemm, Transpose};
 use qpu_kernels::sha256::Sha256;
 use sha2::Digest;
@@ -61,7 +61,10 @@ fn fft_2_8_matches_rustfft_on_v3d() {
     for version in VERSIONS {
         let device = Device::v3d_emulator(version);
         for direction in [FftDirection::Forward, FftDirection::Inverse] {
-            let fft = FftPlanner::new(3).plan_fft(len, direction).unwrap();
+            let fft = FftPlanner::with_qpus(3)
+                .unwrap()
+                .plan_fft(len, direction)
+                .unwrap();
             let x: Vec<Complex32> = (0..2 * len)
                 .map(|i| {
                     let a = (i as f64 * 0.618_033_988_749_895).fract();
@@ -95,7 +98,10 @@ fn mandelbrot_matches_the_nearest_rounding_reference_on_v3d() {
         let device = Device::v3d_emulator(version);
         assert_eq!(view.reference_for(&device), want);
         for qpus in qpu_counts(version) {
-            let (got, _) = view.render(&device, qpus).unwrap();
+            let (got, _) = Mandelbrot::with_qpus(qpus)
+                .unwrap()
+                .render(&device, &view)
+                .unwrap();
             assert_eq!(got, want, "{version:?} on {qpus} QPUs");
         }
     }
@@ -117,7 +123,7 @@ fn sgemm_matches_nearest_rounding_scalar_rust_on_v3d() {
     for version in VERSIONS {
         let device = Device::v3d_emulator(version);
         for qpus in [1, 3] {
-            let sgemm = Sgemm::new(qpus).unwrap();
+            let sgemm = Sgemm::with_qpus(qpus).unwrap();
             let mut c = c0.clone();
             sgemm
                 .run(
