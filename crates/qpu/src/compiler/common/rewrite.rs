@@ -33,6 +33,20 @@ const MAX_COPIED_NODES: usize = 8;
 /// `kernel` with its divisions and remainders by constant powers of two as shifts, or `None`
 /// when it has none.
 pub(crate) fn divisions_by_constants(kernel: &Kernel) -> Option<Kernel> {
+    // Most kernels have none: look before rebuilding anything.
+    let mut found = false;
+    visit_exprs(&kernel.body, &mut |e| {
+        e.walk(&mut |e| {
+            found |= matches!(e, Expr::Binary {
+                op: BinaryOp::IntDiv | BinaryOp::IntRem,
+                rhs,
+                ..
+            } if matches!(**rhs, Expr::IntLit(c) if power_of_two(c)));
+        })
+    });
+    if !found {
+        return None;
+    }
     let mut changed = false;
     let mut vars = kernel.vars.clone();
     let body = stmts(&kernel.body, &mut vars, &mut changed);
@@ -42,6 +56,52 @@ pub(crate) fn divisions_by_constants(kernel: &Kernel) -> Option<Kernel> {
         body,
         location: kernel.location,
     })
+}
+
+/// Calls `visit` for every expression of `stmts`, at any depth (conditions' operands too).
+fn visit_exprs(stmts: &[Stmt], visit: &mut dyn FnMut(&Expr)) {
+    let boolean = |b: &BoolExpr, visit: &mut dyn FnMut(&Expr)| b.walk(&mut |e| visit(e));
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { value, .. } => visit(value),
+            StmtKind::If {
+                cond: Cond::Any(b) | Cond::All(b),
+                then,
+                otherwise,
+            } => {
+                boolean(b, visit);
+                visit_exprs(then, visit);
+                visit_exprs(otherwise, visit);
+            }
+            StmtKind::While {
+                cond: Cond::Any(b) | Cond::All(b),
+                body,
+            } => {
+                boolean(b, visit);
+                visit_exprs(body, visit);
+            }
+            StmtKind::Where {
+                cond,
+                then,
+                otherwise,
+            } => {
+                boolean(cond, visit);
+                visit_exprs(then, visit);
+                visit_exprs(otherwise, visit);
+            }
+            StmtKind::Store {
+                value, addr, lanes, ..
+            } => {
+                visit(value);
+                visit(addr);
+                if let Some(n) = lanes {
+                    visit(n);
+                }
+            }
+            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => visit(addr),
+            _ => {}
+        }
+    }
 }
 
 fn stmts(list: &[Stmt], vars: &mut Vec<VarDecl>, changed: &mut bool) -> Vec<Stmt> {

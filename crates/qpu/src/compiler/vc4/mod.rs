@@ -281,8 +281,9 @@ pub fn compile_with(kernel: &ast::Kernel, options: Options) -> Result<Compiled, 
 ///
 /// Scheduling before allocation ([`prepass`]) lets a long loop body's independent chains
 /// interleave, but it can also lengthen short ones (the allocator and the packer then see
-/// another order). Kernels with loops are compiled both ways, and the code with the lower
-/// loop-weighted instruction count ([`loop_weighted_size`]) wins.
+/// another order): long loop bodies ([`LONG_LOOP_BODY`]) get it, others not. Kernels with
+/// shorter loops are compiled a second time with TMU receives in FIFO order, and the code
+/// with the lower loop-weighted instruction count ([`loop_weighted_size`]) wins.
 pub(crate) fn generate_vc4(
     target: &Vc4,
     kernel: &ast::Kernel,
@@ -297,22 +298,20 @@ pub(crate) fn generate_vc4(
     };
     // A very long loop body is scheduled before allocation only (every such body of the
     // examples and the library packs smaller that way), unless that order needs spilling.
-    let very_long = longest_loop_body(&lowered.code) >= VERY_LONG_LOOP_BODY;
-    if very_long {
+    let long = longest_loop_body(&lowered.code) >= LONG_LOOP_BODY;
+    if long {
         if let Ok(built) = build(target, kernel, options, lowered.clone(), true, false) {
             return Ok(finish(built));
         }
     }
     let (mut best, cost, mut best_items) =
         build(target, kernel, options, lowered.clone(), false, false)?;
-    // A second schedule to try: before allocation for a long loop body; else, for code with
-    // loops, TMU receives ordered by the FIFO (a prefetching loop receives before it
-    // requests the next data). Either can lose, so the smaller loop-weighted code wins.
-    let other = if very_long {
+    // A second schedule to try for code with loops: TMU receives ordered by the FIFO (a
+    // prefetching loop receives before it requests the next data). It can lose, so the
+    // smaller loop-weighted code wins.
+    let other = if long {
         // The schedule before allocation needed spilling (above).
         None
-    } else if cost.1 >= LONG_LOOP_BODY {
-        Some(("scheduled before allocation", true, false))
     } else if cost.0 > best.words.len() as u64 {
         Some(("with TMU receives in FIFO order", false, true))
     } else {
@@ -337,17 +336,15 @@ pub(crate) fn generate_vc4(
     Ok(finish((best, cost, best_items)))
 }
 
-/// Loop bodies with at least this many IR ops are worth a second compilation with the
-/// prepass (shorter ones pack well as they are: none of the examples' gains with fewer).
+/// Loop bodies with at least this many IR ops are long: they are compiled with the prepass
+/// only (the other order only when the prepass order needs spilling), and pointers advancing
+/// in a shorter loop share one offset ([`opt::share_induction_offsets`]). In `qpu bench`
+/// every body of 40 ops or more packs smaller with the prepass (HeatMap's 57 and its
+/// unrolled 134, SHA-256's 139, the FFT's 2,164), shorter ones pack well as they are, and
+/// compiling both ways cost HeatMap 30% of its compile time (`cargo bench -p qpu --bench
+/// compile`: 2.6 ms median when bodies from 40 to 99 ops were compiled both ways, 1.8 ms
+/// now; every `qpu bench` row is the same).
 const LONG_LOOP_BODY: usize = 40;
-
-/// Loop bodies with at least this many IR ops are compiled with the prepass only (the
-/// other order only when the prepass order needs spilling). In `qpu bench` every body of 40
-/// ops or more packs smaller with it (HeatMap's 57 and its unrolled 134, SHA-256's 139, the
-/// FFT's 2,164: every row of `qpu bench` is the same with 40 as with 100), and compiling
-/// both ways cost HeatMap 30% of its compile time (`cargo bench -p qpu --bench compile`:
-/// 2.6 ms median with 100, 1.8 ms with 40).
-const VERY_LONG_LOOP_BODY: usize = 40;
 
 /// The most ops in a block that branches back to its own first label (a loop body).
 fn longest_loop_body(code: &[ir::Op<ir::VReg>]) -> usize {
