@@ -5,7 +5,8 @@
 //! indices, so each rule is decided in one place.
 
 use qpu_isa::v3d::{
-    AddOp, AluInstruction, CondField, Inputs, MulOp, Mux, Signal, Signals, V3dVersion, Waddr,
+    AddOp, AluInstruction, CondField, Inputs, MulOp, Mux, Register, Signal, Signals, V3dVersion,
+    Waddr,
 };
 
 use super::rules::{latency, V3dRule};
@@ -30,16 +31,10 @@ impl Reg {
 /// The register a write address names, if any: a register-file register, a 4.2
 /// accumulator, or r5 (4.2) / rf0 (7.1) for the broadcasting `r5`/`quad` and `r5rep`/`rep`.
 fn reg_of(version: V3dVersion, w: Waddr) -> Option<Reg> {
-    let v42 = version == V3dVersion::V42;
-    if !w.is_magic() {
-        return Some(Reg::Rf(w.index()));
-    }
-    match w.index() {
-        0..=4 if v42 => Some(Reg::Acc(w.index())),
-        5 | 55 if v42 => Some(Reg::Acc(5)),
-        5 | 55 => Some(Reg::Rf(0)),
-        _ => None,
-    }
+    w.register(version).map(|r| match r {
+        Register::Rf(n) => Reg::Rf(n),
+        Register::Acc(n) => Reg::Acc(n),
+    })
 }
 
 /// The add ALU's destination when its op runs (a `nop` op writes nothing).

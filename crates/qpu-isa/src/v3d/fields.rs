@@ -7,6 +7,16 @@
 
 use super::{DecodeError, EncodeError, V3dVersion};
 
+/// A register an instruction can write: register-file register rf0–rf63 or 4.2
+/// accumulator r0–r5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Register {
+    /// Register-file register.
+    Rf(u8),
+    /// 4.2 accumulator.
+    Acc(u8),
+}
+
 /// A write address: 6 bits plus the "magic" bit (`ma`/`mm` for the ALUs, bit 6 of the cond
 /// field for a signal's destination).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +85,25 @@ impl Waddr {
     /// plain destination.
     pub fn is_sfu(self, version: super::V3dVersion) -> bool {
         version == super::V3dVersion::V42 && self.magic && matches!(self.index, 19..=24)
+    }
+
+    /// The register a write to this address changes, if it names one: a register-file
+    /// register, or on 4.2 an accumulator (magic 0–4 are r0–r4; `r5` (5, the quad
+    /// broadcast) and `r5rep` (55, the all-lanes broadcast) write r5). On 7.1, which has no
+    /// accumulators, `quad` (5) and `rep` (55) write rf0. (Mesa `qpu_instr.h`'s waddr
+    /// list; py-videocore7 reads the broadcast back from rf0.) The compiler's allocator and
+    /// packer and the emulator's placement rules all read this map.
+    pub fn register(self, version: V3dVersion) -> Option<Register> {
+        if !self.magic {
+            return Some(Register::Rf(self.index));
+        }
+        let v42 = version == V3dVersion::V42;
+        match self.index {
+            0..=4 if v42 => Some(Register::Acc(self.index)),
+            5 | 55 if v42 => Some(Register::Acc(5)),
+            5 | 55 => Some(Register::Rf(0)),
+            _ => None,
+        }
     }
 
     /// The 6-bit address.

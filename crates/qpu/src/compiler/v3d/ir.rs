@@ -14,7 +14,7 @@ use std::fmt;
 
 use qpu_isa::v3d::{
     build, small_imm_index, small_imm_value, AddOp, AluInstruction, BranchCond, Cond, Flags,
-    InputSource, MulOp, PushFlag, Signal, Signals, UpdateFlag, V3dVersion, Waddr,
+    InputSource, MulOp, PushFlag, Register, Signal, Signals, UpdateFlag, V3dVersion, Waddr,
 };
 
 /// Where a value lives before allocation.
@@ -230,17 +230,14 @@ pub(super) struct Operands {
 impl Inst<VReg> {
     /// The registers this instruction reads and writes. A write under a condition keeps the
     /// other lanes' old value, so it reads its destination too; a 4.2 rotation by r5 reads r5;
-    /// `r5rep` writes r5 on 4.2 and `rep` writes rf0 on 7.1 (the same magic address).
+    /// a magic destination writes the register [`Waddr::register`] gives (`r5rep` r5 on 4.2,
+    /// `rep` rf0 on 7.1).
     pub(super) fn operands(&self, version: V3dVersion, out: &mut Operands) {
         out.reads.clear();
         out.writes.clear();
         out.by_signal.clear();
         let Inst::Alu(a) = self else { return };
-        let rep = match version {
-            V3dVersion::V42 => VReg::Acc(5),
-            V3dVersion::V71 => VReg::Rf(0),
-        };
-        fn op<K>(o: &Op<K, VReg>, rep: VReg, out: &mut Operands) {
+        fn op<K>(o: &Op<K, VReg>, version: V3dVersion, out: &mut Operands) {
             match o.dst {
                 Dst::Reg(r) => {
                     out.writes.push(r);
@@ -249,11 +246,16 @@ impl Inst<VReg> {
                         out.reads.push(r);
                     }
                 }
-                Dst::Magic(Waddr::REP) => {
-                    out.writes.push(rep);
-                    out.by_signal.push(false);
+                // A magic address that writes a register (`r5rep`/`rep`, qpu_isa's map).
+                Dst::Magic(w) => {
+                    if let Some(r) = w.register(version) {
+                        out.writes.push(match r {
+                            Register::Rf(n) => VReg::Rf(n),
+                            Register::Acc(n) => VReg::Acc(n),
+                        });
+                        out.by_signal.push(false);
+                    }
                 }
-                Dst::Magic(_) => {}
             }
             for s in o.inputs() {
                 if let Src::Reg(r) = s {
@@ -262,10 +264,10 @@ impl Inst<VReg> {
             }
         }
         if let Some(o) = &a.add {
-            op(o, rep, out);
+            op(o, version, out);
         }
         if let Some(o) = &a.mul {
-            op(o, rep, out);
+            op(o, version, out);
         }
         if let Some(Dst::Reg(r)) = a.sig_dst {
             out.writes.push(r);

@@ -53,7 +53,7 @@ use std::collections::HashMap;
 
 use qpu_isa::v3d::{
     self, AddOp, Alu, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField, Flags,
-    InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Signal, Signals, UpdateFlag,
+    InputSource, Inputs, Instruction, MulOp, Mux, PushFlag, Register, Signal, Signals, UpdateFlag,
     V3dVersion, Waddr,
 };
 
@@ -509,15 +509,11 @@ impl Node {
 
 /// Register-like destinations of a write address; `None` for one this module does not model.
 fn waddr_res(version: V3dVersion, w: Waddr, node: &mut Node) -> Option<()> {
-    if !w.is_magic() {
-        node.writes.push(Res::Rf(w.index()));
+    if let Some(r) = w.register(version) {
+        node.writes.push(register_res(r));
         return Some(());
     }
-    let v42 = version == V3dVersion::V42;
     match w.index() {
-        0..=4 if v42 => node.writes.push(Res::Acc(w.index())),
-        5 | 55 if v42 => node.writes.push(Res::Acc(5)),
-        5 | 55 => node.writes.push(Res::Rf(0)),
         6 => {}
         9 => {
             node.writes.push(Res::Unifa);
@@ -533,6 +529,13 @@ fn waddr_res(version: V3dVersion, w: Waddr, node: &mut Node) -> Option<()> {
         _ => return None,
     }
     Some(())
+}
+
+fn register_res(r: Register) -> Res {
+    match r {
+        Register::Rf(n) => Res::Rf(n),
+        Register::Acc(n) => Res::Acc(n),
+    }
 }
 
 fn pure_add(op: AddOp) -> bool {
@@ -644,10 +647,12 @@ fn node(
         }
     }
     if let CondField::SigAddr(w) = instr.cond {
-        match (w.is_magic(), w.index()) {
-            (false, r) => n.writes.push(Res::Rf(r)),
-            (true, r @ 0..=5) if v42 => n.writes.push(Res::Acc(r)),
-            _ => return None,
+        // The destinations modelled for a signal: a register-file register or, on 4.2, an
+        // accumulator (magic 0-5).
+        let modelled = !w.is_magic() || (v42 && w.index() <= 5);
+        match w.register(version).filter(|_| modelled) {
+            Some(r) => n.writes.push(register_res(r)),
+            None => return None,
         }
     }
     let flags = instr.flags();
