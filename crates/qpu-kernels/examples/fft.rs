@@ -11,6 +11,10 @@ use num_complex::Complex32;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
 
+// The qpu crate's examples end the same way.
+#[path = "../../qpu/examples/support/exit.rs"]
+mod exit;
+
 /// Elements (complex numbers) the example handles at most: its input and the transformed
 /// copy, 8 bytes each, stay within 2 GiB.
 const MAX_ELEMENTS: usize = 1 << 27;
@@ -38,13 +42,7 @@ struct Cli {
 
 /// Runs the example; errors end it with their message (`Display`) and exit status 1.
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    exit::finish(run(Cli::parse()))
 }
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {

@@ -13,6 +13,10 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::mandelbrot::{colour, Mandelbrot, View};
 
+// The qpu crate's examples end the same way.
+#[path = "../../qpu/examples/support/exit.rs"]
+mod exit;
+
 /// Render the Mandelbrot set on the QPUs and write it as a PNG.
 #[derive(Parser)]
 #[command(name = "mandelbrot")]
@@ -36,13 +40,7 @@ struct Cli {
 
 /// Runs the example; errors end it with their message (`Display`) and exit status 1.
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    exit::finish(run(Cli::parse()))
 }
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {

@@ -8,6 +8,10 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sgemm::{reference, Sgemm, Transpose};
 
+// The qpu crate's examples end the same way.
+#[path = "../../qpu/examples/support/exit.rs"]
+mod exit;
+
 /// Multiply two square matrices on the QPUs and report the modelled GFLOPS.
 #[derive(Parser)]
 #[command(name = "sgemm")]
@@ -25,13 +29,7 @@ struct Cli {
 
 /// Runs the example; errors end it with their message (`Display`) and exit status 1.
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    exit::finish(run(Cli::parse()))
 }
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {

@@ -9,6 +9,10 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sha256::Sha256;
 
+// The qpu crate's examples end the same way.
+#[path = "../../qpu/examples/support/exit.rs"]
+mod exit;
+
 /// Hash many short messages with SHA-256 on the QPUs and report the modelled rate.
 #[derive(Parser)]
 #[command(name = "sha256")]
@@ -26,13 +30,7 @@ struct Cli {
 
 /// Runs the example; errors end it with their message (`Display`) and exit status 1.
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    exit::finish(run(Cli::parse()))
 }
 
 fn run(cli: Cli) -> qpu::Result<()> {

@@ -20,6 +20,9 @@
 
 use std::time::Duration;
 
+#[path = "support/exit.rs"]
+mod exit;
+
 use qpu_emu::v3d::{calibration, CsdJob, V3dConfig, V3dEmulator};
 use qpu_emu::vc4::{Emulator, EmulatorConfig};
 use qpu_isa::v3d::V3dVersion;
@@ -414,14 +417,7 @@ struct Cli {}
 
 fn main() -> std::process::ExitCode {
     let _: Cli = clap::Parser::parse();
-    let ran = vc4_part().and_then(|()| v3d_part());
-    match ran {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    exit::finish(vc4_part().and_then(|()| v3d_part()))
 }
 
 /// The VideoCore IV part: each probe's answer on the emulator and, on a Pi 1-3, the hardware.

@@ -455,6 +455,52 @@ impl Expr {
         }
     }
 
+    /// This expression rebuilt bottom up: every subexpression (the operands of a `select`'s
+    /// condition too), once its own subexpressions are rebuilt, replaced by `f` of it. The
+    /// one traversal the compiler's AST rewrites (renaming, division by constants) share.
+    pub(crate) fn map(&self, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+        let rebuilt = match self {
+            Expr::IntLit(_)
+            | Expr::FloatLit(_)
+            | Expr::Var(_)
+            | Expr::Special(_)
+            | Expr::Uniform { .. } => self.clone(),
+            Expr::Unary { op, arg } => Expr::Unary {
+                op: *op,
+                arg: Arc::new(arg.map(f)),
+            },
+            Expr::Binary { op, lhs, rhs } => {
+                let lhs = Arc::new(lhs.map(f));
+                Expr::Binary {
+                    op: *op,
+                    lhs,
+                    rhs: Arc::new(rhs.map(f)),
+                }
+            }
+            Expr::Rotate { value, amount } => {
+                let value = Arc::new(value.map(f));
+                Expr::Rotate {
+                    value,
+                    amount: Arc::new(amount.map(f)),
+                }
+            }
+            Expr::Load { addr, elem, stride } => Expr::Load {
+                addr: Arc::new(addr.map(f)),
+                elem: *elem,
+                stride: *stride,
+            },
+            Expr::Select { cond, a, b } => {
+                let (a, b) = (Arc::new(a.map(f)), Arc::new(b.map(f)));
+                Expr::Select {
+                    cond: Arc::new(cond.map(f)),
+                    a,
+                    b,
+                }
+            }
+        };
+        f(rebuilt)
+    }
+
     /// Whether evaluating this expression sets the flags (a `select` or an integer division):
     /// an assignment under a `where_` then evaluates it before testing its mask.
     pub fn sets_flags(&self) -> bool {
@@ -499,6 +545,35 @@ impl BoolExpr {
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
                 a.walk(visit);
                 b.walk(visit);
+            }
+        }
+    }
+
+    /// This condition with every expression in it rebuilt by [`Expr::map`].
+    pub(crate) fn map(&self, f: &mut dyn FnMut(Expr) -> Expr) -> BoolExpr {
+        match self {
+            BoolExpr::Compare {
+                op,
+                float,
+                lhs,
+                rhs,
+            } => {
+                let lhs = Arc::new(lhs.map(f));
+                BoolExpr::Compare {
+                    op: *op,
+                    float: *float,
+                    lhs,
+                    rhs: Arc::new(rhs.map(f)),
+                }
+            }
+            BoolExpr::Not(b) => BoolExpr::Not(Arc::new(b.map(f))),
+            BoolExpr::And(a, b) => {
+                let a = Arc::new(a.map(f));
+                BoolExpr::And(a, Arc::new(b.map(f)))
+            }
+            BoolExpr::Or(a, b) => {
+                let a = Arc::new(a.map(f));
+                BoolExpr::Or(a, Arc::new(b.map(f)))
             }
         }
     }

@@ -283,59 +283,15 @@ fn scalar(cond: &Cond, changed: &mut bool) -> Cond {
 }
 
 fn boolean(b: &BoolExpr, changed: &mut bool) -> BoolExpr {
-    match b {
-        BoolExpr::Compare {
-            op,
-            float,
-            lhs,
-            rhs,
-        } => BoolExpr::Compare {
-            op: *op,
-            float: *float,
-            lhs: Arc::new(expr(lhs, changed)),
-            rhs: Arc::new(expr(rhs, changed)),
-        },
-        BoolExpr::Not(x) => BoolExpr::Not(Arc::new(boolean(x, changed))),
-        BoolExpr::And(x, y) => {
-            BoolExpr::And(Arc::new(boolean(x, changed)), Arc::new(boolean(y, changed)))
-        }
-        BoolExpr::Or(x, y) => {
-            BoolExpr::Or(Arc::new(boolean(x, changed)), Arc::new(boolean(y, changed)))
-        }
-    }
+    b.map(&mut |e| shifts(e, changed))
 }
 
 fn expr(e: &Expr, changed: &mut bool) -> Expr {
-    let mut sub = |x: &Arc<Expr>| Arc::new(expr(x, changed));
-    let e = match e {
-        Expr::Unary { op, arg } => Expr::Unary {
-            op: *op,
-            arg: sub(arg),
-        },
-        Expr::Binary { op, lhs, rhs } => Expr::Binary {
-            op: *op,
-            lhs: sub(lhs),
-            rhs: sub(rhs),
-        },
-        Expr::Rotate { value, amount } => Expr::Rotate {
-            value: sub(value),
-            amount: sub(amount),
-        },
-        Expr::Select { cond, a, b } => {
-            let (a, b) = (sub(a), sub(b));
-            Expr::Select {
-                cond: Arc::new(boolean(cond, changed)),
-                a,
-                b,
-            }
-        }
-        Expr::Load { addr, elem, stride } => Expr::Load {
-            addr: sub(addr),
-            elem: *elem,
-            stride: *stride,
-        },
-        leaf => leaf.clone(),
-    };
+    e.map(&mut |e| shifts(e, changed))
+}
+
+/// `e` as shifts if it divides by a power of two ([`by_power_of_two`]), else as it is.
+fn shifts(e: Expr, changed: &mut bool) -> Expr {
     match by_power_of_two(&e) {
         Some(shifts) => {
             *changed = true;

@@ -44,8 +44,6 @@ use qpu_isa::vc4::regs::SfuOp;
 use qpu_isa::vc4::setup::{GenericSetup, VdrSetup, VdwSetup, VdwStride};
 use qpu_isa::vc4::{AddOp, BranchCond, Cond, MulOp, Signal, SmallImm};
 
-use std::sync::Arc;
-
 use super::ir::*;
 
 mod batch;
@@ -1094,53 +1092,18 @@ fn rename_stmt(s: &Stmt, name: &rustc_hash::FxHashMap<u32, VarId>) -> Stmt {
 }
 
 fn rename_expr(e: &Expr, name: &rustc_hash::FxHashMap<u32, VarId>) -> Expr {
-    let r = |x: &Arc<Expr>| Arc::new(rename_expr(x, name));
-    match e {
-        Expr::Var(v) => Expr::Var(name.get(&v.0).copied().unwrap_or(*v)),
-        Expr::IntLit(_) | Expr::FloatLit(_) | Expr::Special(_) | Expr::Uniform { .. } => e.clone(),
-        Expr::Unary { op, arg } => Expr::Unary {
-            op: *op,
-            arg: r(arg),
-        },
-        Expr::Binary { op, lhs, rhs } => Expr::Binary {
-            op: *op,
-            lhs: r(lhs),
-            rhs: r(rhs),
-        },
-        Expr::Rotate { value, amount } => Expr::Rotate {
-            value: r(value),
-            amount: r(amount),
-        },
-        Expr::Load { addr, elem, stride } => Expr::Load {
-            addr: r(addr),
-            elem: *elem,
-            stride: *stride,
-        },
-        Expr::Select { cond, a, b } => Expr::Select {
-            cond: Arc::new(rename_bool(cond, name)),
-            a: r(a),
-            b: r(b),
-        },
-    }
+    e.map(&mut |x| rename_var(x, name))
 }
 
 fn rename_bool(b: &BoolExpr, name: &rustc_hash::FxHashMap<u32, VarId>) -> BoolExpr {
-    let r = |x: &Arc<BoolExpr>| Arc::new(rename_bool(x, name));
-    match b {
-        BoolExpr::Compare {
-            op,
-            float,
-            lhs,
-            rhs,
-        } => BoolExpr::Compare {
-            op: *op,
-            float: *float,
-            lhs: Arc::new(rename_expr(lhs, name)),
-            rhs: Arc::new(rename_expr(rhs, name)),
-        },
-        BoolExpr::Not(x) => BoolExpr::Not(r(x)),
-        BoolExpr::And(x, y) => BoolExpr::And(r(x), r(y)),
-        BoolExpr::Or(x, y) => BoolExpr::Or(r(x), r(y)),
+    b.map(&mut |x| rename_var(x, name))
+}
+
+/// A variable read as its new name (any other expression as it is).
+fn rename_var(e: Expr, name: &rustc_hash::FxHashMap<u32, VarId>) -> Expr {
+    match e {
+        Expr::Var(v) => Expr::Var(name.get(&v.0).copied().unwrap_or(v)),
+        other => other,
     }
 }
 
