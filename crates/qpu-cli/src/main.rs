@@ -943,7 +943,7 @@ fn bench_v3d_json(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
     out
 }
 
-/// The bench rows as a Markdown table (the README carries the same table).
+/// The bench rows as a Markdown table (docs/numbers.md carries the same table).
 fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
     let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     let mut out = String::from(

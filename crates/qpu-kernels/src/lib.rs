@@ -6,7 +6,7 @@
 //! - [`sgemm`]: C ← α·op(A)·op(B) + β·C for row-major f32 matrices of any size;
 //! - [`fft`]: complex FFTs of 2^8 … 2^16 points, forward and inverse, many per launch.
 //!
-//! This is the README's "Use the library" example:
+//! This is the "Use the library" example of docs/library.md:
 //!
 //! ```
 //! use qpu::Device;

@@ -67,7 +67,7 @@ pub fn run(device: &Device, unrolled: bool, a: &[i32], b: &[i32]) -> qpu::Result
 ///
 /// Prints the 16 results and the run report. The inputs are QPULib's (C's `srand(0);
 /// rand()`). The backend is chosen automatically (a Raspberry Pi if there is one, else the
-/// emulator); set QPU_BACKEND=emulator, pi or interpreter to choose it.
+/// emulator); set QPU_BACKEND=emulator, emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "gcd")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

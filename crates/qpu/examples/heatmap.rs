@@ -265,8 +265,8 @@ impl Output {
 /// PNG; the output file is opened first, so an unwritable path fails before the run. Each
 /// setting can be given by position (`heatmap 1500 12 out.png`) or by name (`heatmap --steps
 /// 1500 --qpus 12 --output out.png`), not both. The backend is chosen automatically (a
-/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator, pi or
-/// interpreter to choose it.
+/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator,
+/// emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "heatmap")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

@@ -37,8 +37,8 @@ pub fn run_on(device: &Device, qpus: u32) -> qpu::Result<Vec<i32>> {
 /// Print the elements written by each QPU, 16 each (QPULib's `ID`, on 12 QPUs).
 ///
 /// Each QPU stores its own number into its 16 elements. The backend is chosen automatically
-/// (a Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator, pi or
-/// interpreter to choose it.
+/// (a Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator,
+/// emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "id")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

@@ -38,7 +38,7 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
 /// Print the triangular numbers of 0..64, computed on 4 QPUs (QPULib's `MultiTri`).
 ///
 /// Each QPU takes its own 16 numbers. The backend is chosen automatically (a Raspberry Pi if
-/// there is one, else the emulator); set QPU_BACKEND=emulator, pi or interpreter to choose it.
+/// there is one, else the emulator); set QPU_BACKEND=emulator, emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "multi_tri")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

@@ -44,8 +44,8 @@ pub fn run(device: &Device, data: &[i32]) -> qpu::Result<Vec<i32>> {
 /// Sort 32 integers with an odd-even transposition sort on one QPU (QPULib's `OET`).
 ///
 /// Sorts 100, 99, …, 69 and prints the result. The backend is chosen automatically (a
-/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator, pi or
-/// interpreter to choose it.
+/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator,
+/// emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "oet_sort")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

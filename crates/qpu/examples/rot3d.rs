@@ -189,7 +189,7 @@ fn gpu_time(report: &RunReport) -> (GpuClock, Option<f64>) {
 /// QPULib's timing table. Where the backend models the GPU's time (the emulator, at 250 MHz)
 /// or measures it (a Pi), the table shows it next to the host's time. The backend is chosen
 /// automatically (a Raspberry Pi if there is one, else the emulator); set
-/// QPU_BACKEND=emulator, pi or interpreter to choose it.
+/// QPU_BACKEND=emulator, emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "rot3d")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module

@@ -35,7 +35,7 @@ pub fn run(device: &Device) -> qpu::Result<Vec<i32>> {
 /// Print the first 16 triangular numbers, one per lane of a QPU (QPULib's `Tri`).
 ///
 /// The backend is chosen automatically (a Raspberry Pi if there is one, else the emulator);
-/// set QPU_BACKEND=emulator, pi or interpreter to choose it.
+/// set QPU_BACKEND=emulator, emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
 #[derive(Parser)]
 #[command(name = "tri")]
 #[allow(dead_code)] // only `main` uses it; the tests include this file as a module
