@@ -17,7 +17,7 @@
 //! The memory-bound programs run at their published sizes. The SGEMMs run the published
 //! k = 1024 on a few output blocks per QPU and scale by the block count (each 16×16 block is
 //! the same loop over k; the full sizes take minutes to emulate: run them with
-//! `cargo test --release -p qpu-emu --test v3d_calibration -- --ignored`).
+//! `cargo test --release -p qpu-emu --test all v3d_calibration:: -- --ignored`).
 
 use qpu_emu::v3d::calibration::{
     memset_kernel, scopy_kernel, scopy_vec4_kernel, sgemm_kernel, summation_kernel,

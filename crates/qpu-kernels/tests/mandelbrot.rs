@@ -99,7 +99,7 @@ fn the_kernel_keeps_everything_in_registers() {
 /// pixels (256 × 256 over the same region; the work scales with the pixel count), on each
 /// emulator at its board's QPU count. Prints our modelled time scaled back to 1024 × 1024
 /// beside V3DLib's; checks the counts. Minutes of emulation:
-/// `cargo test --release -p qpu-kernels --test mandelbrot -- --ignored --nocapture`.
+/// `cargo test --release -p qpu-kernels --test all mandelbrot:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "minutes of emulation: a measurement beside V3DLib's published times"]
 fn v3dlib_setup_on_every_board() {

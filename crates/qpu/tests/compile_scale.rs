@@ -116,7 +116,7 @@ fn ten_thousand_statements_compile_in_bounded_memory() {
 }
 
 /// 100,000 unrolled statements on every target, each under 1 GB of growth; prints the
-/// compile times (`cargo test --release -p qpu --test compile_scale -- --ignored
+/// compile times (`cargo test --release -p qpu --test all compile_scale:: -- --ignored
 /// --nocapture`; a benchmark, so the times are not asserted).
 #[test]
 #[ignore = "a minute of compiling: the 100,000-statement measurement"]

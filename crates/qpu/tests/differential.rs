@@ -23,7 +23,7 @@
 //! arguments are positive (`|x| + 1`), and float outputs are stored as `x + 0.0`.
 //!
 //! CI runs `DEFAULT_PROGRAMS` programs; `QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu
-//! --test differential -- --ignored` runs the long campaign.
+//! --test all differential:: -- --ignored` runs the long campaign.
 
 #[path = "support/lane.rs"]
 mod lane;
@@ -1189,7 +1189,7 @@ fn random_kernels_that_spill_agree() {
 }
 
 #[test]
-#[ignore = "long campaign: QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu --test differential -- --ignored"]
+#[ignore = "long campaign: QPU_DIFF_PROGRAMS=100000 cargo test --release -p qpu --test all differential:: -- --ignored"]
 fn long_campaign() {
     let programs = std::env::var("QPU_DIFF_PROGRAMS")
         .ok()

@@ -2,7 +2,7 @@
 //! VideoCore IV (`tests/listings/*.qasm`) and both V3D versions
 //! (`tests/listings/v3d/*.{v42,v71}.s`), checked in so that every change to code generation
 //! shows up in review as a diff of listings. After an intended change, rewrite them with
-//! `QPU_BLESS=1 cargo test -p qpu --test listings` and review the diff.
+//! `QPU_BLESS=1 cargo test -p qpu --test all listings::` and review the diff.
 //!
 //! Listings leave out the `# file:line` comments (they would change with unrelated edits
 //! to the kernels' source files); `Kernel::disassemble()` has them.
@@ -37,7 +37,7 @@ fn compare(name: &str, file: &str, listing: String) {
     }
     let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; create it with QPU_BLESS=1 cargo test -p qpu --test listings",
+            "{}: {e}; create it with QPU_BLESS=1 cargo test -p qpu --test all listings::",
             path.display()
         )
     });
@@ -50,7 +50,7 @@ fn compare(name: &str, file: &str, listing: String) {
         panic!(
             "{name}: the compiled code differs from {} from line {} on ({} lines checked in, {} \
              now). If the change is intended, rewrite the listings with QPU_BLESS=1 cargo \
-             test -p qpu --test listings and review the diff.\nnow:\n{listing}",
+             test -p qpu --test all listings:: and review the diff.\nnow:\n{listing}",
             path.display(),
             first + 1,
             golden.lines().count(),

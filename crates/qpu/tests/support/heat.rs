@@ -1,6 +1,6 @@
 //! Scalar references shared by the example tests.
 
-use crate::heatmap;
+use super::heatmap;
 
 /// Plain scalar heat step on the zero-bordered grid, with the same operation order as the
 /// kernel and the hardware's float arithmetic (truncation, flush-to-zero; [`qpu::float`]):

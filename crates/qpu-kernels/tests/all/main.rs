@@ -1,0 +1,15 @@
+//! The crate's integration tests, one module per file of this folder, linked as one binary
+//! (forty-odd test binaries took most of a cold `cargo test --workspace` to link).
+
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../fft.rs"]
+mod fft;
+#[path = "../mandelbrot.rs"]
+mod mandelbrot;
+#[path = "../sgemm.rs"]
+mod sgemm;
+#[path = "../sha256.rs"]
+mod sha256;
+#[path = "../v3d.rs"]
+mod v3d;

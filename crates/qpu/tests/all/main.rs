@@ -1,0 +1,43 @@
+//! The crate's integration tests, one module per file of this folder, linked as one binary
+//! (forty-odd test binaries took most of a cold `cargo test --workspace` to link).
+
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../batched_stores.rs"]
+mod batched_stores;
+#[path = "../bounds.rs"]
+mod bounds;
+#[path = "../compile_errors.rs"]
+mod compile_errors;
+#[path = "../compile_scale.rs"]
+mod compile_scale;
+#[path = "../debug.rs"]
+mod debug;
+#[path = "../differential.rs"]
+mod differential;
+#[path = "../differential_examples.rs"]
+mod differential_examples;
+#[path = "../examples.rs"]
+mod examples;
+#[path = "../lang.rs"]
+mod lang;
+#[path = "../listings.rs"]
+mod listings;
+#[path = "../operators.rs"]
+mod operators;
+#[path = "../pi_backend.rs"]
+mod pi_backend;
+#[path = "../shared_memory.rs"]
+mod shared_memory;
+#[path = "../uniform_stream.rs"]
+mod uniform_stream;
+#[path = "../v3d.rs"]
+mod v3d;
+#[path = "../v3d_backend.rs"]
+mod v3d_backend;
+#[path = "../v3d_differential.rs"]
+mod v3d_differential;
+#[path = "../v3d_examples.rs"]
+mod v3d_examples;
+#[path = "../v3d_pi_backend.rs"]
+mod v3d_pi_backend;
