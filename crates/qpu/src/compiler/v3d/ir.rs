@@ -361,6 +361,23 @@ impl Alu<Phys> {
     }
 }
 
+/// An operation's name in the V3D assembler's syntax (for listings).
+trait OpName {
+    fn name(&self) -> &'static str;
+}
+
+impl OpName for AddOp {
+    fn name(&self) -> &'static str {
+        qpu_isa::v3d::disasm::add_op_name(*self)
+    }
+}
+
+impl OpName for MulOp {
+    fn name(&self) -> &'static str {
+        qpu_isa::v3d::disasm::mul_op_name(*self)
+    }
+}
+
 impl fmt::Display for VReg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -406,14 +423,14 @@ impl<R: fmt::Display> fmt::Display for Dst<R> {
 impl<R: fmt::Display> fmt::Display for Inst<R> {
     /// The assembly-like listing `QPU_DUMP_IR` shows (not read back by anything).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn op<K: fmt::Debug, R: fmt::Display>(
+        fn op<K: OpName, R: fmt::Display>(
             f: &mut fmt::Formatter<'_>,
             o: &Option<Op<K, R>>,
         ) -> fmt::Result {
             let Some(o) = o else {
                 return f.write_str("nop");
             };
-            write!(f, "{}", format!("{:?}", o.op).to_lowercase())?;
+            f.write_str(o.op.name())?;
             if let Some(c) = o.flags.cond {
                 write!(f, ".{}", c.name())?;
             }
