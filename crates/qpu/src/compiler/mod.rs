@@ -95,6 +95,15 @@ pub fn compile_for_with(
     }
 }
 
+/// Instruction words as memory holds them: each 64-bit word little-endian, low half first
+/// (both generations' `code_words`).
+pub(crate) fn memory_words(words: &[u64]) -> Vec<u32> {
+    words
+        .iter()
+        .flat_map(|&word| [word as u32, (word >> 32) as u32])
+        .collect()
+}
+
 /// The driver behind [`compile_for_with`].
 pub(crate) fn drive<T: Target>(
     target: &T,

@@ -427,6 +427,51 @@ pub enum StmtKind {
     },
 }
 
+impl Stmt {
+    /// Visit the top-level expressions this statement evaluates itself (values, addresses, lane
+    /// counts, conditions' operands), not those of the statements in its bodies.
+    pub(crate) fn own_exprs(&self, visit: &mut dyn FnMut(&Expr)) {
+        let boolean = |b: &BoolExpr, visit: &mut dyn FnMut(&Expr)| b.walk(&mut |e| visit(e));
+        match &self.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Debug { value, .. } => visit(value),
+            StmtKind::Store {
+                value, addr, lanes, ..
+            } => {
+                visit(value);
+                visit(addr);
+                if let Some(n) = lanes {
+                    visit(n);
+                }
+            }
+            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => visit(addr),
+            StmtKind::Where { cond, .. } => boolean(cond, visit),
+            StmtKind::If {
+                cond: Cond::Any(b) | Cond::All(b),
+                ..
+            }
+            | StmtKind::While {
+                cond: Cond::Any(b) | Cond::All(b),
+                ..
+            } => boolean(b, visit),
+            StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
+        }
+    }
+
+    /// The statements of this statement's bodies (`if_`/`else_`, `while_`, `where_`).
+    pub(crate) fn bodies(&self) -> [&[Stmt]; 2] {
+        match &self.kind {
+            StmtKind::If {
+                then, otherwise, ..
+            }
+            | StmtKind::Where {
+                then, otherwise, ..
+            } => [then, otherwise],
+            StmtKind::While { body, .. } => [body, &[]],
+            _ => [&[], &[]],
+        }
+    }
+}
+
 impl Expr {
     /// Visit this expression and all its subexpressions (pre-order).
     pub fn walk(&self, visit: &mut dyn FnMut(&Expr)) {

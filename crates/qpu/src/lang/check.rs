@@ -151,28 +151,7 @@ pub(crate) fn check_gather_fifo(kernel: &Kernel, errors: &mut Vec<BuildError>) {
 pub(crate) fn check_uniform_stream(kernel: &Kernel, errors: &mut Vec<BuildError>) {
     fn reads(stmt: &Stmt) -> bool {
         let mut found = false;
-        let mut visit = |e: &crate::lang::ast::Expr| found |= e.reads_uniform();
-        match &stmt.kind {
-            StmtKind::Assign { value, .. } => visit(value),
-            StmtKind::Store {
-                value, addr, lanes, ..
-            } => {
-                visit(value);
-                visit(addr);
-                if let Some(n) = lanes {
-                    visit(n);
-                }
-            }
-            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => visit(addr),
-            StmtKind::Debug { value, .. } => visit(value),
-            StmtKind::Where { cond, .. } => cond.walk(&mut visit),
-            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => match cond {
-                crate::lang::ast::Cond::Any(b) | crate::lang::ast::Cond::All(b) => {
-                    b.walk(&mut visit)
-                }
-            },
-            StmtKind::Receive { .. } | StmtKind::SemaInc(_) | StmtKind::SemaDec(_) => {}
-        }
+        stmt.own_exprs(&mut |e| found |= e.reads_uniform());
         found
     }
     /// Whether the stream is set after `stmts`, given `set` before them.

@@ -60,46 +60,10 @@ pub(crate) fn divisions_by_constants(kernel: &Kernel) -> Option<Kernel> {
 
 /// Calls `visit` for every expression of `stmts`, at any depth (conditions' operands too).
 fn visit_exprs(stmts: &[Stmt], visit: &mut dyn FnMut(&Expr)) {
-    let boolean = |b: &BoolExpr, visit: &mut dyn FnMut(&Expr)| b.walk(&mut |e| visit(e));
     for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { value, .. } => visit(value),
-            StmtKind::If {
-                cond: Cond::Any(b) | Cond::All(b),
-                then,
-                otherwise,
-            } => {
-                boolean(b, visit);
-                visit_exprs(then, visit);
-                visit_exprs(otherwise, visit);
-            }
-            StmtKind::While {
-                cond: Cond::Any(b) | Cond::All(b),
-                body,
-            } => {
-                boolean(b, visit);
-                visit_exprs(body, visit);
-            }
-            StmtKind::Where {
-                cond,
-                then,
-                otherwise,
-            } => {
-                boolean(cond, visit);
-                visit_exprs(then, visit);
-                visit_exprs(otherwise, visit);
-            }
-            StmtKind::Store {
-                value, addr, lanes, ..
-            } => {
-                visit(value);
-                visit(addr);
-                if let Some(n) = lanes {
-                    visit(n);
-                }
-            }
-            StmtKind::Gather { addr } | StmtKind::UniformsFrom { addr } => visit(addr),
-            _ => {}
+        s.own_exprs(visit);
+        for body in s.bodies() {
+            visit_exprs(body, visit);
         }
     }
 }

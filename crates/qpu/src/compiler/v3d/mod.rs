@@ -281,10 +281,7 @@ impl V3dCompiled {
     /// The code as the 32-bit words memory holds: each 64-bit instruction little-endian, low
     /// half first.
     pub fn code_words(&self) -> Vec<u32> {
-        self.words
-            .iter()
-            .flat_map(|&word| [word as u32, (word >> 32) as u32])
-            .collect()
+        super::memory_words(&self.words)
     }
 
     /// The most QPUs (batches) this version's GPU runs at once.

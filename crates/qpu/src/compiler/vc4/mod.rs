@@ -137,10 +137,7 @@ impl Compiled {
     /// The code as the 32-bit words memory holds: each 64-bit instruction little-endian, low
     /// half first.
     pub fn code_words(&self) -> Vec<u32> {
-        self.words
-            .iter()
-            .flat_map(|&word| [word as u32, (word >> 32) as u32])
-            .collect()
+        super::memory_words(&self.words)
     }
 
     /// The listing in the assembler's syntax (`qpu asm` accepts it back), with a
