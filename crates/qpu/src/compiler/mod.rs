@@ -111,8 +111,11 @@ pub(crate) fn drive<T: Target>(
     options: Options,
 ) -> Result<T::Code, CompileError> {
     let start = Instant::now();
-    let rewritten = common::rewrite::divisions_by_constants(kernel);
-    let mut code = target.generate(rewritten.as_ref().unwrap_or(kernel), options)?;
+    let divided = common::rewrite::divisions_by_constants(kernel);
+    let kernel = divided.as_ref().unwrap_or(kernel);
+    let selected = common::rewrite::select_before_rotating(kernel);
+    let kernel = selected.as_ref().unwrap_or(kernel);
+    let mut code = target.generate(kernel, options)?;
     if options.self_check {
         let broken = target.validate(&code);
         if !broken.is_empty() {

@@ -20,11 +20,18 @@
 //! variable by a statement just before (loads are not ordered among themselves, so
 //! evaluating it first changes nothing); one that reads the uniform stream, whose reads are
 //! ordered, or sits in a loop or branch condition, is left to the long division.
+//!
+//! **Window edges are selected before their rotation**: two rotations by the same amount,
+//! one of them replacing the other's value in one lane (or all but one) under an `index()`
+//! test, become one rotation of a vector whose lane was selected beforehand (see
+//! [`select_in`]). HeatMap's edges take this shape; each back end then places the selected
+//! vector where its rotation reads it (the VideoCore IV's
+//! `opt::build_rotation_sources_in_place` builds it in the accumulator).
 
 use std::sync::Arc;
 
 use crate::lang::ast::{
-    BinaryOp, BoolExpr, Cond, Expr, Kernel, Stmt, StmtKind, Type, VarDecl, VarId,
+    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, Type, VarDecl, VarId,
 };
 
 /// The largest dividend (in expression nodes) the rewrite copies.
@@ -327,6 +334,166 @@ fn by_power_of_two(e: &Expr) -> Option<Expr> {
     })
 }
 
+/// `kernel` with its window edges selected before their rotation (see [`select_in`]), or
+/// `None` when none has that shape.
+pub(crate) fn select_before_rotating(kernel: &Kernel) -> Option<Kernel> {
+    let mut mentions = vec![0u32; kernel.vars.len()];
+    count_mentions(&kernel.body, &mut mentions);
+    let mut body = kernel.body.clone();
+    select_in(&mut body, &kernel.vars, &mentions).then(|| Kernel {
+        params: kernel.params.clone(),
+        vars: kernel.vars.clone(),
+        body,
+        location: kernel.location,
+    })
+}
+
+/// Adds to `mentions` each variable's reads and writes in `stmts`, at any depth.
+fn count_mentions(stmts: &[Stmt], mentions: &mut [u32]) {
+    let mention = |v: VarId, mentions: &mut [u32]| {
+        if let Some(m) = mentions.get_mut(v.0 as usize) {
+            *m = m.saturating_add(1);
+        }
+    };
+    for s in stmts {
+        if let StmtKind::Assign { var, .. } | StmtKind::Receive { var } = &s.kind {
+            mention(*var, mentions);
+        }
+        s.own_exprs(&mut |e| {
+            e.walk(&mut |e| {
+                if let Expr::Var(v) = e {
+                    mention(*v, mentions);
+                }
+            })
+        });
+        for body in s.bodies() {
+            count_mentions(body, mentions);
+        }
+    }
+}
+
+/// **Window edges selected before their rotation**: `r = rotate(a, n); t = rotate(b, n);
+/// where_(index().eq(c), || r.set(t))` becomes `t = a; where_(index().eq(c - n), || t.set(b));
+/// r = rotate(t, n)`, one rotation instead of two (`ne` likewise). Lane i of a rotation by n
+/// is lane i − n of its source, so lane c of the result comes from `b` and every other lane
+/// from `a`, as before. `t` must be mentioned nowhere else in the kernel (`mentions` counts
+/// each variable's reads and writes), and the four variables distinct, `t` of `a`'s type.
+/// HeatMap's window edges take this shape.
+fn select_in(stmts: &mut Vec<Stmt>, vars: &[VarDecl], mentions: &[u32]) -> bool {
+    let mut changed = false;
+    for s in stmts.iter_mut() {
+        match &mut s.kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                changed |= select_in(then, vars, mentions);
+                changed |= select_in(otherwise, vars, mentions);
+            }
+            StmtKind::While { body, .. } => changed |= select_in(body, vars, mentions),
+            _ => {}
+        }
+    }
+    let rotation = |s: &Stmt| match &s.kind {
+        StmtKind::Assign {
+            var,
+            value: Expr::Rotate { value, amount },
+        } => match (&**value, &**amount) {
+            (Expr::Var(source), Expr::IntLit(n)) if n & 15 != 0 => Some((*var, *source, n & 15)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut i = 0;
+    while i + 2 < stmts.len() {
+        let edge = (|| {
+            let (r, a, n) = rotation(&stmts[i])?;
+            let (t, b, n2) = rotation(&stmts[i + 1])?;
+            let StmtKind::Where {
+                cond:
+                    BoolExpr::Compare {
+                        op: op @ (CmpOp::Eq | CmpOp::Ne),
+                        float: false,
+                        lhs,
+                        rhs,
+                    },
+                then,
+                otherwise,
+            } = &stmts[i + 2].kind
+            else {
+                return None;
+            };
+            let c = match (&**lhs, &**rhs) {
+                (Expr::Special(Special::Index), Expr::IntLit(c))
+                | (Expr::IntLit(c), Expr::Special(Special::Index)) => *c,
+                _ => return None,
+            };
+            let copy = match then.as_slice() {
+                [Stmt {
+                    kind:
+                        StmtKind::Assign {
+                            var,
+                            value: Expr::Var(from),
+                        },
+                    location,
+                }] if *var == r && *from == t => *location,
+                _ => return None,
+            };
+            let distinct = [r, a, t, b]
+                .iter()
+                .enumerate()
+                .all(|(k, x)| [r, a, t, b][k + 1..].iter().all(|y| y != x));
+            let (ti, ai) = (t.0 as usize, a.0 as usize);
+            if n2 != n
+                || !(0..16).contains(&c)
+                || !otherwise.is_empty()
+                || !distinct
+                || vars.get(ti)?.ty != vars.get(ai)?.ty
+                || mentions.get(ti) != Some(&2)
+            {
+                return None;
+            }
+            let assign = |var, value, location| Stmt {
+                kind: StmtKind::Assign { var, value },
+                location,
+            };
+            let lane = Expr::IntLit((c - n).rem_euclid(16));
+            Some([
+                assign(t, Expr::Var(a), stmts[i + 1].location),
+                Stmt {
+                    kind: StmtKind::Where {
+                        cond: BoolExpr::Compare {
+                            op: *op,
+                            float: false,
+                            lhs: Arc::new(Expr::Special(Special::Index)),
+                            rhs: Arc::new(lane),
+                        },
+                        then: vec![assign(t, Expr::Var(b), copy)],
+                        otherwise: Vec::new(),
+                    },
+                    location: stmts[i + 2].location,
+                },
+                assign(
+                    r,
+                    Expr::Rotate {
+                        value: Arc::new(Expr::Var(t)),
+                        amount: Arc::new(Expr::IntLit(n)),
+                    },
+                    stmts[i].location,
+                ),
+            ])
+        })();
+        match edge {
+            Some(new) => {
+                stmts.splice(i..i + 3, new);
+                changed = true;
+                i += 3;
+            }
+            None => i += 1,
+        }
+    }
+    changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,5 +583,74 @@ mod tests {
             rhs: Arc::new(Expr::IntLit(4)),
         };
         assert!(by_power_of_two(&e).is_none());
+    }
+
+    /// Runs `kernel` on the interpreter over 16 input words, returning the 16 words it
+    /// stores (`p[16..32]`).
+    fn run_edges(kernel: &Kernel, input: &[u32]) -> Vec<u32> {
+        let mut words = input.to_vec();
+        words.resize(32, 0);
+        let mut buffers = [crate::runtime::Buffer {
+            bus_address: 0x1000,
+            words: crate::runtime::BufferWords::ReadWrite(&mut words),
+        }];
+        crate::interp::run(kernel, 1, &[0x1000], &mut buffers, &Default::default()).expect("runs");
+        words[16..].to_vec()
+    }
+
+    fn rotations(stmts: &[Stmt]) -> usize {
+        let mut n = 0;
+        visit_exprs(stmts, &mut |e| {
+            e.walk(&mut |e| n += usize::from(matches!(e, Expr::Rotate { .. })))
+        });
+        n
+    }
+
+    /// Window edges at every lane and rotation amount: the rewritten kernel rotates once per
+    /// edge where the recorded one rotates twice, and stores what it stores.
+    #[test]
+    fn window_edges_are_selected_before_rotating() {
+        use crate::lang::*;
+        let input: Vec<u32> = (0..16).map(|i| 1000 + i * 7).collect();
+        for (c, n, ne) in [(0, 1, false), (15, 15, false), (3, 5, true), (9, 2, false)] {
+            let kernel = crate::runtime::compile(move |p: Ptr<Int>| {
+                let a = Int::var(p.load());
+                let b = Int::var(a * 3 + 1);
+                let r = Int::var(rotate(a, n));
+                let t = Int::var(rotate(b, n));
+                let lane = if ne { index().ne(c) } else { index().eq(c) };
+                where_(lane, || r.set(t));
+                (p + 16).store(r);
+            })
+            .expect("records");
+            let recorded = kernel.ast();
+            let rewritten = select_before_rotating(recorded).expect("an edge");
+            assert_eq!(rotations(&recorded.body), 2);
+            assert_eq!(rotations(&rewritten.body), 1, "lane {c}, by {n}");
+            let expected: Vec<u32> = (0..16)
+                .map(|i| {
+                    let source = (i + 16 - n as usize) % 16;
+                    let a = input[source];
+                    let b = a.wrapping_mul(3).wrapping_add(1);
+                    if (i == c as usize) != ne {
+                        b
+                    } else {
+                        a
+                    }
+                })
+                .collect();
+            assert_eq!(run_edges(recorded, &input), expected);
+            assert_eq!(run_edges(&rewritten, &input), expected, "lane {c}, by {n}");
+        }
+        // `t` read again afterwards: left alone.
+        let kernel = crate::runtime::compile(|p: Ptr<Int>| {
+            let a = Int::var(p.load());
+            let r = Int::var(rotate(a, 1));
+            let t = Int::var(rotate(a + 1, 1));
+            where_(index().eq(0), || r.set(t));
+            (p + 16).store(r + t);
+        })
+        .expect("records");
+        assert!(select_before_rotating(kernel.ast()).is_none());
     }
 }

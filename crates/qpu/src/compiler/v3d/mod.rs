@@ -130,8 +130,9 @@
 //! * `rotate` (4.2: the `rot` signal through accumulator r0 and, for a variable amount, r5;
 //!   7.1: the `rotate` op by the negated amount, since it turns the other way). A rotation
 //!   with one lane (or all but one) taken from a second rotation by the same amount, under
-//!   an `index()` test (HeatMap's window edges), is rewritten first into one rotation of a
-//!   vector with that lane selected beforehand (`select_before_rotating`).
+//!   an `index()` test (HeatMap's window edges), was rewritten by the driver into one
+//!   rotation of a vector with that lane selected beforehand
+//!   (`common::rewrite::select_before_rotating`).
 //!
 //! * Semaphores (`sema_inc`/`sema_dec`): V3D has no counting semaphores (its barriers are
 //!   per workgroup), so each is a loop of TMU atomics on its word of the launch's semaphore
@@ -192,7 +193,7 @@ mod ir;
 mod pack;
 mod shape;
 use crate::lang::ast::{
-    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp, VarDecl,
+    BinaryOp, BoolExpr, CmpOp, Cond, Expr, Kernel, Special, Stmt, StmtKind, UnaryOp,
 };
 use ir::{Alu, Dst, Fl, Inst, Label, Op, VReg};
 
@@ -347,15 +348,13 @@ pub(super) fn generate(
     version: V3dVersion,
     options: Options,
 ) -> Result<V3dCompiled, CompileError> {
-    let needs = Needs::of(kernel);
-    let mut edges = kernel.clone();
-    select_before_rotating(&mut edges.body, &kernel.vars, &needs.var_uses, 0);
+    let edges = kernel;
     // Loops sliding a window unrolled by its cycle, then loop-invariant values in front of
     // their loops; each only when the registers it needs make the kernel neither spill nor
     // drop constants it keeps otherwise.
     let mut unrolled = edges.clone();
     let unrolled =
-        (shape::unroll_windows(&mut unrolled, &uniform_variables(&edges)) > 0).then_some(unrolled);
+        (shape::unroll_windows(&mut unrolled, &uniform_variables(edges)) > 0).then_some(unrolled);
     let candidates = unrolled.map(|k| (k, true)).into_iter();
     for (mut shaped, changed) in candidates.chain([(edges.clone(), false)]) {
         if shape::hoist_invariants(&mut shaped) > 0 || changed {
@@ -364,7 +363,7 @@ pub(super) fn generate(
             }
         }
     }
-    compile_shaped(&edges, version, options, true)
+    compile_shaped(edges, version, options, true)
 }
 
 /// Compiles `kernel` as given, dropping pinned constants and spilling variables as the
@@ -526,126 +525,6 @@ struct Needs {
     var_uses: Vec<u32>,
     /// Loops around the statement being walked.
     depth: u32,
-}
-
-/// Window edges selected before their rotation (as the VideoCore IV compiler's
-/// `opt::select_before_rotating` does on its IR): `r = rotate(a, n); t = rotate(b, n);
-/// where_(index().eq(c), || r.set(t))` becomes `t = a; where_(index().eq(c - n), || t.set(b));
-/// r = rotate(t, n)`, one rotation instead of two (`ne` likewise). Lane i of a rotation by n
-/// is lane i − n of its source, so lane c of the result comes from `b` and every other lane
-/// from `a`, as before. `t` must be read nowhere else (its uses, weighted as [`Needs`] weighs them, are
-/// exactly this write and this read), and the four variables distinct, `t` of `a`'s type.
-fn select_before_rotating(stmts: &mut Vec<Stmt>, vars: &[VarDecl], uses: &[u32], depth: u32) {
-    for s in stmts.iter_mut() {
-        match &mut s.kind {
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                select_before_rotating(then, vars, uses, depth);
-                select_before_rotating(otherwise, vars, uses, depth);
-            }
-            StmtKind::While { body, .. } => select_before_rotating(body, vars, uses, depth + 1),
-            _ => {}
-        }
-    }
-    let rotation = |s: &Stmt| match &s.kind {
-        StmtKind::Assign {
-            var,
-            value: Expr::Rotate { value, amount },
-        } => match (&**value, &**amount) {
-            (Expr::Var(source), Expr::IntLit(n)) if n & 15 != 0 => Some((*var, *source, n & 15)),
-            _ => None,
-        },
-        _ => None,
-    };
-    let mut i = 0;
-    while i + 2 < stmts.len() {
-        let edge = (|| {
-            let (r, a, n) = rotation(&stmts[i])?;
-            let (t, b, n2) = rotation(&stmts[i + 1])?;
-            let StmtKind::Where {
-                cond:
-                    BoolExpr::Compare {
-                        op: op @ (CmpOp::Eq | CmpOp::Ne),
-                        float: false,
-                        lhs,
-                        rhs,
-                    },
-                then,
-                otherwise,
-            } = &stmts[i + 2].kind
-            else {
-                return None;
-            };
-            let c = match (&**lhs, &**rhs) {
-                (Expr::Special(Special::Index), Expr::IntLit(c))
-                | (Expr::IntLit(c), Expr::Special(Special::Index)) => *c,
-                _ => return None,
-            };
-            let copy = match then.as_slice() {
-                [Stmt {
-                    kind:
-                        StmtKind::Assign {
-                            var,
-                            value: Expr::Var(from),
-                        },
-                    location,
-                }] if *var == r && *from == t => *location,
-                _ => return None,
-            };
-            let distinct = [r, a, t, b]
-                .iter()
-                .enumerate()
-                .all(|(k, x)| [r, a, t, b][k + 1..].iter().all(|y| y != x));
-            let (ti, ai) = (t.0 as usize, a.0 as usize);
-            let once = 2u32.checked_mul(8u32.checked_pow(depth)?)?;
-            if n2 != n
-                || !(0..16).contains(&c)
-                || !otherwise.is_empty()
-                || !distinct
-                || vars.get(ti)?.ty != vars.get(ai)?.ty
-                || uses.get(ti) != Some(&once)
-            {
-                return None;
-            }
-            let assign = |var, value, location| Stmt {
-                kind: StmtKind::Assign { var, value },
-                location,
-            };
-            let lane = Expr::IntLit((c - n).rem_euclid(16));
-            Some([
-                assign(t, Expr::Var(a), stmts[i + 1].location),
-                Stmt {
-                    kind: StmtKind::Where {
-                        cond: BoolExpr::Compare {
-                            op: *op,
-                            float: false,
-                            lhs: std::sync::Arc::new(Expr::Special(Special::Index)),
-                            rhs: std::sync::Arc::new(lane),
-                        },
-                        then: vec![assign(t, Expr::Var(b), copy)],
-                        otherwise: Vec::new(),
-                    },
-                    location: stmts[i + 2].location,
-                },
-                assign(
-                    r,
-                    Expr::Rotate {
-                        value: std::sync::Arc::new(Expr::Var(t)),
-                        amount: std::sync::Arc::new(Expr::IntLit(n)),
-                    },
-                    stmts[i].location,
-                ),
-            ])
-        })();
-        match edge {
-            Some(new) => {
-                stmts.splice(i..i + 3, new);
-                i += 3;
-            }
-            None => i += 1,
-        }
-    }
 }
 
 impl Needs {

@@ -250,8 +250,10 @@ fn lower_and_clean(
     if !spill_support {
         opt::fuse_masked_rotations(&mut lowered.code, &lowered.acc_only);
         dump("fuse_masked_rotations", || ir::listing(&lowered.code));
-        opt::select_before_rotating(&mut lowered.code, &lowered.acc_only);
-        dump("select_before_rotating", || ir::listing(&lowered.code));
+        opt::build_rotation_sources_in_place(&mut lowered.code, &lowered.acc_only);
+        dump("build_rotation_sources_in_place", || {
+            ir::listing(&lowered.code)
+        });
     }
     opt::fold_uniform_reads(
         &mut lowered.code,

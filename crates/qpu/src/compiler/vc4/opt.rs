@@ -518,250 +518,135 @@ pub fn fuse_masked_rotations(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
     });
 }
 
-/// The lane a flag-setting test of the lane number singles out: `flags = mov elem_num` (Z
-/// in lane 0) or `flags = sub elem_num, c` (Z in lane `c`), with no other effect.
-fn lane_test(op: &Op<VReg>) -> Option<u8> {
-    let Op::Alu {
-        op,
-        dst: Dst::None,
-        a,
-        b,
-        cond: Cond::Always,
-        sf: true,
-        rotate: None,
-    } = op
-    else {
-        return None;
-    };
-    let elem = Src::Read(IoRead::ElemNum);
-    match (op, a, b) {
-        (AluOp::Mov, a, b) if *a == elem && *b == elem => Some(0),
-        (AluOp::Add(qpu_isa::vc4::AddOp::Sub), a, Src::Imm(c))
-        | (AluOp::Add(qpu_isa::vc4::AddOp::Sub), Src::Imm(c), a)
-            if *a == elem =>
-        {
-            match c.value() {
-                qpu_isa::vc4::SmallImmValue::Int(c @ 0..=15) => Some(c as u8),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The flag-setting op that tests for lane `c` alone (see [`lane_test`]).
-fn lane_test_op(c: u8) -> Op<VReg> {
-    let elem = Src::Read(IoRead::ElemNum);
-    let (op, b) = match c {
-        0 => (AluOp::Mov, elem),
-        c => (
-            AluOp::Add(qpu_isa::vc4::AddOp::Sub),
-            Src::Imm(
-                qpu_isa::vc4::SmallImm::from_int(i32::from(c))
-                    .expect("0..=15 is a small immediate"),
-            ),
-        ),
-    };
-    Op::Alu {
-        op,
-        dst: Dst::None,
-        a: elem,
-        b,
-        cond: Cond::Always,
-        sf: true,
-        rotate: None,
-    }
-}
-
-/// A window edge selected before its rotation rather than after: `d = rot(s, n) …
-/// d.ifz = rot(t, n)`, with Z set in lane `c` alone, becomes `u = s; u.ifz = t; d = rot(u,
-/// n)` with Z set in lane `c - n` (mod 16). Lane `i` of a rotation by `n` is lane `i - n` of
-/// its source (the guide, "Vector rotation"), so selecting lane `c - n` of the source picks
-/// the same value for lane `c` of the result, and every other lane keeps `s`'s. (The same
-/// holds for `ifnz`, the other lanes.) One rotation and one accumulator copy fewer, and one
-/// small immediate fewer competing for the B read port: HeatMap's `shift_left` and
-/// `shift_right` (`where_(index().eq(0), || left.set(rotate(prev, 1)))`) are this shape,
-/// after [`fuse_masked_rotations`].
+/// A rotation's source built in place: `t = mov x; … t.cond = mov y; … s = mov t; d =
+/// rot(s, n)`, where `s` is the accumulator the rotation needs and `t` feeds nothing but
+/// that copy, becomes `s = mov x; … s.cond = mov y; … d = rot(s, n)`: one copy fewer. The
+/// driver's window-edge rewrite (`common::rewrite::select_before_rotating`, which selects
+/// the edge lane before rotating) leaves exactly this shape for HeatMap's edges.
 ///
-/// It applies per flag test: every op reading those flags must be such a masked rotation
-/// by the same amount (the test itself changes), and the flags must be set again later in
-/// the same block. Each rotation's source is a single-use accumulator copy of a register
-/// (`s = mov x`); the copies move down to the masked rotation, so `x` and the other source
-/// must keep their values up to there, and `d` must be neither read nor written between
-/// its two definitions.
-pub fn select_before_rotating(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
+/// It applies when `s` is defined once and read once, `t` is defined only by copies in the
+/// same block (the first unconditional) and read only by the copy into `s`, within a short
+/// span that defines no other accumulator-only value. The copies into `s` move down to the
+/// rotation, so the accumulator is busy only there; each copy's source must keep its value
+/// (and a conditional copy its flags) up to the rotation.
+pub fn build_rotation_sources_in_place(code: &mut Vec<Op<VReg>>, acc_only: &[VReg]) {
+    const WINDOW: usize = 8;
     let acc_only: rustc_hash::FxHashSet<VReg> = acc_only.iter().copied().collect();
     let mentions = mention_counts(code);
-    let flags_written = |op: &Op<VReg>| {
-        super::schedule::effects(op)
-            .writes
-            .iter()
-            .any(|(r, _)| *r == super::schedule::Res::Flags)
-    };
-    let flags_read = |op: &Op<VReg>| {
-        super::schedule::effects(op)
-            .reads
-            .iter()
-            .any(|(r, _)| *r == super::schedule::Res::Flags)
-    };
-    // The rotation `d = rot(s, n)` (unconditional) or `d.cond = rot(s, n)` at `at`.
-    let rotation = |op: &Op<VReg>| match op {
+    let plain_copy = |op: &Op<VReg>| match op {
         Op::Alu {
-            op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
+            op: AluOp::Mov,
             dst: Dst::Reg(d),
-            a: Src::Reg(s),
-            b: Src::Reg(s2),
+            a: Src::Reg(x),
+            b: Src::Reg(x2),
             cond,
             sf: false,
-            rotate: Some(Rotation::By(n)),
-        } if s == s2 && acc_only.contains(s) && mentions.get(s) == Some(&2) => {
-            Some((*d, *s, *n, *cond))
-        }
+            rotate: None,
+        } if x == x2 => Some((*d, *x, *cond)),
         _ => None,
     };
-    // The position of the copy `s = mov x` defining `s` before `at` in its block, and `x`,
-    // if `x` (a register or r4) keeps its value from there up to `until`.
-    let copy_of = |code: &[Op<VReg>], s: VReg, at: usize, until: usize| {
-        let i = (0..at)
-            .rev()
-            .take_while(|&i| !code[i].ends_block())
-            .find(|&i| code[i].def() == Some(s))?;
-        let Op::Alu {
-            op: AluOp::Mov,
-            a: x,
-            b: x2,
-            cond: Cond::Always,
-            sf: false,
-            rotate: None,
-            ..
-        } = code[i]
-        else {
-            return None;
-        };
-        let between = &code[i + 1..until];
-        let kept = x == x2
-            && match x {
-                Src::Reg(x) => {
-                    !acc_only.contains(&x) && between.iter().all(|op| op.def() != Some(x))
-                }
-                Src::R4 => !between.iter().any(writes_r4),
-                _ => false,
-            };
-        kept.then_some((i, x))
-    };
+    let mut moved: Vec<(usize, Vec<Op<VReg>>)> = Vec::new();
     let mut removed = vec![false; code.len()];
-    let mut replaced: HashMap<usize, [Op<VReg>; 3]> = HashMap::default();
-    for f in 0..code.len() {
-        let Some(c) = lane_test(&code[f]) else {
+    for y in 0..code.len() {
+        let Op::Alu {
+            op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
+            a: Src::Reg(s),
+            b: Src::Reg(s2),
+            rotate: Some(Rotation::By(_)),
+            ..
+        } = code[y]
+        else {
             continue;
         };
-        // The ops reading these flags, up to the next test in the same block.
-        let mut readers = Vec::new();
-        let mut closed = false;
-        for (j, op) in code.iter().enumerate().skip(f + 1) {
-            if op.ends_block() {
-                break;
-            }
-            if flags_read(op) {
-                readers.push(j);
-            }
-            if flags_written(op) {
-                closed = true;
-                break;
-            }
-        }
-        if !closed || readers.is_empty() {
+        if s != s2 || !acc_only.contains(&s) || mentions.get(&s) != Some(&2) || y == 0 {
             continue;
         }
-        let mut plan = Vec::new();
-        let mut amount = None;
-        for &y in &readers {
-            let Some((d, t, n, cond @ (Cond::ZeroSet | Cond::ZeroClear))) = rotation(&code[y])
-            else {
-                break;
-            };
-            if amount.is_some_and(|a| a != n) {
-                break;
-            }
-            amount = Some(n);
-            // The unconditional rotation into `d` before it, with nothing between them
-            // reading or writing `d`.
-            let Some(x) = (0..y)
-                .rev()
-                .take_while(|&i| !code[i].ends_block())
-                .find(|&i| {
-                    code[i].def() == Some(d) || {
-                        let mut reads = false;
-                        code[i].uses(|r| reads |= r == d);
-                        reads
-                    }
-                })
-            else {
-                break;
-            };
-            let Some((d2, s, n2, Cond::Always)) = rotation(&code[x]) else {
-                break;
-            };
-            if d2 != d || n2 != n || s == t {
-                break;
-            }
-            let (Some((copy_s, from_s)), Some((copy_t, from_t))) =
-                (copy_of(code, s, x, y), copy_of(code, t, y, y))
-            else {
-                break;
-            };
-            if removed[copy_s] || removed[copy_t] || removed[x] {
-                break;
-            }
-            plan.push((
-                y,
-                [copy_s, x, copy_t],
-                [
-                    Op::mov(Dst::Reg(s), from_s),
-                    Op::Alu {
-                        op: AluOp::Mov,
-                        dst: Dst::Reg(s),
-                        a: from_t,
-                        b: from_t,
-                        cond,
-                        sf: false,
-                        rotate: None,
-                    },
-                    Op::Alu {
-                        op: AluOp::Mul(qpu_isa::vc4::MulOp::V8min),
-                        dst: Dst::Reg(d),
-                        a: Src::Reg(s),
-                        b: Src::Reg(s),
-                        cond: Cond::Always,
-                        sf: false,
-                        rotate: Some(Rotation::By(n)),
-                    },
-                ],
-            ));
-        }
-        let Some(n) = amount else { continue };
-        if plan.len() != readers.len() {
+        let x = y - 1;
+        let Some((d, t, Cond::Always)) = plain_copy(&code[x]) else {
+            continue;
+        };
+        if d != s || acc_only.contains(&t) || removed[x] {
             continue;
         }
-        code[f] = lane_test_op((c + 16 - n) & 15);
-        for (y, gone, ops) in plan {
-            for i in gone {
-                removed[i] = true;
+        // `t`'s definitions, walking back from the copy within the block and the window.
+        let mut defs = Vec::new();
+        let mut first = None;
+        for i in (0..x)
+            .rev()
+            .take(WINDOW)
+            .take_while(|&i| !code[i].ends_block())
+        {
+            let op = &code[i];
+            if op.def() == Some(t) {
+                let Some((_, _, cond)) = plain_copy(op) else {
+                    break;
+                };
+                defs.push(i);
+                if cond == Cond::Always {
+                    first = Some(i);
+                    break;
+                }
+            } else if op.def().is_some_and(|r| acc_only.contains(&r)) {
+                break;
             }
-            replaced.insert(y, ops);
         }
+        let Some(first) = first else { continue };
+        // `t` is mentioned by its definitions (a conditional one reads it too) and the one
+        // copy, nowhere else.
+        let own = defs
+            .iter()
+            .map(|&i| if first == i { 1 } else { 2 })
+            .sum::<u32>()
+            + 1;
+        if mentions.get(&t) != Some(&own)
+            || (first..x).any(|i| !defs.contains(&i) && code[i].def() == Some(t))
+        {
+            continue;
+        }
+        // The definitions move down to the rotation (the accumulator then lives only
+        // there): each source must keep its value, and a conditional copy its flags, up to
+        // the rotation.
+        let keeps = defs.iter().all(|&i| {
+            let (_, from, cond) = plain_copy(&code[i]).expect("a copy");
+            (i + 1..y).all(|j| {
+                code[j].def() != Some(from)
+                    && (cond == Cond::Always || defs.contains(&j) || !writes_flags(&code[j]))
+            })
+        });
+        if !keeps {
+            continue;
+        }
+        for &i in &defs {
+            removed[i] = true;
+        }
+        let mut ops: Vec<Op<VReg>> = defs.iter().rev().map(|&i| code[i].clone()).collect();
+        for op in &mut ops {
+            if let Op::Alu { dst, .. } = op {
+                *dst = Dst::Reg(s);
+            }
+        }
+        moved.push((x, ops));
     }
-    if replaced.is_empty() {
+    if moved.is_empty() {
         return;
     }
     let old = std::mem::take(code);
+    let mut moved = moved.into_iter().peekable();
     for (i, op) in old.into_iter().enumerate() {
-        if let Some(ops) = replaced.remove(&i) {
-            code.extend(ops);
+        if moved.peek().is_some_and(|(x, _)| *x == i) {
+            code.extend(moved.next().expect("peeked").1);
         } else if !removed[i] {
             code.push(op);
         }
     }
+}
+
+/// Whether `op` sets the flags.
+fn writes_flags(op: &Op<VReg>) -> bool {
+    super::schedule::effects(op)
+        .writes
+        .iter()
+        .any(|(r, _)| *r == super::schedule::Res::Flags)
 }
 
 /// `v` if `op` is `v = mov r4`.
@@ -1461,118 +1346,68 @@ mod tests {
         }
     }
 
-    /// `flags = sub elem_num, c` (or `mov elem_num` for lane 0).
-    fn lane(c: u8) -> Op<VReg> {
-        lane_test_op(c)
-    }
-
-    /// A window edge as `where_(index().eq(c), || d.set(rotate(t, n)))` leaves it:
-    /// `s = mov x; d = rot(s, n); u = mov y; <lane c>; d.ifz = rot(u, n); <other flags>`.
-    fn window_edge(c: u8, n: u8) -> Vec<Op<VReg>> {
+    /// A window edge as the driver's `select_before_rotating` rewrite leaves it after
+    /// lowering: `t = mov x; <lane test>; t.ifz = mov y; s = mov t; d = rot(s, n); <other
+    /// flags>`, with `s` (v0) accumulator-only.
+    fn selected_edge() -> Vec<Op<VReg>> {
         vec![
-            Op::mov(Dst::Reg(VReg(0)), v(10)),
-            rotation(2, 0, n),
-            Op::mov(Dst::Reg(VReg(1)), v(11)),
-            lane(c),
-            rotation_where(2, 1, n, Cond::ZeroSet),
+            Op::mov(Dst::Reg(VReg(1)), v(10)),
+            test(v(12), v(13)),
+            masked_copy(1, 11),
+            Op::mov(Dst::Reg(VReg(0)), v(1)),
+            rotation(2, 0, 1),
             test(v(12), v(13)),
         ]
     }
 
     #[test]
-    fn a_window_edge_is_selected_before_its_rotation() {
-        for (c, n, selected) in [(0, 1, 15), (15, 15, 0), (3, 5, 14), (9, 2, 7)] {
-            let mut code = window_edge(c, n);
-            select_before_rotating(&mut code, &[VReg(0), VReg(1)]);
-            assert_eq!(
-                code,
-                vec![
-                    lane(selected),
-                    Op::mov(Dst::Reg(VReg(0)), v(10)),
-                    masked_copy(0, 11),
-                    rotation(2, 0, n),
-                    test(v(12), v(13)),
-                ],
-                "lane {c}, rotation by {n}"
-            );
-        }
-        // Each lane test of HeatMap's three cursors covers three edges by the same amount.
-        let mut code = window_edge(0, 1);
-        let edge = |d: u32, s: u32, x: u32| {
-            [
-                Op::mov(Dst::Reg(VReg(s)), v(x)),
-                rotation(d, s, 1),
-                Op::mov(Dst::Reg(VReg(s + 1)), v(x + 1)),
-                rotation_where(d, s + 1, 1, Cond::ZeroSet),
-            ]
-        };
-        let second = edge(22, 20, 30);
-        code.splice(4..4, second[..2].iter().cloned());
-        code.splice(7..7, second[2..].iter().cloned());
-        select_before_rotating(&mut code, &[VReg(0), VReg(1), VReg(20), VReg(21)]);
-        assert_eq!(code[0], lane(15));
+    fn a_rotation_source_is_built_in_its_accumulator() {
+        let mut code = selected_edge();
+        build_rotation_sources_in_place(&mut code, &[VReg(0)]);
         assert_eq!(
-            code.iter()
-                .filter(|op| matches!(
-                    op,
-                    Op::Alu {
-                        rotate: Some(_),
-                        ..
-                    }
-                ))
-                .count(),
-            2,
+            code,
+            vec![
+                test(v(12), v(13)),
+                Op::mov(Dst::Reg(VReg(0)), v(10)),
+                masked_copy(0, 11),
+                rotation(2, 0, 1),
+                test(v(12), v(13)),
+            ],
             "{}",
             listing(&code)
         );
     }
 
     #[test]
-    fn window_edges_that_cannot_be_selected_first_stay() {
-        let acc = [VReg(0), VReg(1)];
+    fn rotation_sources_that_cannot_be_built_in_place_stay() {
         let mut cases = Vec::new();
-        // The flags are not set again in the block (a later block may read them).
-        let mut open = window_edge(0, 1);
-        open.pop();
-        cases.push(open);
-        // Something else reads the same flags.
-        let mut other = window_edge(0, 1);
-        other.insert(5, masked_add(7, v(12), v(13)));
-        cases.push(other);
-        // `d` is read between its two definitions.
-        let mut read = window_edge(0, 1);
-        read.insert(2, add(Dst::Reg(VReg(8)), v(2), v(2)));
+        // The selected value is read again after the rotation.
+        let mut read = selected_edge();
+        read.push(add(Dst::Reg(VReg(8)), v(1), v(1)));
         cases.push(read);
-        // A copied register changes before the masked rotation.
-        for x in [10, 11] {
-            let mut changed = window_edge(0, 1);
-            changed.insert(4, add(Dst::Reg(VReg(x)), v(12), v(12)));
+        // A copied register changes before the rotation.
+        for (at, x) in [(1, 10), (3, 11)] {
+            let mut changed = selected_edge();
+            changed.insert(at, add(Dst::Reg(VReg(x)), v(12), v(12)));
             cases.push(changed);
         }
-        // Rotations by different amounts under one lane test.
-        let mut mixed = window_edge(0, 1);
-        mixed.splice(
-            5..5,
-            [
-                Op::mov(Dst::Reg(VReg(20)), v(30)),
-                rotation(22, 20, 15),
-                Op::mov(Dst::Reg(VReg(21)), v(31)),
-                rotation_where(22, 21, 15, Cond::ZeroSet),
-            ],
-        );
-        cases.push(mixed);
-        // A test of something other than the lane number.
-        let mut not_lane = window_edge(0, 1);
-        not_lane[3] = test(v(12), Src::Imm(SmallImm::from_int(0).unwrap()));
-        cases.push(not_lane);
-        // A condition on N rather than Z.
-        let mut negative = window_edge(0, 1);
-        negative[4] = rotation_where(2, 1, 1, Cond::NegativeSet);
-        cases.push(negative);
+        // The flags change between the conditional copy and the rotation.
+        let mut flags = selected_edge();
+        flags.insert(3, test(v(13), v(12)));
+        cases.push(flags);
+        // The first definition is conditional (the value comes from elsewhere).
+        let mut conditional = selected_edge();
+        conditional[0] = masked_copy(1, 10);
+        cases.push(conditional);
+        // Another accumulator-only value is defined in the span.
+        let mut busy = selected_edge();
+        busy.insert(1, Op::mov(Dst::Reg(VReg(5)), v(12)));
+        busy.push(add(Dst::Reg(VReg(8)), v(5), v(5)));
+        cases.push(busy);
         for code in cases {
-            let mut selected = code.clone();
-            select_before_rotating(&mut selected, &[acc[0], acc[1], VReg(20), VReg(21)]);
-            assert_eq!(selected, code, "{}", listing(&code));
+            let mut built = code.clone();
+            build_rotation_sources_in_place(&mut built, &[VReg(0), VReg(5)]);
+            assert_eq!(built, code, "{}", listing(&code));
         }
     }
 }
