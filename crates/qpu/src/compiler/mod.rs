@@ -150,6 +150,12 @@ impl Program {
         }
     }
 
+    /// The instruction words as memory holds them (32-bit words, each instruction's low half
+    /// first).
+    pub fn code_words(&self) -> Vec<u32> {
+        memory_words(self.words())
+    }
+
     /// How long the compilation took.
     pub fn compile_time(&self) -> Duration {
         match self {
@@ -164,6 +170,13 @@ impl Program {
             Program::Vc4(c) => c.location(index),
             Program::V3d(c) => c.location(index),
         }
+    }
+
+    /// The kernel statement the instruction at bus address `pc` comes from, with the code
+    /// placed at `code` (both generations' instructions are 8 bytes).
+    pub fn location_at(&self, code: u32, pc: u32) -> Option<SourceLocation> {
+        let offset = pc.checked_sub(code)?;
+        self.location(offset as usize / 8)
     }
 }
 

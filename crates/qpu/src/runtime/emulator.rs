@@ -29,12 +29,12 @@
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use super::host::{lock, HostArrays};
-use super::staging::{self, DeviceMemory, ProgramCache};
+use super::staging::{self, Adapter, DeviceMemory, ProgramCache, Region};
 use super::{Backend, BufferWords, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compiler::{Compiled, Gpu, Program};
+use crate::compiler::{Gpu, Program};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 use qpu_emu::memory::MemoryError;
 
@@ -76,11 +76,6 @@ impl Emulator {
     pub fn last_report(&self) -> Option<qpu_emu::vc4::RunReport> {
         lock(&self.last).clone()
     }
-
-    /// The compiled form of a launched kernel (compiled on first use).
-    fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Program>> {
-        self.cache.get(launch, Gpu::Vc4)
-    }
 }
 
 impl Device {
@@ -102,17 +97,14 @@ fn backend_error(message: impl std::fmt::Display) -> Error {
 /// bus address, length).
 fn run_error(
     error: qpu_emu::EmuError,
-    compiled: &Compiled,
+    program: &Program,
     code: u32,
     places: &[(usize, u32, usize)],
 ) -> Error {
     use qpu_emu::vc4::vpm::{DmaKind, VpmError};
     use qpu_emu::vc4::Rule;
     use qpu_emu::{EmuError, Fault};
-    let location = |pc: u32| {
-        pc.checked_sub(code)
-            .and_then(|offset| compiled.location(offset as usize / 8))
-    };
+    let location = |pc: u32| program.location_at(code, pc);
     let (kind, qpu, pc) = match error {
         EmuError::Fault {
             qpu,
@@ -208,7 +200,7 @@ fn run_error(
 struct EmulatedMemory<'e>(&'e mut qpu_emu::vc4::Emulator);
 
 impl DeviceMemory for EmulatedMemory<'_> {
-    fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
+    fn alloc(&mut self, _: Region, bytes: u32, align: u32) -> Result<u32> {
         self.0
             .memory_mut()
             .alloc(bytes, align)
@@ -285,10 +277,29 @@ impl Backend for Emulator {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
+        staging::launch(self, launch)
+    }
+}
+
+impl Adapter for Emulator {
+    fn gpu(&self) -> Gpu {
+        Gpu::Vc4
+    }
+
+    fn gpu_name(&self) -> &'static str {
+        "VideoCore IV"
+    }
+
+    fn qpus(&self) -> u32 {
+        super::VC4_QPUS
+    }
+
+    fn programs(&self) -> &ProgramCache {
+        &self.cache
+    }
+
+    fn execute(&self, launch: &mut Launch<'_>, program: &Program) -> Result<RunReport> {
         let n = launch.num_qpus;
-        let program = self.compiled(launch)?;
-        let compiled = staging::vc4_code(&program)?;
         let mut config = qpu_emu::vc4::EmulatorConfig {
             qpus: n as usize,
             ..self.config.clone()
@@ -308,13 +319,12 @@ impl Backend for Emulator {
         }
         .map_err(backend_error)?;
         let mut memory = EmulatedMemory(&mut emu);
-        let code = staging::stage_code(compiled, &mut memory)?;
-        let arrays = launch.buffers.iter().map(|b| b.bus_address).collect();
-        let staged = staging::stage_uniforms(launch, compiled, &mut memory, arrays, code)?;
+        let code = staging::stage_code(program, &mut memory)?;
+        let staged = staging::stage_run(launch, program, &mut memory, code)?;
         let places = launch.places();
-        let ran = emu.run_lending(&staged.programs, lend(&mut launch.buffers, None));
+        let ran = emu.run_lending(&staged.programs(), lend(&mut launch.buffers, None));
         *lock(&self.spare) = Some(emu);
-        let report = ran.map_err(|e| run_error(e, compiled, code, &places))?;
+        let report = ran.map_err(|e| run_error(e, program, code, &places))?;
 
         let qpus = report
             .qpus

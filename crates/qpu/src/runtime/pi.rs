@@ -35,16 +35,16 @@
 //! }
 //! ```
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use qpu_pi::{Gpu, GpuMemory, LaunchOptions, LaunchPath, PiError};
 
 use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::staging::{self, DeviceMemory, ProgramCache};
+use super::staging::{self, Adapter, DeviceMemory, ProgramCache, Region};
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
-use crate::compiler::{self, Compiled, Program};
+use crate::compiler::{self, Program};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
@@ -117,11 +117,6 @@ impl Pi {
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
     }
-
-    /// The compiled form of a launched kernel (compiled on first use).
-    fn compiled(&self, launch: &Launch<'_>) -> Result<Arc<Program>> {
-        self.cache.get(launch, compiler::Gpu::Vc4)
-    }
 }
 
 impl Device {
@@ -140,14 +135,14 @@ struct CodeCache {
 
 impl CodeCache {
     /// Bus address of the kernel's code, loading it into GPU memory if it is not there.
-    fn address(&mut self, gpu: &Gpu, kernel_id: u64, compiled: &Compiled) -> Result<u32> {
+    fn address(&mut self, gpu: &Gpu, kernel_id: u64, program: &Program) -> Result<u32> {
         if let Some(position) = self.entries.iter().position(|(id, _)| *id == kernel_id) {
             let entry = self.entries.remove(position);
             let address = entry.1.bus_address();
             self.entries.push(entry);
             return Ok(address);
         }
-        let words = compiled.code_words();
+        let words = program.code_words();
         let bytes = words.len().max(1) * 4;
         let mut block = match gpu.alloc(bytes) {
             Ok(block) => block,
@@ -203,7 +198,7 @@ impl RunMemory<'_> {
 }
 
 impl DeviceMemory for RunMemory<'_> {
-    fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
+    fn alloc(&mut self, _: Region, bytes: u32, align: u32) -> Result<u32> {
         let bytes = bytes as usize;
         let align = align.max(4) as usize;
         // Blocks start on a page, so aligning the offset aligns the address. Small pieces (code,
@@ -285,23 +280,42 @@ impl Backend for Pi {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        staging::check(launch, "VideoCore IV", super::VC4_QPUS)?;
-        let program = self.compiled(launch)?;
-        let compiled = staging::vc4_code(&program)?;
+        staging::launch(self, launch)
+    }
+}
+
+impl Adapter for Pi {
+    fn gpu(&self) -> compiler::Gpu {
+        compiler::Gpu::Vc4
+    }
+
+    fn gpu_name(&self) -> &'static str {
+        "VideoCore IV"
+    }
+
+    fn qpus(&self) -> u32 {
+        super::VC4_QPUS
+    }
+
+    fn programs(&self) -> &ProgramCache {
+        &self.cache
+    }
+
+    fn execute(&self, launch: &mut Launch<'_>, program: &Program) -> Result<RunReport> {
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut code_cache = lock(&self.code);
-        let code = code_cache.address(&self.gpu, launch.kernel_id, compiled)?;
+        let code = code_cache.address(&self.gpu, launch.kernel_id, program)?;
         let arrays: Vec<u32> = launch.buffers.iter().map(|b| b.bus_address).collect();
         let mut memory = RunMemory {
             gpu: &self.gpu,
             blocks: Vec::new(),
             used: 0,
         };
-        let staged = staging::stage_uniforms(launch, compiled, &mut memory, arrays.clone(), code)?;
+        let staged = staging::stage_run(launch, program, &mut memory, code)?;
         let mut buffers = lend_arrays(&mut launch.buffers);
         let launched = self
             .gpu
-            .launch_buffers(&staged.programs, &mut buffers, &self.options)
+            .launch_buffers(&staged.programs(), &mut buffers, &self.options)
             .map_err(|error| launch_error(error, &arrays))?;
         drop(buffers);
         drop(memory);

@@ -1,20 +1,25 @@
-//! What every machine-code backend does around a launch, whatever runs the code: compile
-//! once per kernel and lay the run out in the device's memory following the compiler's
-//! launch contract (see [`crate::compiler`](mod@crate::compiler)).
+//! The one launch path of the machine-code backends ([`launch`]): check the launch against
+//! the kernel and the GPU, take the program from the one compile cache ([`ProgramCache`]),
+//! and hand it to the backend ([`Adapter`]), which places it with [`stage_code`] and
+//! [`stage_run`] in its memory ([`DeviceMemory`]), lends the arrays, runs it and maps its
+//! faults to the kernel's source. Each generation's launch contract is its compiled
+//! program's (see [`crate::compiler`](mod@crate::compiler)); the backends are the memory
+//! and the machine.
 //!
 //! The argument arrays are already in the device's memory at their bus addresses (GPU memory
-//! on the Pi; on the emulator, host memory the backend lends the emulated machine for the
-//! run), so staging copies none of them. It adds, in allocation order, the code, the spill
-//! area (one slice per QPU) when the kernel spills, and one uniform stream per QPU,
-//! `[qpu, n, args..., spill?]`.
+//! on the Pi; on the emulators, host memory the backend lends the emulated machine for the
+//! run), so staging copies none of them. It adds, in allocation order, the code (backends
+//! that keep code between runs place it once per kernel), the spill area (one slice per
+//! QPU) when the kernel spills, on V3D the semaphore area when the kernel uses semaphores,
+//! and the uniform streams: one per QPU on the VideoCore IV, `[qpu, n, args..., spill?]`,
+//! and one all V3D batches share.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::host::lock;
-use super::{Launch, MAX_QPUS};
-use crate::compiler::v3d::V3dCompiled;
-use crate::compiler::{self, Compiled, Gpu, Program};
+use super::{Launch, RunReport, MAX_QPUS};
+use crate::compiler::{self, Gpu, Program};
 use crate::error::{Error, Result};
 use crate::lang::ast::Type;
 
@@ -22,20 +27,75 @@ use crate::lang::ast::Type;
 /// or a few past the end, which hardware-proven kernels issue and discard, reads memory that
 /// exists.
 pub(super) const TAIL_MARGIN: u32 = 4096;
-/// Arrays and spill areas start on a page, as mailbox allocations on the Pi do.
+/// VideoCore IV spill areas start on a page, as mailbox allocations on the Pi do.
 const PAGE: u32 = 4096;
-/// Code is fetched in 64-byte lines.
-const CODE_ALIGN: u32 = 64;
+/// Code is fetched in 64-byte lines; V3D's spill and semaphore areas start on a line too.
+const LINE: u32 = 64;
 /// Uniform streams start on a 16-byte boundary.
 const UNIFORMS_ALIGN: u32 = 16;
 
+/// What a block of a run's device memory holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Region {
+    /// The instructions.
+    Code,
+    /// The spill area: the kernel writes and reads it.
+    Spill,
+    /// V3D's semaphore words (zero at the start): the kernel's atomics write them.
+    Semaphores,
+    /// A uniform stream: the kernel reads it.
+    Uniforms,
+}
+
+impl Region {
+    /// Whether the QPUs write this region (the others they only read).
+    pub(super) fn written(self) -> bool {
+        matches!(self, Region::Spill | Region::Semaphores)
+    }
+
+    /// Its alignment in bytes for `program`'s generation.
+    fn align(self, program: &Program) -> u32 {
+        match (self, program) {
+            (Region::Code, _) => LINE,
+            (Region::Uniforms, _) => UNIFORMS_ALIGN,
+            (Region::Spill, Program::Vc4(_)) => PAGE,
+            (Region::Spill | Region::Semaphores, _) => LINE,
+        }
+    }
+}
+
 /// Memory a backend's QPUs read and write, by bus address.
 pub(super) trait DeviceMemory {
-    /// Allocates `bytes` zero-filled bytes aligned to `align` (a power of two, at most a page)
-    /// and returns their bus address.
-    fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32>;
+    /// Allocates `bytes` (at least 4) zero-filled bytes for `region`, aligned to `align` (a
+    /// power of two, at most a page), and returns their bus address.
+    fn alloc(&mut self, region: Region, bytes: u32, align: u32) -> Result<u32>;
     /// Writes `words` from `address` on; the range lies inside one allocation.
     fn write(&mut self, address: u32, words: &[u32]) -> Result<()>;
+}
+
+/// A machine-code backend's part in [`launch`]: its GPU and QPU count, its compile cache,
+/// and the run itself.
+pub(super) trait Adapter {
+    /// The GPU the backend runs code for.
+    fn gpu(&self) -> Gpu;
+    /// The GPU's name in errors about the QPU count.
+    fn gpu_name(&self) -> &'static str;
+    /// The QPUs a launch may use.
+    fn qpus(&self) -> u32;
+    /// The backend's compiled kernels.
+    fn programs(&self) -> &ProgramCache;
+    /// Places `program` ([`stage_code`], [`stage_run`]), lends the launch's arrays, runs it
+    /// and reports; a fault becomes a run error at the kernel's source
+    /// ([`Program::location_at`]).
+    fn execute(&self, launch: &mut Launch<'_>, program: &Program) -> Result<RunReport>;
+}
+
+/// Launches a kernel on a machine-code backend: check the launch before anything is
+/// allocated, compile (or take the cached program), run.
+pub(super) fn launch(adapter: &impl Adapter, launch: &mut Launch<'_>) -> Result<RunReport> {
+    check(launch, adapter.gpu_name(), adapter.qpus())?;
+    let program = adapter.programs().get(launch, adapter.gpu())?;
+    adapter.execute(launch, &program)
 }
 
 /// Compiled kernels by (kernel id, GPU, QPU count): the one compile cache every backend
@@ -70,29 +130,6 @@ impl ProgramCache {
         let program = Arc::new(compiler::compile_for_with(launch.kernel, gpu, options)?);
         lock(&self.programs).insert(key, program.clone());
         Ok(program)
-    }
-}
-
-/// The VideoCore IV code of a program the cache compiled for [`Gpu::Vc4`].
-pub(super) fn vc4_code(program: &Program) -> Result<&Compiled> {
-    match program {
-        Program::Vc4(code) => Ok(code),
-        Program::V3d(_) => Err(internal("a V3D program reached a VideoCore IV backend")),
-    }
-}
-
-/// The V3D code of a program the cache compiled for [`Gpu::Vc6`] or [`Gpu::Vc7`].
-pub(super) fn v3d_code(program: &Program) -> Result<&V3dCompiled> {
-    match program {
-        Program::V3d(code) => Ok(code),
-        Program::Vc4(_) => Err(internal("a VideoCore IV program reached a V3D backend")),
-    }
-}
-
-fn internal(message: &str) -> Error {
-    Error::Backend {
-        backend: "runtime".to_string(),
-        message: format!("internal error: {message}"),
     }
 }
 
@@ -139,8 +176,18 @@ pub(super) fn check(launch: &Launch<'_>, gpu: &'static str, max: u32) -> Result<
 /// Where a launch was put in device memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Staged {
-    /// One (uniforms address, code address) pair per QPU, QPU 0 first.
-    pub(super) programs: Vec<(u32, u32)>,
+    /// The code's bus address.
+    pub(super) code: u32,
+    /// The uniform streams' addresses: one per QPU on the VideoCore IV, QPU 0 first; one
+    /// that every V3D batch reads.
+    pub(super) uniforms: Vec<u32>,
+}
+
+impl Staged {
+    /// One (uniforms address, code address) pair per QPU, as the VideoCore IV starts them.
+    pub(super) fn programs(&self) -> Vec<(u32, u32)> {
+        self.uniforms.iter().map(|&u| (u, self.code)).collect()
+    }
 }
 
 fn too_large(what: &str) -> Error {
@@ -149,54 +196,85 @@ fn too_large(what: &str) -> Error {
     ))
 }
 
-/// Puts the kernel's code in `memory`; returns its bus address.
-pub(super) fn stage_code(compiled: &Compiled, memory: &mut dyn DeviceMemory) -> Result<u32> {
-    let code_words = compiled.code_words();
-    let code_bytes = u32::try_from(code_words.len() * 4).map_err(|_| too_large("the code"))?;
-    let code = memory.alloc(code_bytes.max(4), CODE_ALIGN)?;
-    memory.write(code, &code_words)?;
-    Ok(code)
+/// Places `words` in a new block of `memory` for `region`; returns its address.
+fn place(
+    memory: &mut dyn DeviceMemory,
+    program: &Program,
+    region: Region,
+    words: &[u32],
+) -> Result<u32> {
+    let bytes = u32::try_from(words.len() * 4).map_err(|_| too_large("the code"))?;
+    let address = memory.alloc(region, bytes.max(4), region.align(program))?;
+    memory.write(address, words)?;
+    Ok(address)
 }
 
-/// The rest of a launch's layout once its arrays (`arrays`, in the order of
-/// `Launch::buffers`) and code (`code`) are in device memory: the spill area and the uniform
-/// streams.
-pub(super) fn stage_uniforms(
+/// Puts the program's code in `memory`; returns its bus address.
+pub(super) fn stage_code(program: &Program, memory: &mut dyn DeviceMemory) -> Result<u32> {
+    place(memory, program, Region::Code, &program.code_words())
+}
+
+/// The rest of a launch's layout once its code is at `code`: the spill area, V3D's
+/// semaphore area and the uniform streams.
+pub(super) fn stage_run(
     launch: &Launch<'_>,
-    compiled: &Compiled,
+    program: &Program,
     memory: &mut dyn DeviceMemory,
-    arrays: Vec<u32>,
     code: u32,
 ) -> Result<Staged> {
     let n = launch.num_qpus;
-    let args = device_args(launch, &arrays);
-    let spill = match compiled.spill_bytes(n) {
-        None => return Err(too_large("the spill area")),
-        Some(0) => None,
-        Some(bytes) => Some(memory.alloc(bytes, PAGE)?),
-    };
-
-    let mut programs = Vec::with_capacity(n as usize);
-    for qpu in 0..n {
-        let spill_area = spill.map_or(0, |base| base + qpu * compiled.spill_bytes_per_qpu);
-        let stream = compiled.uniforms(qpu, n, &args, spill_area);
-        let address = memory.alloc((stream.len() * 4) as u32, UNIFORMS_ALIGN)?;
-        memory.write(address, &stream)?;
-        programs.push((address, code));
+    let args = device_args(launch);
+    let spill_bytes = match program {
+        Program::Vc4(c) => c.spill_bytes(n),
+        Program::V3d(c) => c.spill_bytes(n),
     }
-    Ok(Staged { programs })
+    .ok_or_else(|| too_large("the spill area"))?;
+    let mut area = |region: Region, bytes: u32| match bytes {
+        0 => Ok(0),
+        bytes => memory.alloc(region, bytes, region.align(program)),
+    };
+    let spill = area(Region::Spill, spill_bytes)?;
+    let streams = match program {
+        Program::Vc4(c) => (0..n)
+            .map(|qpu| {
+                let slice = if spill == 0 {
+                    0
+                } else {
+                    spill + qpu * c.spill_bytes_per_qpu
+                };
+                c.uniforms(qpu, n, &args, slice)
+            })
+            .collect(),
+        Program::V3d(c) => {
+            let semaphores = area(Region::Semaphores, c.semaphore_bytes)?;
+            vec![c.uniforms(n, &args, spill, semaphores)]
+        }
+    };
+    let uniforms = streams
+        .iter()
+        .map(|stream| {
+            // An empty stream starts past its (4-byte) block: a read of it is an error.
+            let address = place(memory, program, Region::Uniforms, stream)?;
+            Ok(if stream.is_empty() {
+                address + 4
+            } else {
+                address
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(Staged { code, uniforms })
 }
 
 /// The launch's argument words with each pointer argument replaced by its array's device
 /// address (arrays are passed in pointer-parameter order).
-fn device_args(launch: &Launch<'_>, arrays: &[u32]) -> Vec<u32> {
-    let mut addresses = arrays.iter();
+fn device_args(launch: &Launch<'_>) -> Vec<u32> {
+    let mut addresses = launch.buffers.iter().map(|b| b.bus_address);
     launch
         .args
         .iter()
         .zip(&launch.kernel.params)
         .map(|(&arg, param)| match param.ty {
-            Type::Ptr(_) => addresses.next().copied().unwrap_or(arg),
+            Type::Ptr(_) => addresses.next().unwrap_or(arg),
             _ => arg,
         })
         .collect()
@@ -239,7 +317,7 @@ mod tests {
     }
 
     impl DeviceMemory for MapMemory {
-        fn alloc(&mut self, bytes: u32, align: u32) -> Result<u32> {
+        fn alloc(&mut self, _: Region, bytes: u32, align: u32) -> Result<u32> {
             let base = (self.next + 4096).next_multiple_of(align);
             self.next = base + bytes;
             self.blocks
@@ -281,7 +359,7 @@ mod tests {
             step_limit: None,
         };
         check(&launch, "VideoCore IV", super::super::VC4_QPUS).unwrap();
-        let compiled = Compiled {
+        let program = Program::Vc4(crate::compiler::Compiled {
             instructions: Vec::new(),
             words: vec![0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00],
             uniforms: 7,
@@ -290,11 +368,10 @@ mod tests {
             compile_time: Default::default(),
             locations: Vec::new(),
             cycles: Vec::new(),
-        };
+        });
         let mut memory = MapMemory::default();
-        let code = stage_code(&compiled, &mut memory).unwrap();
-        let arrays = vec![input.bus_address(), launch.args[3]];
-        let staged = stage_uniforms(&launch, &compiled, &mut memory, arrays, code).unwrap();
+        let code = stage_code(&program, &mut memory).unwrap();
+        let staged = stage_run(&launch, &program, &mut memory, code).unwrap();
 
         // Code, spill, then three uniform streams; no array is copied.
         let sizes: Vec<(u32, u32)> = memory.allocations.iter().map(|a| (a.1, a.2)).collect();
@@ -312,7 +389,7 @@ mod tests {
             memory.read(code_at, 4).unwrap(),
             vec![0x5566_7788, 0x1122_3344, 0xddee_ff00, 0x99aa_bbcc]
         );
-        for (qpu, &(uniforms_at, code)) in staged.programs.iter().enumerate() {
+        for (qpu, &(uniforms_at, code)) in staged.programs().iter().enumerate() {
             assert_eq!(code, code_at);
             let qpu = qpu as u32;
             assert_eq!(
@@ -328,6 +405,53 @@ mod tests {
                 ]
             );
         }
+    }
+
+    /// V3D's layout: code, the spill area for all batches, the semaphore words, then one
+    /// uniform stream `[n, args..., spill, semaphores, constants...]` every batch reads.
+    #[test]
+    fn v3d_layout_follows_its_launch_contract() {
+        let k = kernel(|_n, p, _x, q| q.store(p.load()));
+        let device = Device::interpreter();
+        let input = device.alloc_from(&[7i32; 16]).unwrap();
+        let mut output = device.alloc::<i32>(20).unwrap();
+        let args = vec![
+            5,
+            input.bus_address(),
+            1.5f32.to_bits(),
+            output.bus_address(),
+        ];
+        let launch = Launch {
+            kernel: &k.ast,
+            kernel_id: k.id,
+            num_qpus: 4,
+            args: args.clone(),
+            buffers: vec![input.buffer(), output.buffer_mut()],
+            step_limit: None,
+        };
+        let program = Program::V3d(crate::compiler::v3d::V3dCompiled {
+            version: qpu_isa::v3d::V3dVersion::V42,
+            instructions: Vec::new(),
+            words: vec![0x1122_3344_5566_7788],
+            locations: Vec::new(),
+            constants: vec![0xdead_beef],
+            params: 4,
+            spill_bytes_per_qpu: 96,
+            semaphore_bytes: 64,
+            compile_time: Default::default(),
+        });
+        let mut memory = MapMemory::default();
+        let code = stage_code(&program, &mut memory).unwrap();
+        let staged = stage_run(&launch, &program, &mut memory, code).unwrap();
+        let sizes: Vec<(u32, u32)> = memory.allocations.iter().map(|a| (a.1, a.2)).collect();
+        assert_eq!(sizes, vec![(8, 64), (4 * 96, 64), (64, 64), (32, 16)]);
+        let at: Vec<u32> = memory.allocations.iter().map(|a| a.0).collect();
+        assert_eq!(staged.code, at[0]);
+        assert_eq!(staged.uniforms, vec![at[3]]);
+        let mut stream = vec![4];
+        stream.extend(&args);
+        stream.extend([at[1], at[2], 0xdead_beef]);
+        assert_eq!(memory.read(at[3], 8).unwrap(), stream);
     }
 
     #[test]

@@ -42,9 +42,9 @@ use qpu_emu::v3d::{CsdJob, V3dConfig, V3dEmulator, V3dRunReport};
 use qpu_isa::v3d::V3dVersion;
 
 use super::host::{lock, HostArrays};
-use super::staging::ProgramCache;
+use super::staging::{self, Adapter, DeviceMemory, ProgramCache, Region};
 use super::{Backend, Device, Launch, QpuStats, RunReport, SharedMemory};
-use crate::compiler::Gpu;
+use crate::compiler::{Gpu, Program};
 use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 
 /// A V3D emulator as a backend.
@@ -117,55 +117,72 @@ impl Backend for V3dEmulatorBackend {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        let gpu = match self.version {
+        super::staging::launch(self, launch)
+    }
+}
+
+/// The V3D emulator's memory as the staging code sees it.
+struct EmulatedMemory<'e> {
+    emu: &'e mut V3dEmulator,
+    backend: &'e V3dEmulatorBackend,
+}
+
+impl DeviceMemory for EmulatedMemory<'_> {
+    fn alloc(&mut self, _: Region, bytes: u32, align: u32) -> Result<u32> {
+        let emu = &mut self.emu;
+        emu.memory_mut()
+            .alloc(bytes, align)
+            .map_err(|e| self.backend.backend_error(e))
+    }
+    fn write(&mut self, address: u32, words: &[u32]) -> Result<()> {
+        self.emu
+            .memory_mut()
+            .write_u32s(address, words)
+            .map_err(|e| self.backend.backend_error(e))
+    }
+}
+
+impl Adapter for V3dEmulatorBackend {
+    fn gpu(&self) -> Gpu {
+        gpu_of(self.version)
+    }
+
+    fn gpu_name(&self) -> &'static str {
+        match self.version {
             V3dVersion::V42 => "V3D 4.2 (Pi 4)",
             V3dVersion::V71 => "V3D 7.1 (Pi 5)",
-        };
-        super::staging::check(launch, gpu, self.max_qpus())?;
+        }
+    }
+
+    fn qpus(&self) -> u32 {
+        self.max_qpus()
+    }
+
+    fn programs(&self) -> &ProgramCache {
+        &self.compiled
+    }
+
+    fn execute(&self, launch: &mut Launch<'_>, program: &Program) -> Result<RunReport> {
         let n = launch.num_qpus;
-        let program = self.compiled.get(launch, gpu_of(self.version))?;
-        let compiled = super::staging::v3d_code(&program)?;
         let mut config = V3dConfig::new(self.version);
         config.qpus = n as usize;
         if let Some(limit) = launch.step_limit {
             config.max_instructions = limit;
         }
         let mut emu = V3dEmulator::new(config).map_err(|e| self.backend_error(e))?;
-        let code = emu
-            .load_program(&compiled.words)
-            .map_err(|e| self.backend_error(e))?;
-        // The spill area: one region of `spill_bytes_per_qpu` per batch (none when nothing
-        // spills).
-        let spill = match compiled.spill_bytes(n) {
-            Some(0) => 0,
-            Some(bytes) => emu
-                .memory_mut()
-                .alloc(bytes, 64)
-                .map_err(|e| self.backend_error(e))?,
-            None => return Err(self.backend_error("the spill area does not fit 4 GiB")),
+        let mut memory = EmulatedMemory {
+            emu: &mut emu,
+            backend: self,
         };
-        // The semaphore area: 16 zeroed words all batches share (none without semaphores).
-        let semaphores = match compiled.semaphore_bytes {
-            0 => 0,
-            bytes => emu
-                .memory_mut()
-                .alloc(bytes, 64)
-                .map_err(|e| self.backend_error(e))?,
-        };
-        let uniforms = emu
-            .load_uniforms(&compiled.uniforms(n, &launch.args, spill, semaphores))
-            .map_err(|e| self.backend_error(e))?;
+        let code = staging::stage_code(program, &mut memory)?;
+        let staged = staging::stage_run(launch, program, &mut memory, code)?;
+        let uniforms = staged.uniforms[0];
         let places = launch.places();
         let ran = emu.dispatch_lending(
             &CsdJob::per_qpu(code, uniforms, n),
             super::emulator::lend(&mut launch.buffers, None),
         );
-        let location = |pc: u32| {
-            pc.checked_sub(code)
-                .and_then(|offset| compiled.locations.get(offset as usize / 8))
-                .copied()
-                .flatten()
-        };
+        let location = |pc: u32| program.location_at(code, pc);
         let report = ran.map_err(|e| match e {
             qpu_emu::EmuError::V3dFault {
                 qpu,

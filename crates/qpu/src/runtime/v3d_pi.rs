@@ -41,9 +41,10 @@ use qpu_pi::{LaunchBuffer, PiError};
 
 use super::gpu_array::{array_bytes, lend_arrays, GpuArray};
 use super::host::lock;
-use super::staging::ProgramCache;
+use super::staging::{self, Adapter, DeviceMemory, ProgramCache, Region};
 use super::v3d_emulator::gpu_of;
 use super::{Backend, Device, Launch, RunReport, SharedMemory};
+use crate::compiler::{Gpu, Program};
 use crate::error::{Error, Result, RunError, RunErrorKind};
 
 /// The backend's name in reports and errors.
@@ -259,51 +260,86 @@ impl Backend for V3dPi {
     }
 
     fn run(&self, launch: &mut Launch<'_>) -> Result<RunReport> {
-        // The count the GPU reports (IDENT1), not the version's usual one.
-        super::staging::check(launch, "GPU", self.max_qpus())?;
+        staging::launch(self, launch)
+    }
+}
+
+/// One run's buffer objects (spill area, semaphores, uniforms) as the staging code sees
+/// them, each with its region; made through the code cache, which may release other
+/// kernels' code when the driver refuses a buffer.
+struct RunBuffers<'a> {
+    v3d: &'a V3d,
+    cache: &'a mut CodeCache,
+    kernel: u64,
+    buffers: Vec<(Region, V3dBuffer)>,
+}
+
+impl DeviceMemory for RunBuffers<'_> {
+    fn alloc(&mut self, region: Region, bytes: u32, _align: u32) -> Result<u32> {
+        // A buffer object starts on a page: every alignment the staging asks for.
+        let buffer = self
+            .cache
+            .alloc(self.v3d, bytes as usize, Some(self.kernel))
+            .map_err(pi_error)?;
+        let address = buffer.gpu_address();
+        self.buffers.push((region, buffer));
+        Ok(address)
+    }
+
+    fn write(&mut self, address: u32, words: &[u32]) -> Result<()> {
+        let (_, buffer) = self
+            .buffers
+            .iter_mut()
+            .find(|(_, b)| {
+                let start = u64::from(b.gpu_address());
+                (start..start + 4 * b.len_words() as u64).contains(&u64::from(address))
+            })
+            .ok_or_else(|| Error::Backend {
+                backend: NAME.to_string(),
+                message: format!(
+                    "internal error: bus address {address:#010x} is outside this run's buffers"
+                ),
+            })?;
+        let start = (address - buffer.gpu_address()) as usize / 4;
+        buffer.write_words(start, words).map_err(pi_error)
+    }
+}
+
+impl Adapter for V3dPi {
+    fn gpu(&self) -> Gpu {
+        gpu_of(self.version())
+    }
+
+    fn gpu_name(&self) -> &'static str {
+        "GPU"
+    }
+
+    // The count the GPU reports (IDENT1), not the version's usual one.
+    fn qpus(&self) -> u32 {
+        self.max_qpus()
+    }
+
+    fn programs(&self) -> &ProgramCache {
+        &self.compiled
+    }
+
+    fn execute(&self, launch: &mut Launch<'_>, program: &Program) -> Result<RunReport> {
         let n = launch.num_qpus;
-        let program = self.compiled.get(launch, gpu_of(self.version()))?;
-        let compiled = super::staging::v3d_code(&program)?;
-        let kernel = Some(launch.kernel_id);
         // Held until the launch ends, so no other run evicts (and releases) this code first.
         let mut cache = lock(&self.code);
-        cache.load(&self.v3d, launch.kernel_id, || compiled.code_words())?;
-        // The spill area: one region of `spill_bytes_per_qpu` per batch, in a buffer object
-        // of its own (none when nothing spills).
-        let spill_bytes = compiled.spill_bytes(n).ok_or_else(|| Error::Backend {
-            backend: NAME.to_string(),
-            message: "the spill area does not fit 4 GiB".to_string(),
-        })?;
-        let mut spill = match spill_bytes {
-            0 => None,
-            bytes => Some(
-                cache
-                    .alloc(&self.v3d, bytes as usize, kernel)
-                    .map_err(pi_error)?,
-            ),
+        cache.load(&self.v3d, launch.kernel_id, || program.code_words())?;
+        let code = cache.newest()?.gpu_address();
+        let mut run = RunBuffers {
+            v3d: &self.v3d,
+            cache: &mut cache,
+            kernel: launch.kernel_id,
+            buffers: Vec::new(),
         };
-        let spill_area = spill.as_ref().map_or(0, V3dBuffer::gpu_address);
-        // The semaphore area: 16 words all batches share, zeroed as every new buffer object
-        // is (none without semaphores).
-        let mut semaphores = match compiled.semaphore_bytes {
-            0 => None,
-            bytes => Some(
-                cache
-                    .alloc(&self.v3d, bytes as usize, kernel)
-                    .map_err(pi_error)?,
-            ),
-        };
-        let semaphore_area = semaphores.as_ref().map_or(0, V3dBuffer::gpu_address);
-        // The arrays' pointers are their buffers' GPU addresses already.
-        let uniform_words = compiled.uniforms(n, &launch.args, spill_area, semaphore_area);
-        let mut uniforms = cache
-            .alloc(&self.v3d, uniform_words.len().max(1) * 4, kernel)
-            .map_err(pi_error)?;
-        uniforms.write_words(0, &uniform_words).map_err(pi_error)?;
-        let code = cache.newest()?;
+        let staged = staging::stage_run(launch, program, &mut run, code)?;
+        let mut buffers = run.buffers;
         let dispatch = Dispatch {
-            code: code.gpu_address(),
-            uniforms: uniforms.gpu_address(),
+            code,
+            uniforms: staged.uniforms[0],
             batches: n,
         };
         // The arrays first (launch buffer i is array argument i), then this run's buffers.
@@ -313,10 +349,14 @@ impl Backend for V3dPi {
             .map(|b| (b.bus_address, b.len()))
             .collect();
         let mut lent = lend_arrays(&mut launch.buffers);
-        lent.push(LaunchBuffer::Read(code.as_words().map_err(pi_error)?));
-        lent.push(LaunchBuffer::Read(uniforms.as_words().map_err(pi_error)?));
-        for area in [spill.as_mut(), semaphores.as_mut()].into_iter().flatten() {
-            lent.push(LaunchBuffer::Write(area.as_words_mut().map_err(pi_error)?));
+        lent.push(LaunchBuffer::Read(
+            cache.newest()?.as_words().map_err(pi_error)?,
+        ));
+        for (region, buffer) in &mut buffers {
+            lent.push(match region.written() {
+                true => LaunchBuffer::Write(buffer.as_words_mut().map_err(pi_error)?),
+                false => LaunchBuffer::Read(buffer.as_words().map_err(pi_error)?),
+            });
         }
         let start = Instant::now();
         let ran = self.v3d.launch(&dispatch, &mut lent, TIMEOUT);
