@@ -8,11 +8,11 @@ use std::rc::Rc;
 use qpu_isa::v3d::{
     self, small_imm_value, tmu, AddOp, AluInstruction, Branch, BranchCond, BranchDest, Cond,
     CondField, FloatMods, FloatPack, FloatUnpack, InputSource, Inputs, Instruction, MulOp, Mux,
-    PushFlag, Signal, Signals, TmuConfig, UpdateFlag, V3dVersion, Waddr,
+    PushFlag, Register, Signal, Signals, TmuConfig, UpdateFlag, V3dVersion, Waddr,
 };
 
 use super::lanes::{self, map2, map2c, vfloat, Lanes, Output, Sfu};
-use super::placement::{self, AluFacts, Placement, Reg};
+use super::placement::{self, AluFacts, Placement};
 use super::poison::{Origin, Poison};
 use super::rules::{latency, TmuAccess, V3dFault, V3dRule};
 use super::timing::{self, MemorySystem};
@@ -647,11 +647,13 @@ impl Thread {
             threads: config.threads,
             rf: vec![[0; 16]; 64],
             rf_poison: (0..64)
-                .map(|n| Poison::all(Origin::Unwritten(Reg::Rf(n))))
+                .map(|n| Poison::all(Origin::Unwritten(Register::Rf(n))))
                 .collect(),
             rf_poisoned: !0,
             acc: [[0; 16]; 6],
-            acc_poison: std::array::from_fn(|n| Poison::all(Origin::Unwritten(Reg::Acc(n as u8)))),
+            acc_poison: std::array::from_fn(|n| {
+                Poison::all(Origin::Unwritten(Register::Acc(n as u8)))
+            }),
             acc_poisoned: 0x3f,
             flag_a: 0,
             flag_b: 0,
@@ -1497,7 +1499,10 @@ impl Thread {
         };
         if others_ran && self.version == V3dVersion::V42 {
             for n in 0..6u8 {
-                self.set_poison(Dest::Acc(n), Poison::all(Origin::Switched(Reg::Acc(n), pc)));
+                self.set_poison(
+                    Dest::Acc(n),
+                    Poison::all(Origin::Switched(Register::Acc(n), pc)),
+                );
             }
         }
     }
@@ -2278,7 +2283,7 @@ mod plain_path_tests {
             let poison = if undefined >> n & 1 == 1 {
                 Poison {
                     lanes: (rng.next() as u16).max(1),
-                    origin: Origin::Unwritten(Reg::Rf(n)),
+                    origin: Origin::Unwritten(Register::Rf(n)),
                 }
             } else {
                 Poison::NONE
@@ -2288,7 +2293,7 @@ mod plain_path_tests {
         let undefined = rng.next() & rng.next() & rng.next();
         for n in 0..6u8 {
             let poison = if undefined >> n & 1 == 1 {
-                Poison::all(Origin::Unwritten(Reg::Acc(n)))
+                Poison::all(Origin::Unwritten(Register::Acc(n)))
             } else {
                 Poison::NONE
             };

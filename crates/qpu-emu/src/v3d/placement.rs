@@ -5,36 +5,18 @@
 //! indices, so each rule is decided in one place.
 
 use qpu_isa::v3d::{
-    AddOp, AluInstruction, CondField, Inputs, MulOp, Mux, Register, Signal, Signals, V3dVersion,
+    AddOp, AluInstruction, CondField, Info, MulOp, Mux, Register, Signal, Signals, V3dVersion,
     Waddr,
 };
 
 use super::rules::{latency, V3dRule};
 
-/// A register an instruction writes, as the double-write and rotate rules see it: 4.2's
-/// accumulators r0–r5 or a register-file register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reg {
-    Acc(u8),
-    Rf(u8),
-}
-
-impl Reg {
-    pub(crate) fn name(self) -> String {
-        match self {
-            Reg::Acc(n) => format!("r{n}"),
-            Reg::Rf(n) => format!("rf{n}"),
-        }
+/// A register's name in a rule's message: `rN` for a 4.2 accumulator, `rfN` otherwise.
+pub(crate) fn register_name(r: Register) -> String {
+    match r {
+        Register::Acc(n) => format!("r{n}"),
+        Register::Rf(n) => format!("rf{n}"),
     }
-}
-
-/// The register a write address names, if any: a register-file register, a 4.2
-/// accumulator, or r5 (4.2) / rf0 (7.1) for the broadcasting `r5`/`quad` and `r5rep`/`rep`.
-fn reg_of(version: V3dVersion, w: Waddr) -> Option<Reg> {
-    w.register(version).map(|r| match r {
-        Register::Rf(n) => Reg::Rf(n),
-        Register::Acc(n) => Reg::Acc(n),
-    })
 }
 
 /// The add ALU's destination when its op runs (a `nop` op writes nothing).
@@ -57,75 +39,27 @@ fn is_sfu(version: V3dVersion, w: Option<Waddr>) -> bool {
     w.is_some_and(|w| w.is_sfu(version))
 }
 
-/// The registers an instruction writes, in the order its writes land: add, mul, then the
-/// signals `ldunif`, `ldunifrf`, `ldunifa`/`ldunifarf`, `ldtmu` (`None` for a write to no
-/// register, such as a magic peripheral address).
-fn writes(version: V3dVersion, alu: &AluInstruction) -> [Option<Reg>; 6] {
-    let sigs = alu.signals;
-    let implicit = match version {
-        V3dVersion::V42 => Reg::Acc(5),
-        V3dVersion::V71 => Reg::Rf(0),
-    };
-    let sig_reg = match alu.cond {
-        CondField::SigAddr(w) => reg_of(version, w),
-        CondField::Flags(_) => None,
-    };
-    let when = |sig: Signal, reg: Option<Reg>| if sigs.contains(sig) { reg } else { None };
-    let ldunifa = if sigs.contains(Signal::Ldunifarf) {
-        sig_reg
-    } else {
-        when(Signal::Ldunifa, Some(implicit))
-    };
-    [
-        add_waddr(alu).and_then(|w| reg_of(version, w)),
-        mul_waddr(alu).and_then(|w| reg_of(version, w)),
-        when(Signal::Ldunif, Some(implicit)),
-        when(Signal::Ldunifrf, sig_reg),
-        ldunifa,
-        when(Signal::Ldtmu, sig_reg),
-    ]
-}
-
-/// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule.
+/// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule
+/// ([`AluInstruction::info`]).
 pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
-    acc_bits(&writes(version, alu))
-}
-
-fn acc_bits(regs: &[Option<Reg>]) -> u8 {
-    regs.iter().fold(0, |bits, reg| match reg {
-        Some(Reg::Acc(n)) => bits | 1 << n,
-        _ => bits,
-    })
-}
-
-/// The first register `regs` names twice.
-fn written_twice(regs: &[Option<Reg>]) -> Option<Reg> {
-    regs.iter().enumerate().find_map(|(i, reg)| {
-        let reg = (*reg)?;
-        regs[i + 1..].contains(&Some(reg)).then_some(reg)
-    })
+    alu.info(version).acc_writes()
 }
 
 /// Two writes to one register in one instruction: no source says which wins (7.1's
 /// `quad`/`rep` and `ldunif` all land in rf0). The rule names the first register written
 /// twice.
 pub(crate) fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<V3dRule> {
-    written_twice(&writes(version, alu)).map(|reg| V3dRule::DoubleWrite {
-        register: reg.name(),
-    })
+    alu.info(version)
+        .written_twice()
+        .map(|reg| V3dRule::DoubleWrite {
+            register: register_name(reg),
+        })
 }
 
 /// More than one uniform-stream read in one instruction (`ldunif`, `ldunifrf`, `wrtmuc`, a
 /// `tmuau` write): no source gives their order.
-pub(crate) fn two_uniform_reads(alu: &AluInstruction) -> bool {
-    let sigs = alu.signals;
-    let tmuau = |w: Option<Waddr>| w == Some(Waddr::TMUAU);
-    let reads = usize::from(sigs.contains(Signal::Ldunif))
-        + usize::from(sigs.contains(Signal::Ldunifrf))
-        + usize::from(sigs.contains(Signal::Wrtmuc))
-        + usize::from(tmuau(add_waddr(alu)))
-        + usize::from(tmuau(mul_waddr(alu)));
-    reads > 1
+pub(crate) fn two_uniform_reads(version: V3dVersion, alu: &AluInstruction) -> bool {
+    alu.info(version).uniform_reads > 1
 }
 
 /// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
@@ -185,30 +119,14 @@ pub(crate) fn rotate_too_soon(mux: Mux, raddr_b: u8, prev_acc_writes: u8) -> boo
 }
 
 /// Whether the 4.2 instruction reads r4 through one of its ALUs' inputs.
-fn reads_r4(alu: &AluInstruction) -> bool {
-    let Inputs::V42 {
-        add_a,
-        add_b,
-        mul_a,
-        mul_b,
-        ..
-    } = alu.inputs
-    else {
-        return false;
-    };
-    let (ar, mr) = (alu.add_arity(), alu.mul_arity());
-    let r4 = Mux::Acc(4);
-    (ar >= 1 && add_a == r4)
-        || (ar >= 2 && add_b == r4)
-        || (mr >= 1 && mul_a == r4)
-        || (mr >= 2 && mul_b == r4)
+fn reads_r4(info: &Info) -> bool {
+    info.reads.contains(&Some(Register::Acc(4)))
 }
 
 /// Whether the instruction writes r4 (an ALU, or a signal whose address is magic 4).
-fn writes_r4(version: V3dVersion, alu: &AluInstruction) -> bool {
-    let acc4 = |w: Option<Waddr>| w.and_then(|w| reg_of(version, w)) == Some(Reg::Acc(4));
-    acc4(add_waddr(alu))
-        || acc4(mul_waddr(alu))
+fn writes_r4(info: &Info, alu: &AluInstruction) -> bool {
+    let acc4 = Some(Register::Acc(4));
+    info.writes[..2].contains(&acc4)
         || matches!(alu.cond, CondField::SigAddr(w) if w.is_magic() && w.index() == 4)
 }
 
@@ -255,9 +173,9 @@ impl AluFacts {
             + usize::from(ldtmu_counts)
             + usize::from(sigs.contains(Signal::Ldtlb))
             + usize::from(sigs.contains(Signal::Ldtlbu));
-        let regs = writes(version, alu);
+        let info = alu.info(version);
         AluFacts {
-            acc_writes: acc_bits(&regs),
+            acc_writes: info.acc_writes(),
             small_immediates_broken: small_immediates(
                 version,
                 sigs,
@@ -266,8 +184,8 @@ impl AluFacts {
             )
             .is_err(),
             rotate_destination: rotate_destination(alu),
-            two_uniform_reads: two_uniform_reads(alu),
-            double_write: written_twice(&regs).is_some(),
+            two_uniform_reads: info.uniform_reads > 1,
+            double_write: info.written_twice().is_some(),
             peripheral_conflict: peripherals > 1,
             sfu_write: is_sfu(version, add) || is_sfu(version, mul),
             thrsw: sigs.contains(Signal::Thrsw),
@@ -382,9 +300,9 @@ impl Placement {
         if self.sfu_pending(at) {
             let what = if sfu_write {
                 Some("another SFU write")
-            } else if reads_r4(alu) {
+            } else if reads_r4(&alu.info(version)) {
                 Some("an r4 read")
-            } else if writes_r4(version, alu) {
+            } else if writes_r4(&alu.info(version), alu) {
                 Some("an r4 write")
             } else {
                 None

@@ -10,7 +10,8 @@
 //! (both define their result whatever the register held), and leave dead results of
 //! never-written registers unread.
 
-use super::placement::Reg;
+use super::placement::register_name;
+use qpu_isa::v3d::Register;
 
 /// Where an undefined value was made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,10 +20,10 @@ pub(crate) enum Origin {
     #[default]
     Unknown,
     /// A register nothing wrote.
-    Unwritten(Reg),
+    Unwritten(Register),
     /// A 4.2 accumulator after a thread switch (at the `thrsw` instruction at `pc`) that let
     /// another thread run on the QPU.
-    Switched(Reg, u32),
+    Switched(Register, u32),
     /// A TMU load of a word outside every buffer: `address`, by the instruction at `pc`.
     Load { address: u32, pc: u32 },
     /// The value an op writes that no source defines (`tmuwt`, `barrierid`), at `pc`.
@@ -40,7 +41,7 @@ impl Origin {
         match self {
             Origin::Unknown => (String::new(), None, None),
             Origin::Unwritten(reg) => (
-                format!("by reading {}, which nothing wrote", reg.name()),
+                format!("by reading {}, which nothing wrote", register_name(reg)),
                 None,
                 None,
             ),
@@ -48,7 +49,7 @@ impl Origin {
                 format!(
                     "by reading {} after the thread switch at {pc:#010x}, which let another \
                      thread run on this QPU and use the accumulators",
-                    reg.name()
+                    register_name(reg)
                 ),
                 Some(pc),
                 None,
@@ -170,7 +171,7 @@ mod tests {
 
     #[test]
     fn writes_keep_merge_and_spread_marks() {
-        let old = Poison::all(Origin::Unwritten(Reg::Rf(3)));
+        let old = Poison::all(Origin::Unwritten(Register::Rf(3)));
         let value = Poison {
             lanes: 0b0110,
             origin: Origin::Unspecified("tmuwt", 8),
@@ -184,7 +185,7 @@ mod tests {
         // A defined write under an undefined condition in lane 0 leaves lane 0 undefined.
         let cond = Poison {
             lanes: 1,
-            origin: Origin::Unwritten(Reg::Acc(1)),
+            origin: Origin::Unwritten(Register::Acc(1)),
         };
         let w = Poison::NONE.after_write(0xffff, Poison::NONE, cond);
         assert_eq!((w.lanes, w.origin), (1, cond.origin));

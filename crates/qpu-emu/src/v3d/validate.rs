@@ -151,7 +151,7 @@ fn alu_rule(
     let facts = AluFacts::of(version, alu);
     let placed = place.alu(at, version, alu, &facts).err();
     let rotated = rotate_rule(alu, prev_acc_writes);
-    let uniforms = placement::two_uniform_reads(alu).then_some(V3dRule::TwoUniformReads);
+    let uniforms = placement::two_uniform_reads(version, alu).then_some(V3dRule::TwoUniformReads);
     let sigs = alu.signals;
     let ldunifa = (sigs.contains(Signal::Ldunifa) || sigs.contains(Signal::Ldunifarf))
         .then(|| place.ldunifa(at).err())

@@ -31,12 +31,14 @@ pub mod asm;
 pub mod build;
 pub mod disasm;
 pub mod fields;
+mod info;
 mod instr;
 pub mod ops;
 pub mod tmu;
 
 pub use asm::{assemble, AsmError};
 pub use fields::*;
+pub use info::Info;
 pub use instr::*;
 pub use ops::{AddOp, FloatMods, FloatPack, FloatUnpack, MulOp};
 pub use tmu::TmuConfig;

@@ -15,10 +15,12 @@
 //!   read before any result is written, as Mesa's scheduler assumes when it drops such
 //!   edges, `pre_remove_head`). Resources: each register, each 4.2 accumulator, the flags,
 //!   the uniform stream (uniform order is kept), the `unifa` stream, the TMU request and
-//!   result queues, and the `umul24`/`multop` rtop register.
+//!   result queues, and the `umul24`/`multop` rtop register. Each instruction's reads,
+//!   writes and effects come from `AluInstruction::info` (qpu-isa), the record the
+//!   emulator's placement rules read too.
 //! * **Latencies** (instructions from the producer to the consumer, read from the target's
-//!   `Facts`, which take them from the V3D emulator's rules): an SFU result 2 (Mesa
-//!   `instruction_latency`), `unifa` to `ldunifa` 4 (three instructions in between, Mesa's
+//!   `Facts`, which take them from `qpu_isa::v3d::latency`, as the emulator does): an SFU
+//!   result 2 (Mesa `instruction_latency`), `unifa` to `ldunifa` 4 (three instructions in between, Mesa's
 //!   scheduler and py-videocore7 tests/test_unifa.py), into a rotation 2 (py-videocore6
 //!   tests/test_signals.py; kept for 7.1's `rotate` too). Across block boundaries the
 //!   producer's block is padded so its latencies have elapsed where any successor starts,
@@ -616,6 +618,9 @@ fn node(
         rotation: false,
     };
     let v42 = version == V3dVersion::V42;
+    // The reads, writes and effects come from the instruction's info; what this function
+    // adds is which of them the scheduler models (anything else keeps the block as it is).
+    let info = instr.info(version);
     let sigs = instr.signals;
     for s in sigs.iter() {
         match s {
@@ -623,16 +628,16 @@ fn node(
                 n.unif = true;
                 n.reads.push(Res::Unif);
                 n.writes.push(Res::Unif);
-                if s == Signal::Ldunif {
-                    n.writes.push(if v42 { Res::Acc(5) } else { Res::Rf(0) });
+                if let (Signal::Ldunif, Some(r)) = (s, info.writes[2]) {
+                    n.writes.push(register_res(r));
                 }
             }
             Signal::Ldunifa | Signal::Ldunifarf => {
                 n.unifa_read = true;
                 n.reads.push(Res::Unifa);
                 n.writes.push(Res::Unifa);
-                if s == Signal::Ldunifa {
-                    n.writes.push(if v42 { Res::Acc(5) } else { Res::Rf(0) });
+                if let (Signal::Ldunifa, Some(r)) = (s, info.writes[4]) {
+                    n.writes.push(register_res(r));
                 }
             }
             Signal::Ldtmu => {
@@ -655,26 +660,24 @@ fn node(
             None => return None,
         }
     }
-    let flags = instr.flags();
-    if flags.ac.is_some() || flags.mc.is_some() {
+    if info.reads_flags {
         n.reads.push(Res::Flags);
     }
-    if flags.apf.is_some() || flags.mpf.is_some() || flags.auf.is_some() || flags.muf.is_some() {
+    if info.writes_flags {
         n.reads.push(Res::Flags);
         n.writes.push(Res::Flags);
         n.writes_flags = true;
     }
     let add_live = instr.add.op != AddOp::Nop;
     let mul_live = instr.mul.op != MulOp::Nop;
+    let read = |n: &mut Node, r: Option<Register>| {
+        if let Some(r) = r {
+            n.reads.push(register_res(r));
+        }
+    };
     if add_live {
         match instr.add.op {
             op if pure_add(op) => {}
-            AddOp::Recip | AddOp::Rsqrt | AddOp::Rsqrt2 | AddOp::Exp | AddOp::Log | AddOp::Sin => {
-                n.sfu = true;
-                n.peripheral = true;
-                n.reads.push(Res::Sfu);
-                n.writes.push(Res::Sfu);
-            }
             AddOp::Tmuwt => {
                 n.peripheral = true;
                 for r in [Res::TmuWrite, Res::TmuRead] {
@@ -683,27 +686,30 @@ fn node(
                 }
             }
             AddOp::Rot if !v42 => n.rotation = true,
+            // An SFU op (the add op is not pure, so the info's SFU use is the op's).
+            _ if info.sfu => {
+                n.sfu = true;
+                n.peripheral = true;
+                n.reads.push(Res::Sfu);
+                n.writes.push(Res::Sfu);
+            }
             _ => return None,
         }
-        for i in 0..usize::from(instr.add_arity().min(2)) {
-            push_read(&mut n, operand(&instr, i));
-        }
+        read(&mut n, info.reads[0]);
+        read(&mut n, info.reads[1]);
         waddr_res(version, instr.add.waddr, &mut n)?;
     }
     if mul_live {
-        if matches!(instr.mul.op, MulOp::Umul24 | MulOp::Multop) {
+        if info.rtop {
             n.reads.push(Res::Rtop);
             n.writes.push(Res::Rtop);
         }
         for i in 0..usize::from(instr.mul_arity().min(2)) {
-            let o = operand(&instr, 2 + i);
-            if n.rotation && v42 {
-                // The rotated input must come from an accumulator (the only form generated).
-                if !matches!(o, Operand::Acc(_)) {
-                    return None;
-                }
+            // The rotated input must come from an accumulator (the only form generated).
+            if n.rotation && v42 && !matches!(operand(&instr, 2 + i), Operand::Acc(_)) {
+                return None;
             }
-            push_read(&mut n, o);
+            read(&mut n, info.reads[2 + i]);
         }
         waddr_res(version, instr.mul.waddr, &mut n)?;
     }
@@ -718,14 +724,6 @@ fn node(
     // An instruction that does not re-encode from its parts stays alone.
     n.slots = Slots::of(&instr).filter(|s| s.encode(version).is_some());
     Some(n)
-}
-
-fn push_read(n: &mut Node, o: Operand) {
-    match o {
-        Operand::Rf(r) => n.reads.push(Res::Rf(r)),
-        Operand::Acc(r) => n.reads.push(Res::Acc(r)),
-        Operand::Imm(_) => {}
-    }
 }
 
 /// An add op that only pushes a flag: no register write, no signal, no condition, no mul op
