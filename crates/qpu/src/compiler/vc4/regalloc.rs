@@ -177,9 +177,14 @@ impl Live {
 }
 
 struct Graph {
-    /// Interference, grouped by value (see [`group`]): value `v`'s neighbours, without
-    /// repeats, are `adj.1[adj.0[v]..adj.0[v + 1]]`.
+    /// Interference: value `v`'s neighbours, without repeats, are
+    /// `adj.1[adj.0[v]..adj.0[v + 1]]` (ascending, or in [`Graph::edges`]' order for the
+    /// largest kernels).
     adj: (Vec<u32>, Vec<u32>),
+    /// The interference edges in the order the walk met them, both directions of each pair
+    /// (repeats too in the largest kernels): the simplification order, which depends on the
+    /// order of neighbours, reads them grouped ([`group`]).
+    edges: Vec<(u32, u32)>,
     /// Operand pairs read by one instruction.
     pairs: Lists,
     /// Values read by two one-operand ops of one loop block that could share a word (one on
@@ -215,6 +220,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     let depth = loop_depths(code);
     let mut g = Graph {
         adj: (Vec::new(), Vec::new()),
+        edges: Vec::new(),
         pairs: Lists::new(n, &[]),
         soft_pairs: vec![Vec::new(); n],
         copies: Lists::new(n, &[]),
@@ -225,11 +231,19 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
         touched: vec![false; n],
     };
     let mut live = Live::new(n);
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    // Each pair once: a value defined while many others are live would otherwise add the
-    // same edges at every definition (a bit per pair, for kernels of up to 4,096 values).
-    let mut seen_pairs = (n <= 4096).then(|| vec![0u64; (n * n).div_ceil(64)]);
-    let (mut pairs, mut copies) = (Vec::new(), Vec::new());
+    // Room for the usual density (a few dozen edges per op) up front: growing this vector
+    // by doubling cost more than filling it.
+    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(code.len() * 32);
+    // For kernels of up to 4,096 values the interference is a bit matrix (row `v` holds
+    // `v`'s neighbours, `stride` words a row): each pair is recorded once however often it
+    // meets, and the neighbour lists come from the rows, ascending. Larger kernels push
+    // edges and drop repeats after grouping.
+    let stride = n.div_ceil(64);
+    let mut matrix = (n <= 4096).then(|| vec![0u64; n * stride]);
+    let (mut pairs, mut copies) = (
+        Vec::with_capacity(code.len() * 2),
+        Vec::with_capacity(code.len()),
+    );
     let widen = |sp: &mut (usize, usize), i: usize| {
         sp.0 = sp.0.min(i);
         sp.1 = sp.1.max(i);
@@ -250,13 +264,13 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             if let Some(d) = op.def() {
                 for &l in &live.members {
                     if l != d.0 && Some(l) != copy_src {
-                        if let Some(bits) = seen_pairs.as_mut() {
-                            let (lo, hi) = (d.0.min(l) as usize, d.0.max(l) as usize);
-                            let bit = lo * n + hi;
-                            if bits[bit / 64] >> (bit % 64) & 1 == 1 {
+                        if let Some(rows) = matrix.as_mut() {
+                            let (x, y) = (d.0 as usize, l as usize);
+                            if rows[x * stride + y / 64] >> (y % 64) & 1 == 1 {
                                 continue;
                             }
-                            bits[bit / 64] |= 1 << (bit % 64);
+                            rows[x * stride + y / 64] |= 1 << (y % 64);
+                            rows[y * stride + x / 64] |= 1 << (x % 64);
                         }
                         edges.push((d.0, l));
                         edges.push((l, d.0));
@@ -320,12 +334,25 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             g.not_b[v] = false;
         }
     }
-    let (offsets, targets) = group(n, &edges);
-    if seen_pairs.is_some() {
-        // Each pair went in once already.
-        g.adj = (offsets, targets);
+    if let Some(rows) = matrix {
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut targets = Vec::new();
+        for v in 0..n {
+            starts.push(targets.len() as u32);
+            for (k, &word) in rows[v * stride..(v + 1) * stride].iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    targets.push((k * 64) as u32 + word.trailing_zeros());
+                    word &= word - 1;
+                }
+            }
+        }
+        starts.push(targets.len() as u32);
+        g.adj = (starts, targets);
+        g.edges = edges;
         return g;
     }
+    let (offsets, targets) = group(n, &edges);
     // Drop repeated edges (a value defined several times while another is live) with a
     // stamp per value: linear, no sorting.
     let mut seen = vec![u32::MAX; n];
@@ -341,6 +368,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     }
     starts.push(kept.len() as u32);
     g.adj = (starts, kept);
+    g.edges = edges;
     g
 }
 
@@ -484,6 +512,18 @@ fn colouring_order(
     }
     // Registers a value may take: 64 (files A and B), 4 for accumulator-only ones.
     const REGISTERS: usize = 64;
+    // Neighbours in the order the walk met them, repeats dropped (the order `low` fills
+    // in, and so the colouring, depends on it).
+    let (offsets, targets) = group(n, &g.edges);
+    let mut seen = vec![u32::MAX; n];
+    let mut met: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (v, list) in met.iter_mut().enumerate() {
+        for &u in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
+            if std::mem::replace(&mut seen[u as usize], v as u32) != v as u32 {
+                list.push(u);
+            }
+        }
+    }
     let mut degree: Vec<usize> = (0..n).map(|v| g.neighbours(v).len()).collect();
     let mut removed = vec![false; n];
     let mut stack = Vec::with_capacity(order.len());
@@ -508,7 +548,7 @@ fn colouring_order(
         };
         removed[v] = true;
         stack.push(v);
-        for &u in g.neighbours(v) {
+        for &u in &met[v] {
             let u = u as usize;
             if removed[u] || !g.touched[u] {
                 continue;
@@ -548,6 +588,18 @@ fn bit(l: Loc) -> u32 {
     }
 }
 
+/// `1 << b` for each location bit `b` (see [`bit`]), and 0 for every other index (the
+/// colouring's "no location" is `u8::MAX`).
+static LOCATION_BITS: [u128; 256] = {
+    let mut bits = [0u128; 256];
+    let mut b = 0;
+    while b < 68 {
+        bits[b] = 1 << b;
+        b += 1;
+    }
+    bits
+};
+
 /// Colour the graph in `order` ([`colouring_order`]); returns locations (None = uncoloured).
 fn colour(
     g: &Graph,
@@ -567,12 +619,11 @@ fn colour(
     // sources above all) do not all share r0 and serialise the schedule.
     let mut next_acc = 0u8;
     for &v in order {
+        // Each neighbour's location bit from a table (a variable 128-bit shift costs several
+        // instructions, and this loop runs once per edge); `NONE` maps to no bit.
         let mut taken: u128 = 0;
         for &u in g.neighbours(v) {
-            let b = at[u as usize];
-            if b != NONE {
-                taken |= 1 << b;
-            }
+            taken |= LOCATION_BITS[at[u as usize] as usize];
         }
         let mut copied: u128 = 0;
         for &p in &g.copies[v] {
