@@ -1,6 +1,6 @@
 //! The cycle model: issue rate, TMU latency and cache, TMU swap, DMA engine sharing,
 //! semaphore wake-up, and the report's arithmetic. Expected numbers come from the timing
-//! table (`Timing::VC4`, vc4-timing.md §10) applied by hand.
+//! table (`Timing::VC4`) applied by hand.
 
 mod support;
 

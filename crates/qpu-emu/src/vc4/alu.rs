@@ -233,7 +233,7 @@ mod add_ops {
 mod mul_ops {
     lane_op!(nop, |x, y| 0);
     lane_op!(fmul, |x, y| float::fmul(x, y));
-    // vc4-isa.md §3: C = the product overflowed 24 bits.
+    // C = the product overflowed 24 bits (vc4asm's measured flag table, `doc/VideoCoreIV-addendum.html`).
     lane_op!(
         mul24,
         |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff),

@@ -360,7 +360,9 @@ pub(crate) fn run(
         tmus: (0..slices * 2).map(|_| TmuUnit::new(timing)).collect(),
         l2c: L2Cache::new(timing),
     };
-    // Program i runs on QPU i (vc4-timing.md #31: lowest-numbered free QPU, an assumption).
+    // Program i runs on QPU i: which free QPU takes the next user program is not
+    // documented (the guide's scheduler registers, pp. 88-90), so the lowest-numbered one
+    // is assumed.
     let mut qpus: Vec<Qpu> = launches
         .iter()
         .enumerate()

@@ -56,7 +56,8 @@ impl Default for Timing {
 }
 
 impl Timing {
-    /// The proposed starting values of `vc4-timing.md` §10.
+    /// The model's parameters for the VideoCore IV, each documented on its field with its
+    /// source (the guide, vc4asm and imrc measurements, or a fit to published timings).
     pub const VC4: Timing = Timing {
         clocks_per_instruction: qpu_isa::vc4::latency::CLOCKS_PER_INSTRUCTION,
         tmu_hit_latency: qpu_isa::vc4::latency::TMU_HIT_CLOCKS,

@@ -1,6 +1,8 @@
 //! The TMUs' timing: per-slice TMU servers with their L1 caches, and the global L2 cache.
 //! Lookups are functional at request time (memory's current contents); caches only decide
-//! how long a lookup takes (vc4-timing.md §11 items 1–3).
+//! how long a lookup takes: requests queue per TMU in arrival order, each missed 64-byte
+//! line is filled from the L2 cache (one fill at a time per TMU), and an L2 miss goes to
+//! memory (parameters in [`Timing`]).
 
 use crate::vc4::timing::Timing;
 

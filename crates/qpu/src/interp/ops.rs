@@ -3,8 +3,9 @@
 //! This is the executable definition the compiler and emulator are checked against.
 //!
 //! * Integers: two's complement, wrapping. Shift and bit-rotate amounts use the low 5 bits
-//!   (vc4-isa.md §3, "shifts/rotate use the low 5 bits of operand B").
-//! * `mul24`: low 24 bits of each operand, unsigned, low 32 bits of the product (§3).
+//!   (vc4asm's measured operation table, `doc/VideoCoreIV-addendum.html`).
+//! * `mul24`: low 24 bits of each operand, unsigned, low 32 bits of the product (the same
+//!   table).
 //! * Floats: IEEE-754 binary32 words, computed as the float unit of the GPU generation the
 //!   run models ([`FloatUnit`]) computes them in the code the compiler emits for it, through
 //!   the emulators' own lane functions: one definition for the emulator and the interpreter,
@@ -225,7 +226,7 @@ mod tests {
 
     #[test]
     fn mul24_uses_low_24_bits_unsigned() {
-        // QPULib's `*`: -8 * 3 = 0xfffff8 * 3 = 50,331,624 (qpulib-anchor.md §6).
+        // QPULib's `*` is `mul24` too: -8 * 3 = 0xfffff8 * 3 = 50,331,624.
         assert_eq!(binary(BinaryOp::Mul24, (-8i32) as u32, 3), 50_331_624);
         assert_eq!(binary(BinaryOp::Mul24, 0x0100_0003, 5), 15);
         assert_eq!(

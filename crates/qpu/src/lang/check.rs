@@ -9,10 +9,10 @@
 use super::ast::{Kernel, Stmt, StmtKind};
 use crate::error::{BuildError, BuildErrorKind};
 
-/// Requests a QPU may have outstanding in the TMU FIFO. The FIFO has 8 slots, but only 4
-/// outstanding direct lookups are reliable on the VideoCore IV (vc4-isa.md §6, measured by
-/// vc4asm; QPULib's README also states a 4-deep FIFO).
-pub const GATHER_FIFO_DEPTH: u32 = 4;
+/// Requests a QPU may have outstanding in the TMU FIFO: qpu-isa's
+/// [`TMU_FIFO_DEPTH`](qpu_isa::vc4::latency::TMU_FIFO_DEPTH), the depth measured reliable on
+/// the VideoCore IV (4 of the guide's 8 slots).
+pub const GATHER_FIFO_DEPTH: u32 = qpu_isa::vc4::latency::TMU_FIFO_DEPTH as u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Outstanding {

@@ -431,8 +431,8 @@ fn file_of(l: Loc) -> u8 {
 }
 
 /// How many times dearer a reload from a spill slot is than a load immediate: the reload is
-/// a VDR DMA from memory and a VPM read (about 30 instruction times, vc4-timing.md §6's
-/// DMA round trips), the load immediate one instruction.
+/// a VDR DMA from memory and a VPM read (about 30 instruction times, the DMA round trip
+/// imrc measured on a Pi 3), the load immediate one instruction.
 const SPILL_RELOAD_COST: f64 = 32.0;
 
 /// Values defined once, by an unconditional load immediate: spilling them re-materialises
