@@ -640,6 +640,32 @@ impl<P> Kernel<P> {
         &self.ast
     }
 
+    /// This kernel compiled for `gpu` with `options`: its machine words, listing
+    /// ([`Program::disassemble`](crate::compiler::Program::disassemble)) and source map.
+    /// Every backend compiles through the same driver, so this is the code a launch on that
+    /// GPU runs (the VideoCore IV's depends on `options.max_qpus`, which a launch sets to its
+    /// QPU count).
+    ///
+    /// ```
+    /// use qpu::compiler::{Gpu, Options};
+    /// use qpu::lang::*;
+    ///
+    /// let kernel = qpu::compile(|p: Ptr<Int>| p.store(p.load() + 1))?;
+    /// for gpu in [Gpu::Vc4, Gpu::Vc6, Gpu::Vc7] {
+    ///     let program = kernel.compile_for(gpu, Options::default())?;
+    ///     assert!(!program.words().is_empty());
+    ///     assert!(program.disassemble().lines().count() > 3);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compile_for(
+        &self,
+        gpu: crate::compiler::Gpu,
+        options: crate::compiler::Options,
+    ) -> std::result::Result<crate::compiler::Program, crate::compiler::CompileError> {
+        crate::compiler::compile_for_with(&self.ast, gpu, options)
+    }
+
     /// The AST a launch runs: with `debug` statements, the one rewritten to record them.
     pub(crate) fn launch_ast(&self) -> &ast::Kernel {
         self.debug.as_ref().map_or(&self.ast, |plan| &plan.kernel)
