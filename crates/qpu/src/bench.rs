@@ -423,9 +423,10 @@ fn heat_grid() -> HeatGrid {
     }
 }
 
-/// glibc's `rand()`, shared with the examples so the GCD inputs are QPULib's README's.
+/// glibc's `rand()`, shared with the examples (until this module moves to qpu-kernels) so the
+/// GCD inputs are QPULib's README's.
 #[allow(dead_code, missing_docs)]
-#[path = "../examples/support/glibc_rand.rs"]
+#[path = "../../qpu-kernels/src/qpulib/glibc_rand.rs"]
 mod glibc_rand;
 
 /// The 16 GCD inputs of QPULib's README: `srand(0)`, then pairs in 100..=199.
