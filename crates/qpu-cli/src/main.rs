@@ -376,20 +376,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             qpus,
             gpu,
             ..
-        } => match gpu
-            .v3d()
-            .map_or_else(
-                || qpu::bench::listing(&name, qpus),
-                |version| qpu::bench::v3d_listing(&name, version),
-            )
-            .and_then(|found| match found {
-                Some(text) => Ok(Some(text)),
-                None => qpu_kernels::bench::listing(&name, qpus, gpu.v3d()),
-            }) {
+        } => match qpu_kernels::bench::listing(&name, qpus, gpu.v3d()) {
             Ok(Some(text)) => emit(&text),
             Ok(None) => Err(CliError::Usage(format!(
-                "bench --listing: no example kernel named {name:?} (one of: {}, {})",
-                qpu::bench::KERNELS.join(", "),
+                "bench --listing: no example kernel named {name:?} (one of: {})",
                 qpu_kernels::bench::KERNELS.join(", ")
             ))),
             Err(e) => Err(CliError::Usage(format!("bench --listing {name}: {e}"))),
@@ -401,8 +391,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => {
             let version = gpu.v3d().expect("a V3D GPU");
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
-            let mut rows = qpu::bench::run_all_v3d(version).map_err(bench)?;
-            rows.extend(qpu_kernels::bench::run_all_v3d(version).map_err(bench)?);
+            let rows = qpu_kernels::bench::run_all_v3d(version).map_err(bench)?;
             if json {
                 emit(&bench_v3d_json(&rows))
             } else {
@@ -411,8 +400,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Bench { json, .. } => {
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
-            let mut rows = qpu::bench::run_all().map_err(bench)?;
-            rows.extend(qpu_kernels::bench::run_all().map_err(bench)?);
+            let rows = qpu_kernels::bench::run_all().map_err(bench)?;
             if json {
                 emit(&bench_json(&rows))
             } else {
@@ -878,7 +866,7 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
 
 /// The V3D bench rows as a Markdown table: modelled cycles and time at the board's clock,
 /// and where the time went under the kernel's perfmon counter names.
-fn bench_v3d_table(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
+fn bench_v3d_table(rows: &[qpu_kernels::bench::V3dExampleNumbers]) -> String {
     let mut out = String::from(
         "| example | static | issued | cycles | time | QPU-stalls-TMU | QPU-wait-bubble | L2T hits / misses | correct |\n|---|---|---|---|---|---|---|---|---|\n",
     );
@@ -909,7 +897,7 @@ fn bench_v3d_table(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
 
 /// The V3D bench rows as one JSON array of objects, each run's perfmon-named counters under
 /// `perfmon`.
-fn bench_v3d_json(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
+fn bench_v3d_json(rows: &[qpu_kernels::bench::V3dExampleNumbers]) -> String {
     let rows: Vec<serde_json::Value> = rows
         .iter()
         .map(|row| match &row.outcome {
@@ -944,7 +932,7 @@ fn bench_v3d_json(rows: &[qpu::bench::V3dExampleNumbers]) -> String {
 }
 
 /// The bench rows as a Markdown table (docs/numbers.md carries the same table).
-fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
+fn bench_table(rows: &[qpu_kernels::bench::ExampleNumbers]) -> String {
     let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     let mut out = String::from(
         "| example | static (QPULib) | issued (QPULib) | cycles | time at 250 MHz | compile | correct |\n|---|---|---|---|---|---|---|\n",
@@ -991,7 +979,7 @@ fn bench_table(rows: &[qpu::bench::ExampleNumbers]) -> String {
 }
 
 /// The bench rows as one JSON array of objects, for tools.
-fn bench_json(rows: &[qpu::bench::ExampleNumbers]) -> String {
+fn bench_json(rows: &[qpu_kernels::bench::ExampleNumbers]) -> String {
     let rows: Vec<serde_json::Value> = rows
         .iter()
         .map(|row| {

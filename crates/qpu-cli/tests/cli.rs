@@ -486,14 +486,14 @@ fn bench_listing_for_a_v3d_gpu_assembles_to_the_compiled_words() {
             .iter()
             .map(|i| i.encode(version).unwrap())
             .collect();
-        let kernel = qpu::compile(qpu::bench::heatmap_step).unwrap();
+        let kernel = qpu::compile(qpu_kernels::qpulib::heatmap::step).unwrap();
         let compiled = qpu::compiler::v3d::compile(kernel.ast(), version).unwrap();
         assert_eq!(words, compiled.words, "{gpu}");
     }
     let out = qpu(&["bench", "--listing", "fir", "--gpu", "vc7"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no example kernel named \"fir\""));
-    // The library's kernels too (qpu_kernels::bench::KERNELS), on every GPU, and their
+    // The library's kernels too (qpu_kernels::bench::library::KERNELS), on every GPU, and their
     // VideoCore IV listings assemble back.
     for name in ["mandelbrot", "sha256", "sgemm", "fft"] {
         for gpu in ["vc6", "vc7"] {

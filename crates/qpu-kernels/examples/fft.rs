@@ -11,8 +11,8 @@ use num_complex::Complex32;
 use qpu::Device;
 use qpu_kernels::fft::{FftDirection, FftPlanner};
 
-// The qpu crate's examples end the same way.
-#[path = "../../qpu/examples/support/exit.rs"]
+// Every example ends the same way: success, or the error's message and exit status 1.
+#[path = "support/exit.rs"]
 mod exit;
 
 /// Elements (complex numbers) the example handles at most: its input and the transformed

@@ -13,8 +13,8 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::mandelbrot::{colour, Mandelbrot, View};
 
-// The qpu crate's examples end the same way.
-#[path = "../../qpu/examples/support/exit.rs"]
+// Every example ends the same way: success, or the error's message and exit status 1.
+#[path = "support/exit.rs"]
 mod exit;
 
 /// Render the Mandelbrot set on the QPUs and write it as a PNG.

@@ -8,8 +8,8 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sgemm::{reference, Sgemm, Transpose};
 
-// The qpu crate's examples end the same way.
-#[path = "../../qpu/examples/support/exit.rs"]
+// Every example ends the same way: success, or the error's message and exit status 1.
+#[path = "support/exit.rs"]
 mod exit;
 
 /// Multiply two square matrices on the QPUs and report the modelled GFLOPS.

@@ -9,8 +9,8 @@ use clap::Parser;
 use qpu::Device;
 use qpu_kernels::sha256::Sha256;
 
-// The qpu crate's examples end the same way.
-#[path = "../../qpu/examples/support/exit.rs"]
+// Every example ends the same way: success, or the error's message and exit status 1.
+#[path = "support/exit.rs"]
 mod exit;
 
 /// Hash many short messages with SHA-256 on the QPUs and report the modelled rate.

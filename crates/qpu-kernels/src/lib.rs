@@ -6,6 +6,10 @@
 //! - [`sgemm`]: C ← α·op(A)·op(B) + β·C for row-major f32 matrices of any size;
 //! - [`fft`]: complex FFTs of 2^8 … 2^16 points, forward and inverse, many per launch.
 //!
+//! Beside them, [`qpulib`] holds QPULib's example programs (GCD, Tri, MultiTri, ID, OET,
+//! Rot3D, HeatMap) with their inputs and scalar references, and `bench` (with the `bench`
+//! feature) the rows `qpu bench` prints for both.
+//!
 //! This is the "Use the library" example of docs/library.md:
 //!
 //! ```
@@ -40,6 +44,7 @@
 pub mod bench;
 pub mod fft;
 pub mod mandelbrot;
+pub mod qpulib;
 pub mod sgemm;
 pub mod sha256;
 

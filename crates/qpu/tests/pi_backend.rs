@@ -8,14 +8,21 @@
 //!
 //! Also: backend selection on this machine (which has no Pi).
 
-// The examples include their shared glibc `rand()` helper themselves.
+// QPULib's examples from `qpu_kernels::qpulib` (which depends on this crate), file by file;
+// other test modules include some of the same files.
 #![allow(clippy::duplicate_mod)]
 
-#[path = "../examples/gcd.rs"]
+#[path = "../../qpu-kernels/src/qpulib/gcd.rs"]
+#[allow(dead_code)]
 mod gcd;
-#[path = "../examples/id.rs"]
+#[path = "../../qpu-kernels/src/qpulib/glibc_rand.rs"]
+#[allow(dead_code)]
+mod glibc_rand;
+#[path = "../../qpu-kernels/src/qpulib/id.rs"]
+#[allow(dead_code)]
 mod id;
-#[path = "../examples/multi_tri.rs"]
+#[path = "../../qpu-kernels/src/qpulib/multi_tri.rs"]
+#[allow(dead_code)]
 mod multi_tri;
 
 use std::sync::{Arc, Mutex};

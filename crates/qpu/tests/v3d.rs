@@ -2,13 +2,17 @@
 //! on the strict V3D emulator (`qpu_emu::v3d`) on one and several QPUs, and checked against
 //! the reference interpreter or scalar Rust.
 
-// The examples include their shared helpers themselves.
+// QPULib's examples from `qpu_kernels::qpulib` (which depends on this crate), file by file;
+// other test modules include some of the same files.
 #![allow(clippy::duplicate_mod)]
 
-#[path = "../examples/gcd.rs"]
+#[path = "../../qpu-kernels/src/qpulib/gcd.rs"]
 #[allow(dead_code)]
 mod gcd;
-#[path = "../examples/tri.rs"]
+#[path = "../../qpu-kernels/src/qpulib/glibc_rand.rs"]
+#[allow(dead_code)]
+mod glibc_rand;
+#[path = "../../qpu-kernels/src/qpulib/tri.rs"]
 #[allow(dead_code)]
 mod tri;
 #[path = "support/v3d_run.rs"]

@@ -3,8 +3,14 @@
 
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../differential_examples.rs"]
+mod differential_examples;
+#[path = "../examples.rs"]
+mod examples;
 #[path = "../fft.rs"]
 mod fft;
+#[path = "../listings.rs"]
+mod listings;
 #[path = "../mandelbrot.rs"]
 mod mandelbrot;
 #[path = "../sgemm.rs"]
@@ -13,3 +19,5 @@ mod sgemm;
 mod sha256;
 #[path = "../v3d.rs"]
 mod v3d;
+#[path = "../v3d_examples.rs"]
+mod v3d_examples;

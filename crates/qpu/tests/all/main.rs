@@ -15,14 +15,8 @@ mod compile_scale;
 mod debug;
 #[path = "../differential.rs"]
 mod differential;
-#[path = "../differential_examples.rs"]
-mod differential_examples;
-#[path = "../examples.rs"]
-mod examples;
 #[path = "../lang.rs"]
 mod lang;
-#[path = "../listings.rs"]
-mod listings;
 #[path = "../operators.rs"]
 mod operators;
 #[path = "../pi_backend.rs"]
@@ -37,7 +31,5 @@ mod v3d;
 mod v3d_backend;
 #[path = "../v3d_differential.rs"]
 mod v3d_differential;
-#[path = "../v3d_examples.rs"]
-mod v3d_examples;
 #[path = "../v3d_pi_backend.rs"]
 mod v3d_pi_backend;

@@ -340,8 +340,8 @@ pub(crate) fn generate_vc4(
 /// in a shorter loop share one offset ([`opt::share_induction_offsets`]). In `qpu bench`
 /// every body of 40 ops or more packs smaller with the prepass (HeatMap's 57 and its
 /// unrolled 134, SHA-256's 139, the FFT's 2,164), shorter ones pack well as they are, and
-/// compiling both ways cost HeatMap 30% of its compile time (`cargo bench -p qpu --bench
-/// compile`: 2.6 ms median when bodies from 40 to 99 ops were compiled both ways, 1.8 ms
+/// compiling both ways cost HeatMap 30% of its compile time (`cargo bench -p qpu-kernels
+/// --bench compile`: 2.6 ms median when bodies from 40 to 99 ops were compiled both ways, 1.8 ms
 /// now; every `qpu bench` row is the same).
 const LONG_LOOP_BODY: usize = 40;
 

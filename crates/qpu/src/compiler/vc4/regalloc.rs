@@ -794,7 +794,7 @@ pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, A
         let g = build(&lowered.code, n);
         let remat = constants(&lowered.code, n);
         // Density (loop-weighted uses per op of range) above which a value may take an
-        // accumulator; 2 measured best on the examples (`qpu::bench`).
+        // accumulator; 2 measured best on the examples (`qpu bench`).
         let mut strict = vec![false; n];
         // Each order is computed once per round (it does not depend on `strict`).
         let mut orders: Vec<((bool, bool, bool), Vec<usize>)> = Vec::new();

@@ -2,16 +2,17 @@
 //! (192,000 vertices), on 1 and 12 QPUs, as `qpu bench` sets them up. Prints issued
 //! (emulated) instructions per host second: best and median of the timed runs.
 //!
-//! Run: `cargo bench -p qpu --bench kernels` (`QPU_KERNEL_RUNS=n` timed runs per workload,
-//! default 5). Deterministic cost: with `QPU_KERNEL_PROFILE=heat1|heat12|rot1|rot12` the
-//! binary runs that workload once (after a first run that compiles it) inside
+//! Run: `cargo bench -p qpu-kernels --bench kernels` (`QPU_KERNEL_RUNS=n` timed runs per
+//! workload, default 5). Deterministic cost: with `QPU_KERNEL_PROFILE=heat1|heat12|rot1|rot12`
+//! the binary runs that workload once (after a first run that compiles it) inside
 //! `profiled_run`, for
 //! `valgrind --tool=callgrind --toggle-collect='*profiled_run*' target/release/deps/kernels-<hash>`.
 
 use std::time::Instant;
 
-use qpu::bench::{heatmap_step, rot3d_3};
 use qpu::{compile, Device};
+use qpu_kernels::qpulib::heatmap;
+use qpu_kernels::qpulib::rot3d::rot3d_3;
 
 type Run = Box<dyn FnMut() -> u64>;
 
@@ -25,7 +26,7 @@ fn workloads(device: &'static Device) -> Vec<(String, &'static str, Run)> {
         let initial: Vec<f32> = (0..ncols * nrows)
             .map(|i| if i % 97 == 0 { (i % 1000) as f32 } else { 0.0 })
             .collect();
-        let mut k = compile(heatmap_step).expect("heatmap compiles");
+        let mut k = compile(heatmap::step).expect("heatmap compiles");
         k.set_num_qpus(qpus).unwrap();
         let src = device.alloc_from(&initial).unwrap();
         let mut dst = device.alloc::<f32>(initial.len()).unwrap();

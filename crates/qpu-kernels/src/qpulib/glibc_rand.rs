@@ -1,17 +1,19 @@
-//! The C library's `rand()` as glibc computes it, so the examples print the same inputs (and
-//! hence the same lines) as QPULib's C++ programs, which call `srand(0)` then `rand()`.
+//! The C library's `rand()` as glibc computes it, so that the examples get the same inputs
+//! (and print the same lines) as QPULib's C++ programs, which call `srand(0)` then `rand()`.
 //!
 //! glibc's default generator is an additive lagged-Fibonacci generator over 34 words of state
 //! (degree 31, separation 3), seeded by a Lehmer sequence (multiplier 16807, modulus
 //! 2^31 - 1); the first 310 outputs are discarded and each output drops the low bit.
 //! `srand(0)` seeds like `srand(1)`.
 
+/// glibc's `rand()` generator after `srand(seed)`.
 pub struct GlibcRand {
     state: [u32; 34],
     next: usize,
 }
 
 impl GlibcRand {
+    /// The generator as `srand(seed)` leaves it.
     pub fn new(seed: u32) -> GlibcRand {
         let mut state = [0u32; 34];
         state[0] = if seed == 0 { 1 } else { seed };

@@ -1,28 +1,12 @@
 //! Every example kernel compiled and run on the strict emulator (hazard checks on), on
 //! 1, 2, 4, 8 and 12 QPUs where the kernel takes a QPU count, checked against scalar Rust.
 
-// The examples include their shared glibc `rand()` helper themselves; two are included here.
-#![allow(clippy::duplicate_mod)]
-
-#[path = "../examples/gcd.rs"]
-mod gcd;
 #[path = "support/heat.rs"]
 mod heat;
-#[path = "../examples/heatmap.rs"]
-mod heatmap;
 use heat::scalar_heat_step;
-#[path = "../examples/id.rs"]
-mod id;
-#[path = "../examples/multi_tri.rs"]
-mod multi_tri;
-#[path = "../examples/oet_sort.rs"]
-mod oet_sort;
-#[path = "../examples/rot3d.rs"]
-mod rot3d;
-#[path = "../examples/tri.rs"]
-mod tri;
 
 use qpu::{compile, Device};
+use qpu_kernels::qpulib::{gcd, heatmap, id, multi_tri, oet_sort, rot3d, tri};
 
 const QPU_COUNTS: [u32; 5] = [1, 2, 4, 8, 12];
 
@@ -224,32 +208,6 @@ fn a_hundred_live_vectors_spill_and_agree() {
     let mut q = interp.alloc::<i32>(16 * 12).unwrap();
     kernel.run(&interp, (&p, &mut q)).unwrap();
     assert_eq!(&q[..16], &expected[..]);
-}
-
-/// `qpu::bench` measures copies of the examples' kernels: they must record the same kernels.
-#[test]
-fn bench_kernels_are_the_examples_kernels() {
-    let text = |k: &qpu::lang::ast::Kernel| k.to_string();
-    assert_eq!(
-        text(compile(qpu::bench::gcd).unwrap().ast()),
-        text(compile(gcd::gcd).unwrap().ast())
-    );
-    assert_eq!(
-        text(compile(qpu::bench::tri).unwrap().ast()),
-        text(compile(tri::tri).unwrap().ast())
-    );
-    assert_eq!(
-        text(compile(qpu::bench::oet).unwrap().ast()),
-        text(compile(oet_sort::oet).unwrap().ast())
-    );
-    assert_eq!(
-        text(compile(qpu::bench::rot3d_3).unwrap().ast()),
-        text(compile(rot3d::rot3d_3).unwrap().ast())
-    );
-    assert_eq!(
-        text(compile(qpu::bench::heatmap_step).unwrap().ast()),
-        text(compile(heatmap::step).unwrap().ast())
-    );
 }
 
 /// `kernel.disassemble()` prints assembler syntax that assembles back to the same machine

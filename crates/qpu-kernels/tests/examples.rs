@@ -1,30 +1,19 @@
-//! Every example's kernels, run on the interpreter and checked against scalar Rust.
+//! QPULib's examples ([`qpu_kernels::qpulib`]) run on the interpreter and checked against
+//! scalar Rust, and the command lines of the example binaries that take settings.
 
-// Each example is a standalone program that includes the glibc `rand()` helper itself; two
-// of them are included here, so the helper is compiled twice (harmlessly).
-#![allow(clippy::duplicate_mod)]
-
-#[path = "../examples/gcd.rs"]
-mod gcd;
 #[path = "support/heat.rs"]
 mod heat;
-#[path = "../examples/heatmap.rs"]
-mod heatmap;
 use heat::scalar_heat_step;
-#[path = "../examples/id.rs"]
-mod id;
-#[path = "../examples/multi_tri.rs"]
-mod multi_tri;
-#[path = "../examples/oet_sort.rs"]
-mod oet_sort;
+// The example binaries, for their command lines.
+#[path = "../examples/heatmap.rs"]
+mod heatmap_example;
 #[path = "../examples/rot3d.rs"]
-mod rot3d;
-#[path = "../examples/tri.rs"]
-mod tri;
+mod rot3d_example;
 
 use clap::error::ErrorKind;
 use clap::Parser;
 use qpu::Device;
+use qpu_kernels::qpulib::{gcd, heatmap, id, multi_tri, oet_sort, rot3d, tri};
 
 /// A small deterministic generator for test inputs (not the thing under test).
 struct Lcg(u64);
@@ -232,7 +221,7 @@ fn cli_error<C: Parser>(args: &[&str]) -> Option<ErrorKind> {
 
 #[test]
 fn heatmap_rejects_bad_arguments_instead_of_defaulting() {
-    use heatmap::Cli;
+    use heatmap_example::Cli;
     // The README's positional form and the named form both parse.
     assert_eq!(cli_error::<Cli>(&["heatmap"]), None);
     assert_eq!(
@@ -274,9 +263,9 @@ fn heatmap_reports_an_unwritable_output_before_running() {
     let path = dir.join("out.png");
     let path = path.to_str().unwrap();
     // A million steps would take hours: the error must come before the run.
-    let cli = heatmap::Cli::try_parse_from(["heatmap", "1000000", "12", path]).unwrap();
+    let cli = heatmap_example::Cli::try_parse_from(["heatmap", "1000000", "12", path]).unwrap();
     let start = std::time::Instant::now();
-    let error = heatmap::try_main(&cli).unwrap_err().to_string();
+    let error = heatmap_example::try_main(&cli).unwrap_err().to_string();
     assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
     // The OS reason in words (Display), e.g. "No such file or directory (os error 2)", not
     // the Debug form `Os { code: 2, .. }`.
@@ -290,7 +279,7 @@ fn heatmap_reports_an_unwritable_output_before_running() {
 
 #[test]
 fn rot3d_rejects_qpu_counts_outside_1_to_12() {
-    use rot3d::Cli;
+    use rot3d_example::Cli;
     assert_eq!(cli_error::<Cli>(&["rot3d"]), None);
     assert_eq!(cli_error::<Cli>(&["rot3d", "--qpus", "1,7,12"]), None);
     for bad in ["0", "13", "1,13", "two"] {

@@ -10,10 +10,10 @@
 //!   the model's, under the same counter names, with the wall time.
 //!
 //! ```sh
-//! cargo run --release -p qpu --example help_us_check            # emulators only
-//! cargo build --release -p qpu --example help_us_check          # on a Pi, then:
-//! sudo ./target/release/examples/help_us_check                  # Pi 1-3: emulator and hardware
-//! ./target/release/examples/help_us_check                       # Pi 4/5 (user in `render`)
+//! cargo run --release -p qpu-kernels --example help_us_check     # emulators only
+//! cargo build --release -p qpu-kernels --example help_us_check   # on a Pi, then:
+//! sudo ./target/release/examples/help_us_check                   # Pi 1-3: emulator and hardware
+//! ./target/release/examples/help_us_check                        # Pi 4/5 (user in `render`)
 //! ```
 //!
 //! Please report the output (an issue with the whole text) whether it matches or not.

@@ -4,17 +4,10 @@
 //! a stride of 2. Each iteration compares the pairs (2i, 2i+1), then the pairs (2i+1, 2i+2)
 //! by rotating `evens` one lane; 16 iterations (32 phases) sort any 32 elements.
 //!
-//! `cargo run -p qpu --example oet_sort` sorts 100, 99, …, 69 and prints the result; it takes
-//! no arguments besides `--help`.
+//! The example `cargo run -p qpu-kernels --example oet_sort` sorts 100, 99, …, 69.
 
-use std::process::ExitCode;
-
-use clap::Parser;
 use qpu::lang::*;
 use qpu::{compile, Device};
-
-#[path = "support/exit.rs"]
-mod exit;
 
 /// Sort the 32 ints at `p` in place, ascending.
 pub fn oet(p: Ptr<Int>) {
@@ -34,33 +27,9 @@ pub fn oet(p: Ptr<Int>) {
     (p + 1).store_strided(odds, 2);
 }
 
-/// Sort `data` (32 elements) on one QPU.
+/// Sort `data` (32 elements) with [`oet`] on one QPU of `device`.
 pub fn run(device: &Device, data: &[i32]) -> qpu::Result<Vec<i32>> {
     let mut array = device.alloc_from(data)?;
     compile(oet)?.run(device, &mut array)?;
     Ok(array.to_vec())
-}
-
-/// Sort 32 integers with an odd-even transposition sort on one QPU (QPULib's `OET`).
-///
-/// Sorts 100, 99, …, 69 and prints the result. The backend is chosen automatically (a
-/// Raspberry Pi if there is one, else the emulator); set QPU_BACKEND=emulator,
-/// emulator-vc6, emulator-vc7, pi, pi-v3d or interpreter to choose it.
-#[derive(Parser)]
-#[command(name = "oet_sort")]
-#[allow(dead_code)] // only `main` uses it; the tests include this file as a module
-struct Cli {}
-
-#[allow(dead_code)]
-fn try_main(_cli: &Cli) -> qpu::Result<()> {
-    let input: Vec<i32> = (0..32).map(|i| 100 - i).collect();
-    for (i, value) in run(&Device::auto()?, &input)?.iter().enumerate() {
-        println!("{i}: {value}");
-    }
-    Ok(())
-}
-
-#[allow(dead_code)]
-fn main() -> ExitCode {
-    exit::finish(try_main(&Cli::parse()))
 }

@@ -1,8 +1,9 @@
-//! Golden listings: the machine code the compiler emits for each example kernel, for the
+//! Golden listings: the machine code the compiler emits for each of QPULib's example kernels
+//! ([`qpu_kernels::qpulib`], those `qpu bench` measures) and one kernel that spills, for the
 //! VideoCore IV (`tests/listings/*.qasm`) and both V3D versions
 //! (`tests/listings/v3d/*.{v42,v71}.s`), checked in so that every change to code generation
 //! shows up in review as a diff of listings. After an intended change, rewrite them with
-//! `QPU_BLESS=1 cargo test -p qpu --test all listings::` and review the diff.
+//! `QPU_BLESS=1 cargo test -p qpu-kernels --test all listings::` and review the diff.
 //!
 //! Listings leave out the `# file:line` comments (they would change with unrelated edits
 //! to the kernels' source files); `Kernel::disassemble()` has them.
@@ -11,6 +12,7 @@ use std::path::PathBuf;
 
 use qpu::lang::*;
 use qpu_isa::v3d::V3dVersion;
+use qpu_kernels::qpulib::{gcd, heatmap, oet_sort, rot3d, tri};
 
 fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
     let compiled = qpu::compiler::compile(kernel).expect("compiles");
@@ -37,7 +39,7 @@ fn compare(name: &str, file: &str, listing: String) {
     }
     let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; create it with QPU_BLESS=1 cargo test -p qpu --test all listings::",
+            "{}: {e}; create it with QPU_BLESS=1 cargo test -p qpu-kernels --test all listings::",
             path.display()
         )
     });
@@ -50,7 +52,7 @@ fn compare(name: &str, file: &str, listing: String) {
         panic!(
             "{name}: the compiled code differs from {} from line {} on ({} lines checked in, {} \
              now). If the change is intended, rewrite the listings with QPU_BLESS=1 cargo \
-             test -p qpu --test all listings:: and review the diff.\nnow:\n{listing}",
+             test -p qpu-kernels --test all listings:: and review the diff.\nnow:\n{listing}",
             path.display(),
             first + 1,
             golden.lines().count(),
@@ -65,27 +67,27 @@ fn ast<P, R, F: qpu::runtime::KernelFn<P, R>>(f: F) -> qpu::lang::ast::Kernel {
 
 #[test]
 fn gcd() {
-    check("gcd", &ast(qpu::bench::gcd));
+    check("gcd", &ast(gcd::gcd));
 }
 
 #[test]
 fn tri() {
-    check("tri", &ast(qpu::bench::tri));
+    check("tri", &ast(tri::tri));
 }
 
 #[test]
 fn oet_sort() {
-    check("oet_sort", &ast(qpu::bench::oet));
+    check("oet_sort", &ast(oet_sort::oet));
 }
 
 #[test]
 fn rot3d() {
-    check("rot3d_v3", &ast(qpu::bench::rot3d_3));
+    check("rot3d_v3", &ast(rot3d::rot3d_3));
 }
 
 #[test]
 fn heatmap() {
-    check("heatmap_step", &ast(qpu::bench::heatmap_step));
+    check("heatmap_step", &ast(heatmap::step));
 }
 
 #[test]
@@ -112,7 +114,7 @@ fn spilling_kernel() {
 /// to the branch's last delay slot, as the listing shows them.
 #[test]
 fn cycle_notes_count_what_the_listing_shows() {
-    let compiled = qpu::compiler::compile(&ast(qpu::bench::heatmap_step)).unwrap();
+    let compiled = qpu::compiler::compile(&ast(heatmap::step)).unwrap();
     let annotated = compiled.disassemble_with_cycles();
     let mut labels = std::collections::HashMap::new();
     let mut index = 0usize;

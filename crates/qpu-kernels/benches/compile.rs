@@ -1,24 +1,27 @@
-//! Compile time of the example kernels (QPULib's HeatMap step above all: QPULib compiles it
-//! in 0.83 ms on its authors' machine), for the VideoCore IV and both V3D versions. Prints
-//! the best and the median host time per compile over the timed runs.
+//! Compile time of QPULib's example kernels (`qpu_kernels::qpulib`; the HeatMap step above
+//! all: QPULib compiles it in 0.83 ms on its authors' machine), for the VideoCore IV and both
+//! V3D versions. Prints the best and the median host time per compile over the timed runs.
 //!
-//! Run: `cargo bench -p qpu --bench compile` (`QPU_COMPILE_RUNS=n` timed compiles per
-//! kernel and GPU, default 200). Deterministic cost: `QPU_COMPILE_PROFILE=vc4|vc6|vc7`
+//! Run: `cargo bench -p qpu-kernels --bench compile` (`QPU_COMPILE_RUNS=n` timed compiles
+//! per kernel and GPU, default 200). Deterministic cost: `QPU_COMPILE_PROFILE=vc4|vc6|vc7`
 //! compiles HeatMap 20 times inside `profiled_compiles`, for
 //! `valgrind --tool=callgrind --toggle-collect='*profiled_compiles*' target/release/deps/compile-<hash>`.
 
 use std::time::{Duration, Instant};
 
-use qpu::bench::{gcd, heatmap_step, rot3d_3, tri};
 use qpu::compiler::{compile_for, Gpu};
 use qpu::lang::ast::Kernel;
+use qpu_kernels::qpulib::{gcd, heatmap, rot3d, tri};
 
 fn kernels() -> Vec<(&'static str, Kernel)> {
     vec![
-        ("heatmap", qpu::compile(heatmap_step).unwrap().ast().clone()),
-        ("rot3d", qpu::compile(rot3d_3).unwrap().ast().clone()),
-        ("gcd", qpu::compile(gcd).unwrap().ast().clone()),
-        ("tri", qpu::compile(tri).unwrap().ast().clone()),
+        (
+            "heatmap",
+            qpu::compile(heatmap::step).unwrap().ast().clone(),
+        ),
+        ("rot3d", qpu::compile(rot3d::rot3d_3).unwrap().ast().clone()),
+        ("gcd", qpu::compile(gcd::gcd).unwrap().ast().clone()),
+        ("tri", qpu::compile(tri::tri).unwrap().ast().clone()),
     ]
 }
 

@@ -2,11 +2,11 @@
 //! QPUs, its output checked against a reference implementation, and its figure of merit
 //! beside the hand-written program's published figure.
 
-use qpu::bench::{ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
 use qpu::compiler::v3d::V3dVersion;
 use qpu::runtime::RunReport;
 use qpu::Device;
 
+use super::{ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
 use crate::fft::{rms_error_ppm, FftDirection, FftPlanner};
 use crate::mandelbrot::View;
 use crate::sgemm::{Sgemm, Transpose};
@@ -314,7 +314,8 @@ fn fft_input(n: usize) -> Vec<num_complex::Complex32> {
         .collect()
 }
 
-/// The library kernels `qpu bench --listing` prints, by name (beside `qpu::bench::KERNELS`).
+/// The library kernels `qpu bench --listing` prints, by name (after
+/// [`super::qpulib::KERNELS`]).
 pub const KERNELS: [&str; 4] = ["mandelbrot", "sha256", "sgemm", "fft"];
 
 /// The compiled listing of the library kernel `name` (one of [`KERNELS`]; `None` for any

@@ -2,30 +2,14 @@
 //! against scalar Rust (with the V3D's round-to-nearest float arithmetic, which Rust's `f32`
 //! operations share) or the reference interpreter.
 
-// The examples include their shared helpers themselves.
-#![allow(clippy::duplicate_mod)]
-
-#[path = "../examples/heatmap.rs"]
-#[allow(dead_code)]
-mod heatmap;
-#[path = "../examples/id.rs"]
-#[allow(dead_code)]
-mod id;
-#[path = "../examples/multi_tri.rs"]
-#[allow(dead_code)]
-mod multi_tri;
-#[path = "../examples/oet_sort.rs"]
-#[allow(dead_code)]
-mod oet_sort;
-#[path = "../examples/rot3d.rs"]
-#[allow(dead_code)]
-mod rot3d;
-#[path = "support/v3d_run.rs"]
+// qpu's V3D compiler tests run compiled code the same way.
+#[path = "../../qpu/tests/support/v3d_run.rs"]
 mod v3d_run;
 
 use qpu::compiler::v3d::{self, V3dCompiled};
 use qpu_emu::v3d::V3dConfig;
 use qpu_isa::v3d::V3dVersion;
+use qpu_kernels::qpulib::{heatmap, id, multi_tri, oet_sort, rot3d};
 use v3d_run::{run_v3d, Arg};
 
 const VERSIONS: [V3dVersion; 2] = [V3dVersion::V42, V3dVersion::V71];
