@@ -4,6 +4,12 @@
 //! ([`interp`], the reference interpreter), and the API to compile kernels, share memory
 //! and run them on a device ([`runtime`]).
 //!
+//! What a user needs fits in one sitting: the language ([`lang`]); [`compile`], which
+//! records a kernel function into a [`Kernel`]; a [`Device`] (the Pi, an emulator or the
+//! interpreter) with its [`SharedArray`]s; [`Kernel::run`]; and, to look at the machine
+//! code, [`Kernel::compile_for`], which gives a [`compiler::Program`] for any GPU. The
+//! example kernels and the benchmark rows live in the `qpu-kernels` crate.
+//!
 //! A kernel is a Rust function over 16-lane vector types. Here is Euclid's algorithm on 16
 //! pairs at once (QPULib's first example):
 //!

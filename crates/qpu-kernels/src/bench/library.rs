@@ -6,7 +6,9 @@ use qpu::compiler::v3d::V3dVersion;
 use qpu::runtime::RunReport;
 use qpu::Device;
 
-use super::{ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
+use qpu::compiler::{CompileError, Gpu, Options, Program};
+
+use super::{listing_of, v3d, vc4, ExampleNumbers, Metric, V3dExampleNumbers, V3dRun};
 use crate::fft::{rms_error_ppm, FftDirection, FftPlanner};
 use crate::mandelbrot::View;
 use crate::sgemm::{Sgemm, Transpose};
@@ -23,9 +25,10 @@ pub fn sha256() -> qpu::Result<ExampleNumbers> {
         .iter()
         .zip(&digests)
         .all(|(m, d)| sha2::Sha256::digest(m.as_bytes()).as_slice() == d);
+    let kernel = &*sha.kernel();
     let mut row = ExampleNumbers::from_run(
         &format!("sha256 ({} one-block messages, 12 QPUs)", messages.len()),
-        sha.kernel().ast(),
+        &|| vc4(kernel),
         &report,
         correct,
     )?;
@@ -45,12 +48,13 @@ pub fn mandelbrot() -> qpu::Result<ExampleNumbers> {
     let mut m = crate::mandelbrot::Mandelbrot::new()?;
     m.kernel().set_num_qpus(12)?;
     let (counts, report) = m.render(&Device::emulator(), &view)?;
+    let kernel = &*m.kernel();
     ExampleNumbers::from_run(
         &format!(
             "mandelbrot ({}x{}, {} iterations, 12 QPUs)",
             view.width, view.height, view.max_iter
         ),
-        m.kernel().ast(),
+        &|| vc4(kernel),
         &report,
         counts == view.reference(),
     )
@@ -70,7 +74,7 @@ pub fn sgemm() -> qpu::Result<ExampleNumbers> {
     let kernel = sgemm.kernel(crate::sgemm::padded_width(n))?;
     let mut row = ExampleNumbers::from_run(
         &format!("sgemm ({n}x{n}x{n}, 12 QPUs)"),
-        kernel.ast(),
+        &|| vc4(&kernel),
         &report,
         c == want,
     )?;
@@ -106,9 +110,10 @@ pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
         // "Correct": within 1.5 times GPU_FFT's error (the tests' bound).
         let correct = ppm <= 1.5 * target_ppm;
         let name = |what: &str| format!("fft 2^{log2n} {what} (batch {batch}, 12 QPUs)");
-        let ast = fft.kernel().ast().clone();
+        let kernel = fft.kernel();
         if log2n <= 12 {
-            let mut row = ExampleNumbers::from_run(&name("time"), &ast, &report, correct)?;
+            let mut row =
+                ExampleNumbers::from_run(&name("time"), &|| vc4(kernel), &report, correct)?;
             row.metric = Some(Metric {
                 unit: "ms/transform",
                 value: row.time_us / 1e3 / batch as f64,
@@ -124,7 +129,7 @@ pub fn fft() -> qpu::Result<Vec<ExampleNumbers>> {
                 name: name("accuracy"),
                 ..Clone::clone(time)
             },
-            _ => ExampleNumbers::from_run(&name("accuracy"), &ast, &report, correct)?,
+            _ => ExampleNumbers::from_run(&name("accuracy"), &|| vc4(kernel), &report, correct)?,
         };
         row.metric = Some(Metric {
             unit: "ppm",
@@ -160,10 +165,10 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     };
     let mut rows = Vec::new();
     let mut row = |name: String,
-                   ast: &qpu::lang::ast::Kernel,
+                   compiled: Result<Program, CompileError>,
                    run: &mut dyn FnMut() -> qpu::Result<(RunReport, bool)>|
      -> qpu::Result<()> {
-        let compiled = match qpu::compiler::v3d::compile(ast, version) {
+        let compiled = match compiled {
             Ok(c) => c,
             Err(e) => {
                 rows.push(V3dExampleNumbers {
@@ -178,7 +183,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         rows.push(V3dExampleNumbers {
             name,
             qpus,
-            outcome: Ok(V3dRun::of(compiled.words.len(), &report, correct)),
+            outcome: Ok(V3dRun::of(compiled.words().len(), &report, correct)),
         });
         Ok(())
     };
@@ -187,13 +192,13 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         .map(|i| format!("message {i}"))
         .collect();
     let mut sha = Sha256::with_qpus(qpus)?;
-    let ast = sha.kernel().ast().clone();
+    let compiled = v3d(sha.kernel(), version);
     row(
         format!(
             "sha256 ({} one-block messages, {qpus} QPUs)",
             messages.len()
         ),
-        &ast,
+        compiled,
         &mut || {
             let (digests, report) = sha.digest_all_with_report(&device, &messages)?;
             let correct = messages
@@ -207,13 +212,13 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     let view = View::default();
     let mut m = crate::mandelbrot::Mandelbrot::new()?;
     m.kernel().set_num_qpus(qpus)?;
-    let ast = m.kernel().ast().clone();
+    let compiled = v3d(m.kernel(), version);
     row(
         format!(
             "mandelbrot ({}x{}, {} iterations, {qpus} QPUs)",
             view.width, view.height, view.max_iter
         ),
-        &ast,
+        compiled,
         &mut || {
             let (counts, report) = m.render(&device, &view)?;
             Ok((report, counts == view.reference_nearest()))
@@ -223,10 +228,10 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     let n = SGEMM_N;
     let (a, b, c0) = sgemm_inputs();
     let sgemm = Sgemm::with_qpus(qpus)?;
-    let ast = sgemm.kernel(crate::sgemm::padded_width(n))?.ast().clone();
+    let compiled = v3d(&*sgemm.kernel(crate::sgemm::padded_width(n))?, version);
     row(
         format!("sgemm ({n}x{n}x{n}, {qpus} QPUs)"),
-        &ast,
+        compiled,
         &mut || {
             let mut c = c0.clone();
             let report = sgemm_square(&sgemm, &device, &a, &b, &mut c)?
@@ -242,10 +247,10 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         let batch = 10;
         let mut fft = FftPlanner::with_qpus(qpus)?.plan_fft_forward(len)?;
         let input = fft_input(len * batch);
-        let ast = fft.kernel().ast().clone();
+        let compiled = v3d(fft.kernel(), version);
         row(
             format!("fft 2^{log2n} (batch {batch}, {qpus} QPUs)"),
-            &ast,
+            compiled,
             &mut || {
                 let mut data = input.clone();
                 let report = fft.process(&device, &mut data)?;
@@ -327,31 +332,32 @@ pub fn listing(
     max_qpus: u32,
     version: Option<V3dVersion>,
 ) -> qpu::Result<Option<String>> {
-    let ast = match name {
-        "mandelbrot" => crate::mandelbrot::Mandelbrot::new()?.kernel().ast().clone(),
-        "sha256" => Sha256::new()?.kernel().ast().clone(),
-        "sgemm" => Sgemm::with_qpus(max_qpus.clamp(1, 12))?
-            .kernel(256)?
-            .ast()
-            .clone(),
-        "fft" => FftPlanner::with_qpus(max_qpus.clamp(1, 12))?
-            .plan_fft(256, FftDirection::Forward)?
-            .kernel()
-            .ast()
-            .clone(),
-        _ => return Ok(None),
-    };
-    Ok(Some(match version {
-        Some(version) => qpu::compiler::v3d::compile(&ast, version)?.disassemble(),
+    let (gpu, options) = match version {
+        Some(version) => (Gpu::from(version), Options::default()),
         None => {
             if !(1..=12).contains(&max_qpus) {
                 return Err(qpu::Error::NumQpus(max_qpus));
             }
-            let options = qpu::compiler::Options {
+            let options = Options {
                 max_qpus,
                 ..Default::default()
             };
-            qpu::compiler::compile_with(&ast, options)?.disassemble_with_cycles()
+            (Gpu::Vc4, options)
         }
-    }))
+    };
+    let program = match name {
+        "mandelbrot" => crate::mandelbrot::Mandelbrot::new()?
+            .kernel()
+            .compile_for(gpu, options)?,
+        "sha256" => Sha256::new()?.kernel().compile_for(gpu, options)?,
+        "sgemm" => Sgemm::with_qpus(max_qpus.clamp(1, 12))?
+            .kernel(256)?
+            .compile_for(gpu, options)?,
+        "fft" => FftPlanner::with_qpus(max_qpus.clamp(1, 12))?
+            .plan_fft(256, FftDirection::Forward)?
+            .kernel()
+            .compile_for(gpu, options)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(listing_of(&program)))
 }

@@ -20,8 +20,12 @@ use std::fmt;
 use std::time::Duration;
 
 use qpu::compiler::v3d::V3dVersion;
-use qpu::lang::ast::Kernel;
+use qpu::compiler::{CompileError, Gpu, Options, Program};
 use qpu::runtime::RunReport;
+
+/// Compiles a row's kernel (for the VideoCore IV with default options, in
+/// [`ExampleNumbers::from_run`]): `|| kernel.compile_for(Gpu::Vc4, Options::default())`.
+pub type CompileVc4<'a> = &'a dyn Fn() -> Result<Program, CompileError>;
 
 pub mod library;
 pub mod qpulib;
@@ -89,11 +93,11 @@ impl ExampleNumbers {
     /// best-of-20 compile time, and whether its output was checked `correct`.
     pub fn from_run(
         name: &str,
-        ast: &Kernel,
+        compile: CompileVc4<'_>,
         report: &RunReport,
         correct: bool,
     ) -> qpu::Result<ExampleNumbers> {
-        let (static_instructions, compile_time) = compile_time(ast)?;
+        let (static_instructions, compile_time) = compile_time(compile)?;
         let cycles = report.cycles.ok_or_else(|| qpu::Error::Backend {
             backend: report.backend.clone(),
             message: "the backend does not model cycles".to_string(),
@@ -136,9 +140,31 @@ impl fmt::Display for ExampleNumbers {
     }
 }
 
+/// `kernel` compiled for the VideoCore IV with default options (the rows' compile column).
+pub(crate) fn vc4<P>(kernel: &qpu::Kernel<P>) -> Result<Program, CompileError> {
+    kernel.compile_for(Gpu::Vc4, Options::default())
+}
+
+/// `kernel` compiled for V3D `version` with default options.
+pub(crate) fn v3d<P>(
+    kernel: &qpu::Kernel<P>,
+    version: V3dVersion,
+) -> Result<Program, CompileError> {
+    kernel.compile_for(Gpu::from(version), Options::default())
+}
+
+/// A program's listing: the VideoCore IV's with each instruction's static cycle note, V3D's
+/// in its assembler's syntax.
+pub(crate) fn listing_of(program: &Program) -> String {
+    match program {
+        Program::Vc4(code) => code.disassemble_with_cycles(),
+        Program::V3d(code) => code.disassemble(),
+    }
+}
+
 /// Best compile time of 20 compiles (fewer for large kernels: as many as fit in a quarter
 /// of a second, at least 3), and the compiled kernel's size in instructions.
-fn compile_time(ast: &Kernel) -> qpu::Result<(usize, Duration)> {
+fn compile_time(compile: CompileVc4<'_>) -> qpu::Result<(usize, Duration)> {
     let mut best = Duration::MAX;
     let mut size = 0;
     let start = std::time::Instant::now();
@@ -146,9 +172,9 @@ fn compile_time(ast: &Kernel) -> qpu::Result<(usize, Duration)> {
         if i >= 3 && start.elapsed() > Duration::from_millis(250) {
             break;
         }
-        let c = qpu::compiler::compile(ast)?;
-        best = best.min(c.compile_time);
-        size = c.words.len();
+        let c = compile()?;
+        best = best.min(c.compile_time());
+        size = c.words().len();
     }
     Ok((size, best))
 }

@@ -6,22 +6,24 @@
 use std::sync::Arc;
 
 use qpu::compiler::v3d::V3dVersion;
-use qpu::lang::ast::Kernel;
+use qpu::compiler::{CompileError, Program};
 use qpu::runtime::{Backend, Emulator, Launch, RunReport, SharedMemory};
 use qpu::{compile, Device};
 
-use super::{compile_time, ExampleNumbers, V3dExampleNumbers, V3dRun};
+use super::{
+    compile_time, listing_of, v3d, vc4, CompileVc4, ExampleNumbers, V3dExampleNumbers, V3dRun,
+};
 use crate::qpulib::heatmap::{self, Grid};
 use crate::qpulib::{gcd, oet_sort, rot3d, tri};
 
 fn numbers(
     name: &str,
-    ast: &Kernel,
+    compile: CompileVc4<'_>,
     backend: &Emulator,
     qpulib: (Option<usize>, Option<u64>),
     correct: bool,
 ) -> qpu::Result<ExampleNumbers> {
-    let (static_instructions, compile_time) = compile_time(ast)?;
+    let (static_instructions, compile_time) = compile_time(compile)?;
     let report = backend.last_report().ok_or_else(|| qpu::Error::Backend {
         backend: backend.name().to_string(),
         message: "no run report".to_string(),
@@ -110,9 +112,9 @@ pub const KERNELS: [&str; 5] = ["gcd", "tri", "oet_sort", "rot3d", "heatmap"];
 /// other name) for launches of up to `max_qpus` QPUs, each instruction annotated with its
 /// static cycle note ([`qpu::compiler::Compiled::disassemble_with_cycles`]).
 pub fn listing(name: &str, max_qpus: u32) -> qpu::Result<Option<String>> {
-    let Some(ast) = example(name)? else {
+    if !KERNELS.contains(&name) {
         return Ok(None);
-    };
+    }
     if !(1..=12).contains(&max_qpus) {
         return Err(qpu::Error::NumQpus(max_qpus));
     }
@@ -120,32 +122,39 @@ pub fn listing(name: &str, max_qpus: u32) -> qpu::Result<Option<String>> {
         max_qpus,
         ..Default::default()
     };
-    let compiled = qpu::compiler::compile_with(&ast, options)?;
-    Ok(Some(compiled.disassemble_with_cycles()))
+    let program = example(name, qpu::compiler::Gpu::Vc4, options)?;
+    Ok(Some(listing_of(&program)))
 }
 
-/// The kernel of the example `name` (one of [`KERNELS`]).
-fn example(name: &str) -> qpu::Result<Option<Kernel>> {
-    Ok(Some(match name {
-        "gcd" => compile(gcd::gcd)?.ast().clone(),
-        "tri" => compile(tri::tri)?.ast().clone(),
-        "oet_sort" => compile(oet_sort::oet)?.ast().clone(),
-        "rot3d" => compile(rot3d::rot3d_3)?.ast().clone(),
-        "heatmap" => compile(heatmap::step)?.ast().clone(),
-        _ => return Ok(None),
-    }))
+/// The example `name` (one of [`KERNELS`]) compiled for `gpu` with `options`.
+fn example(
+    name: &str,
+    gpu: qpu::compiler::Gpu,
+    options: qpu::compiler::Options,
+) -> qpu::Result<Program> {
+    Ok(match name {
+        "gcd" => compile(gcd::gcd)?.compile_for(gpu, options)?,
+        "tri" => compile(tri::tri)?.compile_for(gpu, options)?,
+        "oet_sort" => compile(oet_sort::oet)?.compile_for(gpu, options)?,
+        "rot3d" => compile(rot3d::rot3d_3)?.compile_for(gpu, options)?,
+        "heatmap" => compile(heatmap::step)?.compile_for(gpu, options)?,
+        other => {
+            return Err(qpu::Error::Arguments(format!(
+                "no example kernel named {other:?}"
+            )))
+        }
+    })
 }
 
 /// The listing of the example kernel `name` (one of [`KERNELS`]; `None` for any other
 /// name) compiled for V3D `version`, in the V3D assembler's syntax (the V3D code does not
 /// depend on the QPU count).
 pub fn v3d_listing(name: &str, version: V3dVersion) -> qpu::Result<Option<String>> {
-    let Some(ast) = example(name)? else {
+    if !KERNELS.contains(&name) {
         return Ok(None);
-    };
-    Ok(Some(
-        qpu::compiler::v3d::compile(&ast, version)?.disassemble(),
-    ))
+    }
+    let program = example(name, version.into(), Default::default())?;
+    Ok(Some(listing_of(&program)))
 }
 
 /// Run every measured example on the emulator (QPULib's setups where it has numbers).
@@ -161,7 +170,7 @@ pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
     let want = euclid_gcds(&a, &b);
     rows.push(numbers(
         "gcd (16 pairs, 1 QPU)",
-        k.ast(),
+        &|| vc4(&k),
         &emu,
         (Some(90), Some(737)),
         r.to_vec() == want,
@@ -173,7 +182,7 @@ pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
     let want: Vec<i32> = (0..16).map(|n| n * (n + 1) / 2).collect();
     rows.push(numbers(
         "tri (0..16, 1 QPU)",
-        k.ast(),
+        &|| vc4(&k),
         &emu,
         (Some(77), Some(190)),
         p.to_vec() == want,
@@ -187,7 +196,7 @@ pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
     want.sort_unstable();
     rows.push(numbers(
         "oet_sort (32 ints, 1 QPU)",
-        k.ast(),
+        &|| vc4(&k),
         &emu,
         (Some(110), None),
         p.to_vec() == want,
@@ -219,7 +228,7 @@ pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
                 "rot3d v3 (192,000 vertices, {qpus} QPU{})",
                 if qpus > 1 { "s" } else { "" }
             ),
-            k.ast(),
+            &|| vc4(&k),
             &emu,
             qpulib,
             correct,
@@ -246,7 +255,7 @@ pub fn run_all() -> qpu::Result<Vec<ExampleNumbers>> {
                 "heatmap (one 512x506 step, {qpus} QPU{})",
                 if qpus > 1 { "s" } else { "" }
             ),
-            k.ast(),
+            &|| vc4(&k),
             &emu,
             qpulib,
             dst.to_vec() == heatmap::scalar_step(grid, &initial),
@@ -265,12 +274,12 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     // compiler's refusal.
     let mut row = |name: &str,
                    qpus: u32,
-                   ast: &Kernel,
+                   compiled: Result<Program, CompileError>,
                    run: &mut dyn FnMut() -> qpu::Result<(RunReport, bool)>|
      -> qpu::Result<()> {
-        let compiled = match qpu::compiler::v3d::compile(ast, version) {
+        let compiled = match compiled {
             Ok(c) => c,
-            Err(e @ qpu::compiler::CompileError::Unsupported { .. }) => {
+            Err(e @ CompileError::Unsupported { .. }) => {
                 rows.push(V3dExampleNumbers {
                     name: name.to_string(),
                     qpus,
@@ -284,14 +293,14 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
         rows.push(V3dExampleNumbers {
             name: name.to_string(),
             qpus,
-            outcome: Ok(V3dRun::of(compiled.words.len(), &report, correct)),
+            outcome: Ok(V3dRun::of(compiled.words().len(), &report, correct)),
         });
         Ok(())
     };
 
     let (a, b) = gcd::inputs();
     let k = compile(gcd::gcd)?;
-    row("gcd (16 pairs, 1 QPU)", 1, k.ast(), &mut || {
+    row("gcd (16 pairs, 1 QPU)", 1, v3d(&k, version), &mut || {
         let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
         let mut r = device.alloc::<i32>(16)?;
         let report = k.run(&device, (&pa, &pb, &mut r))?;
@@ -300,7 +309,7 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     })?;
 
     let k = compile(tri::tri)?;
-    row("tri (0..16, 1 QPU)", 1, k.ast(), &mut || {
+    row("tri (0..16, 1 QPU)", 1, v3d(&k, version), &mut || {
         let mut p = device.alloc_from(&(0..16).collect::<Vec<i32>>())?;
         let report = k.run(&device, &mut p)?;
         let want: Vec<i32> = (0..16).map(|n| n * (n + 1) / 2).collect();
@@ -308,14 +317,19 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     })?;
 
     let k = compile(oet_sort::oet)?;
-    row("oet_sort (32 ints, 1 QPU)", 1, k.ast(), &mut || {
-        let unsorted: Vec<i32> = (0..32).map(|i| 100 - i).collect();
-        let mut p = device.alloc_from(&unsorted)?;
-        let report = k.run(&device, &mut p)?;
-        let mut want = unsorted.clone();
-        want.sort_unstable();
-        Ok((report, p.to_vec() == want))
-    })?;
+    row(
+        "oet_sort (32 ints, 1 QPU)",
+        1,
+        v3d(&k, version),
+        &mut || {
+            let unsorted: Vec<i32> = (0..32).map(|i| 100 - i).collect();
+            let mut p = device.alloc_from(&unsorted)?;
+            let report = k.run(&device, &mut p)?;
+            let mut want = unsorted.clone();
+            want.sort_unstable();
+            Ok((report, p.to_vec() == want))
+        },
+    )?;
 
     let n = 192_000usize;
     let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
@@ -328,8 +342,8 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
             "rot3d v3 (192,000 vertices, {qpus} QPU{})",
             if qpus > 1 { "s" } else { "" }
         );
-        let ast = k.ast().clone();
-        row(&name, qpus, &ast, &mut || {
+        let compiled = v3d(&k, version);
+        row(&name, qpus, compiled, &mut || {
             let mut x = device.alloc_from(&coords)?;
             let mut y = device.alloc_from(&coords)?;
             let (cos, sin) = (rot3d::THETA.cos(), rot3d::THETA.sin());
@@ -350,14 +364,19 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     let initial = heat_initial();
     let (ncols, width, height) = (grid.ncols() as i32, grid.width as i32, grid.height as i32);
     let k = compile(heatmap::step)?;
-    row("heatmap (one 512x506 step, 1 QPU)", 1, k.ast(), &mut || {
-        let src = device.alloc_from(&initial)?;
-        let mut dst = device.alloc::<f32>(initial.len())?;
-        let report = k.run(&device, (&src, &mut dst, ncols, width, height))?;
-        Ok((
-            report,
-            dst.to_vec() == heatmap::scalar_step_nearest(grid, &initial),
-        ))
-    })?;
+    row(
+        "heatmap (one 512x506 step, 1 QPU)",
+        1,
+        v3d(&k, version),
+        &mut || {
+            let src = device.alloc_from(&initial)?;
+            let mut dst = device.alloc::<f32>(initial.len())?;
+            let report = k.run(&device, (&src, &mut dst, ncols, width, height))?;
+            Ok((
+                report,
+                dst.to_vec() == heatmap::scalar_step_nearest(grid, &initial),
+            ))
+        },
+    )?;
     Ok(rows)
 }

@@ -14,8 +14,10 @@ pub(crate) mod common;
 pub mod v3d;
 pub(crate) mod vc4;
 
+pub use vc4::Compiled;
 pub(crate) use vc4::{annotate, generate_vc4};
-pub use vc4::{compile, compile_with, Compiled};
+#[doc(hidden)]
+pub use vc4::{compile, compile_with};
 
 use std::time::{Duration, Instant};
 
@@ -64,6 +66,16 @@ pub enum Gpu {
     Vc7,
 }
 
+impl From<qpu_isa::v3d::V3dVersion> for Gpu {
+    /// The GPU a V3D version is: 4.2 the Pi 4's, 7.1 the Pi 5's.
+    fn from(version: qpu_isa::v3d::V3dVersion) -> Gpu {
+        match version {
+            qpu_isa::v3d::V3dVersion::V42 => Gpu::Vc6,
+            qpu_isa::v3d::V3dVersion::V71 => Gpu::Vc7,
+        }
+    }
+}
+
 /// A kernel compiled for one [`Gpu`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Program {
@@ -73,7 +85,9 @@ pub enum Program {
     V3d(v3d::V3dCompiled),
 }
 
-/// Compiles `kernel` for `gpu` with default options.
+/// Compiles `kernel` for `gpu` with default options (over the recorded AST, for the crate's
+/// tests; users call [`Kernel::compile_for`](crate::Kernel::compile_for)).
+#[doc(hidden)]
 pub fn compile_for(kernel: &ast::Kernel, gpu: Gpu) -> Result<Program, CompileError> {
     compile_for_with(kernel, gpu, Options::default())
 }
@@ -81,7 +95,8 @@ pub fn compile_for(kernel: &ast::Kernel, gpu: Gpu) -> Result<Program, CompileErr
 /// Compiles `kernel` for `gpu` with explicit options, through the one driver every
 /// generation shares (`target` module): it times the compilation, runs the generation's
 /// static validator when [`Options::self_check`] asks for it and writes the `QPU_DUMP_IR`
-/// listing.
+/// listing. Users reach it through [`Kernel::compile_for`](crate::Kernel::compile_for).
+#[doc(hidden)]
 pub fn compile_for_with(
     kernel: &ast::Kernel,
     gpu: Gpu,

@@ -169,7 +169,9 @@ struct Machine {
 }
 
 /// Run `kernel` on `num_qpus` QPUs with the given parameter words (in declaration order) over
-/// the given memory (the arrays in pointer-parameter order).
+/// the given memory (the arrays in pointer-parameter order). Over the recorded AST, for the
+/// crate's tests; users run kernels with [`Device::interpreter`](crate::Device::interpreter).
+#[doc(hidden)]
 pub fn run(
     kernel: &Kernel,
     num_qpus: u32,

@@ -1,6 +1,6 @@
 //! The recording context: a per-thread stack of kernels under construction.
 //!
-//! `compile` pushes a [`Builder`], calls the user's function, and pops it. Value handles
+//! `compile` pushes a `Builder`, calls the user's function, and pops it. Value handles
 //! (`Int`, `Float`, `Ptr<T>`, `Bool`) are `Copy` indices into the builder's node table, tagged
 //! with the builder's generation number so that a handle leaking from one kernel into another
 //! is caught (as a [`BuildErrorKind::ForeignValue`] error) instead of silently reading the

@@ -85,9 +85,13 @@
 //!
 //! # The AST
 //!
-//! The recorded kernel is plain data, documented in [`ast`]: the interpreter runs it and the
-//! compiler lowers it.
+//! The recorded kernel is plain data (module `ast`): the interpreter runs it and the
+//! compiler lowers it. It is not part of the public API: kernels are written with this
+//! module's types and recorded by [`crate::compile`]; the module stays reachable (hidden
+//! from the documentation, with no stability promise) for the crate's own differential
+//! tests, which generate ASTs directly.
 
+#[doc(hidden)]
 pub mod ast;
 #[doc(hidden)]
 pub mod builder;

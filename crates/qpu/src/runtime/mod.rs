@@ -635,7 +635,8 @@ pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
 }
 
 impl<P> Kernel<P> {
-    /// The recorded AST.
+    /// The recorded AST (not public API: for the crate's own tests and tools).
+    #[doc(hidden)]
     pub fn ast(&self) -> &ast::Kernel {
         &self.ast
     }

@@ -316,8 +316,5 @@ fn fault_kind(
 
 /// The GPU a V3D version is compiled for.
 pub(super) fn gpu_of(version: V3dVersion) -> Gpu {
-    match version {
-        V3dVersion::V42 => Gpu::Vc6,
-        V3dVersion::V71 => Gpu::Vc7,
-    }
+    Gpu::from(version)
 }

@@ -331,7 +331,9 @@ impl super::common::target::Code for V3dCompiled {
 /// got no register, and the kernel is lowered again, until it fits or no variable live
 /// there is left to spill.
 ///
-/// The default [`Options`] apply; [`super::compile_for_with`] takes others.
+/// The default [`Options`] apply. Over the recorded AST, for the crate's tests; users call
+/// [`Kernel::compile_for`](crate::Kernel::compile_for).
+#[doc(hidden)]
 pub fn compile(kernel: &Kernel, version: V3dVersion) -> Result<V3dCompiled, CompileError> {
     super::drive(
         &super::common::target::V3d(version),

@@ -218,7 +218,8 @@ impl Code for Compiled {
     }
 }
 
-/// Compile for the VideoCore IV with default options.
+/// Compile for the VideoCore IV with default options (over the recorded AST; users call
+/// [`Kernel::compile_for`](crate::Kernel::compile_for)).
 pub fn compile(kernel: &ast::Kernel) -> Result<Compiled, CompileError> {
     compile_with(kernel, Options::default())
 }
