@@ -635,6 +635,22 @@ pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
 }
 
 impl<P> Kernel<P> {
+    /// A kernel from an AST made by other means than recording (not public API: the crate's
+    /// random differential tests generate ASTs and run them through [`Kernel::run`] on every
+    /// device). Nothing checks that `P` matches the AST's parameters beyond what every
+    /// launch checks (the argument and array counts).
+    #[doc(hidden)]
+    pub fn from_ast(kernel: ast::Kernel) -> Kernel<P> {
+        Kernel {
+            debug: debug::plan(&kernel, next_id()).map(Arc::new),
+            ast: Arc::new(kernel),
+            id: next_id(),
+            num_qpus: 1,
+            step_limit: None,
+            params: PhantomData,
+        }
+    }
+
     /// The recorded AST (not public API: for the crate's own tests and tools).
     #[doc(hidden)]
     pub fn ast(&self) -> &ast::Kernel {
