@@ -9,6 +9,8 @@ mod differential_examples;
 mod examples;
 #[path = "../fft.rs"]
 mod fft;
+#[path = "../fft_real_2d.rs"]
+mod fft_real_2d;
 #[path = "../listings.rs"]
 mod listings;
 #[path = "../mandelbrot.rs"]

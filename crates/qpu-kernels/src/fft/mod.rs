@@ -1,5 +1,6 @@
-//! Complex f32 FFTs of length 2^5 … 2^16, forward and inverse, many per launch, with
-//! rustfft-style plans.
+//! Complex f32 FFTs of length 2^8 … 2^16, forward and inverse, many per launch, with
+//! rustfft-style plans; real-input FFTs of 2^9 … 2^17 points ([`RealFft`], half the work);
+//! 2D FFTs ([`Fft2d`]).
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -35,6 +36,12 @@
 //! The kernel is compiled per length and direction; the twiddle tables are computed on the
 //! host in f64.
 
+mod real;
+mod two_d;
+
+pub use real::RealFft;
+pub use two_d::{Fft2d, Fft2dReport};
+
 use std::f64::consts::PI;
 
 use num_complex::Complex32;
@@ -52,7 +59,7 @@ pub enum FftDirection {
 }
 
 impl FftDirection {
-    fn sign(self) -> f64 {
+    pub(crate) fn sign(self) -> f64 {
         match self {
             FftDirection::Forward => -1.0,
             FftDirection::Inverse => 1.0,
@@ -126,6 +133,23 @@ impl FftPlanner {
     /// An FFT of `len` points in `direction`.
     pub fn plan_fft(&self, len: usize, direction: FftDirection) -> qpu::Result<Fft> {
         Fft::new(len, direction, self.num_qpus)
+    }
+
+    /// A real-input FFT of `len` real points (2^9 ..= 2^17) in `direction`: forward from
+    /// reals to the first `len / 2 + 1` values of their spectrum, inverse back ([`RealFft`]).
+    pub fn plan_real_fft(&self, len: usize, direction: FftDirection) -> qpu::Result<RealFft> {
+        RealFft::new(len, direction, self.num_qpus)
+    }
+
+    /// A 2D FFT of `rows × cols` points, row-major, each a power of two from 2^8 to 2^16
+    /// ([`Fft2d`]).
+    pub fn plan_fft_2d(
+        &self,
+        rows: usize,
+        cols: usize,
+        direction: FftDirection,
+    ) -> qpu::Result<Fft2d> {
+        Fft2d::new(rows, cols, direction, self.num_qpus)
     }
 }
 
