@@ -1,5 +1,5 @@
-//! Complex f32 FFTs of length 2^8 … 2^16, forward and inverse, many per launch, with
-//! rustfft-style plans; real-input FFTs of 2^9 … 2^17 points ([`RealFft`], half the work);
+//! Complex f32 FFTs of length 2^8 … 2^22, forward and inverse, many per launch, with
+//! rustfft-style plans; real-input FFTs of 2^9 … 2^23 points ([`RealFft`], half the work);
 //! 2D FFTs ([`Fft2d`]).
 //!
 //! ```
@@ -86,8 +86,9 @@ fn sequence_floats(len: usize) -> usize {
 
 /// Shortest supported length (GPU_FFT's too): 16 columns of 16.
 pub const MIN_LEN: usize = 256;
-/// Longest supported length.
-pub const MAX_LEN: usize = 1 << 16;
+/// Longest supported length (GPU_FFT's longest too). Each sequence runs on one QPU, so a
+/// single transform of a long sequence keeps one QPU busy and a batch spreads over them.
+pub const MAX_LEN: usize = 1 << 22;
 
 /// Plans FFTs for a number of QPUs.
 #[derive(Debug, Clone, Copy)]
@@ -120,7 +121,7 @@ impl FftPlanner {
         self.num_qpus
     }
 
-    /// A forward FFT of `len` points (a power of two, 2^8 ..= 2^16).
+    /// A forward FFT of `len` points (a power of two, 2^8 ..= 2^22).
     pub fn plan_fft_forward(&self, len: usize) -> qpu::Result<Fft> {
         self.plan_fft(len, FftDirection::Forward)
     }
@@ -135,13 +136,13 @@ impl FftPlanner {
         Fft::new(len, direction, self.num_qpus)
     }
 
-    /// A real-input FFT of `len` real points (2^9 ..= 2^17) in `direction`: forward from
+    /// A real-input FFT of `len` real points (2^9 ..= 2^23) in `direction`: forward from
     /// reals to the first `len / 2 + 1` values of their spectrum, inverse back ([`RealFft`]).
     pub fn plan_real_fft(&self, len: usize, direction: FftDirection) -> qpu::Result<RealFft> {
         RealFft::new(len, direction, self.num_qpus)
     }
 
-    /// A 2D FFT of `rows × cols` points, row-major, each a power of two from 2^8 to 2^16
+    /// A 2D FFT of `rows × cols` points, row-major, each a power of two from 2^8 to 2^22
     /// ([`Fft2d`]).
     pub fn plan_fft_2d(
         &self,

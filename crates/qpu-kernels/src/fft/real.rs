@@ -46,7 +46,7 @@ pub struct RealFft {
 }
 
 impl RealFft {
-    /// Plans a real FFT of `len` points (a power of two, 2^9 ..= 2^17: its half is a
+    /// Plans a real FFT of `len` points (a power of two, 2^9 ..= 2^23: its half is a
     /// complex FFT length) in `direction` on `num_qpus` QPUs.
     pub fn new(len: usize, direction: FftDirection, num_qpus: u32) -> qpu::Result<RealFft> {
         if !len.is_power_of_two() || !(2 * MIN_LEN..=2 * MAX_LEN).contains(&len) {

@@ -44,7 +44,7 @@ pub struct Fft2dReport {
 
 impl Fft2d {
     /// Plans a `rows × cols` FFT (each a complex FFT length: a power of two from 2^8 to
-    /// 2^16) in `direction` on `num_qpus` QPUs.
+    /// 2^22) in `direction` on `num_qpus` QPUs.
     pub fn new(
         rows: usize,
         cols: usize,
