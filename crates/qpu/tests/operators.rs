@@ -473,3 +473,74 @@ fn division_by_a_literal_power_of_two_is_shifts_on_every_gpu() {
         );
     }
 }
+
+/// Division and remainder by any other literal (but 0 and `i32::MIN`) become a magic
+/// multiplication on every generation: the results match scalar Rust's wrapping division
+/// for every dividend, and `x / 7` issues a fraction of the instructions the long division
+/// by a variable 7 issues.
+#[test]
+fn division_by_other_literals_is_a_multiplication_on_every_gpu() {
+    let mut xs: Vec<i32> = pairs().iter().map(|p| p.0).collect();
+    xs.extend([i32::MIN, i32::MIN + 1, i32::MAX, -1, 0, 1, 6, 7, -7, -8]);
+    xs.resize(xs.len().next_multiple_of(16), 12_345);
+    let divisors = [
+        3,
+        -3,
+        7,
+        -7,
+        10,
+        100,
+        641,
+        1_000_003,
+        i32::MAX,
+        -1000,
+        i32::MIN + 1,
+    ];
+    let devices = [Device::interpreter(), Device::emulator()]
+        .into_iter()
+        .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator));
+    for device in devices {
+        let x = device.alloc_from(&xs).unwrap();
+        for c in divisors {
+            let kernel = compile(move |n: Int, x: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>| {
+                for_range(0, n, 16, |i| {
+                    let a = Int::var((x + i).load());
+                    (q + i).store(a / c);
+                    (r + i).store(a % c);
+                });
+            })
+            .unwrap();
+            let mut q = device.alloc::<i32>(xs.len()).unwrap();
+            let mut r = device.alloc::<i32>(xs.len()).unwrap();
+            kernel
+                .run(&device, (xs.len() as i32, &x, &mut q, &mut r))
+                .unwrap();
+            let want_q: Vec<i32> = xs.iter().map(|&x| div(x, c)).collect();
+            let want_r: Vec<i32> = xs.iter().map(|&x| rem(x, c)).collect();
+            assert_eq!(q.to_vec(), want_q, "{} / {c}", device.describe());
+            assert_eq!(r.to_vec(), want_r, "{} % {c}", device.describe());
+        }
+    }
+    let copy = compile(|p: Ptr<Int>, _d: Int| p.store(p.load())).unwrap();
+    let by_seven = compile(|p: Ptr<Int>, _d: Int| p.store(p.load() / 7)).unwrap();
+    let divide = compile(|p: Ptr<Int>, d: Int| p.store(p.load() / d)).unwrap();
+    for device in [Device::emulator()]
+        .into_iter()
+        .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator))
+    {
+        let mut p = device.alloc_from(&[-7i32; 16]).unwrap();
+        let issued = |r: qpu::runtime::RunReport| r.qpus.iter().map(|q| q.steps).sum::<u64>();
+        let base = issued(copy.run(&device, (&mut p, 7)).unwrap());
+        let magic = issued(by_seven.run(&device, (&mut p, 7)).unwrap()) - base;
+        let long = issued(divide.run(&device, (&mut p, 7)).unwrap()) - base;
+        eprintln!(
+            "{}: {magic} instructions for x / 7, {long} for x / d",
+            device.describe()
+        );
+        assert!(
+            magic * 5 < long,
+            "{}: {magic} instructions for x / 7, {long} for x / d",
+            device.describe()
+        );
+    }
+}

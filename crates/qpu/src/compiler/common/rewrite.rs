@@ -14,6 +14,12 @@
 //!   as the language defines).
 //! * `x % ±c = x - ((x / c) << k)` (the remainder takes `x`'s sign), `x % ±1 = 0`.
 //!
+//! **By any other literal** but 0 and `i32::MIN`, a multiplication by a magic number takes
+//! the division's place (Granlund and Montgomery; Warren, chapter 10): see [`by_magic`].
+//! `x / 7` issues 36 instructions on the VideoCore IV, 29 on V3D 4.2 and 19 on 7.1, against
+//! 203, 331 and 299 for the long division (`cargo test -p qpu --test all
+//! operators::division_by_other -- --nocapture`).
+//!
 //! `x` is evaluated more than once, so it must be small (at most [`MAX_COPIED_NODES`] nodes,
 //! so the copies cost less than the division) and read no memory. A dividend that loads
 //! (`p.load() / 4`) in an assignment, a store or a gather is first assigned to a new
@@ -48,7 +54,7 @@ pub(crate) fn divisions_by_constants(kernel: &Kernel) -> Option<Kernel> {
                 op: BinaryOp::IntDiv | BinaryOp::IntRem,
                 rhs,
                 ..
-            } if matches!(**rhs, Expr::IntLit(c) if power_of_two(c)));
+            } if matches!(**rhs, Expr::IntLit(c) if rewritable(c)));
         })
     });
     if !found {
@@ -143,7 +149,7 @@ fn hoist(
             op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
             lhs,
             rhs,
-        } if matches!(**rhs, Expr::IntLit(c) if power_of_two(c))
+        } if matches!(**rhs, Expr::IntLit(c) if rewritable(c))
             && lhs.has_load()
             && !lhs.reads_uniform() =>
         {
@@ -196,6 +202,47 @@ fn hoist(
 /// Whether `c` is ±2^k with k at most 30 (module docs).
 fn power_of_two(c: i32) -> bool {
     c.unsigned_abs().is_power_of_two() && c.unsigned_abs() <= 1 << 30
+}
+
+/// Whether a division or remainder by the literal `c` is rewritten: by ±2^k as shifts, by
+/// any other divisor but 0 and `i32::MIN` with a magic multiplier.
+fn rewritable(c: i32) -> bool {
+    c != 0 && c != i32::MIN
+}
+
+/// The magic multiplier and shift for signed division by `d` (3 ≤ d < 2^31, not a power of
+/// two): `M` and `s` such that `n / d = ((hi32(n × M) − (M if n < 0)) >> s) + (1 if n < 0)`
+/// for every 32-bit `n`, the smallest `s` for which a 32-bit `M` exists (Warren, *Hacker's
+/// Delight*, 2nd ed., section 10-4, the algorithm of its figure 10-1; Granlund and
+/// Montgomery, *Division by Invariant Integers using Multiplication*, 1994).
+fn magic(d: u32) -> (u32, u32) {
+    const TWO31: u32 = 1 << 31;
+    // The largest n with n mod d = d − 1, n < 2^31 (|n| of the "worst" dividend).
+    let anc = TWO31 - 1 - TWO31 % d;
+    let mut p = 31u32;
+    // q1, r1 = 2^p / anc; q2, r2 = 2^p / d, kept in 32 bits as p grows.
+    let (mut q1, mut r1) = (TWO31 / anc, TWO31 % anc);
+    let (mut q2, mut r2) = (TWO31 / d, TWO31 % d);
+    loop {
+        p += 1;
+        q1 = q1.wrapping_mul(2);
+        r1 = r1.wrapping_mul(2);
+        if r1 >= anc {
+            q1 = q1.wrapping_add(1);
+            r1 = r1.wrapping_sub(anc);
+        }
+        q2 = q2.wrapping_mul(2);
+        r2 = r2.wrapping_mul(2);
+        if r2 >= d {
+            q2 = q2.wrapping_add(1);
+            r2 = r2.wrapping_sub(d);
+        }
+        let delta = d - r2;
+        if !(q1 < delta || (q1 == delta && r1 == 0)) {
+            break;
+        }
+    }
+    (q2.wrapping_add(1), p - 32)
 }
 
 fn stmt(kind: &StmtKind, vars: &mut Vec<VarDecl>, changed: &mut bool) -> StmtKind {
@@ -261,9 +308,11 @@ fn expr(e: &Expr, changed: &mut bool) -> Expr {
     e.map(&mut |e| shifts(e, changed))
 }
 
-/// `e` as shifts if it divides by a power of two ([`by_power_of_two`]), else as it is.
+/// `e` without its division or remainder by a literal: shifts for a power of two
+/// ([`by_power_of_two`]), a magic multiplication for another divisor ([`by_magic`]); else
+/// as it is.
 fn shifts(e: Expr, changed: &mut bool) -> Expr {
-    match by_power_of_two(&e) {
+    match by_power_of_two(&e).or_else(|| by_magic(&e)) {
         Some(shifts) => {
             *changed = true;
             shifts
@@ -330,6 +379,84 @@ fn by_power_of_two(e: &Expr) -> Option<Expr> {
             BinaryOp::IntSub,
             x.clone(),
             bin(BinaryOp::Shl, quotient(), Expr::IntLit(k)),
+        ),
+    })
+}
+
+/// `x / c` or `x % c` for a literal `c` that is not 0, ±2^k or `i32::MIN`, without a
+/// division: with `(M, s)` = [`magic`]`(|c|)` and `hi(x)` the high 32 bits of the unsigned
+/// product `x × M`,
+///
+/// * `q = ((hi(x) − ((x >> 31) & M)) >> s) − (x >> 31)` is `x / |c|`: subtracting `M`
+///   where `x` is negative turns the unsigned high product into the signed one (Warren,
+///   section 8-3), and for a negative `M` the correction the signed method adds (`+ x`)
+///   cancels the one the signed product subtracts; the arithmetic shift rounds down, and
+///   `− (x >> 31)` adds the 1 that makes a negative quotient round toward zero;
+/// * `x / c = q` for `c > 0` and `−q` for `c < 0`; `x % c = x − q × |c|` (the sign of `x`).
+///
+/// Neither GPU multiplies 32 × 32 bits in one instruction, so `hi` is built from the
+/// 16-bit halves of `x` (`a`, `b`) and of `M` (`m`, `l`), whose products `mul24` gives exactly
+/// (each below 2^32): `t = a·l + (b·l >>> 16)`, `u = (t & 0xffff) + b·m`, `hi = a·m + (t
+/// >>> 16) + (u >>> 16)` (Warren, figure 8-2), each sum below 2^32.
+fn by_magic(e: &Expr) -> Option<Expr> {
+    let Expr::Binary {
+        op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
+        lhs,
+        rhs,
+    } = e
+    else {
+        return None;
+    };
+    let Expr::IntLit(c) = **rhs else {
+        return None;
+    };
+    if !rewritable(c) || power_of_two(c) {
+        return None;
+    }
+    let x = &**lhs;
+    if x.has_load() || nodes(x) > MAX_COPIED_NODES {
+        return None;
+    }
+    let d = c.unsigned_abs();
+    let (m, shift) = magic(d);
+    let lit = |v: u32| Expr::IntLit(v as i32);
+    let mul = |a: Expr, b: u32| bin(BinaryOp::Mul24, a, lit(b));
+    let high = bin(BinaryOp::Lsr, x.clone(), lit(16));
+    let low = bin(BinaryOp::And, x.clone(), lit(0xffff));
+    let (m_high, m_low) = (m >> 16, m & 0xffff);
+    let t = bin(
+        BinaryOp::IntAdd,
+        mul(high.clone(), m_low),
+        bin(BinaryOp::Lsr, mul(low.clone(), m_low), lit(16)),
+    );
+    let u = bin(
+        BinaryOp::IntAdd,
+        bin(BinaryOp::And, t.clone(), lit(0xffff)),
+        mul(low, m_high),
+    );
+    let hi = bin(
+        BinaryOp::IntAdd,
+        bin(
+            BinaryOp::IntAdd,
+            mul(high, m_high),
+            bin(BinaryOp::Lsr, t, lit(16)),
+        ),
+        bin(BinaryOp::Lsr, u, lit(16)),
+    );
+    let sign = || bin(BinaryOp::Asr, x.clone(), lit(31));
+    let signed_hi = bin(BinaryOp::IntSub, hi, bin(BinaryOp::And, sign(), lit(m)));
+    let q = bin(
+        BinaryOp::IntSub,
+        bin(BinaryOp::Asr, signed_hi, lit(shift)),
+        sign(),
+    );
+    Some(match op {
+        BinaryOp::IntDiv if c > 0 => q,
+        BinaryOp::IntDiv => bin(BinaryOp::IntSub, Expr::IntLit(0), q),
+        _ => bin(
+            BinaryOp::IntSub,
+            x.clone(),
+            bin(BinaryOp::IntMul, q, lit(d)),
         ),
     })
 }
@@ -561,6 +688,87 @@ mod tests {
         }
     }
 
+    /// The magic multiplication, evaluated by the interpreter's own operators, equals the
+    /// language's division and remainder for divisors of every size and sign (including
+    /// those whose multiplier needs all 32 bits, 7 and 641 among them) on dividends at the
+    /// edges and 20,000 more spread over the whole range; the multiplier is checked against
+    /// published values.
+    #[test]
+    fn magic_multipliers_divide_and_take_remainders_as_the_language_defines() {
+        fn go(e: &Expr, x: i32) -> u32 {
+            match e {
+                Expr::IntLit(v) => *v as u32,
+                Expr::Var(_) => x as u32,
+                Expr::Binary { op, lhs, rhs } => {
+                    ops::binary(*op, go(lhs, x), go(rhs, x), ops::FloatUnit::Vc4)
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        // Hacker's Delight, table 10-1: d = 3 → M = 0x55555556, s = 0; 5 → 0x66666667, 1;
+        // 7 → 0x92492493, 2.
+        assert_eq!(magic(3), (0x5555_5556, 0));
+        assert_eq!(magic(5), (0x6666_6667, 1));
+        assert_eq!(magic(7), (0x9249_2493, 2));
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u32 as i32
+        };
+        let mut dividends = vec![i32::MIN, i32::MIN + 1, -7, -6, -1, 0, 1, 6, 7, i32::MAX];
+        dividends.extend((0..20_000).map(|_| next()));
+        let divisors = [
+            3,
+            -3,
+            5,
+            6,
+            7,
+            -7,
+            10,
+            11,
+            12,
+            13,
+            25,
+            100,
+            125,
+            641,
+            1000,
+            6_700_417,
+            65_537,
+            1 << 16 | 1,
+            1_000_003,
+            i32::MAX,
+            i32::MAX - 1,
+            -i32::MAX,
+            i32::MIN + 1,
+            -1000,
+        ];
+        for c in divisors {
+            for op in [BinaryOp::IntDiv, BinaryOp::IntRem] {
+                let e = bin(op, Expr::Var(VarId(0)), Expr::IntLit(c));
+                let rewritten = by_magic(&e).expect("rewritten");
+                rewritten.walk(&mut |e| {
+                    assert!(!matches!(
+                        e,
+                        Expr::Binary {
+                            op: BinaryOp::IntDiv | BinaryOp::IntRem,
+                            ..
+                        }
+                    ))
+                });
+                for &x in &dividends {
+                    let want = match op {
+                        BinaryOp::IntDiv => x.wrapping_div(c),
+                        _ => x.wrapping_rem(c),
+                    };
+                    assert_eq!(go(&rewritten, x) as i32, want, "{x} {op:?} {c}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn other_divisors_and_dividends_that_read_memory_stay() {
         let x = || Arc::new(Expr::Var(VarId(0)));
@@ -571,6 +779,10 @@ mod tests {
                 rhs: Arc::new(Expr::IntLit(c)),
             };
             assert!(by_power_of_two(&e).is_none(), "{c}");
+        }
+        for c in [0, 4, -8, i32::MIN] {
+            let e = bin(BinaryOp::IntRem, Expr::Var(VarId(0)), Expr::IntLit(c));
+            assert!(by_magic(&e).is_none(), "{c}");
         }
         let load = Expr::Load {
             addr: x(),
