@@ -957,3 +957,43 @@ fn exp_and_ln_match_f64_within_their_roundings() {
         }
     }
 }
+
+/// `pow` against f64's `powf` on every device: `|x|^y` within 2^-21 · (|y · log2 x| + 2)
+/// relative (the SFU's log2 and exp2 and the product between them, each rounded once).
+#[test]
+fn pow_matches_f64_within_its_roundings() {
+    let xs: Vec<f32> = (0..16).map(|i| 0.05 + 0.7 * i as f32).collect();
+    let ys: Vec<f32> = (0..16).map(|i| -3.0 + 0.45 * i as f32).collect();
+    let kernel = compile(|x: Ptr<Float>, y: Ptr<Float>, out: Ptr<Float>| {
+        out.store(x.load().pow(y.load()));
+        // A literal exponent, and a negative base (its sign is ignored).
+        (out + 16).store((Float::from(0.0) - x.load()).pow(2.5));
+    })
+    .unwrap();
+    let devices = [Device::interpreter(), Device::emulator()]
+        .into_iter()
+        .chain(
+            [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71]
+                .map(Device::v3d_emulator),
+        );
+    for device in devices {
+        let x = device.alloc_from(&xs).unwrap();
+        let y = device.alloc_from(&ys).unwrap();
+        let mut out = device.alloc::<f32>(32).unwrap();
+        kernel.run(&device, (&x, &y, &mut out)).unwrap();
+        let eps = f64::from(f32::EPSILON);
+        for i in 0..16 {
+            for (k, e) in [(i, f64::from(ys[i])), (16 + i, 2.5)] {
+                let base = f64::from(xs[i]);
+                let want = base.powf(e);
+                let got = f64::from(out[k]);
+                let bound = want * 2.0 * eps * ((e * base.log2()).abs() + 2.0);
+                assert!(
+                    (got - want).abs() <= bound,
+                    "{}: pow({base}, {e}) = {got}, want {want} (bound {bound})",
+                    device.describe()
+                );
+            }
+        }
+    }
+}

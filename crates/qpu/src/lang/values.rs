@@ -532,6 +532,15 @@ impl Float {
         self.log2() * std::f32::consts::LN_2
     }
 
+    /// `|x|^y`, computed as `exp2(y · log2(x))`: the SFU's `log2` and `exp2` and one
+    /// multiplication between them, so the relative error grows with `|y · log2 x|` (about
+    /// `|y · log2 x|` · 2^-22). The base's sign is ignored (the SFU's `log2` takes `|x|`);
+    /// `pow(0, y)` is 0 for `y > 0` and infinite for `y < 0`, `pow(0, 0)` is NaN.
+    #[track_caller]
+    pub fn pow(self, y: impl Into<Float>) -> Float {
+        (y.into() * self.log2()).exp2()
+    }
+
     /// Declare a new variable holding `init` (QPULib's `Float x = init;`).
     ///
     /// `let y = x;` only copies the handle; `Float::var(x)` snapshots the value.
