@@ -774,3 +774,62 @@ fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
         }
     }
 }
+
+/// Every table in the docs between `<!-- qpu ARGS -->` and `<!-- end -->` is what `qpu ARGS`
+/// prints, compile times aside (they depend on the machine): change a row of `qpu bench`
+/// without pasting the new output into the docs and this fails, naming the file, the
+/// command and the first line that differs.
+#[test]
+fn docs_tables_are_the_output_of_the_commands_they_name() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    // "1.529 ms |" → "X ms |": the compile column.
+    let mask = |line: &str| -> String {
+        line.split(" | ")
+            .map(|cell| {
+                let number = cell.strip_suffix(" ms").unwrap_or("");
+                if !number.is_empty() && number.parse::<f64>().is_ok() && !cell.contains('/') {
+                    "X ms".to_string()
+                } else {
+                    cell.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&docs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let Some(command) = line
+                .strip_prefix("<!-- qpu ")
+                .and_then(|l| l.strip_suffix(" -->"))
+            else {
+                continue;
+            };
+            let block: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| *l != "<!-- end -->")
+                .collect();
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let printed = ok(qpu(&args));
+            let want: Vec<String> = printed.trim_end().lines().map(mask).collect();
+            let got: Vec<String> = block.iter().map(|l| mask(l)).collect();
+            if let Some(i) = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) {
+                panic!(
+                    "{}: the table of `qpu {command}` differs at its line {}:\n  docs:    {:?}\n  command: {:?}\nrun the command and paste its output",
+                    path.display(),
+                    i + 1,
+                    got.get(i),
+                    want.get(i)
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} generated tables found in docs/");
+}
