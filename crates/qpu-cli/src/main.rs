@@ -10,6 +10,7 @@
 //! qpu bench --listing KERNEL [--qpus N]       # an example kernel's annotated listing
 //! qpu bench --listing KERNEL --gpu vc6|vc7    # its V3D code
 //! qpu bench --gpu vc6|vc7 [--json]            # the examples on the V3D emulator, perfmon counters
+//! qpu profile heatmap --qpus 12 -o heat.html  # where an example's time goes, QPU by QPU (HTML)
 //! ```
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -153,6 +154,24 @@ enum Command {
         /// With --listing: the listing for this GPU.
         #[arg(long, value_enum, default_value_t = Gpu::Vc4)]
         gpu: Gpu,
+    },
+    /// Run an example kernel (gcd, tri, oet_sort, rot3d, heatmap) on the VideoCore IV
+    /// emulator and write where its time went as a self-contained HTML page: one lane per
+    /// QPU, coloured by what it did (issuing, or stalled on the TMU, VPM, DMA, semaphores or
+    /// the mutex), zoomable, with each QPU's totals and the run's counters.
+    Profile {
+        /// The example kernel.
+        kernel: String,
+        /// QPUs to run on (rot3d and heatmap take a count; the others run on one).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=12))]
+        qpus: u32,
+        /// Where to write the page (default: qpu-profile-KERNEL.html in the temporary
+        /// directory).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Also draw the lanes as a PNG picture here (800 columns, one 20-pixel lane per QPU).
+        #[arg(long)]
+        png: Option<PathBuf>,
     },
 }
 
@@ -397,6 +416,42 @@ fn run(cli: Cli) -> Result<(), CliError> {
             } else {
                 emit(&bench_v3d_table(&rows))
             }
+        }
+        Command::Profile {
+            kernel,
+            qpus,
+            output,
+            png,
+        } => {
+            let device = qpu::Device::emulator_with_timeline();
+            let report = match qpu_kernels::bench::qpulib::run_example(&kernel, &device, qpus) {
+                Ok(Some(report)) => report,
+                Ok(None) => {
+                    return Err(CliError::Usage(format!(
+                        "profile: no example kernel named {kernel:?} (one of: {})",
+                        qpu_kernels::bench::qpulib::KERNELS.join(", ")
+                    )))
+                }
+                Err(e) => return Err(CliError::Usage(format!("profile {kernel}: {e}"))),
+            };
+            let timeline = report.timeline.as_ref().ok_or_else(|| {
+                CliError::Usage("profile: the emulator recorded no timeline".to_string())
+            })?;
+            let title = format!("{kernel} on {} QPU(s): {report}", report.num_qpus);
+            let html = timeline.html(&title, &report.counters);
+            let path = output
+                .unwrap_or_else(|| std::env::temp_dir().join(format!("qpu-profile-{kernel}.html")));
+            std::fs::write(&path, html).map_err(|source| CliError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            if let Some(picture) = png {
+                write_lanes_png(timeline, &picture)?;
+            }
+            emit(&format!(
+                "{report}\nprofile written to {}\n",
+                path.display()
+            ))
         }
         Command::Bench { json, .. } => {
             let bench = |e: qpu::Error| CliError::Usage(format!("bench: {e}"));
@@ -1014,4 +1069,54 @@ fn bench_json(rows: &[qpu_kernels::bench::ExampleNumbers]) -> String {
     let mut out = serde_json::to_string_pretty(&rows).expect("JSON values always serialise");
     out.push('\n');
     out
+}
+
+/// The profile's lanes as a PNG picture: 800 columns, one 20-pixel lane per QPU (2 pixels
+/// apart), each column stacked from the top with the shares of its clocks spent issuing and
+/// stalled by cause, in the page's colours.
+fn write_lanes_png(timeline: &qpu::runtime::Timeline, path: &Path) -> Result<(), CliError> {
+    const WIDTH: usize = 800;
+    const LANE: usize = 20;
+    const GAP: usize = 2;
+    let columns = timeline.columns(WIDTH);
+    let height = columns.len() * (LANE + GAP);
+    let colours: Vec<[u8; 3]> = qpu::runtime::Timeline::colours()
+        .iter()
+        .map(|(_, hex)| {
+            let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+            [byte(1), byte(3), byte(5)]
+        })
+        .collect();
+    let mut pixels = vec![255u8; WIDTH * height * 3];
+    let span = timeline.cycles.max(1) as u128;
+    for (row, (busy, stalled)) in columns.iter().enumerate() {
+        for c in 0..WIDTH {
+            let size = ((c as u128 + 1) * span / WIDTH as u128 - c as u128 * span / WIDTH as u128)
+                .max(1) as f64;
+            let mut top = 0.0f64;
+            let parts = std::iter::once(busy[c]).chain(stalled[c].iter().copied());
+            for (k, clocks) in parts.enumerate() {
+                let h = LANE as f64 * (clocks as f64 / size).min(1.0);
+                let from = top.round() as usize;
+                let to = (top + h).round().min(LANE as f64) as usize;
+                for y in from..to {
+                    let at = ((row * (LANE + GAP) + y) * WIDTH + c) * 3;
+                    pixels[at..at + 3].copy_from_slice(&colours[k]);
+                }
+                top += h;
+            }
+        }
+    }
+    let io = |source: std::io::Error| CliError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(io)?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), WIDTH as u32, height as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&pixels))
+        .map_err(|e| io(std::io::Error::other(e)))
 }

@@ -833,3 +833,98 @@ fn docs_tables_are_the_output_of_the_commands_they_name() {
     }
     assert!(checked >= 3, "{checked} generated tables found in docs/");
 }
+
+/// `qpu profile` writes a page any XML parser reads: one lane per QPU, drawn in the
+/// cause colours, each QPU's totals adding up to its run, stall totals equal to the run
+/// report's counters, and (with `--png`) a picture of the lanes.
+#[test]
+fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
+    let dir = std::env::temp_dir().join(format!("qpu-profile-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (html, picture) = (dir.join("heat.html"), dir.join("heat.png"));
+    let out = ok(qpu(&[
+        "profile",
+        "heatmap",
+        "--qpus",
+        "4",
+        "-o",
+        html.to_str().unwrap(),
+        "--png",
+        picture.to_str().unwrap(),
+    ]));
+    assert!(out.contains("4 QPUs"), "{out}");
+    let text = std::fs::read_to_string(&html).unwrap();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&text, options).expect("well-formed XHTML");
+    let svg = "http://www.w3.org/2000/svg";
+    let labels: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((svg, "text")))
+        .filter_map(|n| n.text())
+        .filter(|t| t.starts_with("QPU "))
+        .collect();
+    assert_eq!(labels, ["QPU 0", "QPU 1", "QPU 2", "QPU 3"]);
+    let fills: std::collections::BTreeSet<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((svg, "rect")))
+        .filter_map(|n| n.attribute("fill"))
+        .collect();
+    // Issuing and DMA stalls at least (HeatMap's stores wait for the one DMA engine).
+    assert!(
+        fills.contains("#3c8d2f") && fills.contains("#c0392b"),
+        "{fills:?}"
+    );
+    // The tables: per QPU (QPU, instructions, issuing, tmu, vpm, dma, semaphore, mutex),
+    // then the counters.
+    let rows: Vec<Vec<String>> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("td"))
+                .map(|td| td.text().unwrap_or("").to_string())
+                .collect()
+        })
+        .filter(|cells: &Vec<String>| !cells.is_empty())
+        .collect();
+    let counter = |name: &str| -> u64 {
+        rows.iter()
+            .find(|r| r.len() == 2 && r[0] == name)
+            .unwrap_or_else(|| panic!("no counter {name}"))[1]
+            .parse()
+            .unwrap()
+    };
+    let per_qpu: Vec<Vec<u64>> = rows
+        .iter()
+        .filter(|r| r.len() == 8)
+        .map(|r| r.iter().map(|c| c.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(per_qpu.len(), 4);
+    for (k, name) in ["tmu", "vpm", "dma", "semaphore", "mutex"]
+        .iter()
+        .enumerate()
+    {
+        let sum: u64 = per_qpu.iter().map(|r| r[3 + k]).sum();
+        assert_eq!(sum, counter(&format!("stall_{name}")), "{name} stalls");
+    }
+    // Issuing clocks are 4 per instruction (the model's issue rate) for every QPU.
+    for r in &per_qpu {
+        assert_eq!(
+            r[2],
+            4 * r[1],
+            "QPU {}: issuing {} for {} instructions",
+            r[0],
+            r[2],
+            r[1]
+        );
+    }
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&picture).unwrap(),
+    ));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (800, 4 * 22));
+    std::fs::remove_dir_all(&dir).ok();
+}

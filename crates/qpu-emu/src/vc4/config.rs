@@ -81,6 +81,10 @@ pub struct EmulatorConfig {
     pub ambiguities: Ambiguities,
     /// Cycle-model parameters.
     pub timing: Timing,
+    /// Record every stall of every QPU with its clock and cause
+    /// ([`QpuReport::timeline`](super::QpuReport::timeline)), for a profile; off by default
+    /// (it costs memory in proportion to the stalls).
+    pub timeline: bool,
 }
 
 impl Default for EmulatorConfig {
@@ -93,6 +97,7 @@ impl Default for EmulatorConfig {
             check_hazards: true,
             ambiguities: Ambiguities::default(),
             timing: Timing::default(),
+            timeline: false,
         }
     }
 }

@@ -138,14 +138,7 @@ enum State {
     Done,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum StallCause {
-    Tmu,
-    Vpm,
-    Dma,
-    Semaphore,
-    Mutex,
-}
+pub use super::report::{StallCause, StallSpan};
 
 /// The destination rows and lanes of an instruction's conditional writes (add, mul; the
 /// sink row for an unconditional or absent side), and which instruction made them.
@@ -238,6 +231,8 @@ pub(crate) struct Qpu {
     vdr_done_at: u64,
     vdw_done_at: u64,
 
+    /// Record stalls in `report.timeline` ([`EmulatorConfig::timeline`]).
+    timeline: bool,
     report: QpuReport,
 }
 
@@ -297,14 +292,23 @@ impl Qpu {
             vpm_read_ready_at: 0,
             vdr_done_at: 0,
             vdw_done_at: 0,
+            timeline: false,
             report: QpuReport {
                 qpu: id,
+                start,
                 ..QpuReport::default()
             },
         }
     }
 
     fn add_stall(&mut self, cause: StallCause, clocks: u64) {
+        if self.timeline && clocks > 0 {
+            self.report.timeline.push(StallSpan {
+                start: self.time,
+                clocks,
+                cause,
+            });
+        }
         let s = &mut self.report.stalls;
         match cause {
             StallCause::Tmu => s.tmu += clocks,
@@ -366,7 +370,11 @@ pub(crate) fn run(
     let mut qpus: Vec<Qpu> = launches
         .iter()
         .enumerate()
-        .map(|(id, &(uniforms, code))| Qpu::new(id, uniforms, code, timing.program_start_latency))
+        .map(|(id, &(uniforms, code))| {
+            let mut q = Qpu::new(id, uniforms, code, timing.program_start_latency);
+            q.timeline = config.timeline;
+            q
+        })
         .collect();
     code.clear();
     let result = run_qpus(config, mem, vpm, code, &mut qpus, &mut units);

@@ -32,6 +32,54 @@ impl Stalls {
     }
 }
 
+/// Why a QPU stalled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StallCause {
+    /// `ldtmu` waiting for its lookup.
+    Tmu,
+    /// A VPM read waiting for its read setup's data.
+    Vpm,
+    /// `vr_wait`/`vw_wait` or a DMA start waiting for the DMA engines.
+    Dma,
+    /// A semaphore acquire or release blocked.
+    Semaphore,
+    /// A mutex acquire blocked.
+    Mutex,
+}
+
+impl StallCause {
+    /// Every cause, in the order reports list them.
+    pub const ALL: [StallCause; 5] = [
+        StallCause::Tmu,
+        StallCause::Vpm,
+        StallCause::Dma,
+        StallCause::Semaphore,
+        StallCause::Mutex,
+    ];
+
+    /// Its name in reports (`tmu`, `vpm`, `dma`, `semaphore`, `mutex`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StallCause::Tmu => "tmu",
+            StallCause::Vpm => "vpm",
+            StallCause::Dma => "dma",
+            StallCause::Semaphore => "semaphore",
+            StallCause::Mutex => "mutex",
+        }
+    }
+}
+
+/// One stall of a QPU: from clock `start`, `clocks` long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StallSpan {
+    /// The clock the QPU stopped issuing.
+    pub start: u64,
+    /// How long it waited.
+    pub clocks: u64,
+    /// What it waited for.
+    pub cause: StallCause,
+}
+
 /// One QPU's share of a run (or the sum over QPUs, see [`RunReport::total`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct QpuReport {
@@ -56,6 +104,11 @@ pub struct QpuReport {
     pub host_interrupts: u64,
     /// Uniforms read.
     pub uniforms: u64,
+    /// The clock the QPU started its program.
+    pub start: u64,
+    /// Every stall in clock order, when [`EmulatorConfig::timeline`](super::EmulatorConfig::timeline)
+    /// asks for them (empty otherwise, and in the total).
+    pub timeline: Vec<StallSpan>,
 }
 
 impl QpuReport {

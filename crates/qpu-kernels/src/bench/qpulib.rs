@@ -380,3 +380,49 @@ pub fn run_all_v3d(version: V3dVersion) -> qpu::Result<Vec<V3dExampleNumbers>> {
     )?;
     Ok(rows)
 }
+
+/// Runs the example `name` (one of [`KERNELS`]) once on `device` on `qpus` QPUs (the ones
+/// that take a QPU count: rot3d and heatmap; the others run on one) with the setup of its
+/// row in [`run_all`], and returns the run's report (what `qpu profile` draws); `None` for
+/// another name.
+pub fn run_example(name: &str, device: &Device, qpus: u32) -> qpu::Result<Option<RunReport>> {
+    Ok(Some(match name {
+        "gcd" => {
+            let (a, b) = gcd::inputs();
+            let k = compile(gcd::gcd)?;
+            let (pa, pb) = (device.alloc_from(&a)?, device.alloc_from(&b)?);
+            let mut r = device.alloc::<i32>(16)?;
+            k.run(device, (&pa, &pb, &mut r))?
+        }
+        "tri" => {
+            let mut p = device.alloc_from(&(0..16).collect::<Vec<i32>>())?;
+            compile(tri::tri)?.run(device, &mut p)?
+        }
+        "oet_sort" => {
+            let unsorted: Vec<i32> = (0..32).map(|i| 100 - i).collect();
+            let mut p = device.alloc_from(&unsorted)?;
+            compile(oet_sort::oet)?.run(device, &mut p)?
+        }
+        "rot3d" => {
+            let n = 192_000usize;
+            let coords: Vec<f32> = (0..n).map(|i| i as f32).collect();
+            let mut k = compile(rot3d::rot3d_3)?;
+            k.set_num_qpus(qpus)?;
+            let (mut x, mut y) = (device.alloc_from(&coords)?, device.alloc_from(&coords)?);
+            let (cos, sin) = (rot3d::THETA.cos(), rot3d::THETA.sin());
+            k.run(device, (n as i32, cos, sin, &mut x, &mut y))?
+        }
+        "heatmap" => {
+            let grid = Grid::QPULIB;
+            let initial = heat_initial();
+            let mut k = compile(heatmap::step)?;
+            k.set_num_qpus(qpus)?;
+            let src = device.alloc_from(&initial)?;
+            let mut dst = device.alloc::<f32>(initial.len())?;
+            let (ncols, width, height) =
+                (grid.ncols() as i32, grid.width as i32, grid.height as i32);
+            k.run(device, (&src, &mut dst, ncols, width, height))?
+        }
+        _ => return Ok(None),
+    }))
+}

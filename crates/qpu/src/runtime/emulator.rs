@@ -83,6 +83,15 @@ impl Device {
     pub fn emulator() -> Device {
         Device::new(Emulator::new())
     }
+
+    /// The strict emulator, recording each QPU's stalls over time: every run's report
+    /// carries a [`Timeline`](super::Timeline) (`qpu profile` draws it).
+    pub fn emulator_with_timeline() -> Device {
+        Device::new(Emulator::with_config(qpu_emu::vc4::EmulatorConfig {
+            timeline: true,
+            ..qpu_emu::vc4::EmulatorConfig::default()
+        }))
+    }
 }
 
 fn backend_error(message: impl std::fmt::Display) -> Error {
@@ -353,6 +362,29 @@ impl Adapter for Emulator {
                 (report.wall_time_us() * 1000.0).round() as u64,
             ),
         ];
+        let timeline = self.config.timeline.then(|| super::Timeline {
+            clock_mhz: report.clock_mhz,
+            cycles: report.cycles,
+            qpus: report
+                .qpus
+                .iter()
+                .map(|q| super::QpuTimeline {
+                    qpu: q.qpu as u32,
+                    start: q.start,
+                    end: q.cycles,
+                    instructions: q.instructions,
+                    stalls: q
+                        .timeline
+                        .iter()
+                        .map(|s| super::Stall {
+                            start: s.start,
+                            clocks: s.clocks,
+                            cause: s.cause.name(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        });
         let result = RunReport {
             backend: self.name().to_string(),
             num_qpus: n,
@@ -361,6 +393,7 @@ impl Adapter for Emulator {
             clock_mhz: Some(report.clock_mhz),
             counters,
             debug: Vec::new(),
+            timeline,
         };
         *lock(&self.last) = Some(report);
         Ok(result)

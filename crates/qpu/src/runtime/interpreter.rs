@@ -90,6 +90,7 @@ impl Backend for Interpreter {
             clock_mhz: None,
             counters: Vec::new(),
             debug: Vec::new(),
+            timeline: None,
         })
     }
 }

@@ -41,6 +41,7 @@ mod gpu_array;
 mod host;
 mod interpreter;
 mod pi;
+mod profile;
 pub mod select;
 mod staging;
 mod v3d_emulator;
@@ -55,6 +56,7 @@ pub use debug::{DebugRecord, DebugValue, DEBUG_RECORDS};
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 pub use pi::Pi;
+pub use profile::{QpuTimeline, Stall, Timeline};
 pub use v3d_emulator::V3dEmulatorBackend;
 pub use v3d_pi::V3dPi;
 
@@ -318,6 +320,9 @@ pub struct RunReport {
     /// What the kernel's `debug` statements recorded, QPU by QPU in the order each QPU made
     /// them (empty without `debug`).
     pub debug: Vec<DebugRecord>,
+    /// Each QPU's stalls over time, when the backend was asked to record them
+    /// ([`Device::emulator_with_timeline`]); [`Timeline::html`] draws them.
+    pub timeline: Option<Timeline>,
 }
 
 impl RunReport {

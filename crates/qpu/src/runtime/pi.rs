@@ -337,6 +337,7 @@ impl Adapter for Pi {
                 ),
             ],
             debug: Vec::new(),
+            timeline: None,
         })
     }
 }

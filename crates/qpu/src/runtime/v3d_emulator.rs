@@ -237,6 +237,7 @@ impl Adapter for V3dEmulatorBackend {
             clock_mhz: Some(report.clock_mhz),
             counters,
             debug: Vec::new(),
+            timeline: None,
         };
         *lock(&self.last) = Some(report);
         Ok(result)

@@ -373,6 +373,7 @@ impl Adapter for V3dPi {
             clock_mhz: None,
             counters: vec![("elapsed_ns".to_string(), elapsed_ns)],
             debug: Vec::new(),
+            timeline: None,
         })
     }
 }
