@@ -172,6 +172,10 @@ enum Command {
         /// Also draw the lanes as a PNG picture here (800 columns, one 20-pixel lane per QPU).
         #[arg(long)]
         png: Option<PathBuf>,
+        /// The emulator: vc4 (VideoCore IV, the default), vc6 or vc7 (V3D 4.2 or 7.1, where
+        /// the stalls recorded are the TMU's; QPUs beyond the version's are refused).
+        #[arg(long, value_enum, default_value_t = Gpu::Vc4)]
+        gpu: Gpu,
     },
 }
 
@@ -422,8 +426,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             qpus,
             output,
             png,
+            gpu,
         } => {
-            let device = qpu::Device::emulator_with_timeline();
+            let device = match gpu.v3d() {
+                Some(version) => qpu::Device::v3d_emulator_with_timeline(version),
+                None => qpu::Device::emulator_with_timeline(),
+            };
             let report = match qpu_kernels::bench::qpulib::run_example(&kernel, &device, qpus) {
                 Ok(Some(report)) => report,
                 Ok(None) => {

@@ -928,3 +928,51 @@ fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
     assert_eq!((reader.info().width, reader.info().height), (800, 4 * 22));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `qpu profile --gpu vc6` draws the V3D emulator's run: one lane per QPU, and the TMU
+/// stalls of the lanes add up to the perfmon counter `QPU-stalls-TMU` of the run.
+#[test]
+fn profile_on_v3d_draws_its_tmu_stalls() {
+    let dir = std::env::temp_dir().join(format!("qpu-profile-v3d-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = dir.join("heat.html");
+    ok(qpu(&[
+        "profile",
+        "heatmap",
+        "--gpu",
+        "vc6",
+        "--qpus",
+        "4",
+        "-o",
+        html.to_str().unwrap(),
+    ]));
+    let text = std::fs::read_to_string(&html).unwrap();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&text, options).expect("well-formed XHTML");
+    let rows: Vec<Vec<String>> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("td"))
+                .map(|td| td.text().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        })
+        .filter(|cells| !cells.is_empty())
+        .collect();
+    let per_qpu: Vec<&Vec<String>> = rows.iter().filter(|r| r.len() == 8).collect();
+    assert_eq!(per_qpu.len(), 4);
+    let tmu: u64 = per_qpu.iter().map(|r| r[3].parse::<u64>().unwrap()).sum();
+    let counter: u64 = rows
+        .iter()
+        .find(|r| r.len() == 2 && r[0] == "QPU-stalls-TMU")
+        .expect("the perfmon counter")[1]
+        .parse()
+        .unwrap();
+    assert!(tmu > 0);
+    assert_eq!(tmu, counter);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -610,6 +610,8 @@ pub(crate) struct Thread {
     switches: u64,
     /// Accumulators the previous instruction wrote (bit n = rn), for the rotate rule.
     prev_acc_writes: u8,
+    /// Record stalls in `report.timeline` ([`super::V3dConfig::timeline`]).
+    timeline: bool,
     pub report: V3dQpuReport,
 }
 
@@ -681,6 +683,7 @@ impl Thread {
             place: Placement::new(batch.single_segment, config.threads > 1),
             switches: 0,
             prev_acc_writes: 0,
+            timeline: config.timeline,
             report: V3dQpuReport {
                 qpu,
                 ..V3dQpuReport::default()
@@ -1196,7 +1199,7 @@ impl Thread {
                 return Err(V3dRule::LdtmuEmpty.into());
             };
             if ready > *clock {
-                self.report.stall_cycles += ready - *clock;
+                self.stall(*clock, ready - *clock);
                 *clock = ready;
             }
             let target = sig_target(self)?;
@@ -1730,10 +1733,22 @@ impl Thread {
         Ok(())
     }
 
+    /// Counts a TMU stall of `clocks` from clock `start` (and records it, for a timeline).
+    fn stall(&mut self, start: u64, clocks: u64) {
+        self.report.stall_cycles += clocks;
+        if self.timeline {
+            self.report.timeline.push(crate::vc4::StallSpan {
+                start,
+                clocks,
+                cause: crate::vc4::StallCause::Tmu,
+            });
+        }
+    }
+
     /// Stalls until `issued` if the slice's TMU had no room for the request at `clock`.
     fn wait_for_tmu(&mut self, issued: u64, clock: &mut u64) {
         if issued > *clock {
-            self.report.stall_cycles += issued - *clock;
+            self.stall(*clock, issued - *clock);
             *clock = issued;
         }
     }
@@ -2119,7 +2134,7 @@ impl Thread {
             }
             Tmuwt => {
                 if self.tmu_store_done > *clock {
-                    self.report.stall_cycles += self.tmu_store_done - *clock;
+                    self.stall(*clock, self.tmu_store_done - *clock);
                     *clock = self.tmu_store_done;
                 }
                 // Mesa gives tmuwt a destination (qpu_instr.c: it "has a dst"); nothing

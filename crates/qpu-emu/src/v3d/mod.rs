@@ -131,6 +131,9 @@ pub struct V3dConfig {
     pub max_instructions: u64,
     /// Clock for the wall-time estimate (500 MHz Pi 4, 960 MHz Pi 5 at most).
     pub clock_mhz: f64,
+    /// Record every TMU stall of every QPU with its clock ([`V3dQpuReport::timeline`]), for
+    /// a profile; off by default.
+    pub timeline: bool,
 }
 
 impl V3dConfig {
@@ -143,6 +146,7 @@ impl V3dConfig {
             threads: 1,
             max_instructions: 200_000_000,
             clock_mhz,
+            timeline: false,
         }
     }
 
@@ -219,6 +223,9 @@ pub struct V3dQpuReport {
     pub uniforms: u64,
     /// Batches (thread launches) run.
     pub batches: u64,
+    /// The QPU's TMU stalls in clock order (all its threads'), when
+    /// [`V3dConfig::timeline`] asks for them.
+    pub timeline: Vec<crate::vc4::StallSpan>,
 }
 
 /// What a dispatch did.
@@ -678,6 +685,7 @@ fn run_dispatch(
                     r.tmu_loads += done.report.tmu_loads;
                     r.tmu_stores += done.report.tmu_stores;
                     r.uniforms += done.report.uniforms;
+                    r.timeline.extend(done.report.timeline);
                     r.batches += 1;
                     if let Some(b) = queue.next() {
                         launched += 1;
@@ -691,6 +699,7 @@ fn run_dispatch(
     for ((r, c), w) in reports.iter_mut().zip(&clocks).zip(&barrier_waits) {
         r.cycles = *c;
         r.barrier_wait_cycles = *w;
+        r.timeline.sort_by_key(|s| s.start);
     }
     let (memory_counters, clocks_per_instruction) = {
         let m = timing.borrow();

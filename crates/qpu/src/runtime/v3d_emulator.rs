@@ -50,6 +50,8 @@ use crate::error::{ArrayPlace, Error, Result, RunError, RunErrorKind};
 /// A V3D emulator as a backend.
 pub struct V3dEmulatorBackend {
     version: V3dVersion,
+    /// Record each QPU's stalls over time ([`Device::v3d_emulator_with_timeline`]).
+    timeline: bool,
     arrays: HostArrays,
     compiled: ProgramCache,
     last: Mutex<Option<V3dRunReport>>,
@@ -60,6 +62,7 @@ impl V3dEmulatorBackend {
     pub fn new(version: V3dVersion) -> V3dEmulatorBackend {
         V3dEmulatorBackend {
             version,
+            timeline: false,
             arrays: HostArrays::default(),
             compiled: ProgramCache::default(),
             last: Mutex::default(),
@@ -84,6 +87,15 @@ impl Device {
     /// emulator.
     pub fn v3d_emulator(version: V3dVersion) -> Device {
         Device::new(V3dEmulatorBackend::new(version))
+    }
+
+    /// The V3D emulator, recording each QPU's TMU stalls over time: every run's report
+    /// carries a [`Timeline`](super::Timeline) (`qpu profile --gpu vc6|vc7` draws it).
+    pub fn v3d_emulator_with_timeline(version: V3dVersion) -> Device {
+        Device::new(V3dEmulatorBackend {
+            timeline: true,
+            ..V3dEmulatorBackend::new(version)
+        })
     }
 }
 
@@ -166,6 +178,7 @@ impl Adapter for V3dEmulatorBackend {
         let n = launch.num_qpus;
         let mut config = V3dConfig::new(self.version);
         config.qpus = n as usize;
+        config.timeline = self.timeline;
         if let Some(limit) = launch.step_limit {
             config.max_instructions = limit;
         }
@@ -229,6 +242,30 @@ impl Adapter for V3dEmulatorBackend {
             .into_iter()
             .map(|(name, value)| (name.to_string(), value))
             .collect();
+        let timeline = self.timeline.then(|| super::Timeline {
+            clock_mhz: report.clock_mhz,
+            cycles: report.cycles(),
+            qpus: report
+                .qpus
+                .iter()
+                .take(n as usize)
+                .map(|q| super::QpuTimeline {
+                    qpu: q.qpu as u32,
+                    start: 0,
+                    end: q.cycles,
+                    instructions: q.instructions,
+                    stalls: q
+                        .timeline
+                        .iter()
+                        .map(|s| super::Stall {
+                            start: s.start,
+                            clocks: s.clocks,
+                            cause: s.cause.name(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        });
         let result = RunReport {
             backend: self.name().to_string(),
             num_qpus: n,
@@ -237,7 +274,7 @@ impl Adapter for V3dEmulatorBackend {
             clock_mhz: Some(report.clock_mhz),
             counters,
             debug: Vec::new(),
-            timeline: None,
+            timeline,
         };
         *lock(&self.last) = Some(report);
         Ok(result)
