@@ -464,6 +464,10 @@ fn by_magic(e: &Expr) -> Option<Expr> {
 /// `kernel` with its window edges selected before their rotation (see [`select_in`]), or
 /// `None` when none has that shape.
 pub(crate) fn select_before_rotating(kernel: &Kernel) -> Option<Kernel> {
+    // Most kernels have no two rotations in a row: look before copying anything.
+    if !has_rotation_pair(&kernel.body) {
+        return None;
+    }
     let mut mentions = vec![0u32; kernel.vars.len()];
     count_mentions(&kernel.body, &mut mentions);
     let mut body = kernel.body.clone();
@@ -473,6 +477,24 @@ pub(crate) fn select_before_rotating(kernel: &Kernel) -> Option<Kernel> {
         body,
         location: kernel.location,
     })
+}
+
+/// Whether `stmts`, at any depth, hold two consecutive assignments of rotations (the start
+/// of the shape [`select_in`] rewrites).
+fn has_rotation_pair(stmts: &[Stmt]) -> bool {
+    let rotation = |s: &Stmt| {
+        matches!(
+            &s.kind,
+            StmtKind::Assign {
+                value: Expr::Rotate { .. },
+                ..
+            }
+        )
+    };
+    stmts.windows(2).any(|w| rotation(&w[0]) && rotation(&w[1]))
+        || stmts
+            .iter()
+            .any(|s| s.bodies().iter().any(|body| has_rotation_pair(body)))
 }
 
 /// Adds to `mentions` each variable's reads and writes in `stmts`, at any depth.
