@@ -854,11 +854,7 @@ fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
     ]));
     assert!(out.contains("4 QPUs"), "{out}");
     let text = std::fs::read_to_string(&html).unwrap();
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(&text, options).expect("well-formed XHTML");
+    let doc = page(&text);
     let svg = "http://www.w3.org/2000/svg";
     let labels: Vec<&str> = doc
         .descendants()
@@ -879,17 +875,7 @@ fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
     );
     // The tables: per QPU (QPU, instructions, issuing, tmu, vpm, dma, semaphore, mutex),
     // then the counters.
-    let rows: Vec<Vec<String>> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("tr"))
-        .map(|tr| {
-            tr.children()
-                .filter(|c| c.has_tag_name("td"))
-                .map(|td| td.text().unwrap_or("").to_string())
-                .collect()
-        })
-        .filter(|cells: &Vec<String>| !cells.is_empty())
-        .collect();
+    let rows = table_rows(&doc);
     let counter = |name: &str| -> u64 {
         rows.iter()
             .find(|r| r.len() == 2 && r[0] == name)
@@ -947,22 +933,7 @@ fn profile_on_v3d_draws_its_tmu_stalls() {
         html.to_str().unwrap(),
     ]));
     let text = std::fs::read_to_string(&html).unwrap();
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(&text, options).expect("well-formed XHTML");
-    let rows: Vec<Vec<String>> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("tr"))
-        .map(|tr| {
-            tr.children()
-                .filter(|c| c.has_tag_name("td"))
-                .map(|td| td.text().unwrap_or("").to_string())
-                .collect::<Vec<_>>()
-        })
-        .filter(|cells| !cells.is_empty())
-        .collect();
+    let rows = table_rows(&page(&text));
     let per_qpu: Vec<&Vec<String>> = rows.iter().filter(|r| r.len() == 8).collect();
     assert_eq!(per_qpu.len(), 4);
     let tmu: u64 = per_qpu.iter().map(|r| r[3].parse::<u64>().unwrap()).sum();
@@ -975,4 +946,27 @@ fn profile_on_v3d_draws_its_tmu_stalls() {
     assert!(tmu > 0);
     assert_eq!(tmu, counter);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A profile page parsed as XML (it declares its doctype, which the parser must accept).
+fn page(text: &str) -> roxmltree::Document<'_> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(text, options).expect("well-formed XHTML")
+}
+
+/// The cells of every table row of `doc` with data cells, row by row.
+fn table_rows(doc: &roxmltree::Document<'_>) -> Vec<Vec<String>> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("td"))
+                .map(|td| td.text().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        })
+        .filter(|cells| !cells.is_empty())
+        .collect()
 }

@@ -924,17 +924,7 @@ fn exp_and_ln_match_f64_within_their_roundings() {
         (out + 16).store(y.load().ln());
     })
     .unwrap();
-    let devices = [Device::interpreter(), Device::emulator()]
-        .into_iter()
-        .chain(
-            [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71]
-                .map(Device::v3d_emulator),
-        );
-    for device in devices {
-        let x = device.alloc_from(&xs).unwrap();
-        let y = device.alloc_from(&ys).unwrap();
-        let mut out = device.alloc::<f32>(32).unwrap();
-        kernel.run(&device, (&x, &y, &mut out)).unwrap();
+    for (device, out) in run_two_inputs_everywhere(&kernel, &xs, &ys) {
         let eps = f64::from(f32::EPSILON);
         for i in 0..16 {
             let want = f64::from(xs[i]).exp();
@@ -943,7 +933,7 @@ fn exp_and_ln_match_f64_within_their_roundings() {
             assert!(
                 (got - want).abs() <= bound,
                 "{}: exp({}) = {got}, want {want}",
-                device.describe(),
+                device,
                 xs[i]
             );
             let want = f64::from(ys[i]).ln();
@@ -951,7 +941,7 @@ fn exp_and_ln_match_f64_within_their_roundings() {
             assert!(
                 (got - want).abs() <= 2.0 * eps * (want.abs() + 1.0),
                 "{}: ln({}) = {got}, want {want}",
-                device.describe(),
+                device,
                 ys[i]
             );
         }
@@ -970,17 +960,7 @@ fn pow_matches_f64_within_its_roundings() {
         (out + 16).store((Float::from(0.0) - x.load()).pow(2.5));
     })
     .unwrap();
-    let devices = [Device::interpreter(), Device::emulator()]
-        .into_iter()
-        .chain(
-            [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71]
-                .map(Device::v3d_emulator),
-        );
-    for device in devices {
-        let x = device.alloc_from(&xs).unwrap();
-        let y = device.alloc_from(&ys).unwrap();
-        let mut out = device.alloc::<f32>(32).unwrap();
-        kernel.run(&device, (&x, &y, &mut out)).unwrap();
+    for (device, out) in run_two_inputs_everywhere(&kernel, &xs, &ys) {
         let eps = f64::from(f32::EPSILON);
         for i in 0..16 {
             for (k, e) in [(i, f64::from(ys[i])), (16 + i, 2.5)] {
@@ -990,10 +970,32 @@ fn pow_matches_f64_within_its_roundings() {
                 let bound = want * 2.0 * eps * ((e * base.log2()).abs() + 2.0);
                 assert!(
                     (got - want).abs() <= bound,
-                    "{}: pow({base}, {e}) = {got}, want {want} (bound {bound})",
-                    device.describe()
+                    "{device}: pow({base}, {e}) = {got}, want {want} (bound {bound})"
                 );
             }
         }
     }
+}
+
+/// Runs `kernel` (two 16-float inputs, 32 floats out) on the interpreter and every emulator;
+/// each device's description and output.
+fn run_two_inputs_everywhere(
+    kernel: &qpu::Kernel<(Ptr<Float>, Ptr<Float>, Ptr<Float>)>,
+    xs: &[f32],
+    ys: &[f32],
+) -> Vec<(String, Vec<f32>)> {
+    [Device::interpreter(), Device::emulator()]
+        .into_iter()
+        .chain(
+            [qpu_isa::v3d::V3dVersion::V42, qpu_isa::v3d::V3dVersion::V71]
+                .map(Device::v3d_emulator),
+        )
+        .map(|device| {
+            let x = device.alloc_from(xs).unwrap();
+            let y = device.alloc_from(ys).unwrap();
+            let mut out = device.alloc::<f32>(32).unwrap();
+            kernel.run(&device, (&x, &y, &mut out)).unwrap();
+            (device.describe(), out.to_vec())
+        })
+        .collect()
 }

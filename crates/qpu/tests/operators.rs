@@ -427,49 +427,14 @@ fn a_rotation_with_one_lane_from_another_vector_matches_scalar_rust() {
 fn division_by_a_literal_power_of_two_is_shifts_on_every_gpu() {
     let xs: Vec<i32> = pairs().iter().map(|p| p.0).collect();
     let divisors = [1, -1, 2, -2, 4, 32, -4096, 1 << 30, -(1 << 30), 3];
-    let devices = [Device::interpreter(), Device::emulator()]
-        .into_iter()
-        .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator));
-    for device in devices {
-        let x = device.alloc_from(&xs).unwrap();
-        for c in divisors {
-            let kernel = compile(move |n: Int, x: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>| {
-                for_range(0, n, 16, |i| {
-                    let a = Int::var((x + i).load());
-                    (q + i).store(a / c);
-                    (r + i).store(a % c);
-                });
-            })
-            .unwrap();
-            let mut q = device.alloc::<i32>(xs.len()).unwrap();
-            let mut r = device.alloc::<i32>(xs.len()).unwrap();
-            kernel
-                .run(&device, (xs.len() as i32, &x, &mut q, &mut r))
-                .unwrap();
-            let want_q: Vec<i32> = xs.iter().map(|&x| div(x, c)).collect();
-            let want_r: Vec<i32> = xs.iter().map(|&x| rem(x, c)).collect();
-            assert_eq!(q.to_vec(), want_q, "{} / {c}", device.describe());
-            assert_eq!(r.to_vec(), want_r, "{} % {c}", device.describe());
-        }
-    }
+    divide_on_every_device(&xs, &divisors);
     // The cost: one vector divided by a literal 2, then by a variable holding 2, each less
     // what the same load and store cost without a division.
-    let copy = compile(|p: Ptr<Int>, _d: Int| p.store(p.load())).unwrap();
     let halve = compile(|p: Ptr<Int>, _d: Int| p.store(p.load() / 2)).unwrap();
-    let divide = compile(|p: Ptr<Int>, d: Int| p.store(p.load() / d)).unwrap();
-    for device in [Device::emulator()]
-        .into_iter()
-        .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator))
-    {
-        let mut p = device.alloc_from(&[-7i32; 16]).unwrap();
-        let issued = |r: qpu::runtime::RunReport| r.qpus.iter().map(|q| q.steps).sum::<u64>();
-        let base = issued(copy.run(&device, (&mut p, 2)).unwrap());
-        let shifts = issued(halve.run(&device, (&mut p, 2)).unwrap()) - base;
-        let long = issued(divide.run(&device, (&mut p, 2)).unwrap()) - base;
+    for (device, shifts, long) in division_costs(&halve, 2) {
         assert!(
             shifts * 20 < long,
-            "{}: {shifts} instructions for x / 2, {long} for x / d",
-            device.describe()
+            "{device}: {shifts} instructions for x / 2, {long} for x / d"
         );
     }
 }
@@ -496,12 +461,26 @@ fn division_by_other_literals_is_a_multiplication_on_every_gpu() {
         -1000,
         i32::MIN + 1,
     ];
+    divide_on_every_device(&xs, &divisors);
+    let by_seven = compile(|p: Ptr<Int>, _d: Int| p.store(p.load() / 7)).unwrap();
+    for (device, magic, long) in division_costs(&by_seven, 7) {
+        eprintln!("{device}: {magic} instructions for x / 7, {long} for x / d");
+        assert!(
+            magic * 5 < long,
+            "{device}: {magic} instructions for x / 7, {long} for x / d"
+        );
+    }
+}
+
+/// Runs `q = x / c` and `r = x % c` for each divisor on the interpreter and every emulator
+/// and checks them against scalar Rust's wrapping division.
+fn divide_on_every_device(xs: &[i32], divisors: &[i32]) {
     let devices = [Device::interpreter(), Device::emulator()]
         .into_iter()
         .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator));
     for device in devices {
-        let x = device.alloc_from(&xs).unwrap();
-        for c in divisors {
+        let x = device.alloc_from(xs).unwrap();
+        for &c in divisors {
             let kernel = compile(move |n: Int, x: Ptr<Int>, q: Ptr<Int>, r: Ptr<Int>| {
                 for_range(0, n, 16, |i| {
                     let a = Int::var((x + i).load());
@@ -521,26 +500,24 @@ fn division_by_other_literals_is_a_multiplication_on_every_gpu() {
             assert_eq!(r.to_vec(), want_r, "{} % {c}", device.describe());
         }
     }
+}
+
+/// Per emulator: the instructions `by_literal` (one vector divided by the literal `d`) and
+/// the long division by a variable holding `d` issue, each less what the same load and
+/// store cost without a division.
+fn division_costs(by_literal: &qpu::Kernel<(Ptr<Int>, Int)>, d: i32) -> Vec<(String, u64, u64)> {
     let copy = compile(|p: Ptr<Int>, _d: Int| p.store(p.load())).unwrap();
-    let by_seven = compile(|p: Ptr<Int>, _d: Int| p.store(p.load() / 7)).unwrap();
     let divide = compile(|p: Ptr<Int>, d: Int| p.store(p.load() / d)).unwrap();
-    for device in [Device::emulator()]
+    [Device::emulator()]
         .into_iter()
         .chain([V3dVersion::V42, V3dVersion::V71].map(Device::v3d_emulator))
-    {
-        let mut p = device.alloc_from(&[-7i32; 16]).unwrap();
-        let issued = |r: qpu::runtime::RunReport| r.qpus.iter().map(|q| q.steps).sum::<u64>();
-        let base = issued(copy.run(&device, (&mut p, 7)).unwrap());
-        let magic = issued(by_seven.run(&device, (&mut p, 7)).unwrap()) - base;
-        let long = issued(divide.run(&device, (&mut p, 7)).unwrap()) - base;
-        eprintln!(
-            "{}: {magic} instructions for x / 7, {long} for x / d",
-            device.describe()
-        );
-        assert!(
-            magic * 5 < long,
-            "{}: {magic} instructions for x / 7, {long} for x / d",
-            device.describe()
-        );
-    }
+        .map(|device| {
+            let mut p = device.alloc_from(&[-7i32; 16]).unwrap();
+            let issued = |r: qpu::runtime::RunReport| r.qpus.iter().map(|q| q.steps).sum::<u64>();
+            let base = issued(copy.run(&device, (&mut p, d)).unwrap());
+            let literal = issued(by_literal.run(&device, (&mut p, d)).unwrap()) - base;
+            let long = issued(divide.run(&device, (&mut p, d)).unwrap()) - base;
+            (device.describe(), literal, long)
+        })
+        .collect()
 }

@@ -368,20 +368,8 @@ impl Adapter for Emulator {
             qpus: report
                 .qpus
                 .iter()
-                .map(|q| super::QpuTimeline {
-                    qpu: q.qpu as u32,
-                    start: q.start,
-                    end: q.cycles,
-                    instructions: q.instructions,
-                    stalls: q
-                        .timeline
-                        .iter()
-                        .map(|s| super::Stall {
-                            start: s.start,
-                            clocks: s.clocks,
-                            cause: s.cause.name(),
-                        })
-                        .collect(),
+                .map(|q| {
+                    super::QpuTimeline::of(q.qpu, (q.start, q.cycles), q.instructions, &q.timeline)
                 })
                 .collect(),
         });

@@ -628,15 +628,7 @@ impl<P> std::fmt::Debug for Kernel<P> {
 pub fn compile<P, R, F: KernelFn<P, R>>(f: F) -> Result<Kernel<P>> {
     let guard = BuildGuard::begin(SourceLocation::caller());
     f.record();
-    let kernel = guard.finish()?;
-    Ok(Kernel {
-        debug: debug::plan(&kernel, next_id()).map(Arc::new),
-        ast: Arc::new(kernel),
-        id: next_id(),
-        num_qpus: 1,
-        step_limit: None,
-        params: PhantomData,
-    })
+    Ok(Kernel::from_ast(guard.finish()?))
 }
 
 impl<P> Kernel<P> {

@@ -31,6 +31,31 @@ pub struct QpuTimeline {
     pub stalls: Vec<Stall>,
 }
 
+impl QpuTimeline {
+    /// QPU `qpu`'s lane from an emulator's record of its stalls.
+    pub(crate) fn of(
+        qpu: usize,
+        (start, end): (u64, u64),
+        instructions: u64,
+        spans: &[qpu_emu::vc4::StallSpan],
+    ) -> QpuTimeline {
+        QpuTimeline {
+            qpu: qpu as u32,
+            start,
+            end,
+            instructions,
+            stalls: spans
+                .iter()
+                .map(|s| Stall {
+                    start: s.start,
+                    clocks: s.clocks,
+                    cause: s.cause.name(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A stall: from clock `start`, `clocks` long, waiting for `cause` (`tmu`, `vpm`, `dma`,
 /// `semaphore`, `mutex`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -249,21 +249,7 @@ impl Adapter for V3dEmulatorBackend {
                 .qpus
                 .iter()
                 .take(n as usize)
-                .map(|q| super::QpuTimeline {
-                    qpu: q.qpu as u32,
-                    start: 0,
-                    end: q.cycles,
-                    instructions: q.instructions,
-                    stalls: q
-                        .timeline
-                        .iter()
-                        .map(|s| super::Stall {
-                            start: s.start,
-                            clocks: s.clocks,
-                            cause: s.cause.name(),
-                        })
-                        .collect(),
-                })
+                .map(|q| super::QpuTimeline::of(q.qpu, (0, q.cycles), q.instructions, &q.timeline))
                 .collect(),
         });
         let result = RunReport {

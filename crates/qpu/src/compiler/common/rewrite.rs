@@ -336,7 +336,9 @@ fn nodes(e: &Expr) -> usize {
 }
 
 /// The shifts for `x / c` or `x % c` with `c = ±2^k`, `k = 0..=30` (module docs).
-fn by_power_of_two(e: &Expr) -> Option<Expr> {
+/// `e` as (operation, dividend, divisor) if it divides or takes a remainder by a literal,
+/// with a dividend small enough to copy and reading no memory (module docs).
+fn literal_division(e: &Expr) -> Option<(BinaryOp, &Expr, i32)> {
     let Expr::Binary {
         op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
         lhs,
@@ -348,14 +350,19 @@ fn by_power_of_two(e: &Expr) -> Option<Expr> {
     let Expr::IntLit(c) = **rhs else {
         return None;
     };
-    if !power_of_two(c) {
-        return None;
-    }
-    let magnitude = c.unsigned_abs();
     let x = &**lhs;
     if x.has_load() || nodes(x) > MAX_COPIED_NODES {
         return None;
     }
+    Some((*op, x, c))
+}
+
+fn by_power_of_two(e: &Expr) -> Option<Expr> {
+    let (op, x, c) = literal_division(e)?;
+    if !power_of_two(c) {
+        return None;
+    }
+    let magnitude = c.unsigned_abs();
     let k = magnitude.trailing_zeros() as i32;
     let negate = |v: Expr| bin(BinaryOp::IntSub, Expr::IntLit(0), v);
     // x / 2^k, rounding toward zero.
@@ -399,22 +406,8 @@ fn by_power_of_two(e: &Expr) -> Option<Expr> {
 /// (each below 2^32): `t = a·l + (b·l >>> 16)`, `u = (t & 0xffff) + b·m`, `hi = a·m + (t
 /// >>> 16) + (u >>> 16)` (Warren, figure 8-2), each sum below 2^32.
 fn by_magic(e: &Expr) -> Option<Expr> {
-    let Expr::Binary {
-        op: op @ (BinaryOp::IntDiv | BinaryOp::IntRem),
-        lhs,
-        rhs,
-    } = e
-    else {
-        return None;
-    };
-    let Expr::IntLit(c) = **rhs else {
-        return None;
-    };
+    let (op, x, c) = literal_division(e)?;
     if !rewritable(c) || power_of_two(c) {
-        return None;
-    }
-    let x = &**lhs;
-    if x.has_load() || nodes(x) > MAX_COPIED_NODES {
         return None;
     }
     let d = c.unsigned_abs();
