@@ -642,23 +642,26 @@ mod tests {
     use crate::interp::ops;
     use crate::lang::ast::VarId;
 
+    /// `e` (literals, variable 0 and binary operations) at `x`, by the interpreter's own
+    /// operators.
+    fn eval(e: &Expr, x: i32) -> i32 {
+        fn go(e: &Expr, x: i32) -> u32 {
+            match e {
+                Expr::IntLit(v) => *v as u32,
+                Expr::Var(_) => x as u32,
+                Expr::Binary { op, lhs, rhs } => {
+                    ops::binary(*op, go(lhs, x), go(rhs, x), ops::FloatUnit::Vc4)
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        go(e, x) as i32
+    }
+
     /// The rewritten expression, evaluated by the interpreter's own operators, equals the
     /// division it replaces for every divisor ±2^k and dividends at the edges and between.
     #[test]
     fn shifts_divide_and_take_remainders_as_the_language_defines() {
-        let eval = |e: &Expr, x: i32| -> i32 {
-            fn go(e: &Expr, x: i32) -> u32 {
-                match e {
-                    Expr::IntLit(v) => *v as u32,
-                    Expr::Var(_) => x as u32,
-                    Expr::Binary { op, lhs, rhs } => {
-                        ops::binary(*op, go(lhs, x), go(rhs, x), ops::FloatUnit::Vc4)
-                    }
-                    other => panic!("unexpected {other:?}"),
-                }
-            }
-            go(e, x) as i32
-        };
         let dividends = [
             i32::MIN,
             i32::MIN + 1,
@@ -710,16 +713,6 @@ mod tests {
     /// published values.
     #[test]
     fn magic_multipliers_divide_and_take_remainders_as_the_language_defines() {
-        fn go(e: &Expr, x: i32) -> u32 {
-            match e {
-                Expr::IntLit(v) => *v as u32,
-                Expr::Var(_) => x as u32,
-                Expr::Binary { op, lhs, rhs } => {
-                    ops::binary(*op, go(lhs, x), go(rhs, x), ops::FloatUnit::Vc4)
-                }
-                other => panic!("unexpected {other:?}"),
-            }
-        }
         // Hacker's Delight, table 10-1: d = 3 → M = 0x55555556, s = 0; 5 → 0x66666667, 1;
         // 7 → 0x92492493, 2.
         assert_eq!(magic(3), (0x5555_5556, 0));
@@ -778,7 +771,7 @@ mod tests {
                         BinaryOp::IntDiv => x.wrapping_div(c),
                         _ => x.wrapping_rem(c),
                     };
-                    assert_eq!(go(&rewritten, x) as i32, want, "{x} {op:?} {c}");
+                    assert_eq!(eval(&rewritten, x), want, "{x} {op:?} {c}");
                 }
             }
         }
