@@ -1224,3 +1224,43 @@ fn generator_is_deterministic_and_varied() {
         "{specials} of 200 programs with special floats"
     );
 }
+
+/// FNV-1a (64-bit) of `text`: a fixed hash, the same on every platform and Rust version.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Everything a regression seed's program is: its printed kernel, QPU count and inputs.
+fn case_text(c: &Case) -> String {
+    format!(
+        "{}\nqpus {} x {} y {:#x}\ninp {:x?}\nfinp {:x?}\n",
+        c.kernel, c.num_qpus, c.x, c.y, c.inp, c.finp
+    )
+}
+
+/// The regression seeds' programs, pinned: hashes of [`case_text`] computed once with the
+/// generator that found them, so that a change to the generator that makes any of them
+/// generate a different program fails here.
+#[test]
+fn regression_programs_are_unchanged() {
+    let seeds: Vec<u64> = FORMER_FAILURES
+        .into_iter()
+        .chain(FORMER_EXTENDED_FAILURES)
+        .chain(FORMER_STREAM_FAILURES)
+        .collect();
+    let hashes: Vec<(u64, u64)> = seeds
+        .iter()
+        .map(|&seed| (seed, fnv1a(&case_text(&case(seed, 0)))))
+        .collect();
+    assert_eq!(hashes, PINNED_REGRESSION_PROGRAMS);
+}
+
+const PINNED_REGRESSION_PROGRAMS: [(u64, u64); 5] = [
+    (4_294_976_583, 0x03bf_a24b_67ec_c031),
+    (4_294_978_933, 0x1a63_036f_40c5_29dc),
+    (97_422_158_492_068, 0xd3f3_9e66_9359_6ab9),
+    (4_366_653_031_186, 0x348a_8bc8_05fd_26c4),
+    (246_619_925_283_692, 0xe87d_9cfe_741f_428a),
+];
