@@ -123,7 +123,7 @@ pub struct Gen {
     /// between receives, in `if_` bodies), a gather and its receive on one path each of two
     /// `if_`s, pointers whose lanes hold consecutive words, whole float words stored,
     /// float literals from random bits and more special values, any int converted to float,
-    /// loads just past the inputs' ends, and 1–16 QPUs.
+    /// int literals up to ±1000, loads just past the inputs' ends, and 1–16 QPUs.
     pub shapes: bool,
     /// Whether expressions may load (off where a load would be refused on V3D or change
     /// the gathers waiting: see `window_loop` and `one_path_gathers`); only `shapes` turns
@@ -198,6 +198,10 @@ impl Gen {
             };
         }
         match self.rng.below(9) {
+            // Beyond the small immediates, not yet random bits.
+            0 if self.shapes && self.rng.chance(30) => {
+                Expr::IntLit(self.rng.below(2000) as i32 - 1000)
+            }
             0 => Expr::IntLit(self.rng.below(33) as i32 - 16),
             1 => Expr::IntLit(self.rng.next() as i32),
             2 => Expr::Special(Special::Index),
