@@ -62,10 +62,11 @@ use random_kernel::{case, Case, REGION};
 
 /// Programs in CI's campaign, each run on the three devices. Sized so that this campaign
 /// costs no more than the two it replaced (2,000 + 60 VideoCore IV programs, 500 + 6 per
-/// V3D version): on 2026-11-29, on the 2-core VM with another build beside it, the test
-/// binary in the test profile (`cargo test -p qpu --test all --no-run`, then `<binary>
-/// differential`, under `/usr/bin/time`, three alternating runs each) took 22.8–23.3 s of CPU
-/// (20.1–22.7 s wall) for the old two, 21.3–21.5 s of CPU (14.4–21.6 s wall) for these.
+/// V3D version): on 2026-11-29, on the 2-core VM, the test binary in the test profile
+/// (`cargo test -p qpu --test all --no-run`, then `<binary> differential`, under
+/// `/usr/bin/time`, three alternating runs each) took 23.2–24.1 s of CPU (12.0–12.2 s wall)
+/// for the old two, 21.4–21.9 s of CPU (11.0–11.6 s wall) for these; with another build
+/// beside it, 22.8–23.3 s (20.1–22.7 s wall) and 21.3–21.5 s (14.4–21.6 s wall).
 const DEFAULT_PROGRAMS: u64 = 1_000;
 /// Programs in the spilling run (each is larger).
 const SPILL_PROGRAMS: u64 = 40;
@@ -73,8 +74,6 @@ const SPILL_PROGRAMS: u64 = 40;
 const SPILL_PRESSURE: u32 = 80;
 /// The most programs, in percent, a V3D compiler may refuse as unsupported.
 const MAX_UNSUPPORTED_PERCENT: u64 = 5;
-/// Fresh devices after this many programs (each kernel fills the compile cache).
-const PROGRAMS_PER_DEVICE: u64 = 100;
 
 /// The kernels' parameters: `inp`, `finp`, `out`, `fout`, `x`, `y`.
 type Params = (Ptr<Int>, Ptr<Float>, Ptr<Int>, Ptr<Float>, Int, Float);
@@ -454,21 +453,18 @@ fn campaign(name: &str, programs: u64, pressure: u32) {
                 let (failed, stats) = (&failed, &stats);
                 s.spawn(move || {
                     let mut failures = Vec::new();
-                    let mut devices = Devices::new();
                     let mut i = t;
-                    let mut done = 0;
                     while i < programs && !failed.load(Ordering::Relaxed) {
-                        if done > 0 && done % PROGRAMS_PER_DEVICE == 0 {
-                            devices = Devices::new();
-                        }
                         let seed = first_seed.wrapping_add(i);
+                        // Fresh devices for each program: kept, their compile caches would
+                        // fill with every kernel (each has its own id), for no time saved.
+                        let devices = Devices::new();
                         if let Err(e) = check_seed_caught(seed, pressure, stats, &devices) {
                             failed.store(true, Ordering::Relaxed);
                             failures.push(e);
                             break;
                         }
                         i += threads;
-                        done += 1;
                     }
                     failures
                 })
