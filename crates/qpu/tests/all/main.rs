@@ -29,7 +29,5 @@ mod uniform_stream;
 mod v3d;
 #[path = "../v3d_backend.rs"]
 mod v3d_backend;
-#[path = "../v3d_differential.rs"]
-mod v3d_differential;
 #[path = "../v3d_pi_backend.rs"]
 mod v3d_pi_backend;
