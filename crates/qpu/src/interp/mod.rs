@@ -599,9 +599,7 @@ impl Machine {
             } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
                 let (poison, origin) = join((l.poison, l.origin), (r.poison, r.origin));
-                let lanes = std::array::from_fn(|i| {
-                    ops::compare(*op, *float, l.words[i], r.words[i], self.float_unit)
-                });
+                let lanes = ops::compare_lanes(*op, *float, &l.words, &r.words, self.float_unit);
                 (lanes, poison, origin)
             }
             BoolExpr::Not(inner) => {
@@ -666,7 +664,7 @@ impl Machine {
             Expr::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.eval(qpu, lhs, memory)?, self.eval(qpu, rhs, memory)?);
                 Val {
-                    words: std::array::from_fn(|i| ops::binary(*op, l.words[i], r.words[i], unit)),
+                    words: ops::binary_lanes(*op, &l.words, &r.words, unit),
                     poison: l.poison | r.poison,
                     origin: if l.poison != 0 { l.origin } else { r.origin },
                 }
