@@ -155,14 +155,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Gpu::Vc4)]
         gpu: Gpu,
     },
-    /// Run an example kernel (gcd, tri, oet_sort, rot3d, heatmap) on the VideoCore IV
-    /// emulator and write where its time went as a self-contained HTML page: one lane per
+    /// Run an example kernel (gcd, tri, oet_sort, rot3d, heatmap) or a library workload
+    /// (mandelbrot, sha256, sgemm, fft: its bench row's setup) on an emulator and write where
+    /// its time went as a self-contained HTML page: one lane per
     /// QPU, coloured by what it did (issuing, or stalled on the TMU, VPM, DMA, semaphores or
     /// the mutex), zoomable, with each QPU's totals and the run's counters.
     Profile {
         /// The example kernel.
         kernel: String,
-        /// QPUs to run on (rot3d and heatmap take a count; the others run on one).
+        /// QPUs to run on (gcd, tri and oet_sort run on one).
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=12))]
         qpus: u32,
         /// Where to write the page (default: qpu-profile-KERNEL.html in the temporary
@@ -432,15 +433,20 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 Some(version) => qpu::Device::v3d_emulator_with_timeline(version),
                 None => qpu::Device::emulator_with_timeline(),
             };
-            let report = match qpu_kernels::bench::qpulib::run_example(&kernel, &device, qpus) {
-                Ok(Some(report)) => report,
-                Ok(None) => {
+            let ran = qpu_kernels::bench::qpulib::run_example(&kernel, &device, qpus)
+                .transpose()
+                .or_else(|| {
+                    qpu_kernels::bench::library::run_workload(&kernel, &device, qpus).transpose()
+                });
+            let report = match ran {
+                Some(Ok(report)) => report,
+                None => {
                     return Err(CliError::Usage(format!(
                         "profile: no example kernel named {kernel:?} (one of: {})",
-                        qpu_kernels::bench::qpulib::KERNELS.join(", ")
+                        qpu_kernels::bench::KERNELS.join(", ")
                     )))
                 }
-                Err(e) => return Err(CliError::Usage(format!("profile {kernel}: {e}"))),
+                Some(Err(e)) => return Err(CliError::Usage(format!("profile {kernel}: {e}"))),
             };
             let timeline = report.timeline.as_ref().ok_or_else(|| {
                 CliError::Usage("profile: the emulator recorded no timeline".to_string())

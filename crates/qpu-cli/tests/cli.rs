@@ -970,3 +970,25 @@ fn table_rows(doc: &roxmltree::Document<'_>) -> Vec<Vec<String>> {
         .filter(|cells| !cells.is_empty())
         .collect()
 }
+
+/// The library workloads profile too: the FFT's bench setup on 2 QPUs draws 2 lanes.
+#[test]
+fn profile_takes_library_workloads() {
+    let html = std::env::temp_dir().join(format!("qpu-profile-fft-{}.html", std::process::id()));
+    let out = ok(qpu(&[
+        "profile",
+        "fft",
+        "--qpus",
+        "2",
+        "-o",
+        html.to_str().unwrap(),
+    ]));
+    assert!(out.contains("2 QPUs"), "{out}");
+    let text = std::fs::read_to_string(&html).unwrap();
+    let rows = table_rows(&page(&text));
+    assert_eq!(rows.iter().filter(|r| r.len() == 8).count(), 2);
+    std::fs::remove_file(&html).ok();
+    let err = qpu(&["profile", "nothing"]);
+    assert!(!err.status.success());
+    assert!(String::from_utf8_lossy(&err.stderr).contains("sha256"));
+}

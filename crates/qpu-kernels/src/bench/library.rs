@@ -361,3 +361,34 @@ pub fn listing(
     };
     Ok(Some(listing_of(&program)))
 }
+
+/// Runs the library workload `name` (one of [`KERNELS`]) once on `device` on `qpus` QPUs
+/// with its bench row's setup (the FFT: a batch of ten 2^8-point transforms), and returns the
+/// run's report (what `qpu profile` draws); `None` for another name.
+pub fn run_workload(name: &str, device: &Device, qpus: u32) -> qpu::Result<Option<RunReport>> {
+    Ok(Some(match name {
+        "sha256" => {
+            let messages: Vec<String> = (0..qpus as usize * 16 * 8)
+                .map(|i| format!("message {i}"))
+                .collect();
+            let sha = Sha256::with_qpus(qpus)?;
+            sha.digest_all_with_report(device, &messages)?.1
+        }
+        "mandelbrot" => {
+            let mut m = crate::mandelbrot::Mandelbrot::new()?;
+            m.kernel().set_num_qpus(qpus)?;
+            m.render(device, &View::default())?.1
+        }
+        "sgemm" => {
+            let (a, b, mut c) = sgemm_inputs();
+            sgemm_square(&Sgemm::with_qpus(qpus)?, device, &a, &b, &mut c)?
+                .ok_or_else(|| qpu::Error::Arguments("sgemm: nothing ran".to_string()))?
+        }
+        "fft" => {
+            let fft = FftPlanner::with_qpus(qpus)?.plan_fft_forward(256)?;
+            let mut data = fft_input(256 * 10);
+            fft.process(device, &mut data)?
+        }
+        _ => return Ok(None),
+    }))
+}
