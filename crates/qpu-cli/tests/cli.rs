@@ -863,6 +863,14 @@ fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
         .filter(|t| t.starts_with("QPU "))
         .collect();
     assert_eq!(labels, ["QPU 0", "QPU 1", "QPU 2", "QPU 3"]);
+    // Under the QPUs, the two DMA engines' lanes; HeatMap's stores keep VDW at work.
+    let units: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((svg, "text")))
+        .filter_map(|n| n.text())
+        .filter(|t| *t == "VDR" || *t == "VDW")
+        .collect();
+    assert_eq!(units, ["VDR", "VDW"]);
     let fills: std::collections::BTreeSet<&str> = doc
         .descendants()
         .filter(|n| n.has_tag_name((svg, "rect")))

@@ -138,7 +138,7 @@ enum State {
     Done,
 }
 
-pub use super::report::{StallCause, StallSpan};
+pub use super::report::{DmaJob, StallCause, StallSpan};
 
 /// The destination rows and lanes of an instruction's conditional writes (add, mul; the
 /// sink row for an unconditional or absent side), and which instruction made them.
@@ -2011,6 +2011,13 @@ fn write_io(
             let done = start + timing.vdr_time(transfer.bytes);
             x.units.vdr_free_at = done;
             q.vdr_done_at = done;
+            if q.timeline {
+                q.report.dma_jobs.push(DmaJob {
+                    start,
+                    end: done,
+                    store: false,
+                });
+            }
             q.report.dma_load_bytes += u64::from(transfer.bytes);
         }
         Dest::VdwAddress => {
@@ -2034,6 +2041,13 @@ fn write_io(
             let done = start + timing.vdw_time(transfer.bytes);
             x.units.vdw_free_at = done;
             q.vdw_done_at = done;
+            if q.timeline {
+                q.report.dma_jobs.push(DmaJob {
+                    start,
+                    end: done,
+                    store: true,
+                });
+            }
             q.report.dma_store_bytes += u64::from(transfer.bytes);
         }
         Dest::MutexRelease => {

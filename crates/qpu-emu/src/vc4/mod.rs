@@ -48,7 +48,7 @@ mod validate;
 pub mod vpm;
 
 pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
-pub use report::{QpuReport, RunReport, StallCause, StallSpan, Stalls};
+pub use report::{DmaJob, QpuReport, RunReport, StallCause, StallSpan, Stalls};
 pub use rules::{Rule, RuleSource};
 pub use timing::Timing;
 pub use validate::validate;

@@ -80,6 +80,17 @@ pub struct StallSpan {
     pub cause: StallCause,
 }
 
+/// A DMA transfer a QPU started: the engine was busy with it from `start` to `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaJob {
+    /// The clock the engine took the job.
+    pub start: u64,
+    /// The clock it finished.
+    pub end: u64,
+    /// A VDW store (else a VDR load).
+    pub store: bool,
+}
+
 /// One QPU's share of a run (or the sum over QPUs, see [`RunReport::total`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct QpuReport {
@@ -109,6 +120,9 @@ pub struct QpuReport {
     /// Every stall in clock order, when [`EmulatorConfig::timeline`](super::EmulatorConfig::timeline)
     /// asks for them (empty otherwise, and in the total).
     pub timeline: Vec<StallSpan>,
+    /// The DMA transfers it started, in order, when
+    /// [`EmulatorConfig::timeline`](super::EmulatorConfig::timeline) asks for them.
+    pub dma_jobs: Vec<DmaJob>,
 }
 
 impl QpuReport {

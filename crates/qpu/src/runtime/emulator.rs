@@ -372,6 +372,20 @@ impl Adapter for Emulator {
                     super::QpuTimeline::of(q.qpu, (q.start, q.cycles), q.instructions, &q.timeline)
                 })
                 .collect(),
+            units: [("VDR", false), ("VDW", true)]
+                .into_iter()
+                .map(|(name, store)| {
+                    let mut busy: Vec<(u64, u64)> = report
+                        .qpus
+                        .iter()
+                        .flat_map(|q| q.dma_jobs.iter())
+                        .filter(|j| j.store == store)
+                        .map(|j| (j.start, j.end))
+                        .collect();
+                    busy.sort_unstable();
+                    super::UnitTimeline { name, busy }
+                })
+                .collect(),
         });
         let result = RunReport {
             backend: self.name().to_string(),

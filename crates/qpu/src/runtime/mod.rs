@@ -56,7 +56,7 @@ pub use debug::{DebugRecord, DebugValue, DEBUG_RECORDS};
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 pub use pi::Pi;
-pub use profile::{QpuTimeline, Stall, Timeline};
+pub use profile::{QpuTimeline, Stall, Timeline, UnitTimeline};
 pub use v3d_emulator::V3dEmulatorBackend;
 pub use v3d_pi::V3dPi;
 

@@ -14,6 +14,39 @@ pub struct Timeline {
     pub cycles: u64,
     /// One entry per QPU, QPU 0 first.
     pub qpus: Vec<QpuTimeline>,
+    /// The shared units' busy stretches (the VideoCore IV's DMA engines, `VDR` and `VDW`),
+    /// drawn under the QPUs' lanes; empty where the emulator records none.
+    pub units: Vec<UnitTimeline>,
+}
+
+/// A shared unit's busy stretches, `(start, end)` clocks in the order they were queued.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitTimeline {
+    /// The unit's name (`VDR`, `VDW`).
+    pub name: &'static str,
+    /// When it worked.
+    pub busy: Vec<(u64, u64)>,
+}
+
+impl UnitTimeline {
+    /// The clocks the unit was busy in each of `n` equal stretches of `cycles`.
+    pub fn columns(&self, cycles: u64, n: usize) -> Vec<u64> {
+        let n = n.max(1);
+        let span = cycles.max(1);
+        let column = |clock: u64| ((clock as u128 * n as u128 / span as u128) as usize).min(n - 1);
+        let column_start = |c: usize| (c as u128 * span as u128 / n as u128) as u64;
+        let mut out = vec![0u64; n];
+        for &(from, to) in &self.busy {
+            let mut at = from;
+            while at < to {
+                let c = column(at);
+                let end = column_start(c + 1).max(at + 1).min(to);
+                out[c] += end - at;
+                at = end;
+            }
+        }
+        out
+    }
 }
 
 /// One QPU's run: issuing from `start` to `end` except during its stalls.
@@ -68,8 +101,9 @@ pub struct Stall {
     pub cause: &'static str,
 }
 
-/// Colours of the lanes: issuing, then each stall cause.
+/// Colours of the lanes: issuing, then each stall cause; a shared unit at work.
 const ISSUE_COLOUR: &str = "#3c8d2f";
+const UNIT_COLOUR: &str = "#555555";
 const CAUSES: [(&str, &str); 5] = [
     ("tmu", "#d9822b"),
     ("vpm", "#8e44ad"),
@@ -164,7 +198,8 @@ impl Timeline {
         let lane = 22u64;
         let label = 60u64;
         let width = COLUMNS as u64 + label;
-        let height = lane * self.qpus.len() as u64 + 30;
+        let rows = (self.qpus.len() + self.units.len()) as u64;
+        let height = lane * rows + 30;
         let span = self.cycles.max(1);
         let mut svg = String::new();
         let _ = write!(
@@ -206,7 +241,31 @@ impl Timeline {
                 }
             }
         }
-        let axis = lane * self.qpus.len() as u64 + 14;
+        for (k, unit) in self.units.iter().enumerate() {
+            let y = (self.qpus.len() + k) as u64 * lane;
+            let _ = write!(
+                svg,
+                r#"<text x="2" y="{}" font-size="11">{}</text>"#,
+                y + 15,
+                unit.name
+            );
+            for (c, busy) in unit.columns(span, COLUMNS).into_iter().enumerate() {
+                let size = ((c as u128 + 1) * span as u128 / COLUMNS as u128
+                    - c as u128 * span as u128 / COLUMNS as u128)
+                    .max(1) as f64;
+                if busy == 0 {
+                    continue;
+                }
+                let h = (lane - 4) as f64 * (busy as f64 / size).min(1.0);
+                let _ = write!(
+                    svg,
+                    r#"<rect x="{}" y="{}" width="1" height="{h:.2}" fill="{UNIT_COLOUR}"/>"#,
+                    label + c as u64,
+                    y + 2
+                );
+            }
+        }
+        let axis = lane * rows + 14;
         for tick in 0..=4u64 {
             let x = label + tick * COLUMNS as u64 / 4;
             let clocks = span * tick / 4;
@@ -221,6 +280,12 @@ impl Timeline {
         let mut legend = format!(r#"<span style="color:{ISSUE_COLOUR}">■</span> issuing "#);
         for (cause, colour) in CAUSES {
             let _ = write!(legend, r#"<span style="color:{colour}">■</span> {cause} "#);
+        }
+        if !self.units.is_empty() {
+            let _ = write!(
+                legend,
+                r#"<span style="color:{UNIT_COLOUR}">■</span> DMA engine at work "#
+            );
         }
         let mut totals =
             String::from("<table><tr><th>QPU</th><th>instructions</th><th>issuing</th>");
@@ -331,7 +396,15 @@ mod tests {
                     },
                 ],
             }],
+            units: vec![UnitTimeline {
+                name: "VDW",
+                busy: vec![(5, 25), (60, 62)],
+            }],
         };
+        assert_eq!(
+            timeline.units[0].columns(100, 10),
+            [5, 10, 5, 0, 0, 0, 2, 0, 0, 0]
+        );
         let columns = timeline.columns(10);
         let (busy, stalled) = &columns[0];
         for c in 0..10 {

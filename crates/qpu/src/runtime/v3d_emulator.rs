@@ -251,6 +251,7 @@ impl Adapter for V3dEmulatorBackend {
                 .take(n as usize)
                 .map(|q| super::QpuTimeline::of(q.qpu, (0, q.cycles), q.instructions, &q.timeline))
                 .collect(),
+            units: Vec::new(),
         });
         let result = RunReport {
             backend: self.name().to_string(),
