@@ -488,7 +488,7 @@ fn bench_listing_for_a_v3d_gpu_assembles_to_the_compiled_words() {
             .collect();
         let kernel = qpu::compile(qpu_kernels::qpulib::heatmap::step).unwrap();
         let compiled = qpu::compiler::v3d::compile(kernel.ast(), version).unwrap();
-        assert_eq!(words, compiled.words, "{gpu}");
+        assert_eq!(words, compiled.words(), "{gpu}");
     }
     let out = qpu(&["bench", "--listing", "fir", "--gpu", "vc7"]);
     assert!(!out.status.success());

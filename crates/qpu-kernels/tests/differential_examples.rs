@@ -176,7 +176,7 @@ fn hundred_live(p: qpu::lang::Ptr<qpu::lang::Int>, q: qpu::lang::Ptr<qpu::lang::
 fn a_hundred_live_vectors_spill_and_agree() {
     let kernel = compile(hundred_live).unwrap();
     let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
-    assert!(compiled.spill_bytes_per_qpu > 0, "the kernel must spill");
+    assert!(compiled.spill_bytes_per_qpu() > 0, "the kernel must spill");
     let input: Vec<i32> = (0..1600).map(|i| (i * 7919) % 1000 - 500).collect();
     let mut expected = [0i32; 16];
     for (lane, slot) in expected.iter_mut().enumerate() {
@@ -229,7 +229,7 @@ fn listings_assemble_back_to_the_same_words() {
             .iter()
             .map(qpu_isa::vc4::Instruction::encode)
             .collect();
-        assert_eq!(words, compiled.words);
+        assert_eq!(words, compiled.words());
     }
     let listing = compile(gcd::gcd).unwrap().disassemble().unwrap();
     assert!(listing.contains("thrend") && listing.contains("brr"));

@@ -16,11 +16,11 @@ use qpu_kernels::qpulib::{gcd, heatmap, oet_sort, rot3d, tri};
 
 fn check(name: &str, kernel: &qpu::lang::ast::Kernel) {
     let compiled = qpu::compiler::compile(kernel).expect("compiles");
-    let listing = qpu_isa::vc4::disasm::program(&compiled.instructions);
+    let listing = qpu_isa::vc4::disasm::program(compiled.instructions());
     compare(name, &format!("{name}.qasm"), listing);
     for version in V3dVersion::ALL {
         let compiled = qpu::compiler::v3d::compile(kernel, version).expect("compiles for V3D");
-        let listing = qpu_isa::v3d::disasm::program(version, &compiled.instructions);
+        let listing = qpu_isa::v3d::disasm::program(version, compiled.instructions());
         let suffix = match version {
             V3dVersion::V42 => "v42",
             V3dVersion::V71 => "v71",

@@ -90,7 +90,7 @@ fn the_kernel_keeps_everything_in_registers() {
     // default view on 12 QPUs.
     let mut m = qpu_kernels::mandelbrot::Mandelbrot::new().unwrap();
     let compiled = qpu::compiler::compile(m.kernel().ast()).unwrap();
-    assert_eq!(compiled.spill_bytes_per_qpu, 0);
+    assert_eq!(compiled.spill_bytes_per_qpu(), 0);
 }
 
 /// V3DLib's published Mandelbrot setup (Examples/Mandelbrot/Settings.cpp; Doc/Profiling/

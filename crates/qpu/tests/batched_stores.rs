@@ -481,7 +481,7 @@ fn store_runs_in_a_kernel_that_spills_land_like_one_store_at_a_time() {
 fn assert_spills<P>(kernel: &qpu::Kernel<P>) {
     let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
     assert!(
-        compiled.spill_bytes_per_qpu > 0,
+        compiled.spill_bytes_per_qpu() > 0,
         "the kernel no longer spills"
     );
 }
@@ -553,7 +553,7 @@ fn store_runs_use_every_row_the_qpu_count_leaves() {
             ..qpu::compiler::Options::default()
         };
         let compiled = qpu::compiler::compile_with(kernel.ast(), options).unwrap();
-        assert_eq!(compiled.max_qpus, max_qpus);
+        assert_eq!(compiled.max_qpus(), max_qpus);
         compiled
             .disassemble()
             .lines()

@@ -54,11 +54,11 @@ fn compile_peak(target: Target, f: impl Fn(Ptr<Int>)) -> (Option<usize>, usize) 
     let words = match target {
         Target::Vc4 => qpu::compiler::compile(kernel.ast())
             .expect("compiles")
-            .words
+            .words()
             .len(),
         Target::V3d(version) => qpu::compiler::v3d::compile(kernel.ast(), version)
             .expect("compiles")
-            .words
+            .words()
             .len(),
     };
     let peak = match (reset, before, rss()) {

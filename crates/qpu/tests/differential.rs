@@ -540,8 +540,8 @@ fn spill_pressure_spills_everywhere() {
         let kernel = Kernel::<Params>::from_ast(c.kernel.clone());
         for target in TARGETS {
             let spill_bytes = match kernel.compile_for(target.gpu(), Options::default()) {
-                Ok(Program::Vc4(compiled)) => compiled.spill_bytes_per_qpu,
-                Ok(Program::V3d(compiled)) => compiled.spill_bytes_per_qpu,
+                Ok(Program::Vc4(compiled)) => compiled.spill_bytes_per_qpu(),
+                Ok(Program::V3d(compiled)) => compiled.spill_bytes_per_qpu(),
                 // Counted, not checked, in the spilling run.
                 Err(CompileError::Unsupported { .. }) => continue,
                 Err(e) => panic!("seed {seed} on {target:?}: {e}"),

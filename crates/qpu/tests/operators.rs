@@ -298,7 +298,7 @@ fn constants_hoisted_past_the_registers_are_loaded_again_not_spilled() {
         .unwrap()
     };
     let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
-    assert_eq!(compiled.spill_bytes_per_qpu, 0);
+    assert_eq!(compiled.spill_bytes_per_qpu(), 0);
     let input: Vec<i32> = (0..16).map(|i| i * 77 - 5).collect();
     let want: Vec<i32> = input
         .iter()

@@ -275,7 +275,7 @@ fn spilling_kernels_get_a_spill_area_per_qpu() {
     let mut kernel = compile(spilling).unwrap();
     let compiled = qpu::compiler::compile(kernel.ast()).unwrap();
     assert!(
-        compiled.spill_bytes_per_qpu > 0,
+        compiled.spill_bytes_per_qpu() > 0,
         "the kernel no longer spills; this test needs one that does"
     );
     let pi = StandIn::with_mode(LaunchMode::Direct);

@@ -311,7 +311,7 @@ fn compile_for_selects_the_target() {
     ));
     for (gpu, version) in [(Gpu::Vc6, V3dVersion::V42), (Gpu::Vc7, V3dVersion::V71)] {
         match compile_for(kernel.ast(), gpu) {
-            Ok(Program::V3d(c)) => assert_eq!(c.version, version),
+            Ok(Program::V3d(c)) => assert_eq!(c.version(), version),
             other => panic!("{other:?}"),
         }
     }
@@ -330,7 +330,7 @@ fn code_sizes_stay_small() {
     let (a, b) = gcd::inputs();
     for version in VERSIONS {
         let compiled = compile_v3d(gcd.ast(), version);
-        assert!(compiled.words.len() <= 40);
+        assert!(compiled.words().len() <= 40);
         let args = [
             Arg::Array(ints(&a)),
             Arg::Array(ints(&b)),
@@ -339,7 +339,7 @@ fn code_sizes_stay_small() {
         let (_, report) = run_v3d(&compiled, 1, &args);
         assert!(report.qpus[0].instructions <= 355);
         let compiled = compile_v3d(tri.ast(), version);
-        assert!(compiled.words.len() <= 25);
+        assert!(compiled.words().len() <= 25);
         let (_, report) = run_v3d(&compiled, 1, &[Arg::Array((0..16).collect())]);
         assert!(report.qpus[0].instructions <= 137);
     }
@@ -362,9 +362,9 @@ fn literals_beyond_the_register_budget_are_built_inline() {
     // 80 distinct literals that no small immediate holds; at most 60 registers exist, so
     // some are built inline.
     assert!(
-        compiled.constants.len() < 60,
+        compiled.constants().len() < 60,
         "{}",
-        compiled.constants.len()
+        compiled.constants().len()
     );
     let input: Vec<i32> = (0..16).map(|i| i * 31 - 200).collect();
     check_against_interpreter(kernel.ast(), &[Arg::Array(ints(&input))]);
@@ -455,7 +455,7 @@ fn seventy_live_variables_spill_and_match_scalar_rust() {
         .collect();
     for version in VERSIONS {
         let compiled = compile_v3d(kernel.ast(), version);
-        assert!(compiled.spill_bytes_per_qpu > 0, "{version:?} must spill");
+        assert!(compiled.spill_bytes_per_qpu() > 0, "{version:?} must spill");
         for &qpus in qpu_counts(version) {
             let (out, _) = run_v3d(&compiled, qpus, &[Arg::Array(ints(&input))]);
             assert_eq!(out[0], expected, "{version:?} on {qpus} QPUs");
@@ -568,12 +568,12 @@ fn a_kernel_with_a_hundred_live_values_spills_and_matches_scalar_rust() {
     for version in VERSIONS {
         let compiled = compile_v3d(kernel.ast(), version);
         // Spilling happens only after the unspilled kernel failed to allocate.
-        let slots = compiled.spill_bytes_per_qpu / 64;
+        let slots = compiled.spill_bytes_per_qpu() / 64;
         assert!(slots >= 30, "{version:?}: {slots} spilled variables");
         let listing = compiled.disassemble();
         eprintln!(
             "{version:?}: {slots} spilled variables, {} instructions, {} tmuwt",
-            compiled.instructions.len(),
+            compiled.instructions().len(),
             listing.matches("tmuwt").count()
         );
         for &qpus in qpu_counts(version) {
@@ -634,7 +634,7 @@ fn gathers_between_spills(p: Ptr<Int>, out: Ptr<Int>) {
 fn gathers_waiting_while_spilled_variables_reload_match_the_interpreter() {
     let kernel = qpu::compile(gathers_between_spills).unwrap();
     for version in VERSIONS {
-        assert!(compile_v3d(kernel.ast(), version).spill_bytes_per_qpu > 0);
+        assert!(compile_v3d(kernel.ast(), version).spill_bytes_per_qpu() > 0);
     }
     let input: Vec<i32> = (0..80).map(|i| i * 1237 - 20_000).collect();
     check_against_interpreter(
@@ -694,7 +694,7 @@ fn a_semaphore_mutex_keeps_every_qpus_updates() {
     let kernel = qpu::compile(mutex).unwrap();
     for version in VERSIONS {
         let compiled = compile_v3d(&kernel.ast().clone(), version);
-        assert_eq!(compiled.semaphore_bytes, 64);
+        assert_eq!(compiled.semaphore_bytes(), 64);
         for &qpus in qpu_counts(version) {
             let args = [Arg::Array(vec![0; 16])];
             let (got, _) = run_v3d(&compiled, qpus, &args);
@@ -858,7 +858,7 @@ fn run_with_budget(kernel: &ast::Kernel, version: V3dVersion) -> (Option<String>
     config.qpus = 1;
     config.max_instructions = 200_000;
     let mut emu = qpu_emu::v3d::V3dEmulator::new(config).unwrap();
-    let code = emu.load_program(&compiled.words).unwrap();
+    let code = emu.load_program(compiled.words()).unwrap();
     let out = emu.memory_mut().alloc(64, 64).unwrap();
     let semaphores = emu.memory_mut().alloc(64, 64).unwrap();
     let uniforms = emu
@@ -1132,7 +1132,7 @@ fn v3d_code_comes_through_the_shared_driver_with_its_options() {
         Arg::Array(vec![0; 16]),
     ];
     let both_alus = |c: &V3dCompiled| {
-        c.instructions
+        c.instructions()
             .iter()
             .filter(|i| {
                 matches!(i, Instruction::Alu(a) if a.add.op != AddOp::Nop && a.mul.op != MulOp::Nop)
@@ -1154,11 +1154,11 @@ fn v3d_code_comes_through_the_shared_driver_with_its_options() {
         let (paired, single) = (compile(true), compile(false));
         assert!(both_alus(&paired) > 0, "{gpu:?}\n{}", paired.disassemble());
         assert_eq!(both_alus(&single), 0, "{gpu:?}");
-        assert!(single.words.len() > paired.words.len(), "{gpu:?}");
+        assert!(single.words().len() > paired.words().len(), "{gpu:?}");
         for code in [&paired, &single] {
             let (out, _) = run_v3d(code, 1, &args);
             assert_eq!(out[2], expected, "{gpu:?}");
-            assert!(code.compile_time > std::time::Duration::ZERO);
+            assert!(code.compile_time() > std::time::Duration::ZERO);
         }
         let listing = paired.disassemble();
         let noted = listing.lines().filter(|l| l.contains("  # ")).count();
@@ -1169,7 +1169,7 @@ fn v3d_code_comes_through_the_shared_driver_with_its_options() {
             .iter()
             .map(|i| qpu_isa::v3d::encode(version, i).unwrap())
             .collect();
-        assert_eq!(words, paired.words, "{gpu:?}");
+        assert_eq!(words, paired.words(), "{gpu:?}");
     }
     // The same calls answer for every generation.
     for gpu in [Gpu::Vc4, Gpu::Vc6, Gpu::Vc7] {

@@ -362,7 +362,7 @@ mod tests {
         let program = Program::Vc4(crate::compiler::Compiled {
             instructions: Vec::new(),
             words: vec![0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00],
-            uniforms: 7,
+            uniform_count: 7,
             spill_bytes_per_qpu: 128,
             max_qpus: 12,
             compile_time: Default::default(),

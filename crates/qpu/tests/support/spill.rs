@@ -53,7 +53,7 @@ pub fn spill_bytes_per_qpu(version: qpu_isa::v3d::V3dVersion) -> u32 {
     let kernel = compile(many_live).expect("compiles");
     qpu::compiler::v3d::compile(kernel.ast(), version)
         .expect("compiles for V3D")
-        .spill_bytes_per_qpu
+        .spill_bytes_per_qpu()
 }
 
 /// Runs `many_live` on `qpus` QPUs of `device` over [`input`].

@@ -16,10 +16,10 @@ pub enum Arg {
 /// Runs `compiled` on `qpus` QPUs with its spill area, if it has one; returns the arrays
 /// afterwards and the report.
 pub fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>>, V3dRunReport) {
-    let mut config = V3dConfig::new(compiled.version);
+    let mut config = V3dConfig::new(compiled.version());
     config.qpus = qpus as usize;
     let mut emu = V3dEmulator::new(config).unwrap();
-    let code = emu.load_program(&compiled.words).unwrap();
+    let code = emu.load_program(compiled.words()).unwrap();
     let mut words = Vec::new();
     let mut arrays = Vec::new();
     for arg in args {
@@ -38,7 +38,7 @@ pub fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>
         0 => 0,
         bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
     };
-    let semaphores = match compiled.semaphore_bytes {
+    let semaphores = match compiled.semaphore_bytes() {
         0 => 0,
         bytes => emu.memory_mut().alloc(bytes, 64).unwrap(),
     };
@@ -50,7 +50,7 @@ pub fn run_v3d(compiled: &V3dCompiled, qpus: u32, args: &[Arg]) -> (Vec<Vec<u32>
         .unwrap_or_else(|e| {
             panic!(
                 "{:?} on {qpus} QPUs: {e}\n{}",
-                compiled.version,
+                compiled.version(),
                 compiled.disassemble()
             )
         });

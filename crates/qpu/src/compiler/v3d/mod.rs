@@ -226,29 +226,76 @@ const TMU_ATOMIC_CMPXCHG: u32 =
 #[derive(Debug, Clone, PartialEq)]
 pub struct V3dCompiled {
     /// The version the words are for.
-    pub version: V3dVersion,
+    pub(crate) version: V3dVersion,
     /// The instructions.
-    pub instructions: Vec<Instruction>,
+    pub(crate) instructions: Vec<Instruction>,
     /// The same, encoded.
-    pub words: Vec<u64>,
+    pub(crate) words: Vec<u64>,
     /// For each instruction, the kernel statement it comes from (`None` for the prologue and
     /// the end sequence).
-    pub locations: Vec<Option<SourceLocation>>,
+    pub(crate) locations: Vec<Option<SourceLocation>>,
     /// Constants the code reads from the uniform stream, after the arguments.
-    pub constants: Vec<u32>,
+    pub(crate) constants: Vec<u32>,
     /// Number of kernel parameters.
-    pub params: usize,
+    pub(crate) params: usize,
     /// Bytes of spill area each QPU (batch) needs: 64 per spilled variable, 0 when
     /// nothing spills (see the module docs' launch contract).
-    pub spill_bytes_per_qpu: u32,
+    pub(crate) spill_bytes_per_qpu: u32,
     /// Bytes of zeroed semaphore area the launch allocates, shared by all QPUs:
     /// [`SEMAPHORE_BYTES`] when the kernel uses semaphores, 0 otherwise.
-    pub semaphore_bytes: u32,
+    pub(crate) semaphore_bytes: u32,
     /// How long compilation took.
-    pub compile_time: Duration,
+    pub(crate) compile_time: Duration,
 }
 
 impl V3dCompiled {
+    /// The version the words are for.
+    pub fn version(&self) -> V3dVersion {
+        self.version
+    }
+
+    /// The instructions.
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.instructions
+    }
+
+    /// The instructions, encoded.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// For each instruction, the kernel statement it comes from (`None` for the prologue and
+    /// the end sequence).
+    pub fn locations(&self) -> &[Option<SourceLocation>] {
+        &self.locations
+    }
+
+    /// Constants the code reads from the uniform stream, after the arguments.
+    pub fn constants(&self) -> &[u32] {
+        &self.constants
+    }
+
+    /// Number of kernel parameters.
+    pub fn params(&self) -> usize {
+        self.params
+    }
+
+    /// Bytes of spill area each QPU (batch) needs: 64 per spilled variable, 0 when nothing
+    /// spills.
+    pub fn spill_bytes_per_qpu(&self) -> u32 {
+        self.spill_bytes_per_qpu
+    }
+
+    /// Bytes of zeroed semaphore area the launch allocates, shared by all QPUs.
+    pub fn semaphore_bytes(&self) -> u32 {
+        self.semaphore_bytes
+    }
+
+    /// How long compilation took.
+    pub fn compile_time(&self) -> Duration {
+        self.compile_time
+    }
+
     /// The uniform stream every batch reads (see the module docs' launch contract):
     /// the QPU count, the arguments, the spill area's address `spill_area` when the kernel
     /// spills, the semaphore area's address `semaphore_area` when it uses semaphores (each

@@ -93,27 +93,63 @@ use crate::lang::ast;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
     /// The instructions.
-    pub instructions: Vec<Instruction>,
+    pub(crate) instructions: Vec<Instruction>,
     /// The same, encoded.
-    pub words: Vec<u64>,
+    pub(crate) words: Vec<u64>,
     /// Uniforms each QPU reads: 2 + parameters (+ 1 with spills).
-    pub uniforms: u32,
+    pub(crate) uniform_count: u32,
     /// Bytes of spill memory each QPU needs (0 when nothing spills).
-    pub spill_bytes_per_qpu: u32,
+    pub(crate) spill_bytes_per_qpu: u32,
     /// The most QPUs this code may run on ([`Options::max_qpus`]).
-    pub max_qpus: u32,
+    pub(crate) max_qpus: u32,
     /// How long compilation took.
-    pub compile_time: Duration,
+    pub(crate) compile_time: Duration,
     /// For each instruction, the kernel statement it comes from (`None` for the launch
     /// protocol's own code): run-time errors name it.
-    pub locations: Vec<Option<SourceLocation>>,
+    pub(crate) locations: Vec<Option<SourceLocation>>,
     /// For each instruction, its static cycle note (`cycle_notes`): where it issues in its
     /// block, the TMU wait the timing model expects before it, and at a loop's back branch
     /// the loop's length per iteration.
-    pub cycles: Vec<String>,
+    pub(crate) cycles: Vec<String>,
 }
 
 impl Compiled {
+    /// The instructions.
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.instructions
+    }
+
+    /// The instructions, encoded.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Uniforms each QPU reads: 2 + parameters (+ 1 with spills).
+    pub fn uniform_count(&self) -> u32 {
+        self.uniform_count
+    }
+
+    /// Bytes of spill memory each QPU needs (0 when nothing spills).
+    pub fn spill_bytes_per_qpu(&self) -> u32 {
+        self.spill_bytes_per_qpu
+    }
+
+    /// The most QPUs this code may run on ([`Options::max_qpus`]).
+    pub fn max_qpus(&self) -> u32 {
+        self.max_qpus
+    }
+
+    /// How long compilation took.
+    pub fn compile_time(&self) -> Duration {
+        self.compile_time
+    }
+
+    /// For each instruction, the kernel statement it comes from (`None` for the launch
+    /// protocol's own code).
+    pub fn locations(&self) -> &[Option<SourceLocation>] {
+        &self.locations
+    }
+
     /// QPU `qpu`'s uniform stream for a launch on `num_qpus` QPUs, under the module docs'
     /// launch contract: `[qpu, num_qpus, args…]`, then, when the kernel spills
     /// ([`Self::spill_bytes_per_qpu`] > 0), the address of this QPU's slice of the spill area
@@ -563,7 +599,7 @@ fn build(
     let compiled = Compiled {
         instructions,
         words,
-        uniforms: lowered.uniforms,
+        uniform_count: lowered.uniforms,
         // The launch contract passes the spill uniform exactly when this is non-zero, so a
         // kernel lowered for spilling keeps at least one slot even if, in the end, the
         // allocator needed none (its prologue still reads the uniform).
