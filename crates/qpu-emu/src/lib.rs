@@ -19,7 +19,6 @@ pub mod float;
 pub mod memory;
 pub mod v3d;
 pub mod vc4;
-mod violation;
 
 /// Marsaglia's xorshift64 from `seed` (non-zero): the unit tests' source of random operands,
 /// reproducible from the seed.
@@ -34,7 +33,8 @@ pub(crate) fn xorshift64(mut seed: u64) -> impl FnMut() -> u64 {
 }
 
 pub use error::{EmuError, Fault};
-pub use violation::{CitedRule, Violation};
+/// A static validator's finding: qpu-isa's, shared by both generations.
+pub use qpu_isa::violation::{CitedRule, Violation};
 
 /// Words the caller lends to an [`vc4::Emulator`]'s memory for one run
 /// ([`vc4::Emulator::run_lending`]): the bus address of the first word, and the words.

@@ -11,3 +11,6 @@
 
 pub mod v3d;
 pub mod vc4;
+pub mod violation;
+
+pub use violation::{CitedRule, Violation};

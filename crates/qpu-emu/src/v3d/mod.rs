@@ -100,11 +100,10 @@
 pub mod calibration;
 pub mod lanes;
 mod machine;
-mod placement;
+pub(crate) use qpu_isa::v3d::placement;
 mod poison;
 pub mod rules;
 mod timing;
-mod validate;
 
 use std::fmt;
 
@@ -113,9 +112,10 @@ use qpu_isa::v3d::{Instruction, V3dVersion};
 use crate::memory::{LendingMemory, Memory};
 use crate::EmuError;
 use crate::Lent;
+/// The static validator lives beside the rules, in qpu-isa.
+pub use qpu_isa::v3d::{validate, V3dViolation};
 pub use rules::{V3dFault, V3dRule};
 pub use timing::MemoryCounters;
-pub use validate::{validate, V3dViolation};
 
 /// The machine's shape and budgets.
 #[derive(Clone, Debug, PartialEq)]

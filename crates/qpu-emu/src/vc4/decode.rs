@@ -1,10 +1,8 @@
 //! Predecoding: each instruction word becomes a [`Decoded`] once, with everything the
 //! executor and the hazard checker ask about it worked out in advance.
 
-use qpu_isa::vc4::regs::{ReadReg, SfuOp, TmuReg, WriteReg};
 use qpu_isa::vc4::{
-    AddOp, AluInstruction, BranchCond, Cond, InputMux, Instruction, MulOp, Pack, PackMul, RegAddr,
-    RegFile, Signal, SmallImmValue, Unpack, WriteBack,
+    AddOp, AluInstruction, BranchCond, Cond, InputMux, Instruction, MulOp, Pack, Signal, Unpack,
 };
 
 use crate::error::Rule;
@@ -54,210 +52,8 @@ pub(crate) mod rows {
     pub const COUNT: usize = 256;
 }
 
-/// Bit of a physical register in the 64-bit read/write masks: file A in bits 0–31, file B
-/// in bits 32–63.
-pub(crate) fn phys_bit(file_b: bool, reg: u8) -> u64 {
-    1 << (u32::from(reg) + if file_b { 32 } else { 0 })
-}
-
-/// A register the emulator does not model (fragment shading and the tile buffer); a
-/// one-byte code so that [`Read`] and [`Dest`] stay small.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Feature {
-    QuadXy,
-    MsFlags,
-    WriteMsFlags,
-    Tlb,
-    Varyings,
-    PixelCoords,
-}
-
-impl Feature {
-    /// What the feature is, for [`Rule::Unsupported`].
-    pub fn what(self) -> &'static str {
-        match self {
-            Feature::QuadXy => "writing quad X/Y",
-            Feature::WriteMsFlags => "writing multisample/reverse flags",
-            Feature::MsFlags => "reading multisample/reverse flags",
-            Feature::Tlb => "the tile buffer (TLB)",
-            Feature::Varyings => "reading varyings",
-            Feature::PixelCoords => "reading pixel coordinates",
-        }
-    }
-}
-
-/// What reading one file's address yields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Read {
-    /// A physical register of the file.
-    Phys(u8),
-    Uniform,
-    ElementNumber,
-    QpuNumber,
-    Vpm,
-    VdrBusy,
-    VdwBusy,
-    VdrWait,
-    VdwWait,
-    Mutex,
-    /// Address 39 (NOP): the file's read latch [measured].
-    Nop,
-    /// An unmapped address: no defined value (poison).
-    Undefined(u8),
-    /// The small immediate in place of the B read.
-    SmallImm,
-    /// A fragment-shading register the emulator does not model.
-    Unsupported(Feature),
-}
-
-/// What writing one ALU output does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dest {
-    Nop,
-    PhysA(u8),
-    PhysB(u8),
-    /// r0–r3.
-    Acc(u8),
-    R5Quad,
-    R5Replicate,
-    TmuNoswap,
-    HostInterrupt,
-    UniformsAddress,
-    Vpm,
-    VpmReadSetup,
-    VpmWriteSetup,
-    VdrAddress,
-    VdwAddress,
-    MutexRelease,
-    Sfu(SfuOp),
-    /// A direct-lookup address for TMU 0 or 1 (before the per-QPU swap).
-    TmuS(u8),
-    TmuTexture,
-    Unsupported(Feature),
-}
-
-impl Dest {
-    fn from_write(file: RegFile, addr: RegAddr) -> Dest {
-        match WriteReg::decode(file, addr) {
-            WriteReg::Physical(n) => match file {
-                RegFile::A => Dest::PhysA(n),
-                RegFile::B => Dest::PhysB(n),
-            },
-            WriteReg::Accumulator(n) => Dest::Acc(n),
-            WriteReg::TmuNoswap => Dest::TmuNoswap,
-            WriteReg::R5Quad => Dest::R5Quad,
-            WriteReg::R5Replicate => Dest::R5Replicate,
-            WriteReg::HostInterrupt => Dest::HostInterrupt,
-            WriteReg::Nop => Dest::Nop,
-            WriteReg::UniformsAddress => Dest::UniformsAddress,
-            WriteReg::Vpm => Dest::Vpm,
-            WriteReg::VpmReadSetup => Dest::VpmReadSetup,
-            WriteReg::VpmWriteSetup => Dest::VpmWriteSetup,
-            WriteReg::VdrAddress => Dest::VdrAddress,
-            WriteReg::VdwAddress => Dest::VdwAddress,
-            WriteReg::MutexRelease => Dest::MutexRelease,
-            WriteReg::Sfu(op) => Dest::Sfu(op),
-            WriteReg::Tmu(tmu, TmuReg::S) => Dest::TmuS(tmu),
-            WriteReg::Tmu(_, _) => Dest::TmuTexture,
-            WriteReg::QuadX | WriteReg::QuadY => Dest::Unsupported(Feature::QuadXy),
-            WriteReg::MsFlags | WriteReg::RevFlag => Dest::Unsupported(Feature::WriteMsFlags),
-            WriteReg::TlbStencil
-            | WriteReg::TlbZ
-            | WriteReg::TlbColourMs
-            | WriteReg::TlbColourAll
-            | WriteReg::TlbAlphaMask => Dest::Unsupported(Feature::Tlb),
-        }
-    }
-
-    /// An I/O register (not a physical register, an accumulator or NOP).
-    fn is_io(self) -> bool {
-        !matches!(
-            self,
-            Dest::Nop
-                | Dest::PhysA(_)
-                | Dest::PhysB(_)
-                | Dest::Acc(_)
-                | Dest::R5Quad
-                | Dest::R5Replicate
-        )
-    }
-
-    /// A name for messages and for "same register" comparisons.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Dest::Nop => "nop",
-            Dest::PhysA(_) => "a physical A register",
-            Dest::PhysB(_) => "a physical B register",
-            Dest::Acc(0) => "r0",
-            Dest::Acc(1) => "r1",
-            Dest::Acc(2) => "r2",
-            Dest::Acc(_) => "r3",
-            Dest::R5Quad | Dest::R5Replicate => "r5",
-            Dest::TmuNoswap => "tmu_noswap",
-            Dest::HostInterrupt => "host_int",
-            Dest::UniformsAddress => "unif_addr",
-            Dest::Vpm => "vpm",
-            Dest::VpmReadSetup => "vr_setup",
-            Dest::VpmWriteSetup => "vw_setup",
-            Dest::VdrAddress => "vr_addr",
-            Dest::VdwAddress => "vw_addr",
-            Dest::MutexRelease => "mutex",
-            Dest::Sfu(_) => "the SFU",
-            Dest::TmuS(0) => "tmu0_s",
-            Dest::TmuS(_) => "tmu1_s",
-            Dest::TmuTexture => "a TMU texture register",
-            Dest::Unsupported(feature) => feature.what(),
-        }
-    }
-
-    fn is_vpm_io(self) -> bool {
-        matches!(
-            self,
-            Dest::Vpm
-                | Dest::VpmReadSetup
-                | Dest::VpmWriteSetup
-                | Dest::VdrAddress
-                | Dest::VdwAddress
-        )
-    }
-}
-
-impl Read {
-    fn from_read(file: RegFile, addr: RegAddr) -> Read {
-        match ReadReg::decode(file, addr) {
-            ReadReg::Physical(n) => Read::Phys(n),
-            ReadReg::Uniform => Read::Uniform,
-            ReadReg::Varying => Read::Unsupported(Feature::Varyings),
-            ReadReg::ElementNumber => Read::ElementNumber,
-            ReadReg::QpuNumber => Read::QpuNumber,
-            ReadReg::Nop => Read::Nop,
-            ReadReg::XPixelCoord | ReadReg::YPixelCoord => Read::Unsupported(Feature::PixelCoords),
-            ReadReg::MsFlags | ReadReg::RevFlag => Read::Unsupported(Feature::MsFlags),
-            ReadReg::Vpm => Read::Vpm,
-            ReadReg::VdrBusy => Read::VdrBusy,
-            ReadReg::VdwBusy => Read::VdwBusy,
-            ReadReg::VdrWait => Read::VdrWait,
-            ReadReg::VdwWait => Read::VdwWait,
-            ReadReg::MutexAcquire => Read::Mutex,
-            ReadReg::Unmapped(n) => Read::Undefined(n),
-        }
-    }
-
-    fn is_vpm_io(self) -> bool {
-        matches!(
-            self,
-            Read::Vpm | Read::VdrBusy | Read::VdwBusy | Read::VdrWait | Read::VdwWait
-        )
-    }
-}
-
-/// How the mul result is rotated (small immediates 48–63).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Rotate {
-    None,
-    ByR5,
-    By(u8),
-}
+/// Register classes and the facts each instruction carries are qpu-isa's.
+pub(crate) use qpu_isa::vc4::info::{cond_active, Dest, Read, Rotate};
 
 /// Which executor runs an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,9 +175,9 @@ pub(crate) struct Decoded {
     pub shared: bool,
     /// A rule the instruction breaks whatever came before it.
     pub fault: Option<Rule>,
-    /// Physical registers whose values an operand consumes ([`phys_bit`] layout).
+    /// Physical registers whose values an operand consumes ([`qpu_isa::vc4::info::phys_bit`] layout).
     pub phys_reads: u64,
-    /// Physical registers written (condition not never), [`phys_bit`] layout.
+    /// Physical registers written (condition not never), [`qpu_isa::vc4::info::phys_bit`] layout.
     pub phys_writes: u64,
     /// Accumulators written: bits 0–3 r0–r3, bit 5 r5.
     pub acc_writes: u8,
@@ -447,28 +243,9 @@ pub(crate) struct Decoded {
     pub needs_history_checks: bool,
 }
 
-fn mux_num(mux: InputMux) -> u8 {
-    mux.code()
-}
-
-fn cond_active(cond: Cond) -> bool {
-    cond != Cond::Never
-}
-
-struct Outputs {
-    dst_add: Dest,
-    dst_mul: Dest,
-}
-
-fn outputs(write: &WriteBack) -> Outputs {
-    Outputs {
-        dst_add: Dest::from_write(write.write_swap.add_file(), write.waddr_add),
-        dst_mul: Dest::from_write(write.write_swap.mul_file(), write.waddr_mul),
-    }
-}
-
 impl Decoded {
-    /// Predecodes one instruction.
+    /// Predecodes one instruction: qpu-isa's [`Info`](qpu_isa::vc4::info::Info) facts, then
+    /// what the executor needs to run it.
     pub fn new(instr: Instruction) -> Decoded {
         let mut d = Decoded {
             loaded: true,
@@ -537,6 +314,51 @@ impl Decoded {
             mul_nop_writes: false,
             may_poison: false,
         };
+        let info = instr.info();
+        [d.dst_add, d.dst_mul] = info.dests;
+        [d.cond_add, d.cond_mul] = info.conds;
+        d.pack = info.pack;
+        d.set_flags = info.set_flags;
+        d.read_a = info.reads.map(|r| r[0]);
+        d.read_b = info.reads.map(|r| r[1]);
+        d.rotate = info.rotate;
+        d.phys_reads = info.phys_reads;
+        d.phys_writes = info.phys_writes;
+        d.acc_writes = info.acc_writes;
+        d.rotate_sources = info.rotate_sources;
+        d.reads_r4 = info.reads_r4;
+        d.writes_r4 = info.writes_r4;
+        d.sfu_write = info.sfu_write;
+        d.reads_uniform = info.reads_uniform;
+        d.writes_uniforms_address = info.writes_uniforms_address;
+        d.tmu_write = info.tmu_write;
+        d.noswap_write = info.noswap_write;
+        d.is_branch = info.is_branch;
+        d.is_thread_end = info.is_thread_end;
+        d.thread_end_forbidden = info.thread_end_forbidden;
+        d.reads_nop = info.reads_nop;
+        d.double_write = info.double_write;
+        d.mul_nop_writes = info.mul_nop_writes;
+        d.may_poison = info.reads_undefined || info.double_write || info.mul_nop_writes;
+        // State shared between QPUs: the uniform stream, the VPM and its DMA, the mutex,
+        // the TMUs' direct lookups and the semaphores.
+        d.shared = [(d.dst_add, d.cond_add), (d.dst_mul, d.cond_mul)]
+            .iter()
+            .any(|&(dest, cond)| {
+                cond_active(cond)
+                    && matches!(
+                        dest,
+                        Dest::Vpm
+                            | Dest::VdrAddress
+                            | Dest::VdwAddress
+                            | Dest::MutexRelease
+                            | Dest::TmuS(_)
+                    )
+            })
+            || info.reads_uniform
+            || info.reads_from(Read::Vpm)
+            || info.reads_from(Read::Mutex);
+        d.fault = info.fault;
         match instr {
             Instruction::Alu(alu) => d.fill_alu(&alu),
             Instruction::LoadImm(ldi) => {
@@ -546,7 +368,6 @@ impl Decoded {
                 if lanes.iter().any(|&v| v != ldi.imm) {
                     d.ldi_lanes = Some(Box::new(lanes));
                 }
-                d.fill_write(&ldi.write);
             }
             Instruction::Semaphore(sema) => {
                 d.kind = Kind::Semaphore {
@@ -554,11 +375,9 @@ impl Decoded {
                     id: sema.semaphore.index(),
                 };
                 d.imm = sema.imm();
-                d.fill_write(&sema.write);
                 d.shared = true;
             }
             Instruction::Branch(br) => {
-                d.is_branch = true;
                 d.kind = Kind::Branch(BranchInfo {
                     cond: br.cond,
                     relative: br.relative,
@@ -567,23 +386,9 @@ impl Decoded {
                     sets_flags: br.raddr_a.index() & 1 == 1,
                 });
                 if br.use_raddr_a {
-                    d.phys_reads |= phys_bit(false, br.raddr_a.index());
                     // ASSUMPTION: the register read goes through file A's read port like an
                     // ALU operand, so it becomes the A latch.
                     d.latch_rows[0] = (rows::A + usize::from(br.raddr_a.index())) as u8;
-                }
-                let out = Outputs {
-                    dst_add: Dest::from_write(br.write_swap.add_file(), br.waddr_add),
-                    dst_mul: Dest::from_write(br.write_swap.mul_file(), br.waddr_mul),
-                };
-                d.dst_add = out.dst_add;
-                d.dst_mul = out.dst_mul;
-                d.cond_add = Cond::Always;
-                d.cond_mul = Cond::Always;
-                d.note_dest(out.dst_add, Cond::Always);
-                d.note_dest(out.dst_mul, Cond::Always);
-                if out.dst_add.is_io() || out.dst_mul.is_io() {
-                    d.fault = Some(Rule::BranchLinkToIo);
                 }
             }
         }
@@ -600,70 +405,17 @@ impl Decoded {
         }
     }
 
-    fn fill_write(&mut self, write: &WriteBack) {
-        let out = outputs(write);
-        self.dst_add = out.dst_add;
-        self.dst_mul = out.dst_mul;
-        self.cond_add = write.cond_add;
-        self.cond_mul = write.cond_mul;
-        self.pack = write.pack;
-        self.set_flags = write.set_flags;
-        self.note_dest(out.dst_add, write.cond_add);
-        self.note_dest(out.dst_mul, write.cond_mul);
-    }
-
-    fn note_dest(&mut self, dest: Dest, cond: Cond) {
-        if !cond_active(cond) {
-            return;
-        }
-        match dest {
-            Dest::PhysA(n) => self.phys_writes |= phys_bit(false, n),
-            Dest::PhysB(n) => self.phys_writes |= phys_bit(true, n),
-            Dest::Acc(n) => self.acc_writes |= 1 << n,
-            Dest::R5Quad | Dest::R5Replicate => self.acc_writes |= 1 << 5,
-            Dest::Sfu(_) => {
-                self.sfu_write = true;
-                self.writes_r4 = true;
-            }
-            Dest::TmuS(_) | Dest::TmuTexture => self.tmu_write = true,
-            Dest::TmuNoswap => self.noswap_write = true,
-            Dest::UniformsAddress => self.writes_uniforms_address = true,
-            _ => {}
-        }
-        if matches!(
-            dest,
-            Dest::Vpm | Dest::VdrAddress | Dest::VdwAddress | Dest::MutexRelease | Dest::TmuS(_)
-        ) {
-            self.shared = true;
-        }
-    }
-
+    /// The ALU instruction's operands and operations as the executor runs them.
     fn fill_alu(&mut self, alu: &AluInstruction) {
         self.signal = alu.signal();
         self.op_add = alu.op_add;
         self.op_mul = alu.op_mul;
-        self.mux = [
-            mux_num(alu.add_a),
-            mux_num(alu.add_b),
-            mux_num(alu.mul_a),
-            mux_num(alu.mul_b),
-        ];
+        self.mux = [alu.add_a, alu.add_b, alu.mul_a, alu.mul_b].map(InputMux::code);
         self.unpack = alu.unpack;
-        // An add ALU whose opcode is nop writes nothing, whatever its write address
-        // (hardware-proven: py-videocore's `nop()` is add-nop with write address r0, and its
-        // SGEMM kernel works with one in a branch delay slot after a loop-counter update).
-        let mut write = alu.write;
-        if alu.op_add == AddOp::Nop {
-            write.waddr_add = RegAddr::NOP;
-        }
-        self.fill_write(&write);
-        let read_a = Read::from_read(RegFile::A, alu.raddr_a);
-        let read_b = match alu.raddr_b() {
-            Some(addr) => Read::from_read(RegFile::B, addr),
-            None => Read::SmallImm,
-        };
-        self.read_a = Some(read_a);
-        self.read_b = Some(read_b);
+        let (read_a, read_b) = (
+            self.read_a.unwrap_or(Read::Nop),
+            self.read_b.unwrap_or(Read::Nop),
+        );
         let row_of = |read: Read, file_row: usize, scratch: usize, latch: usize| -> usize {
             match read {
                 Read::Phys(n) => file_row + usize::from(n),
@@ -706,32 +458,6 @@ impl Decoded {
         });
         if let Some(imm) = alu.small_imm() {
             self.imm = imm.operand_bits();
-            match imm.value() {
-                SmallImmValue::RotateByR5 => self.rotate = Rotate::ByR5,
-                SmallImmValue::Rotate(n) => self.rotate = Rotate::By(n),
-                _ => {}
-            }
-        }
-        if self.op_mul == MulOp::Nop {
-            self.rotate = Rotate::None;
-        }
-        // Which operand muxes are consumed.
-        let used: Vec<u8> = alu
-            .add_inputs()
-            .iter()
-            .map(|&i| self.mux[i])
-            .chain(alu.mul_inputs().iter().map(|&i| self.mux[2 + i]))
-            .collect();
-        let uses = |m: InputMux| used.contains(&m.code());
-        for (mux, read, file_b) in [(InputMux::A, read_a, false), (InputMux::B, read_b, true)] {
-            if uses(mux) {
-                match read {
-                    Read::Phys(n) => self.phys_reads |= phys_bit(file_b, n),
-                    Read::Nop => self.reads_nop = true,
-                    Read::Undefined(_) => self.may_poison = true,
-                    _ => {}
-                }
-            }
         }
         // Undefined-value tracking: the rows each side consumes.
         for (side, inputs, first) in [(0, alu.add_inputs(), 0), (1, alu.mul_inputs(), 2)] {
@@ -745,78 +471,12 @@ impl Decoded {
             cancels_add && self.mux[0] == self.mux[1],
             cancels_mul && self.mux[2] == self.mux[3],
         ];
-        self.reads_r4 = uses(InputMux::R4);
         if self.rotate != Rotate::None {
-            let mul_inputs = [self.mux[2], self.mux[3]];
-            self.rotate_full = mul_inputs.iter().all(|&m| m <= 3);
-            for m in mul_inputs {
-                if m <= 3 {
-                    self.rotate_sources |= 1 << m;
-                }
-            }
-            if self.rotate == Rotate::ByR5 {
-                self.rotate_sources |= 1 << 5;
-            }
-        }
-        if matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1) {
-            self.writes_r4 = true;
-        }
-        self.reads_uniform = read_a == Read::Uniform || read_b == Read::Uniform;
-        if self.reads_uniform || read_a == Read::Vpm || read_b == Read::Vpm {
-            self.shared = true;
-        }
-        if read_a == Read::Mutex || read_b == Read::Mutex {
-            self.shared = true;
-        }
-        // A mul nop with a live destination re-emits a stale mul result [measured by
-        // vc4asm]; which one is not tracked, so the value is undefined.
-        if alu.op_mul == MulOp::Nop && cond_active(self.cond_mul) && self.dst_mul != Dest::Nop {
-            self.mul_nop_writes = true;
-            self.may_poison = true;
-        }
-        if read_a == Read::Uniform && read_b == Read::Uniform {
-            self.fault
-                .get_or_insert(Rule::DoubleStreamRead { register: "unif" });
-        }
-        if read_a == Read::Vpm && read_b == Read::Vpm {
-            self.fault
-                .get_or_insert(Rule::DoubleStreamRead { register: "vpm" });
-        }
-        for read in [read_a, read_b] {
-            if let Read::Unsupported(feature) = read {
-                self.fault.get_or_insert(Rule::Unsupported {
-                    what: feature.what(),
-                });
-            }
-        }
-        let unsupported_signal = match self.signal {
-            Signal::Breakpoint => Some("the breakpoint signal"),
-            Signal::ThreadSwitch | Signal::LastThreadSwitch => {
-                Some("thread switching (user programs run one thread per QPU)")
-            }
-            Signal::WaitScoreboard | Signal::ScoreboardUnlock => Some("the tile scoreboard"),
-            Signal::LoadCoverage
-            | Signal::LoadColour
-            | Signal::LoadColourProgramEnd
-            | Signal::LoadAlphaMask => Some("the tile buffer (TLB)"),
-            _ => None,
-        };
-        if let Some(what) = unsupported_signal {
-            self.fault.get_or_insert(Rule::Unsupported { what });
-        }
-        if let Pack::Mul(p) = self.pack {
-            if matches!(
-                p,
-                PackMul::Byte0 | PackMul::Byte1 | PackMul::Byte2 | PackMul::Byte3
-            ) && self.dst_mul.is_io()
-                && cond_active(self.cond_mul)
-            {
-                self.fault.get_or_insert(Rule::MulBytePackToIo);
-            }
+            self.rotate_full = [self.mux[2], self.mux[3]].iter().all(|&m| m <= 3);
         }
     }
 
-    /// Static rules that need the whole instruction.
+    /// How the executor runs the instruction, from everything decoded so far.
     fn finish(&mut self) {
         for (file, &row) in self.latch_rows.iter().enumerate() {
             if row != rows::KEEP {
@@ -824,123 +484,9 @@ impl Decoded {
                 self.latch_set |= u16::from(row) << (8 * file);
             }
         }
-        self.is_thread_end = self.signal == Signal::ProgramEnd;
         let live_add = cond_active(self.cond_add) && self.dst_add != Dest::Nop;
         let live_mul = cond_active(self.cond_mul) && self.dst_mul != Dest::Nop;
-        for (live, dest, cond) in [
-            (live_add, self.dst_add, self.cond_add),
-            (live_mul, self.dst_mul, self.cond_mul),
-        ] {
-            if !live {
-                continue;
-            }
-            match dest {
-                Dest::Unsupported(feature) => {
-                    self.fault.get_or_insert(Rule::Unsupported {
-                        what: feature.what(),
-                    });
-                }
-                Dest::TmuTexture => {
-                    self.fault.get_or_insert(Rule::TextureLookup);
-                }
-                d if d.is_io() && cond != Cond::Always => {
-                    self.fault
-                        .get_or_insert(Rule::ConditionalIoWrite { register: d.name() });
-                }
-                _ => {}
-            }
-        }
-        if live_add && live_mul {
-            let same = match (self.dst_add, self.dst_mul) {
-                (Dest::PhysA(_), _) | (Dest::PhysB(_), _) => false,
-                (a, b) => a.name() == b.name(),
-            };
-            if same && self.dst_add.is_io() {
-                self.fault.get_or_insert(Rule::BothAlusWrite {
-                    register: self.dst_add.name(),
-                });
-            } else if same && matches!(self.kind, Kind::Alu) {
-                // An accumulator: lanes that receive both writes become undefined. (A load
-                // immediate, semaphore or branch link writes the same value from both
-                // sides, which is taken as that value.)
-                self.double_write = true;
-                self.may_poison = true;
-            }
-        }
-        // §5.4: at most one of these per instruction.
-        let mut units = Vec::new();
-        for (live, dest) in [(live_add, self.dst_add), (live_mul, self.dst_mul)] {
-            if live {
-                match dest {
-                    Dest::TmuS(_) | Dest::TmuTexture => units.push("a TMU write"),
-                    Dest::Sfu(_) => units.push("an SFU write"),
-                    _ => {}
-                }
-            }
-        }
-        if matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1) {
-            units.push("a TMU load signal");
-        }
-        if self.read_a == Some(Read::Mutex) || self.read_b == Some(Read::Mutex) {
-            units.push("a mutex acquire");
-        }
-        if let Kind::Semaphore { .. } = self.kind {
-            if self.tmu_write || self.sfu_write {
-                self.fault.get_or_insert(Rule::SemaphoreWithStallingUnit);
-            }
-            units.push("a semaphore");
-        }
-        if units.len() > 1 {
-            self.fault.get_or_insert(Rule::UnitConflict {
-                units: units.join(" and "),
-            });
-        }
-        // §5.11: a VPM setup write with any other VPM register access.
-        let setups = [self.dst_add, self.dst_mul]
-            .iter()
-            .zip([live_add, live_mul])
-            .filter(|(d, live)| *live && matches!(d, Dest::VpmReadSetup | Dest::VpmWriteSetup))
-            .count();
-        if setups > 0 {
-            let vpm_dests = [self.dst_add, self.dst_mul]
-                .iter()
-                .zip([live_add, live_mul])
-                .filter(|(d, live)| *live && d.is_vpm_io())
-                .count();
-            let vpm_reads = [self.read_a, self.read_b]
-                .iter()
-                .flatten()
-                .filter(|r| r.is_vpm_io())
-                .count();
-            if vpm_dests + vpm_reads > 1 {
-                self.fault.get_or_insert(Rule::VpmSetupWithOtherAccess);
-            }
-        }
-        if self.set_flags && !self.is_branch {
-            // The flag-setting ALU: add unless its opcode is nop (a load immediate always
-            // counts as add).
-            let add_sets = !matches!(self.kind, Kind::Alu) || self.op_add != AddOp::Nop;
-            let cond = if add_sets {
-                Some(self.cond_add)
-            } else if self.op_mul != MulOp::Nop {
-                Some(self.cond_mul)
-            } else {
-                None
-            };
-            if cond == Some(Cond::Never) {
-                self.fault.get_or_insert(Rule::SetFlagsUnderNever);
-            }
-        }
-        if self.is_thread_end && self.phys_writes != 0 {
-            self.fault.get_or_insert(Rule::ThreadEndWritesRegfile);
-        }
-        // §5.8: what the thread end and its two delay slots must not touch.
         let reads = [self.read_a, self.read_b];
-        let touches_14 = reads.contains(&Some(Read::Phys(14)))
-            || self.phys_writes & (phys_bit(false, 14) | phys_bit(true, 14)) != 0;
-        let vpm = reads.iter().flatten().any(|r| r.is_vpm_io())
-            || (live_add && self.dst_add.is_vpm_io())
-            || (live_mul && self.dst_mul.is_vpm_io());
         let ldtmu = matches!(self.signal, Signal::LoadTmu0 | Signal::LoadTmu1);
         let stalling_read = reads
             .iter()
@@ -1088,21 +634,13 @@ impl Decoded {
         } else {
             Path::General
         };
-        self.thread_end_forbidden = if touches_14 {
-            Some("touches register-file address 14")
-        } else if self.reads_uniform {
-            Some("reads a uniform")
-        } else if vpm {
-            Some("accesses the VPM or its DMA")
-        } else {
-            None
-        };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qpu_isa::vc4::info::phys_bit;
 
     #[test]
     fn hello_world_words_predecode() {

@@ -2116,7 +2116,7 @@ fn tmu_lookup(
                 "at PC {:#010x}: the TMU lookup written there read lane(s) {} from outside \
                  every allocation (lane {lane}: bus address {:#010x})",
                 q.pc,
-                crate::vc4::rules::lane_list(poison),
+                qpu_isa::violation::lane_list(poison),
                 addresses[lane]
             ),
             addresses[lane],
@@ -2211,7 +2211,7 @@ fn gather(mem: &LendingMemory<'_>, addresses: &[u32; 16], hint: &mut usize) -> (
 // ------------------------------------------------------------------------------------------
 
 /// The physical-register bit of a value-table row (rows 0–63 are files A and B, laid out as
-/// [`crate::vc4::decode::phys_bit`] numbers them), or 0 for any other row.
+/// [`qpu_isa::vc4::info::phys_bit`] numbers them), or 0 for any other row.
 #[inline(always)]
 fn latch_bit(row: u8) -> u64 {
     if usize::from(row) < rows::ACC {

@@ -41,17 +41,18 @@ mod config;
 pub(crate) mod decode;
 mod machine;
 mod report;
-pub mod rules;
+/// The hazard and placement rules and their sources: qpu-isa's.
+pub use qpu_isa::vc4::rules;
 mod timing;
 mod tmu;
-mod validate;
 pub mod vpm;
 
 pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
+/// The static validator lives beside the rules, in qpu-isa.
+pub use qpu_isa::vc4::validate;
 pub use report::{DmaJob, QpuReport, RunReport, StallCause, StallSpan, Stalls};
 pub use rules::{Rule, RuleSource};
 pub use timing::Timing;
-pub use validate::validate;
 
 use crate::memory::{LendingMemory, Memory};
 use crate::{EmuError, Lent};

@@ -34,14 +34,19 @@ pub mod fields;
 mod info;
 mod instr;
 pub mod ops;
+pub mod placement;
+pub mod rules;
 pub mod tmu;
+mod validate;
 
 pub use asm::{assemble, AsmError};
 pub use fields::*;
 pub use info::Info;
 pub use instr::*;
 pub use ops::{AddOp, FloatMods, FloatPack, FloatUnpack, MulOp};
+pub use rules::V3dRule;
 pub use tmu::TmuConfig;
+pub use validate::{validate, V3dViolation};
 
 /// The V3D version an instruction word is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

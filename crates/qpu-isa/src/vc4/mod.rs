@@ -21,10 +21,13 @@
 pub mod asm;
 pub mod disasm;
 pub mod fields;
+pub mod info;
 mod instr;
 pub mod latency;
 pub mod regs;
+pub mod rules;
 pub mod setup;
+mod validate;
 pub mod words;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
@@ -34,6 +37,8 @@ pub use asm::{assemble, assemble_instruction, AsmError};
 pub const QPUS: u32 = 12;
 pub use fields::*;
 pub use instr::*;
+pub use rules::{Rule, RuleSource};
+pub use validate::validate;
 
 /// Why a 64-bit word is not a QPU instruction.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -209,9 +209,10 @@ impl From<CompileError> for crate::Error {
 pub struct Options {
     /// Pack an add-ALU and a mul-ALU operation into one instruction where possible.
     pub dual_issue: bool,
-    /// Check the compiled code with its generation's static validator ([`qpu_emu::vc4::validate`]
-    /// for the VideoCore IV, [`qpu_emu::v3d::validate`] for V3D: the emulator's hazard and
-    /// placement rules, as Mesa checks its vc4 and v3d output) and fail with
+    /// Check the compiled code with its generation's static validator
+    /// ([`qpu_isa::vc4::validate`] for the VideoCore IV, [`qpu_isa::v3d::validate`] for V3D:
+    /// the hazard and placement rules the emulators enforce too, as Mesa checks its vc4 and
+    /// v3d output) and fail with
     /// [`CompileError::SelfCheck`] if it breaks one. On by default in debug builds (so in
     /// every test) and when the environment variable `QPU_SELF_CHECK` is set.
     pub self_check: bool,

@@ -19,9 +19,9 @@
 //! compiler (VIR, `src/broadcom/compiler`) are separate back ends fed by the same NIR.
 //!
 //! * [`Vc4`]: the pipeline in this module's siblings (`lower`, `opt`, `pipeline`, `prepass`,
-//!   `regalloc`, `schedule`, `emit`), validated by [`qpu_emu::vc4::validate`].
+//!   `regalloc`, `schedule`, `emit`), validated by [`qpu_isa::vc4::validate`].
 //! * [`V3d`]: the code generator, allocator and packer in [`crate::compiler::v3d`], validated by
-//!   [`qpu_emu::v3d::validate`].
+//!   [`qpu_isa::v3d::validate`].
 //!
 //! Both schedulers take their latencies from a [`Facts`] table built from the generation's
 //! latency facts in `qpu_isa` ([`qpu_isa::vc4::latency`], [`qpu_isa::v3d::latency`]), which
@@ -179,7 +179,7 @@ impl Target for Vc4 {
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
-        qpu_emu::vc4::validate(&code.instructions)
+        qpu_isa::vc4::validate(&code.instructions)
             .iter()
             .map(ToString::to_string)
             .collect()
@@ -208,7 +208,7 @@ impl Target for V3d {
     }
 
     fn validate(&self, code: &Self::Code) -> Vec<String> {
-        qpu_emu::v3d::validate(self.0, &code.instructions)
+        qpu_isa::v3d::validate(self.0, &code.instructions)
             .iter()
             .map(ToString::to_string)
             .collect()

@@ -19,7 +19,7 @@
 //! 5. `schedule`: list scheduling with the generation's latency facts, dual issue,
 //!    delay-slot filling.
 //! 6. `emit`: bundles → [`qpu_isa::vc4::Instruction`]s; the driver then runs
-//!    [`qpu_emu::vc4::validate`].
+//!    [`qpu_isa::vc4::validate`].
 //!
 //! # Launch contract
 //!

@@ -1,36 +1,37 @@
 //! Static validation of a whole program before it runs, the way Mesa's vc4 driver checks
-//! its own output (`vc4_qpu_validate.c`): every rule of [`crate::vc4::rules`] that can be decided
+//! its own output (`vc4_qpu_validate.c`): every rule of [`super::rules`] that can be decided
 //! from the code alone, along every path its relative branches make visible. Rules that
 //! depend on values (TMU FIFO depth, VPM counts, undefined values) are left to the run.
 //!
 //! ```
 //! let program = qpu_isa::vc4::assemble("mov ra1, 1\nadd r0, ra1, 1\nnop; thrend\nnop\nnop")?;
-//! let found = qpu_emu::vc4::validate(&program);
+//! let found = qpu_isa::vc4::validate(&program);
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].index, 1);
 //! assert!(found[0].to_string().contains("ra1 is read"));
 //! # Ok::<(), qpu_isa::vc4::AsmError>(())
 //! ```
 
-use qpu_isa::vc4::{BranchCond, Instruction};
-
-use crate::vc4::decode::{disassemble, Decoded, Kind};
-use crate::vc4::rules::latency;
-use crate::vc4::rules::Rule;
+use crate::vc4::info::Info;
+use crate::vc4::latency;
+use crate::vc4::{BranchCond, Instruction, Rule};
 use crate::Violation;
 
 /// Every statically visible rule violation of `program`, in program order (at most one per
 /// instruction: the first rule found).
 pub fn validate(program: &[Instruction]) -> Vec<Violation> {
-    let code: Vec<Decoded> = program.iter().map(|&i| Decoded::new(i)).collect();
-    let preds = predecessors(&code);
+    let code: Vec<Info> = program.iter().map(Instruction::info).collect();
+    let preds = predecessors(program, &code);
     let mut found = Vec::new();
     for (index, d) in code.iter().enumerate() {
-        let rule = static_rule(d).or_else(|| neighbour_rule(&code, &preds, index));
+        let rule = d
+            .fault
+            .clone()
+            .or_else(|| neighbour_rule(&code, &preds, index));
         if let Some(rule) = rule {
             found.push(Violation {
                 index,
-                instruction: disassemble(&d.instr),
+                instruction: crate::vc4::disasm::instruction(&program[index]),
                 rule,
             });
         }
@@ -38,29 +39,25 @@ pub fn validate(program: &[Instruction]) -> Vec<Violation> {
     found
 }
 
-fn static_rule(d: &Decoded) -> Option<Rule> {
-    d.fault.clone()
-}
-
 /// For each instruction, the instructions that can execute right before it: the previous
 /// one unless control cannot fall through, and the last delay slot of each relative branch
 /// that targets it.
-fn predecessors(code: &[Decoded]) -> Vec<Vec<usize>> {
+fn predecessors(program: &[Instruction], code: &[Info]) -> Vec<Vec<usize>> {
     let n = code.len();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     let slots = latency::BRANCH_DELAY_SLOTS;
     for i in 1..n {
         let after_jump = i > slots
-            && matches!(code[i - 1 - slots].kind, Kind::Branch(b) if b.cond == BranchCond::Always);
+            && matches!(program[i - 1 - slots], Instruction::Branch(b) if b.cond == BranchCond::Always);
         let after_end = i > latency::THREAD_END_DELAY_SLOTS
             && code[i - 1 - latency::THREAD_END_DELAY_SLOTS].is_thread_end;
         if !after_jump && !after_end {
             preds[i].push(i - 1);
         }
     }
-    for (b, d) in code.iter().enumerate() {
-        if let Kind::Branch(branch) = d.kind {
-            if !branch.relative || branch.reg.is_some() || branch.imm % 8 != 0 {
+    for (b, instr) in program.iter().enumerate() {
+        if let Instruction::Branch(branch) = instr {
+            if !branch.relative || branch.use_raddr_a || branch.imm % 8 != 0 {
                 continue;
             }
             // Relative targets count from the instruction after the delay slots.
@@ -77,7 +74,7 @@ fn predecessors(code: &[Decoded]) -> Vec<Vec<usize>> {
 }
 
 /// Rules between an instruction and those executed shortly before it.
-fn neighbour_rule(code: &[Decoded], preds: &[Vec<usize>], i: usize) -> Option<Rule> {
+fn neighbour_rule(code: &[Info], preds: &[Vec<usize>], i: usize) -> Option<Rule> {
     let d = &code[i];
     for &p in &preds[i] {
         let prev = &code[p];
@@ -86,9 +83,9 @@ fn neighbour_rule(code: &[Decoded], preds: &[Vec<usize>], i: usize) -> Option<Ru
             let bit = clash.trailing_zeros();
             return Some(Rule::RegfileReadAfterWrite {
                 file: if bit < 32 {
-                    qpu_isa::vc4::RegFile::A
+                    crate::vc4::RegFile::A
                 } else {
-                    qpu_isa::vc4::RegFile::B
+                    crate::vc4::RegFile::B
                 },
                 reg: (bit % 32) as u8,
             });
@@ -148,7 +145,7 @@ mod tests {
     use super::*;
 
     fn rules(source: &str) -> Vec<(usize, Rule)> {
-        let program = qpu_isa::vc4::assemble(source).expect("assembles");
+        let program = crate::vc4::assemble(source).expect("assembles");
         validate(&program)
             .into_iter()
             .map(|v| (v.index, v.rule))
@@ -177,7 +174,7 @@ mod tests {
             vec![(
                 5,
                 Rule::RegfileReadAfterWrite {
-                    file: qpu_isa::vc4::RegFile::A,
+                    file: crate::vc4::RegFile::A,
                     reg: 2
                 }
             )]

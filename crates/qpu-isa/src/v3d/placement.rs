@@ -4,15 +4,16 @@
 //! instructions it has executed, the static validator ([`super::validate`]) with program
 //! indices, so each rule is decided in one place.
 
-use qpu_isa::v3d::{
+use crate::v3d::{
     AddOp, AluInstruction, CondField, Info, MulOp, Mux, Register, Signal, Signals, V3dVersion,
     Waddr,
 };
 
-use super::rules::{latency, V3dRule};
+use super::latency;
+use super::rules::V3dRule;
 
 /// A register's name in a rule's message: `rN` for a 4.2 accumulator, `rfN` otherwise.
-pub(crate) fn register_name(r: Register) -> String {
+pub fn register_name(r: Register) -> String {
     match r {
         Register::Acc(n) => format!("r{n}"),
         Register::Rf(n) => format!("rf{n}"),
@@ -41,14 +42,14 @@ fn is_sfu(version: V3dVersion, w: Option<Waddr>) -> bool {
 
 /// The accumulators an instruction writes (bit n = rn), for the 4.2 rotate rule
 /// ([`AluInstruction::info`]).
-pub(crate) fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
+pub fn acc_writes(version: V3dVersion, alu: &AluInstruction) -> u8 {
     alu.info(version).acc_writes()
 }
 
 /// Two writes to one register in one instruction: no source says which wins (7.1's
 /// `quad`/`rep` and `ldunif` all land in rf0). The rule names the first register written
 /// twice.
-pub(crate) fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<V3dRule> {
+pub fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<V3dRule> {
     alu.info(version)
         .written_twice()
         .map(|reg| V3dRule::DoubleWrite {
@@ -58,13 +59,13 @@ pub(crate) fn double_write(version: V3dVersion, alu: &AluInstruction) -> Option<
 
 /// More than one uniform-stream read in one instruction (`ldunif`, `ldunifrf`, `wrtmuc`, a
 /// `tmuau` write): no source gives their order.
-pub(crate) fn two_uniform_reads(version: V3dVersion, alu: &AluInstruction) -> bool {
+pub fn two_uniform_reads(version: V3dVersion, alu: &AluInstruction) -> bool {
     alu.info(version).uniform_reads > 1
 }
 
 /// The 7.1 small-immediate rules (Mesa qpu_validate.c): one per instruction, and the ALU
 /// whose input it is must run. 4.2 has one (`raddr_b`) and no such rule.
-pub(crate) fn small_immediates(
+pub fn small_immediates(
     version: V3dVersion,
     sigs: Signals,
     add_live: bool,
@@ -103,7 +104,7 @@ pub(crate) fn small_immediates(
 /// A 7.1 `rotate`, `quad_rotate` or `shuffle` writing a magic register, or sharing its
 /// instruction with a mul write to a TMU register (py-videocore7 tests/test_registers.py
 /// and tests/test_guard.py).
-pub(crate) fn rotate_destination(alu: &AluInstruction) -> bool {
+pub fn rotate_destination(alu: &AluInstruction) -> bool {
     matches!(alu.add.op, AddOp::Rot | AddOp::Rotq | AddOp::Shuffle)
         && (alu.add.waddr.is_magic() && alu.add.waddr != Waddr::NOP
             || alu.mul.op != MulOp::Nop && alu.mul.waddr.is_magic() && alu.mul.waddr.is_tmu())
@@ -112,7 +113,7 @@ pub(crate) fn rotate_destination(alu: &AluInstruction) -> bool {
 /// Whether a 4.2 `rot` on a mul input through `mux` (amount in `raddr_b`, 0 meaning "by
 /// r5") reads an accumulator the previous instruction wrote (`prev_acc_writes`, bit n = rn):
 /// py-videocore6 tests/test_signals.py puts a nop in between.
-pub(crate) fn rotate_too_soon(mux: Mux, raddr_b: u8, prev_acc_writes: u8) -> bool {
+pub fn rotate_too_soon(mux: Mux, raddr_b: u8, prev_acc_writes: u8) -> bool {
     let source = matches!(mux, Mux::Acc(r) if prev_acc_writes & (1 << r) != 0);
     let amount = raddr_b == 0 && prev_acc_writes & (1 << 5) != 0;
     source || amount
@@ -134,17 +135,17 @@ fn writes_r4(info: &Info, alu: &AluInstruction) -> bool {
 /// keeps it with the decoded instruction, so that executing it again only tests flags.
 /// Where one of the `*_broken` flags is set, the rule's own function gives the rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AluFacts {
+pub struct AluFacts {
     /// The accumulators the instruction writes (bit n = rn), for the 4.2 rotate rule.
-    pub(crate) acc_writes: u8,
+    pub acc_writes: u8,
     /// [`small_immediates`] refuses it.
-    pub(crate) small_immediates_broken: bool,
+    pub small_immediates_broken: bool,
     /// [`rotate_destination`].
-    pub(crate) rotate_destination: bool,
+    pub rotate_destination: bool,
     /// [`two_uniform_reads`].
-    pub(crate) two_uniform_reads: bool,
+    pub two_uniform_reads: bool,
     /// [`double_write`] finds a register written twice.
-    pub(crate) double_write: bool,
+    pub double_write: bool,
     peripheral_conflict: bool,
     sfu_write: bool,
     thrsw: bool,
@@ -152,7 +153,7 @@ pub(crate) struct AluFacts {
 
 impl AluFacts {
     /// The facts of `alu` on `version`.
-    pub(crate) fn of(version: V3dVersion, alu: &AluInstruction) -> AluFacts {
+    pub fn of(version: V3dVersion, alu: &AluInstruction) -> AluFacts {
         let v42 = version == V3dVersion::V42;
         let sigs = alu.signals;
         let (add, mul) = (add_waddr(alu), mul_waddr(alu));
@@ -198,7 +199,7 @@ impl AluFacts {
 /// (executed-instruction count for the machine, program index for the validator) at which
 /// it was issued. Mesa's qpu_validate.c keeps the same record as it walks a shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Placement {
+pub struct Placement {
     last_branch: Option<u64>,
     last_thrsw: Option<u64>,
     /// The last-thread-switch pair was seen (or the run is single-segment).
@@ -215,7 +216,7 @@ impl Placement {
     /// A fresh stream; in single-segment mode the first `thrsw` ends the program. With
     /// `multithreaded`, the QPU runs more than one thread (the static validator assumes
     /// so: it checks for any launch).
-    pub(crate) fn new(single_segment: bool, multithreaded: bool) -> Placement {
+    pub fn new(single_segment: bool, multithreaded: bool) -> Placement {
         Placement {
             last_thrsw_found: single_segment,
             multithreaded,
@@ -234,18 +235,18 @@ impl Placement {
     }
 
     /// Whether the program-end `thrsw` has been issued.
-    pub(crate) fn ending(&self) -> bool {
+    pub fn ending(&self) -> bool {
         self.thrend.is_some()
     }
 
     /// Whether an SFU result is still on its way to r4 at `at`.
-    pub(crate) fn sfu_pending(&self, at: u64) -> bool {
+    pub fn sfu_pending(&self, at: u64) -> bool {
         self.last_sfu.is_some_and(|s| at - s < latency::SFU_R4)
     }
 
     /// A branch at `at` (Mesa qpu_validate.c): not in another branch's delay slots, nor in a
     /// `thrsw`'s. The branch is recorded either way.
-    pub(crate) fn branch(&mut self, at: u64) -> Result<(), V3dRule> {
+    pub fn branch(&mut self, at: u64) -> Result<(), V3dRule> {
         let rule = if self.in_branch_slots(at) {
             Err(V3dRule::BranchInBranchDelaySlot)
         } else if self.in_thrsw_slots(at) {
@@ -262,7 +263,7 @@ impl Placement {
     /// `thrsw` placement, and the register-file and `tmuwt` rules of the program end. Its
     /// SFU write and thread switch are recorded whether or not a rule is broken. On
     /// success, says whether a thread switch starts here and whether it ends the program.
-    pub(crate) fn alu(
+    pub fn alu(
         &mut self,
         at: u64,
         version: V3dVersion,
@@ -356,7 +357,7 @@ impl Placement {
 
     /// An `ldunifa`/`ldunifarf` at `at`: after a `unifa` write, and more than
     /// [`latency::UNIFA_TO_LDUNIFA`] instructions after it.
-    pub(crate) fn ldunifa(&self, at: u64) -> Result<(), V3dRule> {
+    pub fn ldunifa(&self, at: u64) -> Result<(), V3dRule> {
         let Some(write) = self.last_unifa else {
             return Err(V3dRule::LdunifaWithoutUnifa);
         };
@@ -368,7 +369,7 @@ impl Placement {
     }
 
     /// Records a `unifa` write at `at`.
-    pub(crate) fn unifa_written(&mut self, at: u64) {
+    pub fn unifa_written(&mut self, at: u64) {
         self.last_unifa = Some(at);
     }
 }

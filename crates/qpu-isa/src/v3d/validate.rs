@@ -34,7 +34,7 @@
 //! (SFU latency, `ldunifa`, delay slots) to the run.
 //!
 //! ```
-//! use qpu_emu::v3d::{validate, V3dRule};
+//! use qpu_isa::v3d::{validate, V3dRule};
 //! use qpu_isa::v3d::{self, V3dVersion};
 //!
 //! // r4 read right after the SFU write: its result is not there yet.
@@ -59,13 +59,14 @@
 //! # Ok::<(), qpu_isa::v3d::AsmError>(())
 //! ```
 
-use qpu_isa::v3d::{
+use crate::v3d::{
     disasm, AddOp, AluInstruction, BranchDest, Inputs, Instruction, MulOp, Signal, V3dVersion,
     Waddr,
 };
 
+use super::latency;
 use super::placement::{self, AluFacts, Placement};
-use super::rules::{latency, V3dRule};
+use super::rules::V3dRule;
 
 /// A rule broken at one instruction of a V3D program.
 pub type V3dViolation = crate::Violation<V3dRule>;

@@ -1,4 +1,5 @@
-//! A broken rule found by a static validator, for either generation.
+//! A broken rule found by a static validator, for either generation, and the wording of
+//! messages both generations' rules share.
 
 use std::fmt;
 
@@ -39,4 +40,33 @@ impl<R: CitedRule> fmt::Display for Violation<R> {
             self.rule.citation()
         )
     }
+}
+
+/// The message of an undefined value used, on either generation: `what` used it in `lanes`,
+/// and `origin` says where it was made.
+pub fn undefined_value_used(
+    f: &mut fmt::Formatter<'_>,
+    what: &str,
+    lanes: u16,
+    origin: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "{what} is undefined in lane(s) {}; the undefined value was made {}",
+        lane_list(lanes),
+        if origin.is_empty() {
+            "earlier in this program"
+        } else {
+            origin
+        }
+    )
+}
+
+/// The lanes of a 16-lane mask as a list for messages: "0, 3, 7".
+pub fn lane_list(lanes: u16) -> String {
+    let list: Vec<String> = (0..16)
+        .filter(|i| lanes & (1 << i) != 0)
+        .map(|i: u32| i.to_string())
+        .collect();
+    list.join(", ")
 }

@@ -42,11 +42,12 @@
 
 use std::fmt;
 
-use qpu_isa::vc4::RegFile;
+use crate::vc4::RegFile;
+use crate::violation::undefined_value_used;
 
 /// Distances, in instructions, that the hazard rules and the compiler's scheduler share:
 /// one definition, in qpu-isa.
-pub use qpu_isa::vc4::latency;
+pub use crate::vc4::latency;
 
 /// The evidence a rule rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,35 +80,6 @@ impl fmt::Display for RuleSource {
             RuleSource::NotModelled => "not modelled by the emulator",
         })
     }
-}
-
-/// "0, 3, 7" for a lane mask.
-/// The message of an undefined value used, on either generation: `what` used it in `lanes`,
-/// and `origin` says where it was made.
-pub(crate) fn undefined_value_used(
-    f: &mut fmt::Formatter<'_>,
-    what: &str,
-    lanes: u16,
-    origin: &str,
-) -> fmt::Result {
-    write!(
-        f,
-        "{what} is undefined in lane(s) {}; the undefined value was made {}",
-        lane_list(lanes),
-        if origin.is_empty() {
-            "earlier in this program"
-        } else {
-            origin
-        }
-    )
-}
-
-pub(crate) fn lane_list(lanes: u16) -> String {
-    let list: Vec<String> = (0..16)
-        .filter(|i| lanes & (1 << i) != 0)
-        .map(|i: u32| i.to_string())
-        .collect();
-    list.join(", ")
 }
 
 fn file_name(file: RegFile) -> &'static str {
