@@ -66,7 +66,7 @@
 //! assert!(listing.contains("thrend"));
 //! // The listing assembles back to the same words.
 //! let again = qpu_isa::vc4::assemble(&listing).expect("listing assembles");
-//! assert_eq!(again.len(), compiled.words.len());
+//! assert_eq!(again.len(), compiled.words().len());
 //! # Ok::<(), qpu::Error>(())
 //! ```
 
