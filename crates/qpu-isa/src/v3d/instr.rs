@@ -593,7 +593,7 @@ fn encode_alu(version: V3dVersion, alu: &AluInstruction) -> Result<u64, EncodeEr
 
     let mut inputs = alu.inputs;
     let (op_add, add_arity, add_sel) =
-        add_encoding(version, alu.add).ok_or(EncodeError::NoSuchVariant {
+        add_encoding(version, alu.add).ok_or_else(|| EncodeError::NoSuchVariant {
             op: format!("{:?}", alu.add.op),
             variant: alu.add.variant,
         })?;
@@ -601,12 +601,12 @@ fn encode_alu(version: V3dVersion, alu: &AluInstruction) -> Result<u64, EncodeEr
         set_add_selector(&mut inputs, add_arity, s);
     }
     let (op_mul, mul_arity, mul_sel) =
-        ops::encoding(ops::mul_rows(version), alu.mul.op, alu.mul.variant).ok_or(
+        ops::encoding(ops::mul_rows(version), alu.mul.op, alu.mul.variant).ok_or_else(|| {
             EncodeError::NoSuchVariant {
                 op: format!("{:?}", alu.mul.op),
                 variant: alu.mul.variant,
-            },
-        )?;
+            }
+        })?;
     if let Some(s) = mul_sel {
         set_mul_selector(&mut inputs, mul_arity, s);
     }

@@ -4,6 +4,7 @@
 //! sees it ([`rewrite`]).
 
 pub(crate) mod analysis;
+pub(crate) mod interference;
 pub(crate) mod liveness;
 pub(crate) mod rewrite;
 pub(crate) mod target;

@@ -46,6 +46,7 @@ pub(super) struct Shortfall {
 }
 
 use super::ir::{Inst, Label, Operands, Phys, VReg};
+use crate::compiler::common::interference::BitMatrix;
 use crate::compiler::common::liveness::{self, Access, Lists};
 use qpu_isa::v3d::V3dVersion;
 
@@ -225,7 +226,14 @@ struct Walk {
 
 fn walk(lines: &[Line], vregs: usize, values: usize) -> Walk {
     let (starts, live_out) = block_liveness(lines, vregs);
-    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); vregs];
+    // Up to 4,096 values the neighbours are a bit matrix (each pair once, lists ascending
+    // without sorting); above, lists with repeats, sorted and deduplicated at the end.
+    let mut matrix = BitMatrix::new(vregs);
+    let mut adjacent: Vec<Vec<u32>> = if matrix.is_some() {
+        Vec::new()
+    } else {
+        vec![Vec::new(); vregs]
+    };
     let mut crosses_blocks = vec![false; vregs];
     let (mut pressure, mut peak, mut live_at_peak) = (0usize, 0usize, Vec::new());
     let mut live = Live::new(vregs, values);
@@ -265,8 +273,12 @@ fn walk(lines: &[Line], vregs: usize, values: usize) -> Walk {
             for &w in &line.writes {
                 for &v in live.items.iter().chain(&extra) {
                     if v != w {
-                        adjacent[w as usize].push(v);
-                        adjacent[v as usize].push(w);
+                        if let Some(m) = matrix.as_mut() {
+                            m.insert(w as usize, v as usize);
+                        } else {
+                            adjacent[w as usize].push(v);
+                            adjacent[v as usize].push(w);
+                        }
                     }
                 }
             }
@@ -278,9 +290,16 @@ fn walk(lines: &[Line], vregs: usize, values: usize) -> Walk {
             }
         }
     }
-    for a in &mut adjacent {
-        a.sort_unstable();
-        a.dedup();
+    if let Some(m) = matrix {
+        let (starts, targets) = m.lists();
+        adjacent = (0..vregs)
+            .map(|v| targets[starts[v] as usize..starts[v + 1] as usize].to_vec())
+            .collect();
+    } else {
+        for a in &mut adjacent {
+            a.sort_unstable();
+            a.dedup();
+        }
     }
     Walk {
         adjacent,

@@ -309,12 +309,12 @@ impl Alu<Phys> {
             o: &Op<K, Phys>,
             variant: Option<u8>,
         ) -> Result<build::Operation<K>, BuildError> {
-            let variant = variant.ok_or(BuildError::Encode(
-                qpu_isa::v3d::EncodeError::NoSuchVariant {
+            let variant = variant.ok_or_else(|| {
+                BuildError::Encode(qpu_isa::v3d::EncodeError::NoSuchVariant {
                     op: "an operation this version lacks".to_string(),
                     variant: 0,
-                },
-            ))?;
+                })
+            })?;
             let mut inputs = [InputSource::Acc(0); 2];
             for (slot, s) in inputs.iter_mut().zip(o.inputs()) {
                 *slot = input(*s)?;

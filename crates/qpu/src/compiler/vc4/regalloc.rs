@@ -32,6 +32,7 @@ use qpu_isa::vc4::Cond;
 
 use super::ir::*;
 use super::lower::Lowered;
+use crate::compiler::common::interference::BitMatrix;
 use crate::compiler::common::liveness::{self, group, Access, Lists};
 
 /// Why allocation failed.
@@ -234,12 +235,10 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     // Room for the usual density (a few dozen edges per op) up front: growing this vector
     // by doubling cost more than filling it.
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity(code.len() * 32);
-    // For kernels of up to 4,096 values the interference is a bit matrix (row `v` holds
-    // `v`'s neighbours, `stride` words a row): each pair is recorded once however often it
-    // meets, and the neighbour lists come from the rows, ascending. Larger kernels push
-    // edges and drop repeats after grouping.
-    let stride = n.div_ceil(64);
-    let mut matrix = (n <= 4096).then(|| vec![0u64; n * stride]);
+    // For kernels of up to 4,096 values the interference is a bit matrix: each pair is
+    // recorded once however often it meets, and the neighbour lists come from the rows,
+    // ascending. Larger kernels push edges and drop repeats after grouping.
+    let mut matrix = BitMatrix::new(n);
     let (mut pairs, mut copies) = (
         Vec::with_capacity(code.len() * 2),
         Vec::with_capacity(code.len()),
@@ -264,13 +263,10 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             if let Some(d) = op.def() {
                 for &l in &live.members {
                     if l != d.0 && Some(l) != copy_src {
-                        if let Some(rows) = matrix.as_mut() {
-                            let (x, y) = (d.0 as usize, l as usize);
-                            if rows[x * stride + y / 64] >> (y % 64) & 1 == 1 {
+                        if let Some(m) = matrix.as_mut() {
+                            if !m.insert(d.0 as usize, l as usize) {
                                 continue;
                             }
-                            rows[x * stride + y / 64] |= 1 << (y % 64);
-                            rows[y * stride + x / 64] |= 1 << (x % 64);
                         }
                         edges.push((d.0, l));
                         edges.push((l, d.0));
@@ -334,21 +330,8 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
             g.not_b[v] = false;
         }
     }
-    if let Some(rows) = matrix {
-        let mut starts = Vec::with_capacity(n + 1);
-        let mut targets = Vec::new();
-        for v in 0..n {
-            starts.push(targets.len() as u32);
-            for (k, &word) in rows[v * stride..(v + 1) * stride].iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    targets.push((k * 64) as u32 + word.trailing_zeros());
-                    word &= word - 1;
-                }
-            }
-        }
-        starts.push(targets.len() as u32);
-        g.adj = (starts, targets);
+    if let Some(m) = matrix {
+        g.adj = m.lists();
         g.edges = edges;
         return g;
     }
