@@ -41,11 +41,7 @@ impl BitMatrix {
     /// Each value's related values, ascending: (offsets of length n + 1, values), value `v`'s
     /// list being `values[offsets[v]..offsets[v + 1]]`.
     pub(crate) fn lists(&self) -> (Vec<u32>, Vec<u32>) {
-        let n = if self.stride == 0 {
-            0
-        } else {
-            self.rows.len() / self.stride
-        };
+        let n = self.rows.len().checked_div(self.stride).unwrap_or(0);
         let mut starts = Vec::with_capacity(n + 1);
         let mut targets = Vec::new();
         for v in 0..n {
