@@ -341,11 +341,8 @@ impl AluInstruction {
         if self.mul.op != MulOp::Fmul {
             return None;
         }
-        let (opcode, _, _) = ops::encoding(
-            ops::mul_rows(self.inputs.version()),
-            MulOp::Fmul,
-            self.mul.variant,
-        )?;
+        let (opcode, _, _) =
+            ops::mul_encoding(self.inputs.version(), MulOp::Fmul, self.mul.variant)?;
         Some(ops::float_mods(opcode, 1, true))
     }
 }
@@ -368,7 +365,7 @@ fn add_table_kind(op: AddOp) -> AddOp {
 }
 
 fn add_encoding(version: V3dVersion, alu: Alu<AddOp>) -> Option<(u8, u8, Option<u8>)> {
-    ops::encoding(ops::add_rows(version), add_table_kind(alu.op), alu.variant)
+    ops::add_encoding(version, add_table_kind(alu.op), alu.variant)
 }
 
 fn arity_add(version: V3dVersion, alu: Alu<AddOp>) -> u8 {
@@ -376,7 +373,7 @@ fn arity_add(version: V3dVersion, alu: Alu<AddOp>) -> u8 {
 }
 
 fn arity_mul(version: V3dVersion, alu: Alu<MulOp>) -> u8 {
-    ops::encoding(ops::mul_rows(version), alu.op, alu.variant).map_or(0, |(_, a, _)| a)
+    ops::mul_encoding(version, alu.op, alu.variant).map_or(0, |(_, a, _)| a)
 }
 
 /// Whether fadd/fmin must be read as faddnf/fmax: input a's (unpack, source) encoding
@@ -600,12 +597,10 @@ fn encode_alu(version: V3dVersion, alu: &AluInstruction) -> Result<u64, EncodeEr
     if let Some(s) = add_sel {
         set_add_selector(&mut inputs, add_arity, s);
     }
-    let (op_mul, mul_arity, mul_sel) =
-        ops::encoding(ops::mul_rows(version), alu.mul.op, alu.mul.variant).ok_or_else(|| {
-            EncodeError::NoSuchVariant {
-                op: format!("{:?}", alu.mul.op),
-                variant: alu.mul.variant,
-            }
+    let (op_mul, mul_arity, mul_sel) = ops::mul_encoding(version, alu.mul.op, alu.mul.variant)
+        .ok_or_else(|| EncodeError::NoSuchVariant {
+            op: format!("{:?}", alu.mul.op),
+            variant: alu.mul.variant,
         })?;
     if let Some(s) = mul_sel {
         set_mul_selector(&mut inputs, mul_arity, s);

@@ -22,6 +22,8 @@
 //! - py-videocore6 names `min/max/and/or/xor/not` as `imin/imax/band/bor/bxor/bnot`; we use
 //!   Mesa's names.
 
+use std::sync::OnceLock;
+
 use super::V3dVersion;
 
 /// An operation enum (variants named as Mesa names the opcodes) and `ALL`, every variant in
@@ -38,6 +40,11 @@ macro_rules! op_enum {
         impl $name {
             /// Every operation, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$v),*];
+
+            /// The operation's place in [`Self::ALL`].
+            pub(crate) fn index(self) -> usize {
+                self as usize
+            }
         }
     };
 }
@@ -645,6 +652,43 @@ pub(crate) fn variants<K: Copy + PartialEq>(rows: &[Row<K>], kind: K) -> usize {
         .sum()
 }
 
+/// Every (opcode, arity, selector) of each kind of a table, indexed by kind and variant:
+/// [`encoding`]'s answers worked out once, since encoding an instruction asks for them
+/// several times.
+type Encodings = Vec<Vec<(u8, u8, Option<u8>)>>;
+
+fn encodings<K: Copy + PartialEq>(rows: &[Row<K>], all: &[K]) -> Vec<Vec<(u8, u8, Option<u8>)>> {
+    all.iter()
+        .map(|&kind| {
+            (0..variants(rows, kind))
+                .map_while(|v| encoding(rows, kind, u8::try_from(v).ok()?))
+                .collect()
+        })
+        .collect()
+}
+
+/// [`encoding`] of an add-ALU kind (a table kind: `fadd`, not `faddnf`) on `version`.
+pub(crate) fn add_encoding(
+    version: V3dVersion,
+    kind: AddOp,
+    variant: u8,
+) -> Option<(u8, u8, Option<u8>)> {
+    static TABLES: [OnceLock<Encodings>; 2] = [OnceLock::new(), OnceLock::new()];
+    let table = TABLES[version as usize].get_or_init(|| encodings(add_rows(version), AddOp::ALL));
+    table[kind.index()].get(usize::from(variant)).copied()
+}
+
+/// [`encoding`] of a mul-ALU kind on `version`.
+pub(crate) fn mul_encoding(
+    version: V3dVersion,
+    kind: MulOp,
+    variant: u8,
+) -> Option<(u8, u8, Option<u8>)> {
+    static TABLES: [OnceLock<Encodings>; 2] = [OnceLock::new(), OnceLock::new()];
+    let table = TABLES[version as usize].get_or_init(|| encodings(mul_rows(version), MulOp::ALL));
+    table[kind.index()].get(usize::from(variant)).copied()
+}
+
 pub(crate) fn add_rows(version: V3dVersion) -> &'static [Row<AddOp>] {
     match version {
         V3dVersion::V42 => ADD_V42,
@@ -924,6 +968,40 @@ pub(crate) fn mul_scheme(version: V3dVersion, op: MulOp) -> Option<Scheme> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached encodings are the tables' own, for every kind and variant (and nothing past
+    /// the last variant).
+    #[test]
+    fn cached_encodings_match_the_table_walk() {
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            let mut seen = 0;
+            for &kind in AddOp::ALL {
+                let n = variants(add_rows(version), kind);
+                for v in 0..=n {
+                    let v = v as u8;
+                    assert_eq!(
+                        add_encoding(version, kind, v),
+                        encoding(add_rows(version), kind, v),
+                        "{version:?} {kind:?} {v}"
+                    );
+                }
+                seen += n;
+            }
+            for &kind in MulOp::ALL {
+                let n = variants(mul_rows(version), kind);
+                for v in 0..=n {
+                    let v = v as u8;
+                    assert_eq!(
+                        mul_encoding(version, kind, v),
+                        encoding(mul_rows(version), kind, v),
+                        "{version:?} {kind:?} {v}"
+                    );
+                }
+                seen += n;
+            }
+            assert!(seen > 100, "{version:?}: {seen} encodings");
+        }
+    }
 
     /// Every scheme names exactly the encodings the tables give its ops.
     #[test]
