@@ -14,9 +14,12 @@
 //! [`float`] is the VideoCore IV's float arithmetic (truncating), which the V3D model reuses
 //! where the two agree.
 
+#![forbid(unsafe_code)]
+
 mod error;
 pub mod float;
 pub mod memory;
+mod simd;
 pub mod v3d;
 pub mod vc4;
 

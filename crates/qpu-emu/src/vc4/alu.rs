@@ -67,38 +67,89 @@ pub struct OpFns {
 
 /// Defines an operation (as a module with its [`OpFns`] variants) from its per-lane value
 /// and carry (the carry defaults to clear). Value and carry are separate passes so that
-/// each vectorizes.
+/// each vectorizes; each variant runs its passes compiled for the host's widest vector
+/// instructions ([`crate::simd::wide`]).
 macro_rules! lane_op {
-    ($name:ident, |$x:ident, $y:ident| $value:expr) => {
-        lane_op!($name, |$x, $y| $value, false);
+    ($run:ident $name:ident, |$x:ident, $y:ident| $value:expr) => {
+        lane_op!($run $name, |$x, $y| $value, false);
     };
-    ($name:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
+    // The carry from the lane's result `$r` instead of its operands.
+    ($run:ident $name:ident, |$x:ident, $y:ident| $value:expr, result |$r:ident| $carry:expr) => {
+        lane_op!(@ $run $name, |$x, $y| $value, |$x, $y, $r| $carry);
+    };
+    ($run:ident $name:ident, |$x:ident, $y:ident| $value:expr, $carry:expr) => {
+        lane_op!(@ $run $name, |$x, $y| $value, |$x, $y, _result| $carry);
+    };
+    (@ $run:ident $name:ident, |$x:ident, $y:ident| $value:expr,
+        |$cx:ident, $cy:ident, $cr:ident| $carry:expr) => {
         pub(super) mod $name {
             #[allow(unused_imports)]
             use crate::vc4::alu::*;
+            use crate::simd::{$run as run, Kernel};
 
-            #[allow(unused_variables)]
-            #[inline]
-            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
-                for ((o, &$x), &$y) in out.iter_mut().zip(a).zip(b) {
-                    *o = $value;
+            /// The values of `a` op `b`.
+            struct Values<'a>(&'a Lanes, &'a Lanes, &'a mut Lanes);
+
+            impl Kernel for Values<'_> {
+                type Output = ();
+
+                #[allow(unused_variables)]
+                #[inline(always)]
+                fn run(self) {
+                    for ((o, &$x), &$y) in self.2.iter_mut().zip(self.0).zip(self.1) {
+                        *o = $value;
+                    }
                 }
             }
 
-            #[allow(unused_variables)]
-            pub fn with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
-                plain(a, b, out, carry);
-                for ((c, &$x), &$y) in carry.iter_mut().zip(a).zip(b) {
-                    *c = lane_mask($carry);
+            /// The values and the carry masks.
+            struct Both<'a>(&'a Lanes, &'a Lanes, &'a mut Lanes, &'a mut Lanes);
+
+            impl Kernel for Both<'_> {
+                type Output = ();
+
+                #[allow(unused_variables)]
+                #[inline(always)]
+                fn run(self) {
+                    let Both(a, b, out, carry) = self;
+                    Values(a, b, out).run();
+                    for i in 0..16 {
+                        let ($cx, $cy, $cr) = (a[i], b[i], out[i]);
+                        carry[i] = lane_mask($carry);
+                    }
                 }
+            }
+
+            /// The values from and to table rows.
+            struct Rows<'a>(&'a mut Table, &'a [u8; 3]);
+
+            impl Kernel for Rows<'_> {
+                type Output = ();
+
+                #[inline(always)]
+                fn run(self) {
+                    let Rows(table, rows) = self;
+                    let mut out = [0; 16];
+                    Values(
+                        &table[usize::from(rows[0])],
+                        &table[usize::from(rows[1])],
+                        &mut out,
+                    )
+                    .run();
+                    table[usize::from(rows[2])] = out;
+                }
+            }
+
+            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
+                run(Values(a, b, out))
+            }
+
+            pub fn with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
+                run(Both(a, b, out, carry))
             }
 
             pub fn direct(table: &mut Table, rows: &[u8; 3]) {
-                let a = table[usize::from(rows[0])];
-                let b = table[usize::from(rows[1])];
-                let mut out = [0; 16];
-                plain(&a, &b, &mut out, &mut [0; 16]);
-                table[usize::from(rows[2])] = out;
+                run(Rows(table, rows))
             }
 
             pub const FNS: OpFns = OpFns {
@@ -113,18 +164,50 @@ macro_rules! lane_op {
 /// Defines a per-byte operation (as [`lane_op!`] does; the carry is clear). The lanes are
 /// viewed as 64 bytes so that the byte loop maps onto byte-wise vector instructions.
 macro_rules! byte_op {
-    ($name:ident, |$p:ident, $q:ident| $value:expr) => {
+    ($run:ident $name:ident, |$p:ident, $q:ident| $value:expr) => {
         pub(super) mod $name {
+            use crate::simd::{$run as run, Kernel};
             use crate::vc4::alu::*;
 
-            #[inline]
-            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
-                let (a, b) = (to_bytes(a), to_bytes(b));
-                let mut result = [0u8; 64];
-                for ((r, &$p), &$q) in result.iter_mut().zip(&a).zip(&b) {
-                    *r = $value;
+            /// The values of `a` op `b`.
+            struct Values<'a>(&'a Lanes, &'a Lanes, &'a mut Lanes);
+
+            impl Kernel for Values<'_> {
+                type Output = ();
+
+                #[inline(always)]
+                fn run(self) {
+                    let (a, b) = (to_bytes(self.0), to_bytes(self.1));
+                    let mut result = [0u8; 64];
+                    for ((r, &$p), &$q) in result.iter_mut().zip(&a).zip(&b) {
+                        *r = $value;
+                    }
+                    *self.2 = from_bytes(&result);
                 }
-                *out = from_bytes(&result);
+            }
+
+            /// The values from and to table rows.
+            struct Rows<'a>(&'a mut Table, &'a [u8; 3]);
+
+            impl Kernel for Rows<'_> {
+                type Output = ();
+
+                #[inline(always)]
+                fn run(self) {
+                    let Rows(table, rows) = self;
+                    let mut out = [0; 16];
+                    Values(
+                        &table[usize::from(rows[0])],
+                        &table[usize::from(rows[1])],
+                        &mut out,
+                    )
+                    .run();
+                    table[usize::from(rows[2])] = out;
+                }
+            }
+
+            pub fn plain(a: &Lanes, b: &Lanes, out: &mut Lanes, _carry: &mut Lanes) {
+                run(Values(a, b, out))
             }
 
             pub fn with_carry(a: &Lanes, b: &Lanes, out: &mut Lanes, carry: &mut Lanes) {
@@ -133,11 +216,7 @@ macro_rules! byte_op {
             }
 
             pub fn direct(table: &mut Table, rows: &[u8; 3]) {
-                let a = table[usize::from(rows[0])];
-                let b = table[usize::from(rows[1])];
-                let mut out = [0; 16];
-                plain(&a, &b, &mut out, &mut [0; 16]);
-                table[usize::from(rows[2])] = out;
+                run(Rows(table, rows))
             }
 
             pub const FNS: OpFns = OpFns {
@@ -170,82 +249,73 @@ fn from_bytes(bytes: &[u8; 64]) -> Lanes {
 
 /// The add ALU's operations (guide table 5).
 mod add_ops {
-    lane_op!(nop, |x, y| 0);
-    lane_op!(add, |x, y| x.wrapping_add(y), x.checked_add(y).is_none());
-    lane_op!(sub, |x, y| x.wrapping_sub(y), x < y);
-    lane_op!(and, |x, y| x & y);
-    lane_op!(or, |x, y| x | y);
-    lane_op!(xor, |x, y| x ^ y);
-    lane_op!(not, |x, y| !x);
-    lane_op!(clz, |x, y| x.leading_zeros());
+    lane_op!(baseline nop, |x, y| 0);
+    lane_op!(baseline add, |x, y| x.wrapping_add(y), x.checked_add(y).is_none());
+    lane_op!(baseline sub, |x, y| x.wrapping_sub(y), x < y);
+    lane_op!(baseline and, |x, y| x & y);
+    lane_op!(baseline or, |x, y| x | y);
+    lane_op!(baseline xor, |x, y| x ^ y);
+    lane_op!(baseline not, |x, y| !x);
+    lane_op!(baseline clz, |x, y| x.leading_zeros());
     // Shifts use the low 5 bits of b; C is the last bit shifted out (0 for a shift by 0).
-    lane_op!(
-        shl,
+    lane_op!(baseline shl,
         |x, y| x << (y & 31),
         (y & 31) != 0 && (x >> (32 - (y & 31))) & 1 == 1
     );
-    lane_op!(
-        shr,
+    lane_op!(baseline shr,
         |x, y| x >> (y & 31),
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
-    lane_op!(
-        asr,
+    lane_op!(baseline asr,
         |x, y| ((x as i32) >> (y & 31)) as u32,
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
-    lane_op!(
-        ror,
+    lane_op!(baseline ror,
         |x, y| x.rotate_right(y & 31),
         (y & 31) != 0 && (x >> ((y & 31) - 1)) & 1 == 1
     );
-    lane_op!(
-        min,
+    lane_op!(baseline min,
         |x, y| (x as i32).min(y as i32) as u32,
         (x as i32) > (y as i32)
     );
-    lane_op!(
-        max,
+    lane_op!(baseline max,
         |x, y| (x as i32).max(y as i32) as u32,
         (x as i32) > (y as i32)
     );
-    lane_op!(fadd, |x, y| float::fadd(x, y), positive(float::fadd(x, y)));
-    lane_op!(fsub, |x, y| float::fsub(x, y), positive(float::fsub(x, y)));
-    lane_op!(fmin, |x, y| float::fmin(x, y), float::greater(x, y));
-    lane_op!(fmax, |x, y| float::fmax(x, y), float::greater(x, y));
-    lane_op!(
-        fminabs,
+    lane_op!(wide fadd, |x, y| float::fadd(x, y), result |r| positive(r));
+    lane_op!(wide fsub, |x, y| float::fsub(x, y), result |r| positive(r));
+    lane_op!(wide fmin, |x, y| float::fmin(x, y), float::greater(x, y));
+    lane_op!(wide fmax, |x, y| float::fmax(x, y), float::greater(x, y));
+    lane_op!(wide fminabs,
         |x, y| ftz(if f(x).abs() > f(y).abs() { y } else { x }) & 0x7fff_ffff,
         f(x).abs() > f(y).abs()
     );
-    lane_op!(
-        fmaxabs,
+    lane_op!(wide fmaxabs,
         |x, y| float::fmaxabs(x, y),
         f(x).abs() > f(y).abs()
     );
-    lane_op!(ftoi, |x, y| float::ftoi(x));
-    lane_op!(itof, |x, y| float::itof(x));
-    byte_op!(v8adds, |p, q| p.saturating_add(q));
-    byte_op!(v8subs, |p, q| p.saturating_sub(q));
+    lane_op!(wide ftoi, |x, y| float::ftoi(x));
+    lane_op!(wide itof, |x, y| float::itof(x));
+    byte_op!(baseline v8adds, |p, q| p.saturating_add(q));
+    byte_op!(baseline v8subs, |p, q| p.saturating_sub(q));
 }
 
 /// The mul ALU's operations (guide table 6).
 mod mul_ops {
-    lane_op!(nop, |x, y| 0);
-    lane_op!(fmul, |x, y| float::fmul(x, y));
+    lane_op!(baseline nop, |x, y| 0);
+    lane_op!(wide fmul, |x, y| float::fmul(x, y));
     // C = the product overflowed 24 bits (vc4asm's measured flag table, `doc/VideoCoreIV-addendum.html`).
-    lane_op!(
-        mul24,
+    lane_op!(wide mul24,
         |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff),
         (u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff)) >> 24 != 0
     );
     // (a·b + 127) / 255 per byte: a colour multiply where 255 stands for 1.0.
-    byte_op!(v8muld, |p, q| ((u16::from(p) * u16::from(q) + 127) / 255)
+    byte_op!(baseline v8muld, |p, q| ((u16::from(p) * u16::from(q) + 127) / 255)
         as u8);
-    byte_op!(v8min, |p, q| p.min(q));
-    byte_op!(v8max, |p, q| p.max(q));
-    byte_op!(v8adds, |p, q| p.saturating_add(q));
-    byte_op!(v8subs, |p, q| p.saturating_sub(q));
+    byte_op!(baseline v8min, |p, q| p.min(q));
+    byte_op!(baseline v8max, |p, q| p.max(q));
+    byte_op!(baseline v8adds, |p, q| p.saturating_add(q));
+    byte_op!(baseline v8subs, |p, q| p.saturating_sub(q));
 }
 
 /// The add-ALU operation `op`.
@@ -570,6 +640,133 @@ mod tests {
             run_add(AddOp::Fminabs, (-1.0f32).to_bits(), 2.0f32.to_bits()).0,
             1.0f32.to_bits()
         );
+    }
+
+    /// Every operation, as [`add_fns`]/[`mul_fns`] run it (vectorized where the host
+    /// allows, see `crate::simd`), against a per-lane definition in scalar code: the
+    /// `crate::float` functions for the float operations, plain integer arithmetic for the
+    /// others. The value and carry of each lane, through all three variants.
+    type Reference = fn(u32, u32) -> (u32, bool);
+
+    fn references() -> Vec<(&'static str, OpFns, Reference)> {
+        vec![
+            ("fadd", add_fns(AddOp::Fadd), |x, y| {
+                let r = float::fadd(x, y);
+                (r, f32::from_bits(r) > 0.0)
+            }),
+            ("fsub", add_fns(AddOp::Fsub), |x, y| {
+                let r = float::fsub(x, y);
+                (r, f32::from_bits(r) > 0.0)
+            }),
+            ("fmin", add_fns(AddOp::Fmin), |x, y| {
+                (float::fmin(x, y), float::greater(x, y))
+            }),
+            ("fmax", add_fns(AddOp::Fmax), |x, y| {
+                (float::fmax(x, y), float::greater(x, y))
+            }),
+            ("fminabs", add_fns(AddOp::Fminabs), |x, y| {
+                let (a, b) = (f32::from_bits(ftz(x)).abs(), f32::from_bits(ftz(y)).abs());
+                (ftz(if a > b { y } else { x }) & 0x7fff_ffff, a > b)
+            }),
+            ("fmaxabs", add_fns(AddOp::Fmaxabs), |x, y| {
+                let (a, b) = (f32::from_bits(ftz(x)).abs(), f32::from_bits(ftz(y)).abs());
+                (float::fmaxabs(x, y), a > b)
+            }),
+            ("ftoi", add_fns(AddOp::Ftoi), |x, _| (float::ftoi(x), false)),
+            ("itof", add_fns(AddOp::Itof), |x, _| (float::itof(x), false)),
+            ("fmul", mul_fns(MulOp::Fmul), |x, y| {
+                (float::fmul(x, y), false)
+            }),
+            ("mul24", mul_fns(MulOp::Mul24), |x, y| {
+                let p = u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff);
+                (p as u32, p >= 1 << 24)
+            }),
+            ("add", add_fns(AddOp::Add), |x, y| {
+                let s = u64::from(x) + u64::from(y);
+                (s as u32, s > u64::from(u32::MAX))
+            }),
+            ("sub", add_fns(AddOp::Sub), |x, y| {
+                (x.wrapping_sub(y), i64::from(x) - i64::from(y) < 0)
+            }),
+        ]
+    }
+
+    /// Runs every operation on `a` and `b` through all three variants and compares each
+    /// lane with its reference.
+    fn check_against_references(a: &Lanes, b: &Lanes) {
+        for (name, fns, reference) in references() {
+            let (mut out, mut carry) = ([0; 16], [0x5555_5555; 16]);
+            (fns.with_carry)(a, b, &mut out, &mut carry);
+            let mut plain = [0; 16];
+            (fns.plain)(a, b, &mut plain, &mut [0; 16]);
+            let mut table: Table = [[0; 16]; 256];
+            table[3] = *a;
+            table[200] = *b;
+            (fns.direct)(&mut table, &[3, 200, 7]);
+            for i in 0..16 {
+                let (value, c) = reference(a[i], b[i]);
+                let what = format!("{name} {:#010x}, {:#010x}", a[i], b[i]);
+                assert_eq!(out[i], value, "{what}");
+                assert_eq!(carry[i], lane_mask(c), "{what} carry");
+                assert_eq!(plain[i], value, "{what} plain");
+                assert_eq!(table[7][i], value, "{what} direct");
+            }
+        }
+    }
+
+    #[test]
+    fn vectorized_ops_match_the_scalar_definitions_on_edges() {
+        // Pairs of edge operands (zeros, denormals, both ends of every exponent, infinities,
+        // NaNs; both signs) around every exponent that rounding, flushing and overflow
+        // touch, 16 pairs at a time; plus integer edges for the integer operations.
+        let edges: Vec<u32> = crate::float::tests::edge_operands()
+            .into_iter()
+            .filter(|&v| {
+                let e = v >> 23 & 0xff;
+                e <= 3 || (20..=30).contains(&e) || (100..=154).contains(&e) || e >= 230
+            })
+            .chain([
+                0x00ff_ffff,
+                0x0100_0000,
+                0x7fff_ffff,
+                0x8000_0000,
+                u32::MAX,
+                2,
+                3,
+            ])
+            .collect();
+        let pairs = edges
+            .iter()
+            .flat_map(|&x| edges.iter().map(move |&y| (x, y)));
+        let mut a = [0; 16];
+        let mut b = [0; 16];
+        for (k, (x, y)) in pairs.enumerate() {
+            a[k % 16] = x;
+            b[k % 16] = y;
+            if k % 16 == 15 {
+                check_against_references(&a, &b);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Random lanes: fully random words, and pairs whose exponents lie within 40 of
+        /// each other, so that every alignment of the significands occurs.
+        #[test]
+        fn vectorized_ops_match_the_scalar_definitions_on_random_lanes(
+            a in proptest::array::uniform16(proptest::prelude::any::<u32>()),
+            b in proptest::array::uniform16(proptest::prelude::any::<u32>()),
+            shifts in proptest::array::uniform16(-40i32..=40),
+        ) {
+            check_against_references(&a, &b);
+            let near: Lanes = std::array::from_fn(|i| {
+                let exponent = ((a[i] >> 23 & 0xff) as i32 + shifts[i]).clamp(0, 255) as u32;
+                (b[i] & 0x807f_ffff) | exponent << 23
+            });
+            check_against_references(&a, &near);
+        }
     }
 
     #[test]
