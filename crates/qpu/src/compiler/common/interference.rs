@@ -9,6 +9,8 @@
 pub(crate) struct BitMatrix {
     stride: usize,
     rows: Vec<u64>,
+    /// Pairs recorded, each counted both ways: the length of [`Self::lists`]' values.
+    entries: usize,
 }
 
 impl BitMatrix {
@@ -22,6 +24,7 @@ impl BitMatrix {
             BitMatrix {
                 stride,
                 rows: vec![0; n * stride],
+                entries: 0,
             }
         })
     }
@@ -35,6 +38,7 @@ impl BitMatrix {
         }
         self.rows[at] |= bit;
         self.rows[y * self.stride + x / 64] |= 1 << (x % 64);
+        self.entries += 2;
         true
     }
 
@@ -43,7 +47,7 @@ impl BitMatrix {
     pub(crate) fn lists(&self) -> (Vec<u32>, Vec<u32>) {
         let n = self.rows.len().checked_div(self.stride).unwrap_or(0);
         let mut starts = Vec::with_capacity(n + 1);
-        let mut targets = Vec::new();
+        let mut targets = Vec::with_capacity(self.entries);
         for v in 0..n {
             starts.push(targets.len() as u32);
             for (k, &word) in self.rows[v * self.stride..(v + 1) * self.stride]

@@ -110,7 +110,7 @@ pub struct Compiled {
     /// For each instruction, its static cycle note (`cycle_notes`): where it issues in its
     /// block, the TMU wait the timing model expects before it, and at a loop's back branch
     /// the loop's length per iteration.
-    pub(crate) cycles: Vec<String>,
+    pub(crate) cycles: Vec<CycleNote>,
 }
 
 impl Compiled {
@@ -198,11 +198,11 @@ impl Compiled {
         for line in listing.lines() {
             out.push_str(line);
             if !line.starts_with(':') {
-                if let Some(note) = self.cycles.get(index).filter(|n| !n.is_empty()) {
+                if let Some(note) = self.cycles.get(index) {
                     let pad = 44usize.saturating_sub(line.len()).max(2);
                     out.push_str(&" ".repeat(pad));
                     out.push_str(if line.contains('#') { "; " } else { "# " });
-                    out.push_str(note);
+                    out.push_str(&note.to_string());
                 }
                 index += 1;
             }
@@ -439,9 +439,34 @@ fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
     size
 }
 
+/// An instruction's static cycle note (see [`Compiled::disassemble_with_cycles`]), kept as
+/// numbers and written out only when a listing asks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CycleNote {
+    /// The clock at which the instruction issues, from its block's first instruction.
+    at: u64,
+    /// The clocks a TMU load is expected to wait for its lookup (0: none expected).
+    tmu_wait: u64,
+    /// At a loop's back branch, the loop's instructions per iteration.
+    loop_length: Option<usize>,
+}
+
+impl std::fmt::Display for CycleNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "@{}", self.at)?;
+        if self.tmu_wait > 0 {
+            write!(f, " tmu wait ~{}", self.tmu_wait)?;
+        }
+        if let Some(n) = self.loop_length {
+            write!(f, " loop: {n} instructions per iteration")?;
+        }
+        Ok(())
+    }
+}
+
 /// Static cycle notes for each instruction word of `items` (see
 /// [`Compiled::disassemble_with_cycles`]).
-pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
+pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<CycleNote> {
     use bundle::Bundle;
     use schedule::{Item, Word};
     let clocks = qpu_isa::vc4::latency::CLOCKS_PER_INSTRUCTION;
@@ -481,7 +506,11 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
             }
             Item::Word(word, _) => word,
         };
-        let mut note = format!("@{}", (index - start) as u64 * clocks);
+        let mut note = CycleNote {
+            at: (index - start) as u64 * clocks,
+            tmu_wait: 0,
+            loop_length: None,
+        };
         match word {
             Word::Bundle(Bundle::Alu { ops, signal }) => {
                 for (op, _) in ops {
@@ -501,9 +530,7 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
                 if let Some(Some(request)) = tmu.and_then(|t| pending[t].pop_front()) {
                     let since = (index - request) as u64 * clocks;
                     let wait = qpu_isa::vc4::latency::TMU_HIT_CLOCKS.saturating_sub(since);
-                    if wait > 0 {
-                        note.push_str(&format!(" tmu wait ~{wait}"));
-                    }
+                    note.tmu_wait = wait;
                 }
             }
             Word::Branch(_, target) => {
@@ -511,10 +538,7 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<String> {
                     .entry(*target)
                     .or_insert([pending[0].len(), pending[1].len()]);
                 if let Some(&t) = label_at.get(target) {
-                    note.push_str(&format!(
-                        " loop: {} instructions per iteration",
-                        index + 1 + schedule::SLOTS - t
-                    ));
+                    note.loop_length = Some(index + 1 + schedule::SLOTS - t);
                 }
             }
             _ => {}
