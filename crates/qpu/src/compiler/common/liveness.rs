@@ -65,15 +65,27 @@ impl std::ops::Index<usize> for Lists {
     }
 }
 
-/// Live-in and live-out values of each block (each list ascending, no repeats): `blocks` as
-/// half-open instruction ranges, `succs` each block's successors, `access(i, visit)` calls
-/// `visit` for instruction `i`'s reads, then its kills.
-pub(crate) fn solve(
-    blocks: &[(usize, usize)],
-    succs: &[Vec<usize>],
-    n: usize,
-    access: impl Fn(usize, &mut dyn FnMut(Access)),
-) -> (Lists, Lists) {
+/// Code as the shared analyses see it, whatever its instructions (regalloc2's `Function`
+/// is the model): blocks of instructions, their successors, the values it names, and what
+/// each instruction does to them. The VideoCore IV allocator's IR, the V3D allocator's
+/// instructions and the V3D packer's machine instructions (whose operands come from
+/// `qpu_isa::v3d::AluInstruction::info`) each implement it.
+pub(crate) trait Function {
+    /// The basic blocks as half-open instruction ranges.
+    fn blocks(&self) -> &[(usize, usize)];
+    /// Block `b`'s successors (block indices).
+    fn successors(&self, b: usize) -> &[usize];
+    /// How many values the operands name (`0..values()`).
+    fn values(&self) -> usize;
+    /// Calls `visit` for instruction `i`'s reads, then for the writes that end a value's
+    /// life (every lane written).
+    fn operands(&self, i: usize, visit: &mut dyn FnMut(Access));
+}
+
+/// Live-in and live-out values of each block of `f` (each list ascending, no repeats).
+pub(crate) fn solve(f: &impl Function) -> (Lists, Lists) {
+    let blocks = f.blocks();
+    let n = f.values();
     let nb = blocks.len();
     // (value, block) pairs: blocks reading it before any kill there, and blocks killing it.
     let mut exposed: Vec<(u32, u32)> = Vec::new();
@@ -84,7 +96,7 @@ pub(crate) fn solve(
     for (b, &(s, e)) in blocks.iter().enumerate() {
         let stamp = b as u32 + 1;
         for i in s..e {
-            access(i, &mut |a| match a {
+            f.operands(i, &mut |a| match a {
                 Access::Read(v) => {
                     let v = v as usize;
                     if written_in[v] != stamp && exposed_in[v] != stamp {
@@ -105,7 +117,7 @@ pub(crate) fn solve(
     let (exposed_at, exposed) = group(n, &exposed);
     let (kills_at, kills) = group(n, &kills);
     let edges: Vec<(u32, u32)> = (0..nb)
-        .flat_map(|b| succs[b].iter().map(move |&t| (t as u32, b as u32)))
+        .flat_map(|b| f.successors(b).iter().map(move |&t| (t as u32, b as u32)))
         .collect();
     let (preds_at, preds) = group(nb, &edges);
     let range = |at: &[u32], v: usize| at[v] as usize..at[v + 1] as usize;

@@ -201,15 +201,45 @@ fn block_liveness(lines: &[Line], values: usize) -> (Vec<usize>, Lists) {
         })
         .collect();
     let ranges: Vec<(usize, usize)> = (0..blocks).map(|b| (starts[b], end(b))).collect();
-    let (_, live_out) = liveness::solve(&ranges, &successors, values, |i, visit| {
-        for &r in &lines[i].reads {
-            visit(Access::Read(r));
-        }
-        for &w in &lines[i].writes {
-            visit(Access::Kill(w));
-        }
+    let (_, live_out) = liveness::solve(&Text {
+        lines,
+        ranges,
+        successors,
+        values,
     });
     (starts, live_out)
+}
+
+/// The instructions as lines of values read and written, with their blocks: what the
+/// shared analyses see.
+struct Text<'a> {
+    lines: &'a [Line],
+    ranges: Vec<(usize, usize)>,
+    successors: Vec<Vec<usize>>,
+    values: usize,
+}
+
+impl liveness::Function for Text<'_> {
+    fn blocks(&self) -> &[(usize, usize)] {
+        &self.ranges
+    }
+
+    fn successors(&self, b: usize) -> &[usize] {
+        &self.successors[b]
+    }
+
+    fn values(&self) -> usize {
+        self.values
+    }
+
+    fn operands(&self, i: usize, visit: &mut dyn FnMut(Access)) {
+        for &r in &self.lines[i].reads {
+            visit(Access::Read(r));
+        }
+        for &w in &self.lines[i].writes {
+            visit(Access::Kill(w));
+        }
+    }
 }
 
 /// What a walk of the instructions against liveness finds: each value's neighbours in the

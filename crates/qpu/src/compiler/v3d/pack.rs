@@ -1456,14 +1456,10 @@ fn live_at_leaders(
         .iter()
         .map(|next| next.iter().map(|t| block_of.get(t).copied()).collect())
         .collect::<Option<Vec<Vec<usize>>>>()?;
-    let (live_in, _) = liveness::solve(&blocks, &succ, 70, |i, visit| {
-        let (reads, kills) = &accesses[i];
-        for &r in reads {
-            visit(Access::Read(r));
-        }
-        for &k in kills {
-            visit(Access::Kill(k));
-        }
+    let (live_in, _) = liveness::solve(&Machine {
+        blocks,
+        successors: succ,
+        accesses,
     });
     Some(
         starts
@@ -1472,6 +1468,39 @@ fn live_at_leaders(
             .map(|(b, &start)| (start, live_in[b].iter().map(|&v| register(v)).collect()))
             .collect(),
     )
+}
+
+/// Machine instructions as the shared analyses see them: blocks, successors, and each
+/// instruction's register reads and value-ending writes (from its [`node`], which reads
+/// `AluInstruction::info`), registers numbered rf0–rf63 as 0–63 and r0–r5 as 64–69.
+struct Machine {
+    blocks: Vec<(usize, usize)>,
+    successors: Vec<Vec<usize>>,
+    accesses: Vec<(Vec<u32>, Vec<u32>)>,
+}
+
+impl liveness::Function for Machine {
+    fn blocks(&self) -> &[(usize, usize)] {
+        &self.blocks
+    }
+
+    fn successors(&self, b: usize) -> &[usize] {
+        &self.successors[b]
+    }
+
+    fn values(&self) -> usize {
+        70
+    }
+
+    fn operands(&self, i: usize, visit: &mut dyn FnMut(Access)) {
+        let (reads, kills) = &self.accesses[i];
+        for &r in reads {
+            visit(Access::Read(r));
+        }
+        for &k in kills {
+            visit(Access::Kill(k));
+        }
+    }
 }
 
 /// Fills the empty delay slots of the branch at `at` with copies of the first instructions

@@ -205,13 +205,36 @@ struct Graph {
 /// solver ([`liveness::solve`]) over the ops' uses and full-lane writes (a conditional write
 /// does not end a value's life: unwritten lanes keep it).
 pub(crate) fn liveness(code: &[Op<VReg>], cfg: &Cfg, n: usize) -> (Lists, Lists) {
-    liveness::solve(&cfg.blocks, &cfg.succs, n, |i, visit| {
-        let op = &code[i];
+    liveness::solve(&Ir { code, cfg, n })
+}
+
+/// The IR over virtual registers with its blocks, as the shared analyses see it.
+struct Ir<'a> {
+    code: &'a [Op<VReg>],
+    cfg: &'a Cfg,
+    n: usize,
+}
+
+impl liveness::Function for Ir<'_> {
+    fn blocks(&self) -> &[(usize, usize)] {
+        &self.cfg.blocks
+    }
+
+    fn successors(&self, b: usize) -> &[usize] {
+        &self.cfg.succs[b]
+    }
+
+    fn values(&self) -> usize {
+        self.n
+    }
+
+    fn operands(&self, i: usize, visit: &mut dyn FnMut(Access)) {
+        let op = &self.code[i];
         op.uses(|r| visit(Access::Read(r.0)));
         if let (Some(d), true) = (op.def(), op.writes_all_lanes()) {
             visit(Access::Kill(d.0));
         }
-    })
+    }
 }
 
 fn build(code: &[Op<VReg>], n: usize) -> Graph {
