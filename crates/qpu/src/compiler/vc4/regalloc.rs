@@ -199,6 +199,8 @@ struct Graph {
     /// First and last op index where the value is live or touched.
     span: Vec<(usize, usize)>,
     touched: Vec<bool>,
+    /// Each block's live-out values (for the next round, see [`build`]).
+    live_out: Lists,
 }
 
 /// Live-in and live-out values of each block (each list ascending, no repeats): the shared
@@ -237,9 +239,19 @@ impl liveness::Function for Ir<'_> {
     }
 }
 
-fn build(code: &[Op<VReg>], n: usize) -> Graph {
+/// The interference graph of `code`. `live_out`, when given, is each block's live-out set
+/// as the previous allocation round found it: valid when that round only added port fix-up
+/// copies (each a new value read right after it is made, in the same block, so no block's
+/// live sets change); debug builds check it against a fresh solve.
+fn build(code: &[Op<VReg>], n: usize, live_out: Option<Lists>) -> Graph {
     let cfg = cfg(code);
-    let (_, live_out) = liveness(code, &cfg, n);
+    let live_out = match live_out {
+        Some(known) => {
+            debug_assert!(known == liveness(code, &cfg, n).1, "carried liveness differs");
+            known
+        }
+        None => liveness(code, &cfg, n).1,
+    };
 
     let depth = loop_depths(code);
     let mut g = Graph {
@@ -253,6 +265,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
         weight: vec![0.0; n],
         span: vec![(usize::MAX, 0); n],
         touched: vec![false; n],
+        live_out: Lists::new(0, &[]),
     };
     let mut live = Live::new(n);
     // Room for the usual density (a few dozen edges per op) up front: growing this vector
@@ -356,6 +369,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     if let Some(m) = matrix {
         g.adj = m.lists();
         g.edges = edges;
+        g.live_out = live_out;
         return g;
     }
     let (offsets, targets) = group(n, &edges);
@@ -375,6 +389,7 @@ fn build(code: &[Op<VReg>], n: usize) -> Graph {
     starts.push(kept.len() as u32);
     g.adj = (starts, kept);
     g.edges = edges;
+    g.live_out = live_out;
     g
 }
 
@@ -785,6 +800,8 @@ pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, A
     let mut pinned: Vec<bool> = Vec::new();
     let mut spill_slots = 0u32;
     let mut slot_of: HashMap<u32, u32> = HashMap::default();
+    // The block liveness a round of port fix-ups leaves as it was (see `build`).
+    let mut carried: Option<Lists> = None;
     for round in 0..64 {
         let n = lowered.vregs as usize;
         acc_only.resize(n, false);
@@ -797,7 +814,7 @@ pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, A
         let n = lowered.vregs as usize;
         acc_only.resize(n, false);
         unspillable.resize(n, false);
-        let g = build(&lowered.code, n);
+        let g = build(&lowered.code, n, carried.take());
         let remat = constants(&lowered.code, n);
         // Density (loop-weighted uses per op of range) above which a value may take an
         // accumulator; 2 measured best on the examples (`qpu bench`).
@@ -1012,6 +1029,7 @@ pub fn allocate(lowered: &mut Lowered, add_support: bool) -> Result<Allocated, A
         }
         lowered.code = out;
         if fixed {
+            carried = Some(g.live_out);
             continue;
         }
         let code = lowered
