@@ -170,9 +170,9 @@ fn block_liveness(lines: &[Line], values: usize) -> (Vec<usize>, Lists) {
     }
     let blocks = starts.len();
     let end = |b: usize| starts.get(b + 1).copied().unwrap_or(len);
-    let block_of: std::collections::HashMap<usize, usize> =
+    let block_of: rustc_hash::FxHashMap<usize, usize> =
         starts.iter().enumerate().map(|(b, &s)| (s, b)).collect();
-    let labels: std::collections::HashMap<Label, usize> = lines
+    let labels: rustc_hash::FxHashMap<Label, usize> = lines
         .iter()
         .enumerate()
         .filter_map(|(i, l)| l.label.map(|name| (name, i)))

@@ -51,7 +51,7 @@
 //! The end sequence (from the first `thrsw`) is otherwise kept as generated. A block holding
 //! anything else (an op or register this module does not model) is kept as generated too.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use qpu_isa::v3d::{
     self, AddOp, Alu, AluInstruction, Branch, BranchCond, BranchDest, Cond, CondField, Flags,
@@ -764,8 +764,8 @@ struct Edge {
 fn edges(nodes: &[Node], facts: &Facts) -> (Vec<Vec<Edge>>, Vec<usize>) {
     let mut out: Vec<Vec<Edge>> = vec![Vec::new(); nodes.len()];
     let mut preds = vec![0usize; nodes.len()];
-    let mut last_write: HashMap<Res, usize> = HashMap::new();
-    let mut readers: HashMap<Res, Vec<usize>> = HashMap::new();
+    let mut last_write: HashMap<Res, usize> = HashMap::default();
+    let mut readers: HashMap<Res, Vec<usize>> = HashMap::default();
     let mut last_tmua: Option<usize> = None;
     let add = |out: &mut Vec<Vec<Edge>>, from: usize, to: usize, latency: usize| {
         let weight = if nodes[from].load && nodes[to].ldtmu {
@@ -867,7 +867,7 @@ fn tmu_state(
     let mut reached = vec![false; len + 1];
     reached[0] = true;
     // The successors of the last delay slot of each branch.
-    let mut after_slots: HashMap<usize, (usize, bool)> = HashMap::new();
+    let mut after_slots: HashMap<usize, (usize, bool)> = HashMap::default();
     for (&b, &t) in targets {
         let always = matches!(&instrs[b], Instruction::Branch(br) if br.cond == BranchCond::Always);
         after_slots.insert(b + 3, (t, !always));
@@ -1116,7 +1116,7 @@ fn pack_blocks(
     let mut leaders = vec![false; len + 1];
     leaders[0] = true;
     leaders[tail] = true;
-    let mut targets: HashMap<usize, usize> = HashMap::new();
+    let mut targets: HashMap<usize, usize> = HashMap::default();
     for (i, ins) in instrs.iter().enumerate() {
         if let Instruction::Branch(b) = ins {
             if i + 4 > tail || b.bdi != BranchDest::Rel || b.link || b.ub {
@@ -1338,7 +1338,7 @@ fn pack_blocks(
     }
     let live = live_at_leaders(version, instrs, &leaders, &targets, tail);
     // The block (by its leader's input index) that starts at each output position.
-    let mut leader_at: HashMap<usize, usize> = HashMap::new();
+    let mut leader_at: HashMap<usize, usize> = HashMap::default();
     for i in (0..=tail).filter(|&i| leaders[i]) {
         leader_at.entry(new_index[i]).or_insert(i);
     }

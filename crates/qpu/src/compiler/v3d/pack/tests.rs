@@ -383,7 +383,7 @@ fn a_flag_push_repeated_on_unchanged_inputs_is_dropped() {
 /// `tmu_state` of an assembled program, with branch targets found as `pack_blocks` does.
 fn tmu_counts(text: &str, fifo: u32) -> Vec<u32> {
     let instrs = v3d::assemble(V42, text).expect("test program assembles");
-    let mut targets = HashMap::new();
+    let mut targets = HashMap::default();
     for (i, ins) in instrs.iter().enumerate() {
         if let Instruction::Branch(b) = ins {
             targets.insert(i, (i as i64 + 4 + i64::from(b.offset as i32) / 8) as usize);
