@@ -405,7 +405,7 @@ fn longest_loop_body(code: &[ir::Op<ir::VReg>]) -> usize {
 /// Instruction words weighted by 8 per enclosing loop (a loop being the words from a
 /// backward branch's target to the branch's last delay slot).
 fn loop_weighted_size(items: &[schedule::Item]) -> u64 {
-    let mut at = std::collections::HashMap::new();
+    let mut at = rustc_hash::FxHashMap::default();
     let mut index = 0usize;
     for item in items {
         match item {
@@ -471,16 +471,16 @@ pub(crate) fn cycle_notes(items: &[schedule::Item]) -> Vec<CycleNote> {
     use schedule::{Item, Word};
     let clocks = qpu_isa::vc4::latency::CLOCKS_PER_INSTRUCTION;
     let mut notes = Vec::new();
-    let mut label_at = std::collections::HashMap::new();
+    let mut label_at = rustc_hash::FxHashMap::default();
     // Per TMU, the lookups not yet received: the word index of those this block requested,
     // `None` for those requested before it (far enough back not to wait, as a rule).
     type Fifo = std::collections::VecDeque<Option<usize>>;
     let mut pending: [Fifo; 2] = Default::default();
     // How many lookups are outstanding where a branch goes (the first branch to a label
     // decides; the program's own order reaches labels the same way).
-    let mut at_target: std::collections::HashMap<ir::Label, [usize; 2]> = Default::default();
+    let mut at_target: rustc_hash::FxHashMap<ir::Label, [usize; 2]> = Default::default();
     // Blocks start at branch targets (the labels the listing shows).
-    let targets: std::collections::HashSet<ir::Label> = items
+    let targets: rustc_hash::FxHashSet<ir::Label> = items
         .iter()
         .filter_map(|item| match item {
             Item::Word(Word::Branch(_, target), _) => Some(*target),
