@@ -2,9 +2,9 @@
 //! that passes a `sema_dec` after another QPU's `sema_inc` reads what that QPU stored before
 //! it (the barrier the FFT's passes rely on).
 
-use qpu::lang::*;
-use qpu::compiler::{Gpu, Options};
 use qpu::compiler::v3d::V3dVersion;
+use qpu::compiler::{Gpu, Options};
+use qpu::lang::*;
 use qpu::{compile, Device};
 
 /// QPUs 1.. store non-blocking, then release semaphore 0; QPU 0 takes every release and
