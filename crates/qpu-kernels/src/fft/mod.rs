@@ -643,6 +643,15 @@ impl Fft {
         self.split.as_mut()
     }
 
+    /// The kernel a batch of `count` sequences runs on: the split one below
+    /// [`Fft::split_below`], else the whole-sequence one.
+    pub fn kernel_for(&self, count: usize) -> &Kernel<Params> {
+        match &self.split {
+            Some(split) if count < self.split_below() => split,
+            _ => &self.kernel,
+        }
+    }
+
     /// Batches of fewer sequences than this run on the split kernel (0 if there is none).
     /// Below the QPU count the whole-sequence kernel leaves QPUs idle; measured on the
     /// emulator (ms per transform, 12 QPUs), the split kernel wins there from 2^13 points
@@ -683,10 +692,7 @@ impl Fft {
         let mut b = device.alloc::<f32>(split.len())?;
         let uniforms = device.alloc_from(&self.uniforms)?;
         let tw = device.alloc_from(&self.step2)?;
-        let kernel = match &self.split {
-            Some(split) if (count as usize) < self.split_below() => split,
-            _ => &self.kernel,
-        };
+        let kernel = self.kernel_for(count as usize);
         let report = kernel.run(device, (&mut a, &mut b, &uniforms, &tw, count))?;
         // The passes alternate a → b → a …; the transposing step writes the other one.
         let passes = radices(self.len / 16).len();
