@@ -116,6 +116,66 @@ fn batches_on_1_to_12_qpus_and_the_interpreter_agree() {
     );
 }
 
+/// Batches smaller than the QPU count split every pass over the QPUs, with semaphore
+/// barriers between passes: on 12 QPUs (the split kernel runs on 8 of them), one transform
+/// (and a batch of 3 at 2^12) each way, against rustfft and, bit for bit, against the same
+/// transform on one QPU, which runs whole sequences with no barrier.
+#[test]
+fn split_transforms_on_12_qpus_match_rustfft_and_one_qpu() {
+    let device = Device::emulator();
+    for (log2n, batch) in [(10, 1), (12, 1), (12, 3), (14, 1), (16, 1), (18, 1)] {
+        let len = 1usize << log2n;
+        for direction in [FftDirection::Forward, FftDirection::Inverse] {
+            let mut fft = FftPlanner::with_qpus(12)
+                .unwrap()
+                .plan_fft(len, direction)
+                .unwrap();
+            assert!(
+                batch < fft.split_below(),
+                "2^{log2n}: batch {batch} runs whole"
+            );
+            assert_eq!(fft.split_kernel().unwrap().num_qpus(), 8);
+            let x: Vec<Complex32> = (0..batch).flat_map(|b| input(len, 20 + b)).collect();
+            let mut got = x.clone();
+            fft.process(&device, &mut got).unwrap();
+            let bound = GPU_FFT_PPM.get(log2n - 8).copied().unwrap_or(1.0) * 1.5;
+            for (b, (xs, gs)) in x.chunks(len).zip(got.chunks(len)).enumerate() {
+                let ppm = error_ppm(xs, gs, direction);
+                assert!(
+                    ppm <= bound,
+                    "2^{log2n} {direction:?} sequence {b}: {ppm:.3} ppm (bound {bound:.3})"
+                );
+            }
+            let one = FftPlanner::new().plan_fft(len, direction).unwrap();
+            assert_eq!(one.split_below(), 0);
+            let mut alone = x.clone();
+            one.process(&device, &mut alone).unwrap();
+            assert!(
+                alone == got,
+                "2^{log2n} {direction:?}: split and whole differ"
+            );
+        }
+    }
+}
+
+/// The split kernel on the interpreter, whose QPUs interleave differently: the same bits.
+#[test]
+fn split_transform_on_the_interpreter_agrees() {
+    let len = 1 << 10;
+    let fft = FftPlanner::with_qpus(4)
+        .unwrap()
+        .plan_fft_forward(len)
+        .unwrap();
+    assert!(fft.split_below() > 1);
+    let x = input(len, 5);
+    let (mut on_emulator, mut on_interpreter) = (x.clone(), x.clone());
+    fft.process(&Device::emulator(), &mut on_emulator).unwrap();
+    fft.process(&Device::interpreter(), &mut on_interpreter)
+        .unwrap();
+    assert!(on_emulator == on_interpreter);
+    assert!(error_ppm(&x, &on_emulator, FftDirection::Forward) <= 0.52 * 1.5);
+}
+
 #[test]
 fn round_trip_scales_by_the_length() {
     let len = 1024;

@@ -82,6 +82,39 @@ fn fft_2_8_matches_rustfft_on_v3d() {
     }
 }
 
+/// One transform split over 4 QPUs (semaphore barriers as TMU atomics on V3D) each way, at
+/// 2^12 and 2^14, against rustfft: within 1.5 times GPU_FFT's published error.
+#[test]
+fn split_fft_matches_rustfft_on_v3d() {
+    for version in VERSIONS {
+        let device = Device::v3d_emulator(version);
+        for (log2n, bound) in [(12, 0.78 * 1.5), (14, 0.92 * 1.5)] {
+            let len = 1usize << log2n;
+            for direction in [FftDirection::Forward, FftDirection::Inverse] {
+                let fft = FftPlanner::with_qpus(4)
+                    .unwrap()
+                    .plan_fft(len, direction)
+                    .unwrap();
+                assert!(fft.split_below() > 1);
+                let x: Vec<Complex32> = (0..len)
+                    .map(|i| {
+                        let a = (i as f64 * 0.618_033_988_749_895).fract();
+                        let b = (i as f64 * 0.414_213_562_373_095).fract();
+                        Complex32::new(a as f32 - 0.5, b as f32 - 0.5)
+                    })
+                    .collect();
+                let mut got = x.clone();
+                fft.process(&device, &mut got).unwrap();
+                let ppm = error_ppm(&x, &got, direction);
+                assert!(
+                    ppm <= bound,
+                    "{version:?} 2^{log2n} {direction:?}: {ppm} ppm"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn mandelbrot_matches_the_nearest_rounding_reference_on_v3d() {
     let view = View {

@@ -20,8 +20,11 @@
 //! multiplies by the length.
 //!
 //! # How it runs
-//! Each QPU transforms whole sequences (sequence `me()`, `me() + num_qpus()`, …). A sequence
-//! of N = 16·M points is seen as M vectors of 16 lanes, lane l of vector v holding
+//! A batch of at least [`Fft::split_below`] sequences runs whole sequences per QPU (sequence
+//! `me()`, `me() + num_qpus()`, …, no synchronisation). A smaller batch, a single transform
+//! above all, would leave QPUs idle, so it runs a second kernel that splits every pass's
+//! steps (below) over up to [`SPLIT_QPUS`] QPUs, with a semaphore barrier between passes —
+//! how GPU_FFT shares one transform among its QPUs. A sequence of N = 16·M points is seen as M vectors of 16 lanes, lane l of vector v holding
 //! x[16v + l] (the four-step FFT):
 //! 1. M-point DFTs down the columns, one per lane, in Stockham passes of radix 16 (then 2,
 //!    4 or 8): each step loads R vectors, multiplies by twiddles that are the same in every
@@ -86,8 +89,7 @@ fn sequence_floats(len: usize) -> usize {
 
 /// Shortest supported length (GPU_FFT's too): 16 columns of 16.
 pub const MIN_LEN: usize = 256;
-/// Longest supported length (GPU_FFT's longest too). Each sequence runs on one QPU, so a
-/// single transform of a long sequence keeps one QPU busy and a batch spreads over them.
+/// Longest supported length (GPU_FFT's longest too).
 pub const MAX_LEN: usize = 1 << 22;
 
 /// Plans FFTs for a number of QPUs.
@@ -178,6 +180,8 @@ pub struct Fft {
     len: usize,
     direction: FftDirection,
     kernel: Kernel<Params>,
+    /// The split kernel, for lengths from [`SPLIT_MIN_LEN`] on more than one QPU.
+    split: Option<Kernel<Params>>,
     uniforms: Vec<f32>,
     step2: Vec<f32>,
 }
@@ -299,10 +303,157 @@ fn dft(v: &[Cv], sign: f64) -> Vec<Cv> {
     x
 }
 
-/// The kernel for `len` points in `direction` (see the module docs). Sequence t occupies
-/// [`sequence_floats`] floats of `a`: its real parts, then from [`im_offset`] its imaginary
-/// parts; `b` is the same size; `tw` holds the transposing step's twiddles (real parts, then
-/// from [`im_offset`] imaginary).
+/// Semaphore a QPU raises when it has finished a pass (split mode, see [`barrier`]).
+const ARRIVED: u32 = 0;
+/// Semaphores QPU 0 raises to let the others start the next pass, alternating between
+/// consecutive barriers (see [`barrier`]).
+const RELEASE: [u32; 2] = [1, 2];
+
+/// Barrier `k` (0, 1, … in the order they run) between two passes over the shared buffers:
+/// no QPU leaves it before every QPU has arrived, and what each stored before it is then in
+/// memory (a semaphore operation waits for the QPU's stores first). QPUs 1.. each raise
+/// [`ARRIVED`] and wait on their release; QPU 0 takes `num_qpus() - 1` arrivals, then raises
+/// the release as often — the master/worker barrier GPU_FFT's shaders build from the
+/// VideoCore IV's 16 hardware semaphores (the guide's `sacq`/`srel`). A release semaphore
+/// may not be reused by the very next barrier: a QPU released early could run on to it and
+/// take a second token meant for a QPU still waiting on this one, so they alternate (by the
+/// time barrier k + 2 releases anyone, every QPU has left barrier k + 1, hence k). Counts stay
+/// within 0..=11 (at most 12 QPUs), below the semaphores' 15.
+fn barrier(k: usize) {
+    let release = RELEASE[k % 2];
+    if_(all(me().eq(0)), || {
+        for_range(1, num_qpus(), 1, |_| sema_dec(ARRIVED));
+        for_range(1, num_qpus(), 1, |_| sema_inc(release));
+    })
+    .else_(|| {
+        sema_inc(ARRIVED);
+        sema_dec(release);
+    });
+}
+
+/// Shortest length whose batches may be split over the QPUs: below it a pass has too few
+/// steps to share (2^8: one per pass and sequence).
+pub const SPLIT_MIN_LEN: usize = 1 << 10;
+
+/// QPUs a split transform runs on at most. On the VideoCore IV every store is a VDW DMA of at
+/// most the QPU's share of the VPM's 64 rows (`64 >> ceil(log2 QPUs)`), all through one DMA
+/// engine, and a split pass is bound by it: 8 QPUs store 8 rows per DMA where 12 store 4,
+/// which models faster at every length (2^12: 0.37 against 0.47 ms; 2^16: 5.3 against 6.2;
+/// 2^20: 183 against 205). GPU_FFT runs on 8 QPUs too.
+pub const SPLIT_QPUS: u32 = 8;
+
+/// Loads, twiddles, DFTs and stores one step of a Stockham pass of radix `r` (the module
+/// docs): `from`/`to` plus `offset` are the sequence's buffers, `j` the step, `twiddles` the
+/// uniform stream positioned at the step's R − 1 twiddles (unused in the first pass, `ns` 1).
+#[allow(clippy::too_many_arguments)]
+fn stockham_step(
+    len: usize,
+    sign: f64,
+    r: usize,
+    ns: usize,
+    regs: &[Cv],
+    (from, to, offset): (Ptr<Float>, Ptr<Float>, Int),
+    j: Int,
+    twiddles: &dyn Fn() -> UniformStream<Float>,
+) {
+    let m = len / 16;
+    let n = im_offset(len) as i32;
+    let v = &regs[..r];
+    let vars: Vec<Float> = v.iter().flat_map(|c| [c.re, c.im]).collect();
+    let (stride_in, stride_out) = ((m / r * 16) as i32, (ns * 16) as i32);
+    // Element q of this step: vector j + q·M/R, real part then imaginary.
+    let p = Ptr::var(from + offset + (j << 4) + index());
+    fetch(
+        &vars,
+        &mut |i| {
+            if i % 2 == 0 {
+                gather(p);
+            } else {
+                gather(p + n);
+                p.set(p + stride_in);
+            }
+        },
+        &mut |_| {},
+    );
+    let mut inputs = v.to_vec();
+    if ns > 1 {
+        // e^{±2πi·q·(j mod Ns)/(Ns·R)} for q = 1..R, from the host's table.
+        let s = twiddles();
+        for x in &mut inputs[1..] {
+            let (c, sn) = (Float::var(s.next()), Float::var(s.next()));
+            *x = twiddled(*x, c, sn);
+        }
+    }
+    let w = dft(&inputs, sign);
+    // Output index (j / Ns)·Ns·R + (j mod Ns), then every Ns vectors.
+    let k = j & (ns as i32 - 1);
+    let out = Int::var(((j - k) * r as i32 + k) << 4);
+    // Non-blocking: the DMAs run while the next step computes.
+    let base = to + offset + out;
+    for (q, c) in w.iter().enumerate() {
+        store(c.re, base + q as i32 * stride_out + index());
+    }
+    for (q, c) in w.iter().enumerate() {
+        store(c.im, base + (n + q as i32 * stride_out) + index());
+    }
+}
+
+/// Block `j` of the transposing step: transposing loads, twiddles ω_N^{l·k1}, 16-point DFTs
+/// across vectors, from `from` to `to` (plus `offset`).
+fn transpose_block(
+    len: usize,
+    sign: f64,
+    regs: &[Cv],
+    (from, to, offset): (Ptr<Float>, Ptr<Float>, Int),
+    tw: Ptr<Float>,
+    j: Int,
+) {
+    let m = len / 16;
+    let n = im_offset(len) as i32;
+    let v = &regs[..16];
+    let block = Int::var(j << 8);
+    // Column l: lane r reads row 16j + r; its twiddles are a vector of the table.
+    let p = Ptr::var(from + offset + block + (index() << 4));
+    let q = Ptr::var(tw + block + index());
+    let (wr, wi) = (Float::var(0.0), Float::var(0.0));
+    let order: Vec<Float> = v.iter().flat_map(|c| [c.re, c.im, wr, wi]).collect();
+    let mut inputs = v.to_vec();
+    fetch(
+        &order,
+        &mut |i| match i % 4 {
+            0 => gather(p),
+            1 => {
+                gather(p + n);
+                p.set(p + 1);
+            }
+            2 => gather(q),
+            _ => {
+                gather(q + n);
+                q.set(q + 16);
+            }
+        },
+        // Each column is twiddled as soon as its four values arrive.
+        &mut |i| {
+            if i % 4 == 3 {
+                inputs[i / 4] = twiddled(v[i / 4], wr, wi);
+            }
+        },
+    );
+    let w = dft(&inputs, sign);
+    let base = to + offset + (j << 4);
+    for (k2, c) in w.iter().enumerate() {
+        store(c.re, base + k2 as i32 * m as i32 + index());
+    }
+    for (k2, c) in w.iter().enumerate() {
+        store(c.im, base + (n + k2 as i32 * m as i32) + index());
+    }
+}
+
+/// The kernel for `len` points in `direction` (see the module docs), each QPU transforming
+/// whole sequences: sequences me(), me() + num_qpus(), …, every pass, with no
+/// synchronisation. Sequence t occupies [`sequence_floats`] floats of `a`: its real parts,
+/// then from [`im_offset`] its imaginary parts; `b` is the same size; `tw` holds the
+/// transposing step's twiddles (real parts, then from [`im_offset`] imaginary).
 fn kernel(
     len: usize,
     direction: FftDirection,
@@ -314,104 +465,79 @@ fn kernel(
 ) {
     let m = len / 16;
     let sign = direction.sign();
-    let n = im_offset(len) as i32;
     let regs: Vec<Cv> = (0..16).map(|_| Cv::var()).collect();
-    let vars: Vec<Float> = regs.iter().flat_map(|c| [c.re, c.im]).collect();
     for_(
         me(),
         |t| t.lt(count),
         |t| t + num_qpus(),
         |t| {
             let offset = Int::var(t * sequence_floats(len) as i32);
+            // The passes read the twiddle table in order.
             let s = UniformStream::at(uniforms);
             // Pass i reads `from` and writes `to`, alternating a and b.
             let (mut from, mut to) = (a, b);
             let mut ns = 1usize;
             for r in radices(m) {
-                let steps = (m / r) as i32;
-                let v = &regs[..r];
-                let (stride_in, stride_out) = ((m / r * 16) as i32, (ns * 16) as i32);
-                for_range(0, steps, 1, |j| {
-                    // Element q of this step: vector j + q·M/R, real part then imaginary.
-                    let p = Ptr::var(from + offset + (j << 4) + index());
-                    fetch(
-                        &vars[..2 * r],
-                        &mut |i| {
-                            if i % 2 == 0 {
-                                gather(p);
-                            } else {
-                                gather(p + n);
-                                p.set(p + stride_in);
-                            }
-                        },
-                        &mut |_| {},
-                    );
-                    let mut inputs = v.to_vec();
-                    if ns > 1 {
-                        // e^{±2πi·q·(j mod Ns)/(Ns·R)} for q = 1..R, from the host's table.
-                        for x in &mut inputs[1..] {
-                            let (c, sn) = (Float::var(s.next()), Float::var(s.next()));
-                            *x = twiddled(*x, c, sn);
-                        }
-                    }
-                    let w = dft(&inputs, sign);
-                    // Output index (j / Ns)·Ns·R + (j mod Ns), then every Ns vectors.
-                    let k = j & (ns as i32 - 1);
-                    let out = Int::var(((j - k) * r as i32 + k) << 4);
-                    // Non-blocking: the DMAs run while the next step computes.
-                    let base = to + offset + out;
-                    for (q, c) in w.iter().enumerate() {
-                        store(c.re, base + q as i32 * stride_out + index());
-                    }
-                    for (q, c) in w.iter().enumerate() {
-                        store(c.im, base + (n + q as i32 * stride_out) + index());
-                    }
+                for_range(0, (m / r) as i32, 1, |j| {
+                    let buffers = (from, to, offset);
+                    stockham_step(len, sign, r, ns, &regs, buffers, j, &|| s);
                 });
                 ns *= r;
                 std::mem::swap(&mut from, &mut to);
             }
-            // Step 2: transposing loads, twiddles ω_N^{l·k1}, 16-point DFTs across vectors.
             for_range(0, (m / 16) as i32, 1, |j| {
-                let v = &regs[..16];
-                let block = Int::var(j << 8);
-                // Column l: lane r reads row 16j + r; its twiddles are a vector of the table.
-                let p = Ptr::var(from + offset + block + (index() << 4));
-                let q = Ptr::var(tw + block + index());
-                let (wr, wi) = (Float::var(0.0), Float::var(0.0));
-                let order: Vec<Float> = v.iter().flat_map(|c| [c.re, c.im, wr, wi]).collect();
-                let mut inputs = v.to_vec();
-                fetch(
-                    &order,
-                    &mut |i| match i % 4 {
-                        0 => gather(p),
-                        1 => {
-                            gather(p + n);
-                            p.set(p + 1);
-                        }
-                        2 => gather(q),
-                        _ => {
-                            gather(q + n);
-                            q.set(q + 16);
-                        }
-                    },
-                    // Each column is twiddled as soon as its four values arrive.
-                    &mut |i| {
-                        if i % 4 == 3 {
-                            inputs[i / 4] = twiddled(v[i / 4], wr, wi);
-                        }
-                    },
-                );
-                let w = dft(&inputs, sign);
-                let base = to + offset + (j << 4);
-                for (k2, c) in w.iter().enumerate() {
-                    store(c.re, base + k2 as i32 * m as i32 + index());
-                }
-                for (k2, c) in w.iter().enumerate() {
-                    store(c.im, base + (n + k2 as i32 * m as i32) + index());
-                }
+                transpose_block(len, sign, &regs, (from, to, offset), tw, j);
             });
         },
     );
+}
+
+/// The same transform with every pass split over the QPUs (for batches smaller than the QPU
+/// count): each pass's steps, over all `count` sequences, are dealt round-robin (step i to
+/// QPU i mod num_qpus(), step i being step `i mod steps` of sequence `i / steps`), with a
+/// [`barrier`] after every pass but the last, since a pass reads what every QPU wrote in the
+/// one before. Each step points the uniform stream at its own twiddles.
+fn split_kernel(
+    len: usize,
+    direction: FftDirection,
+    a: Ptr<Float>,
+    b: Ptr<Float>,
+    uniforms: Ptr<Float>,
+    tw: Ptr<Float>,
+    count: Int,
+) {
+    let m = len / 16;
+    let sign = direction.sign();
+    let per = sequence_floats(len) as i32;
+    let regs: Vec<Cv> = (0..16).map(|_| Cv::var()).collect();
+    // The steps of a pass of `steps` per sequence: `body(sequence offset, step)`.
+    let pass = |steps: usize, body: &mut dyn FnMut(Int, Int)| {
+        let log2 = steps.trailing_zeros() as i32;
+        for_range(me(), count << log2, num_qpus(), |i| {
+            let offset = Int::var((i >> log2) * per);
+            body(offset, i & (steps as i32 - 1));
+        });
+    };
+    let (mut from, mut to) = (a, b);
+    let mut ns = 1usize;
+    // Where the pass's twiddles start in the uniform table.
+    let mut table = 0i32;
+    for (k, r) in radices(m).into_iter().enumerate() {
+        let steps = m / r;
+        pass(steps, &mut |offset, j| {
+            let twiddles = || UniformStream::at(uniforms + (j * (2 * (r as i32 - 1)) + table));
+            stockham_step(len, sign, r, ns, &regs, (from, to, offset), j, &twiddles);
+        });
+        if ns > 1 {
+            table += (steps * 2 * (r - 1)) as i32;
+        }
+        barrier(k);
+        ns *= r;
+        std::mem::swap(&mut from, &mut to);
+    }
+    pass(m / 16, &mut |offset, j| {
+        transpose_block(len, sign, &regs, (from, to, offset), tw, j);
+    });
 }
 
 impl Fft {
@@ -432,6 +558,21 @@ impl Fft {
             },
         )?;
         kernel.set_num_qpus(num_qpus)?;
+        let split = if len >= SPLIT_MIN_LEN && num_qpus > 1 {
+            let mut split = qpu::compile(
+                move |a: Ptr<Float>,
+                      b: Ptr<Float>,
+                      uniforms: Ptr<Float>,
+                      tw: Ptr<Float>,
+                      count: Int| {
+                    split_kernel(len, direction, a, b, uniforms, tw, count)
+                },
+            )?;
+            split.set_num_qpus(num_qpus.min(SPLIT_QPUS))?;
+            Some(split)
+        } else {
+            None
+        };
         let (m, sign) = (len / 16, direction.sign());
         // The Stockham passes' twiddles, in the order the kernel reads them.
         let mut uniforms = Vec::new();
@@ -469,6 +610,7 @@ impl Fft {
             len,
             direction,
             kernel,
+            split,
             uniforms,
             step2,
         })
@@ -489,9 +631,40 @@ impl Fft {
         self.direction
     }
 
-    /// The compiled kernel (its listing, its QPU count).
+    /// The compiled kernel that transforms whole sequences per QPU (its listing, its QPU
+    /// count): batches of at least [`Fft::split_below`] sequences run on it.
     pub fn kernel(&mut self) -> &mut Kernel<Params> {
         &mut self.kernel
+    }
+
+    /// The compiled kernel that splits every pass over the QPUs, if the plan has one (from
+    /// [`SPLIT_MIN_LEN`] points on more than one QPU): smaller batches run on it.
+    pub fn split_kernel(&mut self) -> Option<&mut Kernel<Params>> {
+        self.split.as_mut()
+    }
+
+    /// The kernel a batch of `count` sequences runs on: the split one below
+    /// [`Fft::split_below`], else the whole-sequence one.
+    pub fn kernel_for(&self, count: usize) -> &Kernel<Params> {
+        match &self.split {
+            Some(split) if count < self.split_below() => split,
+            _ => &self.kernel,
+        }
+    }
+
+    /// Batches of fewer sequences than this run on the split kernel (0 if there is none).
+    /// Below the QPU count the whole-sequence kernel leaves QPUs idle; measured on the
+    /// emulator (ms per transform, 12 QPUs), the split kernel wins there from 2^13 points
+    /// (2^14, batch 10: 1.39 against 1.42; 2^16: 5.0 against 5.9) and below two thirds of
+    /// the QPU count for shorter lengths (2^12, batch 6: 0.29 against 0.33), while at 2^10
+    /// and 2^12 a batch of 10 is faster whole (0.069 against 0.079, 0.26 against 0.28).
+    pub fn split_below(&self) -> usize {
+        let qpus = self.kernel.num_qpus() as usize;
+        match self.split {
+            None => 0,
+            Some(_) if self.len >= 1 << 13 => qpus,
+            Some(_) => (2 * qpus).div_ceil(3),
+        }
     }
 
     /// Transform `buffer` in place: consecutive sequences of [`Fft::len`] points, as many as
@@ -519,9 +692,8 @@ impl Fft {
         let mut b = device.alloc::<f32>(split.len())?;
         let uniforms = device.alloc_from(&self.uniforms)?;
         let tw = device.alloc_from(&self.step2)?;
-        let report = self
-            .kernel
-            .run(device, (&mut a, &mut b, &uniforms, &tw, count))?;
+        let kernel = self.kernel_for(count as usize);
+        let report = kernel.run(device, (&mut a, &mut b, &uniforms, &tw, count))?;
         // The passes alternate a → b → a …; the transposing step writes the other one.
         let passes = radices(self.len / 16).len();
         let out = if passes.is_multiple_of(2) {

@@ -21,6 +21,8 @@ mod lang;
 mod operators;
 #[path = "../pi_backend.rs"]
 mod pi_backend;
+#[path = "../semaphore_stores.rs"]
+mod semaphore_stores;
 #[path = "../shared_memory.rs"]
 mod shared_memory;
 #[path = "../uniform_stream.rs"]

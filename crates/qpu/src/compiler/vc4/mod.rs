@@ -38,6 +38,9 @@
 //! write the QPU's VPM row and start a VDW DMA without waiting; the next store (or the
 //! kernel end) waits for it first, since the guide allows one store DMA per QPU in flight
 //! (p.55) — so stores overlap computation, and different QPUs' stores overlap each other.
+//! A semaphore operation waits for it too (as V3D's does with `tmuwt`), so what a QPU stored
+//! before its `sema_inc` is in memory once another QPU's matching `sema_dec` returns: a
+//! barrier between passes over shared data needs nothing more.
 //! Caveat for hardware: VDW writes bypass the TMU cache (vc4asm issue #5), so a load of data
 //! the same kernel stored may see the old value on a Pi; the interpreter sees the new one,
 //! and so does the emulator unless the store is still waiting in a batch.

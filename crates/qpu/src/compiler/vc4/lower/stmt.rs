@@ -188,14 +188,20 @@ impl Lower<'_> {
                 let dst = self.var(*var);
                 self.emit(Op::mov(Dst::Reg(dst), Src::R4));
             }
-            StmtKind::SemaInc(n) => self.emit(Op::Sema {
-                acquire: false,
-                id: *n,
-            }),
-            StmtKind::SemaDec(n) => self.emit(Op::Sema {
-                acquire: true,
-                id: *n,
-            }),
+            StmtKind::SemaInc(n) | StmtKind::SemaDec(n) => {
+                // Stores before a semaphore operation complete first (as on V3D, where it
+                // waits with `tmuwt`): a QPU that takes the semaphore after this one's
+                // `sema_inc` finds them in memory. A VDW DMA has written memory only once
+                // `vw_wait` returns, and a QPU has one store DMA in flight at a time (the
+                // VideoCore IV guide, p.55), so waiting for the last waits for all.
+                if self.globals.is_some() {
+                    self.emit(Op::mov(Dst::None, Src::Read(IoRead::VwWait)));
+                }
+                self.emit(Op::Sema {
+                    acquire: matches!(stmt.kind, StmtKind::SemaDec(_)),
+                    id: *n,
+                });
+            }
             // Recorded by `Kernel::run`, which rewrites it into stores first.
             StmtKind::Debug { .. } => {}
         }
