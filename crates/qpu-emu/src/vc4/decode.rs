@@ -173,18 +173,14 @@ pub(crate) struct Decoded {
 
     /// Touches state shared between QPUs: must run in global time order.
     pub shared: bool,
-    /// A rule the instruction breaks whatever came before it.
+    // From here to `thread_end_forbidden`: the instruction's facts as
+    // `qpu_isa::vc4::info::Info` defines them, copied where the executor reads them.
     pub fault: Option<Rule>,
-    /// Physical registers whose values an operand consumes ([`qpu_isa::vc4::info::phys_bit`] layout).
     pub phys_reads: u64,
-    /// Physical registers written (condition not never), [`qpu_isa::vc4::info::phys_bit`] layout.
     pub phys_writes: u64,
-    /// Accumulators written: bits 0–3 r0–r3, bit 5 r5.
     pub acc_writes: u8,
-    /// Accumulators a rotation reads (bits 0–3), plus bit 5 for a rotation by r5.
     pub rotate_sources: u8,
     pub reads_r4: bool,
-    /// Loads r4 (ldtmu) or starts an SFU op.
     pub writes_r4: bool,
     pub sfu_write: bool,
     pub reads_uniform: bool,
@@ -193,7 +189,6 @@ pub(crate) struct Decoded {
     pub noswap_write: bool,
     pub is_branch: bool,
     pub is_thread_end: bool,
-    /// Why this instruction may not sit at or right after a thread end, if it may not.
     pub thread_end_forbidden: Option<&'static str>,
     /// May have to wait before issuing (TMU load, VPM read, DMA wait or start).
     pub may_stall: bool,

@@ -655,7 +655,10 @@ pub(crate) fn variants<K: Copy + PartialEq>(rows: &[Row<K>], kind: K) -> usize {
 /// Every (opcode, arity, selector) of each kind of a table, indexed by kind and variant:
 /// [`encoding`]'s answers worked out once, since encoding an instruction asks for them
 /// several times.
-type Encodings = Vec<Vec<(u8, u8, Option<u8>)>>;
+type Encodings = Vec<Vec<Encoding>>;
+
+/// An encoding: opcode, arity and (for arity < 2) selector value.
+pub(crate) type Encoding = (u8, u8, Option<u8>);
 
 fn encodings<K: Copy + PartialEq>(rows: &[Row<K>], all: &[K]) -> Vec<Vec<(u8, u8, Option<u8>)>> {
     all.iter()
@@ -668,22 +671,14 @@ fn encodings<K: Copy + PartialEq>(rows: &[Row<K>], all: &[K]) -> Vec<Vec<(u8, u8
 }
 
 /// [`encoding`] of an add-ALU kind (a table kind: `fadd`, not `faddnf`) on `version`.
-pub(crate) fn add_encoding(
-    version: V3dVersion,
-    kind: AddOp,
-    variant: u8,
-) -> Option<(u8, u8, Option<u8>)> {
+pub(crate) fn add_encoding(version: V3dVersion, kind: AddOp, variant: u8) -> Option<Encoding> {
     static TABLES: [OnceLock<Encodings>; 2] = [OnceLock::new(), OnceLock::new()];
     let table = TABLES[version as usize].get_or_init(|| encodings(add_rows(version), AddOp::ALL));
     table[kind.index()].get(usize::from(variant)).copied()
 }
 
 /// [`encoding`] of a mul-ALU kind on `version`.
-pub(crate) fn mul_encoding(
-    version: V3dVersion,
-    kind: MulOp,
-    variant: u8,
-) -> Option<(u8, u8, Option<u8>)> {
+pub(crate) fn mul_encoding(version: V3dVersion, kind: MulOp, variant: u8) -> Option<Encoding> {
     static TABLES: [OnceLock<Encodings>; 2] = [OnceLock::new(), OnceLock::new()];
     let table = TABLES[version as usize].get_or_init(|| encodings(mul_rows(version), MulOp::ALL));
     table[kind.index()].get(usize::from(variant)).copied()
@@ -973,32 +968,26 @@ mod tests {
     /// the last variant).
     #[test]
     fn cached_encodings_match_the_table_walk() {
-        for version in [V3dVersion::V42, V3dVersion::V71] {
+        fn check<K: Copy + PartialEq + std::fmt::Debug>(
+            version: V3dVersion,
+            rows: &[Row<K>],
+            all: &[K],
+            cached: fn(V3dVersion, K, u8) -> Option<Encoding>,
+        ) -> usize {
             let mut seen = 0;
-            for &kind in AddOp::ALL {
-                let n = variants(add_rows(version), kind);
-                for v in 0..=n {
-                    let v = v as u8;
-                    assert_eq!(
-                        add_encoding(version, kind, v),
-                        encoding(add_rows(version), kind, v),
-                        "{version:?} {kind:?} {v}"
-                    );
+            for &kind in all {
+                let n = variants(rows, kind);
+                for v in 0..=n as u8 {
+                    let want = encoding(rows, kind, v);
+                    assert_eq!(cached(version, kind, v), want, "{version:?} {kind:?} {v}");
                 }
                 seen += n;
             }
-            for &kind in MulOp::ALL {
-                let n = variants(mul_rows(version), kind);
-                for v in 0..=n {
-                    let v = v as u8;
-                    assert_eq!(
-                        mul_encoding(version, kind, v),
-                        encoding(mul_rows(version), kind, v),
-                        "{version:?} {kind:?} {v}"
-                    );
-                }
-                seen += n;
-            }
+            seen
+        }
+        for version in [V3dVersion::V42, V3dVersion::V71] {
+            let seen = check(version, add_rows(version), AddOp::ALL, add_encoding)
+                + check(version, mul_rows(version), MulOp::ALL, mul_encoding);
             assert!(seen > 100, "{version:?}: {seen} encodings");
         }
     }

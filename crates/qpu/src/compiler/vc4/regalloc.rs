@@ -247,7 +247,10 @@ fn build(code: &[Op<VReg>], n: usize, live_out: Option<Lists>) -> Graph {
     let cfg = cfg(code);
     let live_out = match live_out {
         Some(known) => {
-            debug_assert!(known == liveness(code, &cfg, n).1, "carried liveness differs");
+            debug_assert!(
+                known == liveness(code, &cfg, n).1,
+                "carried liveness differs"
+            );
             known
         }
         None => liveness(code, &cfg, n).1,
