@@ -96,16 +96,25 @@ pub fn unary(op: UnaryOp, a: u32, unit: FloatUnit) -> u32 {
 /// chosen once for the integer operators the interpreter meets most (the same expressions,
 /// so the same results; the others go through [`binary`]).
 pub fn binary_lanes(op: BinaryOp, a: &[u32; 16], b: &[u32; 16], unit: FloatUnit) -> [u32; 16] {
-    let each = |f: fn(u32, u32) -> u32| -> [u32; 16] { std::array::from_fn(|i| f(a[i], b[i])) };
+    // Generic over the operation (not a function pointer), so each loop is compiled for its
+    // operation and runs as vector instructions.
+    #[inline(always)]
+    fn each(a: &[u32; 16], b: &[u32; 16], f: impl Fn(u32, u32) -> u32) -> [u32; 16] {
+        let mut out = [0; 16];
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x, y);
+        }
+        out
+    }
     match op {
-        BinaryOp::IntAdd => each(|a, b| (a as i32).wrapping_add(b as i32) as u32),
-        BinaryOp::IntSub => each(|a, b| (a as i32).wrapping_sub(b as i32) as u32),
-        BinaryOp::And => each(|a, b| a & b),
-        BinaryOp::Or => each(|a, b| a | b),
-        BinaryOp::Xor => each(|a, b| a ^ b),
-        BinaryOp::Shl => each(|a, b| a << (b & 31)),
-        BinaryOp::Lsr => each(|a, b| a >> (b & 31)),
-        BinaryOp::Asr => each(|a, b| ((a as i32) >> (b & 31)) as u32),
+        BinaryOp::IntAdd => each(a, b, |a, b| (a as i32).wrapping_add(b as i32) as u32),
+        BinaryOp::IntSub => each(a, b, |a, b| (a as i32).wrapping_sub(b as i32) as u32),
+        BinaryOp::And => each(a, b, |a, b| a & b),
+        BinaryOp::Or => each(a, b, |a, b| a | b),
+        BinaryOp::Xor => each(a, b, |a, b| a ^ b),
+        BinaryOp::Shl => each(a, b, |a, b| a << (b & 31)),
+        BinaryOp::Lsr => each(a, b, |a, b| a >> (b & 31)),
+        BinaryOp::Asr => each(a, b, |a, b| ((a as i32) >> (b & 31)) as u32),
         _ => std::array::from_fn(|i| binary(op, a[i], b[i], unit)),
     }
 }
@@ -122,16 +131,21 @@ pub fn compare_lanes(
     if float {
         return std::array::from_fn(|i| compare(op, true, a[i], b[i], unit));
     }
-    let each = |f: fn(i32, i32) -> bool| -> [bool; 16] {
-        std::array::from_fn(|i| f(a[i] as i32, b[i] as i32))
-    };
+    #[inline(always)]
+    fn each(a: &[u32; 16], b: &[u32; 16], f: impl Fn(i32, i32) -> bool) -> [bool; 16] {
+        let mut out = [false; 16];
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x as i32, y as i32);
+        }
+        out
+    }
     match op {
-        CmpOp::Eq => each(|x, y| x == y),
-        CmpOp::Ne => each(|x, y| x != y),
-        CmpOp::Lt => each(|x, y| x < y),
-        CmpOp::Le => each(|x, y| x <= y),
-        CmpOp::Gt => each(|x, y| x > y),
-        CmpOp::Ge => each(|x, y| x >= y),
+        CmpOp::Eq => each(a, b, |x, y| x == y),
+        CmpOp::Ne => each(a, b, |x, y| x != y),
+        CmpOp::Lt => each(a, b, |x, y| x < y),
+        CmpOp::Le => each(a, b, |x, y| x <= y),
+        CmpOp::Gt => each(a, b, |x, y| x > y),
+        CmpOp::Ge => each(a, b, |x, y| x >= y),
     }
 }
 
