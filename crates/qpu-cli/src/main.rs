@@ -132,6 +132,10 @@ enum Command {
         /// stopped with an error.
         #[arg(long)]
         max_cycles: Option<u64>,
+        /// Also write where the run's time went as a profile page here (the page `qpu
+        /// profile` writes; on vc6/vc7 with a lane per thread when --threads is 2 or 4).
+        #[arg(long, value_name = "PAGE")]
+        profile: Option<PathBuf>,
     },
     /// Compile and run the examples on the emulator; print static and issued instructions,
     /// cycles, modelled time at 250 MHz and compile time, beside QPULib's figures, and
@@ -159,7 +163,10 @@ enum Command {
     /// (mandelbrot, sha256, sgemm, fft: its bench row's setup) on an emulator and write where
     /// its time went as a self-contained HTML page: one lane per
     /// QPU, coloured by what it did (issuing, or stalled on the TMU, VPM, DMA, semaphores or
-    /// the mutex), zoomable, with each QPU's totals and the run's counters.
+    /// the mutex; on V3D the TMU or a workgroup barrier), under it a lane of its outstanding
+    /// TMU results, the DMA engines' lanes (vc4), zoomable, with each QPU's totals and the
+    /// run's counters. (`qpu emu --profile` does the same for an assembled program, on V3D
+    /// with a lane per thread.)
     Profile {
         /// The example kernel.
         kernel: String,
@@ -174,7 +181,8 @@ enum Command {
         #[arg(long)]
         png: Option<PathBuf>,
         /// The emulator: vc4 (VideoCore IV, the default), vc6 or vc7 (V3D 4.2 or 7.1, where
-        /// the stalls recorded are the TMU's; QPUs beyond the version's are refused).
+        /// the stalls recorded are the TMU's and workgroup barriers'; the compiled kernels
+        /// run one thread per QPU; QPUs beyond the version's are refused).
         #[arg(long, value_enum, default_value_t = Gpu::Vc4)]
         gpu: Gpu,
     },
@@ -378,6 +386,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             clock_mhz,
             max_instructions,
             max_cycles,
+            profile,
         } => {
             let out = emulate(EmuArgs {
                 program,
@@ -392,6 +401,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 clock_mhz,
                 max_instructions,
                 max_cycles,
+                profile,
             })?;
             emit(&out)
         }
@@ -746,6 +756,7 @@ struct EmuArgs {
     clock_mhz: Option<f64>,
     max_instructions: Option<u64>,
     max_cycles: Option<u64>,
+    profile: Option<PathBuf>,
 }
 
 /// A modelled clock in MHz: a finite number from 1 to 10,000.
@@ -791,6 +802,8 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut config = EmulatorConfig::with_qpus(args.qpus);
     config.clock_mhz = args.clock_mhz.unwrap_or(250.0);
+    config.timeline = args.profile.is_some();
+    let tmu_fifo_depth = config.ambiguities.tmu_fifo_depth;
     if let Some(max) = args.max_instructions {
         config.max_instructions = max;
     }
@@ -824,6 +837,29 @@ fn emulate(args: EmuArgs) -> Result<String, CliError> {
         )),
         other => emu_error(other),
     })?;
+    if let Some(page) = &args.profile {
+        let t = &report.total;
+        let counters = [
+            ("instructions", t.instructions),
+            ("cycles", report.cycles),
+            ("stall_tmu", t.stalls.tmu),
+            ("stall_vpm", t.stalls.vpm),
+            ("stall_dma", t.stalls.dma),
+            ("stall_semaphore", t.stalls.semaphore),
+            ("stall_mutex", t.stalls.mutex),
+            ("tmu_requests", t.tmu_requests),
+            ("dma_load_bytes", t.dma_load_bytes),
+            ("dma_store_bytes", t.dma_store_bytes),
+        ]
+        .map(|(name, value)| (name.to_string(), value));
+        let timeline = qpu::runtime::Timeline::from_vc4(&report, tmu_fifo_depth);
+        write_page(
+            page,
+            &timeline,
+            &format!("{path} on {} QPU(s)", args.qpus),
+            &counters,
+        )?;
+    }
     let mut out = format!("{report}\n");
     out.push_str(&dump_buffers(emu.memory(), &buffers, &dumps).map_err(emu_error)?);
     Ok(out)
@@ -891,6 +927,7 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
     let mut config = V3dConfig::new(version);
     config.qpus = args.qpus;
     config.threads = args.threads;
+    config.timeline = args.profile.is_some();
     if let Some(mhz) = args.clock_mhz {
         config.clock_mhz = mhz;
     }
@@ -928,9 +965,35 @@ fn emulate_v3d(args: EmuArgs, version: v3d::V3dVersion) -> Result<String, CliErr
             )),
             other => emu_error(other),
         })?;
+    if let Some(page) = &args.profile {
+        let counters: Vec<(String, u64)> = report
+            .perfmon()
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect();
+        let title = format!(
+            "{path}: {batches} batch(es) on {} QPU(s) x {} thread(s)",
+            args.qpus, args.threads
+        );
+        let timeline = qpu::runtime::Timeline::from_v3d(&report);
+        write_page(page, &timeline, &title, &counters)?;
+    }
     let mut out = format!("{report}\n");
     out.push_str(&dump_buffers(emu.memory(), &buffers, &dumps).map_err(emu_error)?);
     Ok(out)
+}
+
+/// Writes `timeline`'s profile page to `path`.
+fn write_page(
+    path: &Path,
+    timeline: &qpu::runtime::Timeline,
+    title: &str,
+    counters: &[(String, u64)],
+) -> Result<(), CliError> {
+    std::fs::write(path, timeline.html(title, counters)).map_err(|source| CliError::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// The V3D bench rows as a Markdown table: modelled cycles and time at the board's clock,

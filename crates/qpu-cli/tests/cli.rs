@@ -915,6 +915,17 @@ fn profile_writes_a_page_whose_lanes_add_up_to_the_run() {
             r[1]
         );
     }
+    // TMU traffic (HeatMap reads its grid through the TMU): every request is a result
+    // that was read, never more outstanding than the QPU's two FIFOs hold.
+    let traffic = numbers(&doc, "TMU traffic");
+    assert_eq!(traffic.len(), 4);
+    assert_eq!(lane_labels(&doc, "TMU").len(), 4);
+    let results: u64 = traffic.iter().map(|r| r[1]).sum();
+    assert_eq!(results, counter("tmu_requests"));
+    for r in &traffic {
+        assert_eq!(r[3], 2 * qpu_isa::vc4::latency::TMU_FIFO_DEPTH as u64);
+        assert!(r[2] >= 1 && r[2] <= r[3], "{r:?}");
+    }
     let decoder = png::Decoder::new(std::io::BufReader::new(
         std::fs::File::open(&picture).unwrap(),
     ));
@@ -941,18 +952,52 @@ fn profile_on_v3d_draws_its_tmu_stalls() {
         html.to_str().unwrap(),
     ]));
     let text = std::fs::read_to_string(&html).unwrap();
-    let rows = table_rows(&page(&text));
-    let per_qpu: Vec<&Vec<String>> = rows.iter().filter(|r| r.len() == 8).collect();
+    let doc = page(&text);
+    let rows = table_rows(&doc);
+    // QPU, instructions, issuing, then the causes the V3D model has: tmu, barrier.
+    assert_eq!(
+        header(&doc, "Per QPU (clocks)"),
+        [
+            "QPU",
+            "instructions",
+            "issuing",
+            "tmu stalls",
+            "barrier stalls"
+        ]
+    );
+    let per_qpu = numbers(&doc, "Per QPU (clocks)");
     assert_eq!(per_qpu.len(), 4);
-    let tmu: u64 = per_qpu.iter().map(|r| r[3].parse::<u64>().unwrap()).sum();
-    let counter: u64 = rows
-        .iter()
-        .find(|r| r.len() == 2 && r[0] == "QPU-stalls-TMU")
-        .expect("the perfmon counter")[1]
-        .parse()
-        .unwrap();
+    let counter = |name: &str| -> u64 {
+        rows.iter()
+            .find(|r| r.len() == 2 && r[0] == name)
+            .unwrap_or_else(|| panic!("no counter {name}"))[1]
+            .parse()
+            .unwrap()
+    };
+    let tmu: u64 = per_qpu.iter().map(|r| r[3]).sum();
     assert!(tmu > 0);
-    assert_eq!(tmu, counter);
+    assert_eq!(tmu, counter("QPU-stalls-TMU"));
+    let bubble: u64 = per_qpu.iter().map(|r| r[4]).sum();
+    assert_eq!(bubble, counter("QPU-wait-bubble"));
+    for r in &per_qpu {
+        assert_eq!(r[2], 4 * r[1], "QPU {}: 4 clocks an instruction", r[0]);
+    }
+    // The legend says what the model does not have.
+    let note = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("note"))
+        .and_then(|n| n.text())
+        .expect("a note");
+    assert!(note.contains("QPU-stalls-SFU") && note.contains("QPU-stalls-uniforms"));
+    // TMU traffic: one lane per QPU, never more results outstanding than the QPU's result
+    // FIFO holds (Mesa's 16 words, shared by its threads).
+    assert_eq!(lane_labels(&doc, "TMU").len(), 4);
+    let traffic = numbers(&doc, "TMU traffic");
+    assert_eq!(traffic.len(), 4);
+    for r in &traffic {
+        assert_eq!(r[3], u64::from(qpu_isa::v3d::latency::TMU_OUTPUT_FIFO));
+        assert!(r[1] > 0 && r[2] >= 1 && r[2] <= r[3], "{r:?}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -963,6 +1008,58 @@ fn page(text: &str) -> roxmltree::Document<'_> {
         ..Default::default()
     };
     roxmltree::Document::parse_with_options(text, options).expect("well-formed XHTML")
+}
+
+/// The header cells of the table after the heading `title`.
+fn header(doc: &roxmltree::Document<'_>, title: &str) -> Vec<String> {
+    table_after(doc, title)
+        .and_then(|t| t.descendants().find(|n| n.has_tag_name("tr")))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("th"))
+                .map(|th| th.text().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The data rows, as numbers, of the table after the heading `title` (none if the page
+/// has no such heading).
+fn numbers(doc: &roxmltree::Document<'_>, title: &str) -> Vec<Vec<u64>> {
+    let Some(table) = table_after(doc, title) else {
+        return Vec::new();
+    };
+    table
+        .descendants()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("td"))
+                .map(|td| td.text().unwrap_or("").parse().expect("a number"))
+                .collect::<Vec<u64>>()
+        })
+        .filter(|cells| !cells.is_empty())
+        .collect()
+}
+
+/// The first table after the `h2` heading `title`.
+fn table_after<'a>(
+    doc: &'a roxmltree::Document<'_>,
+    title: &str,
+) -> Option<roxmltree::Node<'a, 'a>> {
+    let heading = doc
+        .descendants()
+        .find(|n| n.has_tag_name("h2") && n.text() == Some(title))?;
+    heading.next_siblings().find(|n| n.has_tag_name("table"))
+}
+
+/// The SVG lane labels of the page that start with `prefix`.
+fn lane_labels<'a>(doc: &'a roxmltree::Document<'_>, prefix: &str) -> Vec<&'a str> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name(("http://www.w3.org/2000/svg", "text")))
+        .filter_map(|n| n.text())
+        .filter(|t| t.starts_with(prefix))
+        .collect()
 }
 
 /// The cells of every table row of `doc` with data cells, row by row.
@@ -999,4 +1096,206 @@ fn profile_takes_library_workloads() {
     let err = qpu(&["profile", "nothing"]);
     assert!(!err.status.success());
     assert!(String::from_utf8_lossy(&err.stderr).contains("sha256"));
+}
+
+/// `qpu emu --profile` on V3D with two threads per QPU: a lane per thread under each QPU's,
+/// and the per-thread table adds up: each QPU's threads issued for 4 clocks an
+/// instruction of the QPU's, their TMU stalls are the QPU's, and while one thread ran the
+/// other was switched out (the two threads' clocks cover the QPU's run).
+#[test]
+fn emu_profile_draws_a_lane_per_v3d_thread() {
+    let dir = std::env::temp_dir().join(format!("qpu-profile-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Each batch adds 1 to its workgroup's 16 words: a load, a thread switch while it is
+    // on its way, and a store (the emulator's own test of latency hiding).
+    let source = dir.join("add1.s");
+    std::fs::write(
+        &source,
+        "eidx r0 ; nop ; ldunif
+        shl r0, r0, 2 ; nop
+        shl r1, rf0, 6 ; nop
+        add r0, r0, r1 ; nop
+        add rf1, r0, r5 ; nop
+        or tmua, rf1, rf1 ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        nop ; nop ; ldtmu.rf2
+        add rf2, rf2, 1 ; nop
+        or tmud, rf2, rf2 ; nop
+        or tmua, rf1, rf1 ; nop
+        tmuwt ; nop
+        nop ; nop ; thrsw
+        nop ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        nop ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        ",
+    )
+    .unwrap();
+    let html = dir.join("threads.html");
+    let out = ok(qpu(&[
+        "emu",
+        source.to_str().unwrap(),
+        "--gpu",
+        "vc6",
+        "--qpus",
+        "2",
+        "--threads",
+        "2",
+        "--batches",
+        "8",
+        "--buffer",
+        "buf=512",
+        "--uniform",
+        "@buf",
+        "--dump",
+        "buf:uint",
+        "--profile",
+        html.to_str().unwrap(),
+    ]));
+    assert!(out.contains("8 batches on 2 QPUs x 2 thread(s)"), "{out}");
+    let text = std::fs::read_to_string(&html).unwrap();
+    let doc = page(&text);
+    assert_eq!(lane_labels(&doc, "QPU "), ["QPU 0", "QPU 1"]);
+    assert_eq!(
+        lane_labels(&doc, "thread "),
+        ["thread 0", "thread 1", "thread 0", "thread 1"]
+    );
+    let per_qpu = numbers(&doc, "Per QPU (clocks)");
+    let per_thread = numbers(&doc, "Per thread (clocks)");
+    assert_eq!(per_qpu.len(), 2);
+    assert_eq!(per_thread.len(), 4);
+    for q in &per_qpu {
+        let threads: Vec<&Vec<u64>> = per_thread.iter().filter(|t| t[0] == q[0]).collect();
+        assert_eq!(threads.len(), 2);
+        let sum = |k: usize| threads.iter().map(|t| t[k]).sum::<u64>();
+        assert_eq!(sum(2), 4 * q[1], "QPU {}: issuing", q[0]);
+        assert_eq!(sum(2), q[2], "QPU {}: issuing", q[0]);
+        assert_eq!(sum(3), q[3], "QPU {}: TMU stalls", q[0]);
+        let run = q[2] + q[3] + q[4];
+        for t in &threads {
+            assert!(t[4] > 0, "QPU {} thread {} never switched out", q[0], t[1]);
+            assert!(
+                t[2] + t[3] + t[4] + t[5] <= run,
+                "{t:?} beyond the run of {run}"
+            );
+        }
+    }
+    let fills: std::collections::BTreeSet<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("fill"))
+        .collect();
+    // Issuing, TMU stalls, switched out, TMU results in flight.
+    for colour in ["#3c8d2f", "#d9822b", "#c8d7e6", "#1f7a8c"] {
+        assert!(fills.contains(colour), "{colour} not in {fills:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Where Debian's Chromium is, for the headless-browser check.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The profile page as a browser draws it: Chromium (when installed; CI does not install
+/// it, and the check is then skipped with a note) takes a 1200×1400 screenshot of
+/// HeatMap's 12-QPU page, which must be a PNG of that size showing the lanes in the
+/// page's colours: issuing, DMA stalls, TMU traffic and a DMA engine at work.
+#[test]
+fn profile_page_renders_in_a_headless_browser() {
+    if !Path::new(CHROMIUM).exists() {
+        eprintln!(
+            "note: {CHROMIUM} not found: the headless-browser check of the profile page is skipped"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("qpu-profile-chromium-{}", std::process::id()));
+    let profile = dir.join("browser-profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let (html, shot) = (dir.join("heat.html"), dir.join("shot.png"));
+    ok(qpu(&[
+        "profile",
+        "heatmap",
+        "--qpus",
+        "12",
+        "-o",
+        html.to_str().unwrap(),
+    ]));
+    // Tall enough for the 12 QPUs' lanes and the DMA engines' under them.
+    let (width, height) = (1200u32, 1400u32);
+    let pixels = screenshot(&html, &shot, &profile, width, height);
+    // The page's colours, each on many more pixels than its legend swatch covers (lane
+    // columns blend at their edges, so near matches count).
+    let near = |p: &[u8], c: [u8; 3]| (0..3).all(|k| p[k].abs_diff(c[k]) <= 6);
+    for (what, colour) in [
+        ("issuing", [0x3c, 0x8d, 0x2f]),
+        ("DMA stalls", [0xc0, 0x39, 0x2b]),
+        ("TMU results arrived", [0x7f, 0xc8, 0xd6]),
+        ("a DMA engine at work", [0x55, 0x55, 0x55]),
+    ] {
+        let count = pixels.chunks(3).filter(|p| near(p, colour)).count();
+        assert!(count >= 2000, "{what}: {count} pixels of {colour:?}");
+    }
+    let white = pixels
+        .chunks(3)
+        .filter(|p| near(p, [255, 255, 255]))
+        .count();
+    assert!(white < pixels.len() / 3 * 95 / 100, "the page is blank");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A `width`×`height` headless Chromium screenshot of `page` into `shot`, as RGB bytes
+/// (checked to be a PNG of that size). `profile` is the browser's own empty directory;
+/// the browser fetches nothing (no network, sync, updates or first-run pages).
+fn screenshot(page: &Path, shot: &Path, profile: &Path, width: u32, height: u32) -> Vec<u8> {
+    let mut browser = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start chromium");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = browser.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            browser.kill().ok();
+            browser.wait().ok();
+            panic!("chromium took over two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium: {status}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(shot).expect("a screenshot"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    assert_eq!((reader.info().width, reader.info().height), (width, height));
+    let mut buffer = vec![0u8; reader.output_buffer_size().expect("an image size")];
+    let frame = reader.next_frame(&mut buffer).expect("the image");
+    assert_eq!(frame.bit_depth, png::BitDepth::Eight);
+    let step = match frame.color_type {
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        other => panic!("a {other:?} screenshot"),
+    };
+    buffer[..frame.buffer_size()]
+        .chunks(step)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect()
 }

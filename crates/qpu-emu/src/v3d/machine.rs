@@ -590,6 +590,8 @@ pub(crate) struct Thread {
     tmu_config: Option<u32>,
     /// Result words on their way: the values, their undefined lanes, the clock they arrive.
     tmu_results: VecDeque<(Lanes, Poison, u64)>,
+    /// The clocks the words in `tmu_results` were requested, kept only for a timeline.
+    tmu_issued: VecDeque<u64>,
     /// The dispatch's TMU writes, as the uniform stream does not see them.
     tmu_writes: TmuWrites,
     tmu_store_done: u64,
@@ -672,6 +674,7 @@ impl Thread {
             tmu_data: Vec::new(),
             tmu_config: None,
             tmu_results: VecDeque::new(),
+            tmu_issued: VecDeque::new(),
             tmu_writes,
             tmu_store_done: 0,
             timing,
@@ -848,6 +851,18 @@ impl Thread {
                 }
                 if end {
                     step = Step::End;
+                    if self.timeline {
+                        // Results never read leave the FIFO with the thread.
+                        for (&(_, _, ready), &issued) in
+                            self.tmu_results.iter().zip(&self.tmu_issued)
+                        {
+                            self.report.tmu_lookups.push(crate::vc4::TmuLookup {
+                                issued,
+                                ready,
+                                read: (*clock).max(ready),
+                            });
+                        }
+                    }
                 } else {
                     // The flags are per-thread state from V3D 4.2 on and survive the switch
                     // (Mesa commit "broadcom/compiler: flags are per-thread state", 2021, which
@@ -1201,6 +1216,15 @@ impl Thread {
             if ready > *clock {
                 self.stall(*clock, ready - *clock);
                 *clock = ready;
+            }
+            if self.timeline {
+                if let Some(issued) = self.tmu_issued.pop_front() {
+                    self.report.tmu_lookups.push(crate::vc4::TmuLookup {
+                        issued,
+                        ready,
+                        read: *clock,
+                    });
+                }
             }
             let target = sig_target(self)?;
             if matches!(target, Dest::Quad | Dest::Rep) {
@@ -1697,6 +1721,9 @@ impl Thread {
                     }
                 }
                 self.tmu_results.push_back((out, poison, timed.done));
+                if self.timeline {
+                    self.tmu_issued.push_back(*clock);
+                }
             }
             self.report.tmu_loads += 1;
         } else {
@@ -1862,6 +1889,9 @@ impl Thread {
         };
         self.wait_for_tmu(read.issued.max(write.issued), clock);
         self.tmu_results.push_back((out, Poison::NONE, read.done));
+        if self.timeline {
+            self.tmu_issued.push_back(*clock);
+        }
         self.tmu_store_done = self.tmu_store_done.max(write.done);
         self.report.tmu_loads += 1;
         self.report.tmu_stores += 1;

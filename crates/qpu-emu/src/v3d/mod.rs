@@ -131,8 +131,10 @@ pub struct V3dConfig {
     pub max_instructions: u64,
     /// Clock for the wall-time estimate (500 MHz Pi 4, 960 MHz Pi 5 at most).
     pub clock_mhz: f64,
-    /// Record every TMU stall of every QPU with its clock ([`V3dQpuReport::timeline`]), for
-    /// a profile; off by default.
+    /// Record every QPU's stalls with their clocks ([`V3dQpuReport::timeline`]), what each
+    /// of its threads did when ([`V3dQpuReport::threads`]) and its TMU results
+    /// ([`V3dQpuReport::tmu_lookups`]), for a profile; off by default (recording changes no
+    /// result and no clock).
     pub timeline: bool,
 }
 
@@ -223,9 +225,110 @@ pub struct V3dQpuReport {
     pub uniforms: u64,
     /// Batches (thread launches) run.
     pub batches: u64,
-    /// The QPU's TMU stalls in clock order (all its threads'), when
-    /// [`V3dConfig::timeline`] asks for them.
+    /// The QPU's stalls in clock order, when [`V3dConfig::timeline`] asks for them: its
+    /// threads' TMU waits, and the stretches every thread waited at a workgroup barrier
+    /// ([`crate::vc4::StallCause::Barrier`], which add up to `barrier_wait_cycles`).
     pub timeline: Vec<crate::vc4::StallSpan>,
+    /// What each thread slot did when, thread by thread in clock order, when
+    /// [`V3dConfig::timeline`] asks for it. Outside its spans a slot had no batch.
+    pub threads: Vec<ThreadSpan>,
+    /// The QPU's TMU result words (all its threads') in the order they were read, when
+    /// [`V3dConfig::timeline`] asks for them.
+    pub tmu_lookups: Vec<crate::vc4::TmuLookup>,
+}
+
+/// What a QPU's thread was doing ([`ThreadSpan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadActivity {
+    /// It had the QPU: issuing, or stalled waiting for the TMU (the QPU's
+    /// [`V3dQpuReport::timeline`] says when).
+    Running,
+    /// Ready, while another thread of the QPU ran (from its launch or its last `thrsw`).
+    SwitchedOut,
+    /// Waiting at its workgroup's barrier for the workgroup's other batches.
+    Barrier,
+}
+
+impl ThreadActivity {
+    /// Its name in a profile (`running`, `switched out`, `barrier`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadActivity::Running => "running",
+            ThreadActivity::SwitchedOut => "switched out",
+            ThreadActivity::Barrier => "barrier",
+        }
+    }
+}
+
+/// A thread slot of a QPU doing one thing from clock `start` to `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadSpan {
+    /// The thread slot (0 to threads per QPU − 1).
+    pub thread: usize,
+    /// The first clock.
+    pub start: u64,
+    /// The clock after the last.
+    pub end: u64,
+    /// What it did.
+    pub activity: ThreadActivity,
+}
+
+/// The timeline's record of the QPUs' thread slots while a dispatch runs: per QPU and
+/// slot, what the slot is doing since when, and the index of its last span in the QPU's
+/// report (to extend it rather than start a new one when it goes on doing the same).
+struct ThreadLanes {
+    open: Vec<Vec<Option<(ThreadActivity, u64)>>>,
+    last: Vec<Vec<Option<usize>>>,
+}
+
+impl ThreadLanes {
+    fn new(qpus: usize, threads: usize) -> ThreadLanes {
+        ThreadLanes {
+            open: vec![vec![None; threads]; qpus],
+            last: vec![vec![None; threads]; qpus],
+        }
+    }
+
+    /// Slot `slot` of QPU `qpu` does `next` (nothing: its batch ended) from `clock` on.
+    fn mark(
+        &mut self,
+        reports: &mut [V3dQpuReport],
+        qpu: usize,
+        slot: usize,
+        clock: u64,
+        next: Option<ThreadActivity>,
+    ) {
+        let open = &mut self.open[qpu][slot];
+        if let Some((activity, since)) = *open {
+            if next == Some(activity) {
+                return;
+            }
+            let clock = clock.max(since);
+            let spans = &mut reports[qpu].threads;
+            let last = &mut self.last[qpu][slot];
+            match last.map(|i| &mut spans[i]) {
+                Some(span) if span.activity == activity && span.end == since => span.end = clock,
+                _ if clock > since => {
+                    *last = Some(spans.len());
+                    spans.push(ThreadSpan {
+                        thread: slot,
+                        start: since,
+                        end: clock,
+                        activity,
+                    });
+                }
+                _ => {}
+            }
+            *open = next.map(|a| (a, clock));
+        } else {
+            *open = next.map(|a| (a, clock));
+        }
+    }
+
+    /// What slot `slot` of QPU `qpu` is doing.
+    fn doing(&self, qpu: usize, slot: usize) -> Option<ThreadActivity> {
+        self.open[qpu][slot].map(|(a, _)| a)
+    }
 }
 
 /// What a dispatch did.
@@ -537,12 +640,25 @@ fn run_dispatch(
     // thread ids (tidx & 0b111110) >> 1 "could be discontiguous", which they are only if
     // each QPU's first slot fills first, and its examples/summation.py and py-videocore7's
     // tests/test_parallel.py give each of 8 (Pi 4) or 12 (Pi 5) batches its own QPU.
+    // What each thread slot does when, only for a timeline.
+    let mut lanes = config
+        .timeline
+        .then(|| ThreadLanes::new(config.qpus, threads));
     for slot in 0..threads {
         for (qpu, row) in slots.iter_mut().enumerate() {
             row[slot] = queue.next().map(|b| {
                 launched += 1;
                 new_thread(qpu, slot, &b)
             });
+            if let (Some(lanes), Some(_)) = (lanes.as_mut(), &row[slot]) {
+                lanes.mark(
+                    &mut reports,
+                    qpu,
+                    slot,
+                    0,
+                    Some(ThreadActivity::SwitchedOut),
+                );
+            }
         }
     }
     let mut code = machine::DecodedCode::new(job.code);
@@ -612,6 +728,12 @@ fn run_dispatch(
                 thread.resumed(last_slot[qpu] != Some(start));
             }
             last_slot[qpu] = Some(start);
+            if let Some(lanes) = lanes.as_mut() {
+                if lanes.doing(qpu, start) != Some(ThreadActivity::Running) {
+                    let running = Some(ThreadActivity::Running);
+                    lanes.mark(&mut reports, qpu, start, clocks[qpu], running);
+                }
+            }
             let pc = thread.pc;
             let step = thread
                 .step(memory, &mut clocks[qpu], &mut code)
@@ -647,12 +769,27 @@ fn run_dispatch(
             }
             match step {
                 machine::Step::Continue => {}
-                machine::Step::Switch => current[qpu] = (start + 1) % threads,
+                machine::Step::Switch => {
+                    if let Some(lanes) = lanes.as_mut() {
+                        let out = Some(ThreadActivity::SwitchedOut);
+                        lanes.mark(&mut reports, qpu, start, clocks[qpu], out);
+                    }
+                    current[qpu] = (start + 1) % threads
+                }
                 machine::Step::Barrier => {
                     let group = thread.group;
                     let count = arrived.entry(group).or_insert(0);
                     *count += 1;
-                    if *count == per_group {
+                    let last = *count == per_group;
+                    if let Some(lanes) = lanes.as_mut() {
+                        let next = if last {
+                            ThreadActivity::SwitchedOut
+                        } else {
+                            ThreadActivity::Barrier
+                        };
+                        lanes.mark(&mut reports, qpu, start, clocks[qpu], Some(next));
+                    }
+                    if last {
                         // The last batch of the workgroup arrived: all go on, a QPU that had
                         // nothing else to run from now.
                         arrived.remove(&group);
@@ -664,9 +801,20 @@ fn run_dispatch(
                                 if t.group == group && t.waiting {
                                     t.waiting = false;
                                     released = true;
+                                    if let Some(lanes) = lanes.as_mut() {
+                                        let ready = Some(ThreadActivity::SwitchedOut);
+                                        lanes.mark(&mut reports, q, t.slot, now, ready);
+                                    }
                                 }
                             }
                             if idle && released && clocks[q] < now {
+                                if lanes.is_some() {
+                                    reports[q].timeline.push(crate::vc4::StallSpan {
+                                        start: clocks[q],
+                                        clocks: now - clocks[q],
+                                        cause: crate::vc4::StallCause::Barrier,
+                                    });
+                                }
                                 barrier_waits[q] += now - clocks[q];
                                 clocks[q] = now;
                             }
@@ -686,10 +834,18 @@ fn run_dispatch(
                     r.tmu_stores += done.report.tmu_stores;
                     r.uniforms += done.report.uniforms;
                     r.timeline.extend(done.report.timeline);
+                    r.tmu_lookups.extend(done.report.tmu_lookups);
                     r.batches += 1;
+                    if let Some(lanes) = lanes.as_mut() {
+                        lanes.mark(&mut reports, qpu, start, clocks[qpu], None);
+                    }
                     if let Some(b) = queue.next() {
                         launched += 1;
                         row[start] = Some(new_thread(qpu, start, &b));
+                        if let Some(lanes) = lanes.as_mut() {
+                            let ready = Some(ThreadActivity::SwitchedOut);
+                            lanes.mark(&mut reports, qpu, start, clocks[qpu], ready);
+                        }
                     }
                     current[qpu] = (start + 1) % threads;
                 }
@@ -700,6 +856,8 @@ fn run_dispatch(
         r.cycles = *c;
         r.barrier_wait_cycles = *w;
         r.timeline.sort_by_key(|s| s.start);
+        r.threads.sort_by_key(|s| (s.thread, s.start));
+        r.tmu_lookups.sort_by_key(|l| (l.read, l.issued));
     }
     let (memory_counters, clocks_per_instruction) = {
         let m = timing.borrow();

@@ -412,7 +412,7 @@ fn a_branch_repositions_the_uniform_stream_from_a_register() {
 /// batches on 8 QPUs: batch `id` waits id·16 loop trips, copies x[id] to y[id], meets the
 /// others at `barrierid syncb` + `thrsw`, then copies y[(id + 1) mod 8] to z[id]. Without
 /// the barrier the early batches would read rows not yet written.
-fn barrier_program(with_barrier: bool) -> String {
+pub(super) fn barrier_program(with_barrier: bool) -> String {
     let barrier = if with_barrier {
         "barrierid syncb ; nop ; thrsw"
     } else {

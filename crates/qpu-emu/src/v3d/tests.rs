@@ -2264,3 +2264,182 @@ fn validator_sees_a_branch_target_after_the_last_delay_slot() {
     assert_eq!(emulated_stop(V42, &program), (6, V3dRule::RotateTooSoon));
     assert_eq!(validated(V42, &program), vec![(6, V3dRule::RotateTooSoon)]);
 }
+
+/// `report` without what [`V3dConfig::timeline`] records: what the same dispatch reports
+/// without a timeline.
+fn without_timeline(report: &V3dRunReport) -> V3dRunReport {
+    let mut plain = report.clone();
+    for q in &mut plain.qpus {
+        q.timeline.clear();
+        q.threads.clear();
+        q.tmu_lookups.clear();
+    }
+    plain
+}
+
+/// Checks a dispatch's timeline against its counters, which the emulator keeps whether or
+/// not it records one: per QPU, the TMU and barrier stalls add up to `stall_cycles` and
+/// `barrier_wait_cycles`, and with the issue clocks (instructions × clocks per instruction)
+/// to the QPU's cycles; its threads' running spans never overlap, every TMU stall lies in
+/// one, and they add up to the issue and TMU stall clocks; the TMU results are one per
+/// lookup, read after they arrived and never more at once than the result FIFO holds.
+fn check_timeline(report: &V3dRunReport) {
+    use crate::vc4::StallCause;
+    let cpi = report.clocks_per_instruction;
+    for q in &report.qpus {
+        let sum = |cause| -> u64 {
+            q.timeline
+                .iter()
+                .filter(|s| s.cause == cause)
+                .map(|s| s.clocks)
+                .sum()
+        };
+        assert_eq!(sum(StallCause::Tmu), q.stall_cycles, "QPU {}", q.qpu);
+        assert_eq!(
+            sum(StallCause::Barrier),
+            q.barrier_wait_cycles,
+            "QPU {}",
+            q.qpu
+        );
+        assert_eq!(
+            q.cycles,
+            q.instructions * cpi + q.stall_cycles + q.barrier_wait_cycles,
+            "QPU {}",
+            q.qpu
+        );
+        let mut running: Vec<(u64, u64)> = q
+            .threads
+            .iter()
+            .filter(|s| s.activity == ThreadActivity::Running)
+            .map(|s| (s.start, s.end))
+            .collect();
+        running.sort_unstable();
+        for pair in running.windows(2) {
+            assert!(pair[0].1 <= pair[1].0, "QPU {}: {pair:?} overlap", q.qpu);
+        }
+        for t in 0..usize::from(report.threads) {
+            let spans: Vec<&ThreadSpan> = q.threads.iter().filter(|s| s.thread == t).collect();
+            for pair in spans.windows(2) {
+                assert!(pair[0].end <= pair[1].start, "thread {t}: {pair:?}");
+            }
+            assert!(spans.iter().all(|s| s.start < s.end && s.end <= q.cycles));
+        }
+        let run_clocks: u64 = running.iter().map(|(a, b)| b - a).sum();
+        assert_eq!(
+            run_clocks,
+            q.instructions * cpi + q.stall_cycles,
+            "QPU {}",
+            q.qpu
+        );
+        for s in q.timeline.iter().filter(|s| s.cause == StallCause::Tmu) {
+            assert!(
+                running
+                    .iter()
+                    .any(|&(a, b)| a <= s.start && s.start + s.clocks <= b),
+                "QPU {}: TMU stall {s:?} outside every running span",
+                q.qpu
+            );
+        }
+        assert_eq!(q.tmu_lookups.len() as u64, q.tmu_loads, "QPU {}", q.qpu);
+        let mut events: Vec<(u64, i64)> = Vec::new();
+        for l in &q.tmu_lookups {
+            assert!(l.issued <= l.ready && l.ready <= l.read, "{l:?}");
+            events.extend([(l.issued, 1), (l.read, -1)]);
+        }
+        events.sort_unstable();
+        let mut level = 0i64;
+        for (_, change) in events {
+            level += change;
+            assert!(level >= 0);
+            assert!(level <= i64::from(qpu_isa::v3d::latency::TMU_OUTPUT_FIFO));
+        }
+        assert_eq!(level, 0, "QPU {}: results left outstanding", q.qpu);
+    }
+}
+
+/// A timeline changes nothing the dispatch computes or counts, and adds up: eight batches
+/// of a load–switch–store program on 2 QPUs with 2 and with 4 threads, where threads take
+/// turns at each `thrsw`.
+#[test]
+fn the_timeline_records_each_thread_and_adds_up_to_the_counters() {
+    let text = format!(
+        "
+        eidx r0 ; nop ; ldunif
+        shl r0, r0, 2 ; nop
+        shl r1, rf0, 6 ; nop
+        add r0, r0, r1 ; nop
+        add rf1, r0, r5 ; nop
+        or tmua, rf1, rf1 ; nop ; thrsw
+        nop ; nop
+        nop ; nop
+        nop ; nop ; ldtmu.rf2
+        add rf2, rf2, 1 ; nop
+        or tmud, rf2, rf2 ; nop
+        or tmua, rf1, rf1 ; nop
+        tmuwt ; nop
+        {END}"
+    );
+    for threads in [2u8, 4] {
+        let run = |timeline: bool| {
+            let mut emu = machine(V42, 2, threads);
+            emu.config.timeline = timeline;
+            let buf = emu.memory_mut().alloc(512, 64).unwrap();
+            let report = run_on(&mut emu, &text, &[buf], 8).unwrap();
+            (report, emu.memory().read_u32s(buf, 128).unwrap())
+        };
+        let (plain, plain_out) = run(false);
+        let (timed, timed_out) = run(true);
+        assert_eq!(timed_out, vec![1; 128]);
+        assert_eq!(plain_out, timed_out);
+        assert_eq!(without_timeline(&timed), plain, "{threads} threads");
+        check_timeline(&timed);
+        for q in &timed.qpus {
+            // Every slot ran batches, and was switched out while another ran.
+            for t in 0..usize::from(threads) {
+                let did = |a| q.threads.iter().any(|s| s.thread == t && s.activity == a);
+                assert!(did(ThreadActivity::Running), "{threads} threads: slot {t}");
+                assert!(
+                    did(ThreadActivity::SwitchedOut),
+                    "{threads} threads: slot {t}"
+                );
+            }
+        }
+    }
+}
+
+/// Threads waiting at a workgroup barrier show as such, and a QPU whose threads all wait
+/// records the bubble as a barrier stall: one workgroup of 8 batches on 4 QPUs with 2
+/// threads (the program's rows come from the QPU number, so two batches share each: only
+/// the timing is looked at here).
+#[test]
+fn the_timeline_shows_barrier_waits() {
+    let run = |timeline: bool| {
+        let mut emu = machine(V42, 4, 2);
+        emu.config.timeline = timeline;
+        let mem = emu.memory_mut();
+        let (x, y, z) = (
+            mem.alloc(512, 64).unwrap(),
+            mem.alloc(512, 64).unwrap(),
+            mem.alloc(512, 64).unwrap(),
+        );
+        let program = v3d::assemble(V42, &super::pi_programs::barrier_program(true)).unwrap();
+        let code = emu.load_instructions(&program).unwrap();
+        let unif = emu.load_uniforms(&[x, y, z]).unwrap();
+        emu.dispatch(&CsdJob {
+            code,
+            uniforms: unif,
+            workgroups: [1, 1, 1],
+            workgroup_size: 128,
+            single_segment: false,
+        })
+        .unwrap()
+    };
+    let (plain, timed) = (run(false), run(true));
+    assert_eq!(without_timeline(&timed), plain);
+    check_timeline(&timed);
+    assert!(timed.qpus.iter().any(|q| q
+        .threads
+        .iter()
+        .any(|s| s.activity == ThreadActivity::Barrier)));
+    assert!(timed.qpus.iter().any(|q| q.barrier_wait_cycles > 0));
+}

@@ -138,7 +138,7 @@ enum State {
     Done,
 }
 
-pub use super::report::{DmaJob, StallCause, StallSpan};
+pub use super::report::{DmaJob, StallCause, StallSpan, TmuLookup};
 
 /// The destination rows and lanes of an instruction's conditional writes (add, mul; the
 /// sink row for an unconditional or absent side), and which instruction made them.
@@ -226,6 +226,8 @@ pub(crate) struct Qpu {
     // Units private to the QPU.
     noswap: bool,
     tmu_fifo: [VecDeque<TmuResult>; 2],
+    /// The clocks the results in `tmu_fifo` were requested, kept only for a timeline.
+    tmu_issued: [VecDeque<u64>; 2],
     vpm_port: VpmPort,
     vpm_read_ready_at: u64,
     vdr_done_at: u64,
@@ -288,6 +290,7 @@ impl Qpu {
             cond_writes: CondWrites::default(),
             noswap: false,
             tmu_fifo: [VecDeque::new(), VecDeque::new()],
+            tmu_issued: [VecDeque::new(), VecDeque::new()],
             vpm_port: VpmPort::new(),
             vpm_read_ready_at: 0,
             vdr_done_at: 0,
@@ -316,6 +319,8 @@ impl Qpu {
             StallCause::Dma => s.dma += clocks,
             StallCause::Semaphore => s.semaphore += clocks,
             StallCause::Mutex => s.mutex += clocks,
+            // Only the V3D emulator has workgroup barriers.
+            StallCause::Barrier => {}
         }
     }
 }
@@ -1150,6 +1155,15 @@ fn execute_io(q: &mut Qpu, d: &Decoded, x: &mut Ctx<'_, '_>) -> Result<(), Fault
 fn load_tmu_result(q: &mut Qpu, d: &Decoded) {
     if let Some(tmu) = ldtmu(d.signal) {
         if let Some(result) = q.tmu_fifo[tmu].pop_front() {
+            if q.timeline {
+                if let Some(issued) = q.tmu_issued[tmu].pop_front() {
+                    q.report.tmu_lookups.push(TmuLookup {
+                        issued,
+                        ready: result.ready_at,
+                        read: q.time,
+                    });
+                }
+            }
             q.file[rows::R4] = result.values;
             q.poison[rows::R4] = result.poison;
             q.r4_loaded = true;
@@ -1195,6 +1209,18 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
         q.end_slots -= 1;
         if q.end_slots == 0 {
             q.state = State::Done;
+            if q.timeline {
+                // Results never read leave the FIFO with the program.
+                for (fifo, issued) in q.tmu_fifo.iter().zip(&q.tmu_issued) {
+                    for (result, &issued) in fifo.iter().zip(issued) {
+                        q.report.tmu_lookups.push(TmuLookup {
+                            issued,
+                            ready: result.ready_at,
+                            read: q.time.max(result.ready_at),
+                        });
+                    }
+                }
+            }
             let left: usize = q.tmu_fifo.iter().map(VecDeque::len).sum();
             if left > 0 && config.check_hazards {
                 return Err(Fault::Rule(Rule::TmuResultsLeftAtEnd { count: left }));
@@ -2128,6 +2154,9 @@ fn tmu_lookup(
     let unit = (q.id / 4) * 2 + (tmu ^ usize::from(swap));
     let units = &mut *x.units;
     let timing = units.tmus[unit].lookup(q.time, &addresses, &mut units.l2c, &x.config.timing);
+    if q.timeline {
+        q.tmu_issued[tmu].push_back(q.time);
+    }
     q.tmu_fifo[tmu].push_back(TmuResult {
         values: data,
         ready_at: timing.ready_at,

@@ -50,7 +50,7 @@ pub mod vpm;
 pub use config::{Ambiguities, BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
 /// The static validator lives beside the rules, in qpu-isa.
 pub use qpu_isa::vc4::validate;
-pub use report::{DmaJob, QpuReport, RunReport, StallCause, StallSpan, Stalls};
+pub use report::{DmaJob, QpuReport, RunReport, StallCause, StallSpan, Stalls, TmuLookup};
 pub use rules::{Rule, RuleSource};
 pub use timing::Timing;
 

@@ -45,6 +45,9 @@ pub enum StallCause {
     Semaphore,
     /// A mutex acquire blocked.
     Mutex,
+    /// (V3D only) every thread of the QPU waiting at a workgroup barrier: the clocks the
+    /// V3D perfmon counts as `QPU-wait-bubble`. The VideoCore IV has no such barrier.
+    Barrier,
 }
 
 impl StallCause {
@@ -57,7 +60,7 @@ impl StallCause {
         StallCause::Mutex,
     ];
 
-    /// Its name in reports (`tmu`, `vpm`, `dma`, `semaphore`, `mutex`).
+    /// Its name in reports (`tmu`, `vpm`, `dma`, `semaphore`, `mutex`, `barrier`).
     pub fn name(self) -> &'static str {
         match self {
             StallCause::Tmu => "tmu",
@@ -65,6 +68,7 @@ impl StallCause {
             StallCause::Dma => "dma",
             StallCause::Semaphore => "semaphore",
             StallCause::Mutex => "mutex",
+            StallCause::Barrier => "barrier",
         }
     }
 }
@@ -89,6 +93,20 @@ pub struct DmaJob {
     pub end: u64,
     /// A VDW store (else a VDR load).
     pub store: bool,
+}
+
+/// One TMU result through a QPU's receive FIFO: requested at clock `issued`, in the FIFO
+/// from `ready`, read (`ldtmu`) at `read`; a result the program never read counts as read
+/// when its QPU (or, on V3D, its thread) ended. Between `issued` and `read` it takes one
+/// of the FIFO's entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TmuLookup {
+    /// The clock the request was made.
+    pub issued: u64,
+    /// The clock its data arrived.
+    pub ready: u64,
+    /// The clock the program read it.
+    pub read: u64,
 }
 
 /// One QPU's share of a run (or the sum over QPUs, see [`RunReport::total`]).
@@ -123,6 +141,9 @@ pub struct QpuReport {
     /// The DMA transfers it started, in order, when
     /// [`EmulatorConfig::timeline`](super::EmulatorConfig::timeline) asks for them.
     pub dma_jobs: Vec<DmaJob>,
+    /// Its TMU results (both FIFOs) in the order they were read, when
+    /// [`EmulatorConfig::timeline`](super::EmulatorConfig::timeline) asks for them.
+    pub tmu_lookups: Vec<TmuLookup>,
 }
 
 impl QpuReport {

@@ -362,31 +362,10 @@ impl Adapter for Emulator {
                 (report.wall_time_us() * 1000.0).round() as u64,
             ),
         ];
-        let timeline = self.config.timeline.then(|| super::Timeline {
-            clock_mhz: report.clock_mhz,
-            cycles: report.cycles,
-            qpus: report
-                .qpus
-                .iter()
-                .map(|q| {
-                    super::QpuTimeline::of(q.qpu, (q.start, q.cycles), q.instructions, &q.timeline)
-                })
-                .collect(),
-            units: [("VDR", false), ("VDW", true)]
-                .into_iter()
-                .map(|(name, store)| {
-                    let mut busy: Vec<(u64, u64)> = report
-                        .qpus
-                        .iter()
-                        .flat_map(|q| q.dma_jobs.iter())
-                        .filter(|j| j.store == store)
-                        .map(|j| (j.start, j.end))
-                        .collect();
-                    busy.sort_unstable();
-                    super::UnitTimeline { name, busy }
-                })
-                .collect(),
-        });
+        let timeline = self
+            .config
+            .timeline
+            .then(|| super::Timeline::from_vc4(&report, self.config.ambiguities.tmu_fifo_depth));
         let result = RunReport {
             backend: self.name().to_string(),
             num_qpus: n,

@@ -56,7 +56,9 @@ pub use debug::{DebugRecord, DebugValue, DEBUG_RECORDS};
 pub use emulator::Emulator;
 pub use interpreter::Interpreter;
 pub use pi::Pi;
-pub use profile::{QpuTimeline, Stall, Timeline, UnitTimeline};
+pub use profile::{
+    Lookup, QpuTimeline, Stall, ThreadClocks, ThreadLane, ThreadSpan, Timeline, UnitTimeline,
+};
 pub use v3d_emulator::V3dEmulatorBackend;
 pub use v3d_pi::V3dPi;
 

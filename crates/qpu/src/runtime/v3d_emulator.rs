@@ -242,16 +242,10 @@ impl Adapter for V3dEmulatorBackend {
             .into_iter()
             .map(|(name, value)| (name.to_string(), value))
             .collect();
-        let timeline = self.timeline.then(|| super::Timeline {
-            clock_mhz: report.clock_mhz,
-            cycles: report.cycles(),
-            qpus: report
-                .qpus
-                .iter()
-                .take(n as usize)
-                .map(|q| super::QpuTimeline::of(q.qpu, (0, q.cycles), q.instructions, &q.timeline))
-                .collect(),
-            units: Vec::new(),
+        let timeline = self.timeline.then(|| {
+            let mut timeline = super::Timeline::from_v3d(&report);
+            timeline.qpus.truncate(n as usize);
+            timeline
         });
         let result = RunReport {
             backend: self.name().to_string(),
