@@ -11,6 +11,19 @@ fn qpu(args: &[&str]) -> Output {
         .expect("run qpu")
 }
 
+/// The output of a successful `qpu ARGS`, run once per test binary however many tests ask
+/// for it (the `bench` commands emulate every example and library workload: seconds each).
+/// Tests that ask at once wait for the one run.
+fn cached(args: &[&str]) -> String {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Runs = Mutex<BTreeMap<Vec<String>, Arc<OnceLock<String>>>>;
+    static RUNS: Runs = Mutex::new(BTreeMap::new());
+    let key = args.iter().map(|a| a.to_string()).collect();
+    let cell = RUNS.lock().unwrap().entry(key).or_default().clone();
+    cell.get_or_init(|| ok(qpu(args))).clone()
+}
+
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../qpu-isa/tests/golden")
@@ -327,7 +340,7 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
 
 #[test]
 fn bench_prints_every_example_within_qpulibs_counts() {
-    let out = ok(qpu(&["bench"]));
+    let out = cached(&["bench"]);
     let (examples, library) = out.split_once("| library workload").expect("two tables");
     let rows: Vec<&str> = examples
         .lines()
@@ -370,7 +383,7 @@ fn bench_prints_every_example_within_qpulibs_counts() {
 
 #[test]
 fn bench_json_has_every_row_with_its_numbers() {
-    let out = ok(qpu(&["bench", "--json"]));
+    let out = cached(&["bench", "--json"]);
     let rows: serde_json::Value = serde_json::from_str(&out).expect("bench --json prints JSON");
     let rows = rows.as_array().expect("an array");
     assert!(rows.len() > 8, "{out}");
@@ -704,7 +717,7 @@ fn emu_runs_v3d_kernels() {
 #[test]
 fn bench_gpu_runs_the_examples_on_the_v3d_emulators() {
     for (gpu, most) in [("vc6", "8 QPUs"), ("vc7", "16 QPUs")] {
-        let out = ok(qpu(&["bench", "--gpu", gpu]));
+        let out = cached(&["bench", "--gpu", gpu]);
         let rows: Vec<Vec<&str>> = out
             .lines()
             .filter(|l| l.starts_with("| ") && !l.starts_with("| example"))
@@ -816,7 +829,7 @@ fn docs_tables_are_the_output_of_the_commands_they_name() {
                 .take_while(|l| *l != "<!-- end -->")
                 .collect();
             let args: Vec<&str> = command.split_whitespace().collect();
-            let printed = ok(qpu(&args));
+            let printed = cached(&args);
             let want: Vec<String> = printed.trim_end().lines().map(mask).collect();
             let got: Vec<String> = block.iter().map(|l| mask(l)).collect();
             if let Some(i) = (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i)) {
