@@ -32,17 +32,20 @@
 //!    registers and stores R vectors 16·Ns floats apart (a store run). No lane ever talks
 //!    to another.
 //! 2. For each block of 16 columns k1: a transposing load (16 vectors, 16 floats apart per
-//!    lane) brings lane l's column into vector l, a twiddle ω_N^{l·k1} from a table, and a
-//!    16-point DFT across the vectors gives X[k1 + M·k2] in natural order: vector k2 is 16
-//!    consecutive outputs.
+//!    lane) brings lane l's column into vector l, a twiddle ω_N^{l·k1} (from 2^9 on the
+//!    product of a factor per block, from the uniform stream, and a fixed 16 × 16 table),
+//!    and a 16-point DFT across the vectors gives X[k1 + M·k2] in natural order: vector k2
+//!    is 16 consecutive outputs.
 //!
 //! The kernel is compiled per length and direction; the twiddle tables are computed on the
 //! host in f64. The VideoCore IV truncates every float result toward zero, so each
-//! operation shrinks its result by a quarter to half a unit in the last place on average,
-//! and these losses add up coherently: left alone, the output comes out shrunk by 0.35 ppm
-//! at 2^8 and 0.8 at 2^16, most of the error. The plan measures that mean gain on
+//! operation shrinks its result by up to half a unit in the last place, a quarter or so on
+//! average, and these losses add up coherently: left alone, the output comes out shrunk by
+//! 0.35 ppm at 2^8 and 0.8 at 2^16, most of the error. The plan measures that mean gain on
 //! pseudo-random probes run through a host model of the kernel's arithmetic and divides the
-//! transposing step's twiddles by it (every value is multiplied by one of them once).
+//! transposing step's twiddles by it (every value is multiplied by one of them once); on
+//! the V3D generations, which round to nearest, the twiddles are left unscaled
+//! ([`Device::gpu`] says which).
 
 mod real;
 mod two_d;
@@ -53,6 +56,7 @@ pub use two_d::{Fft2d, Fft2dReport};
 use std::f64::consts::PI;
 
 use num_complex::Complex32;
+use qpu::compiler::Gpu;
 use qpu::lang::*;
 use qpu::runtime::RunReport;
 use qpu::{Device, Kernel};
@@ -187,8 +191,12 @@ pub struct Fft {
     kernel: Kernel<Params>,
     /// The split kernel, for lengths from [`SPLIT_MIN_LEN`] on more than one QPU.
     split: Option<Kernel<Params>>,
+    /// The Stockham passes' twiddles.
     uniforms: Vec<f32>,
-    step2: Vec<f32>,
+    /// The transposing step's ([`step2_twiddles`]): its table and uniform factors, for a
+    /// GPU that truncates float results (the VideoCore IV: scaled, see [`Fft::new`]) and for
+    /// one that rounds them to nearest (the V3D generations: unscaled).
+    step2: [(Vec<f32>, Vec<f32>); 2],
 }
 
 /// A complex value: in the kernel ([`Cv`]) a vector of 16 lanes of real and imaginary
@@ -850,18 +858,17 @@ impl Fft {
         // transposing step's twiddles touch every value once, so scaling them by the
         // inverse of the gain the other operations have costs nothing; the scaled twiddles
         // that were ±1 no longer multiply exactly, so the gain is measured twice.
+        // Rounding to nearest (the V3D generations) has no such bias.
         let passes = passes_gain(len, sign, &uniforms);
         let mut scale = 1.0;
         for _ in 0..2 {
             let step2 = step2_twiddles(len, sign, scale);
             scale = 1.0 / (passes * transposing_gain(len, sign, &step2));
         }
-        // The factors follow the passes' twiddles in the uniforms.
-        let (step2, factors) = step2_twiddles(len, sign, scale);
-        uniforms.extend(factors);
-        if uniforms.is_empty() {
-            uniforms.push(0.0);
-        }
+        let step2 = [
+            step2_twiddles(len, sign, scale),
+            step2_twiddles(len, sign, 1.0),
+        ];
         Ok(Fft {
             len,
             direction,
@@ -946,8 +953,14 @@ impl Fft {
         }
         let mut a = device.alloc_from(&split)?;
         let mut b = device.alloc::<f32>(split.len())?;
-        let uniforms = device.alloc_from(&self.uniforms)?;
-        let tw = device.alloc_from(&self.step2)?;
+        // The uniforms: the passes' twiddles, then the transposing step's factors.
+        let (table, factors) = &self.step2[usize::from(device.gpu() != Gpu::Vc4)];
+        let mut words = [&self.uniforms[..], factors].concat();
+        if words.is_empty() {
+            words.push(0.0);
+        }
+        let uniforms = device.alloc_from(&words)?;
+        let tw = device.alloc_from(table)?;
         let kernel = self.kernel_for(count as usize);
         let report = kernel.run(device, (&mut a, &mut b, &uniforms, &tw, count))?;
         // The passes alternate a → b → a …; the transposing step writes the other one.
