@@ -431,7 +431,7 @@ pub const SPLIT_MIN_LEN: usize = 1 << 10;
 /// QPUs a split transform runs on at most. On the VideoCore IV every store is a VDW DMA of at
 /// most the QPU's share of the VPM's 64 rows (`64 >> ceil(log2 QPUs)`), all through one DMA
 /// engine, and a split pass is bound by it: 8 QPUs store 8 rows per DMA where 12 store 4,
-/// which models faster at every length (2^12: 0.37 against 0.47 ms; 2^16: 5.3 against 6.2;
+/// which models faster at every length (2^12: 0.34 against 0.43 ms; 2^16: 4.8 against 5.8;
 /// 2^20: 183 against 205). GPU_FFT runs on 8 QPUs too.
 pub const SPLIT_QPUS: u32 = 8;
 
