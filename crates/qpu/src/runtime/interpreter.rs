@@ -43,6 +43,15 @@ impl Interpreter {
 }
 
 impl Backend for Interpreter {
+    fn compiles_for(&self) -> crate::compiler::Gpu {
+        use crate::compiler::Gpu;
+        match self.config.float_unit {
+            interp::ops::FloatUnit::Vc4 => Gpu::Vc4,
+            interp::ops::FloatUnit::V42 => Gpu::Vc6,
+            interp::ops::FloatUnit::V71 => Gpu::Vc7,
+        }
+    }
+
     fn name(&self) -> &str {
         match self.config.float_unit {
             interp::ops::FloatUnit::Vc4 => "interpreter",

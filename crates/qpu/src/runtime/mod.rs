@@ -351,6 +351,11 @@ pub trait Backend: Send + Sync {
     fn max_qpus(&self) -> u32 {
         VC4_QPUS
     }
+    /// The GPU generation whose code, and float arithmetic, runs the kernels: the
+    /// VideoCore IV unless the backend says otherwise.
+    fn compiles_for(&self) -> crate::compiler::Gpu {
+        crate::compiler::Gpu::Vc4
+    }
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -413,6 +418,13 @@ impl Device {
     /// The backend.
     pub fn backend(&self) -> &dyn Backend {
         &*self.backend
+    }
+
+    /// The GPU generation whose code and float arithmetic run the kernels (the VideoCore IV
+    /// truncates float results, the V3D generations round them to nearest): libraries whose
+    /// numerics depend on it ask here.
+    pub fn gpu(&self) -> crate::compiler::Gpu {
+        self.backend.compiles_for()
     }
 
     /// The most QPUs a kernel may run on with this device: 12 on a Pi 1-3 and the

@@ -100,6 +100,10 @@ impl Device {
 }
 
 impl Backend for V3dEmulatorBackend {
+    fn compiles_for(&self) -> Gpu {
+        Gpu::from(self.version)
+    }
+
     fn name(&self) -> &str {
         match self.version {
             V3dVersion::V42 => "emulator-vc6",

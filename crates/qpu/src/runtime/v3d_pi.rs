@@ -224,6 +224,10 @@ impl Backend for V3dPi {
         NAME
     }
 
+    fn compiles_for(&self) -> Gpu {
+        gpu_of(self.version())
+    }
+
     fn describe(&self) -> String {
         let info = self.v3d.info();
         format!(
