@@ -92,6 +92,31 @@ impl Path {
     }
 }
 
+/// What [`crate::vc4::machine`]'s plain loop does for an instruction, chosen once at
+/// decode time so that the loop dispatches once per instruction and runs only the work the
+/// instruction's shape needs (a refinement of [`Path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// [`Path::Fast`] with both operations nop: nothing to compute or write.
+    Nothing,
+    /// [`Path::Fast`] in [`Direct`] form with one side nop: the add (or mul) operation
+    /// straight on the value table.
+    AddDirect,
+    MulDirect,
+    /// [`Path::Fast`] in [`Direct`] form with both sides, in this order.
+    AddMulDirect,
+    MulAddDirect,
+    /// [`Path::Fast`] through the scratch results (conditions, flags, or an order in which
+    /// one side would overwrite the other's operand).
+    Fast,
+    Rotate,
+    LoadImm,
+    Branch,
+    Io,
+    /// Not run by the plain loop.
+    Stop,
+}
+
 /// Whether and in which order the fast path runs the two operations straight on the value
 /// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +236,8 @@ pub(crate) struct Decoded {
     pub io_read: bool,
     /// How the executor runs the instruction.
     pub path: Path,
+    /// How the plain loop runs it.
+    pub step: Step,
     /// A hint for the executor, never for results: whether a run of plain instructions
     /// starting here was longer than this one instruction the last time (so is worth the
     /// plain loop's set-up).
@@ -301,6 +328,7 @@ impl Decoded {
             cond_acc_write: false,
             io_read: false,
             path: Path::General,
+            step: Step::Stop,
             plain_run: std::cell::Cell::new(true),
             tmu_allocation: std::cell::Cell::new(0),
             needs_history_checks: false,
@@ -401,6 +429,7 @@ impl Decoded {
         Decoded {
             loaded: false,
             path: Path::General,
+            step: Step::Stop,
             ..Decoded::new(Instruction::Alu(qpu_isa::vc4::AluInstruction::NOP))
         }
     }
@@ -633,6 +662,22 @@ impl Decoded {
             Path::Io
         } else {
             Path::General
+        };
+        let (add, mul) = (self.op_add != AddOp::Nop, self.op_mul != MulOp::Nop);
+        self.step = match self.path {
+            Path::Fast => match self.direct {
+                Direct::AddFirst if add && mul => Step::AddMulDirect,
+                Direct::AddFirst if add => Step::AddDirect,
+                Direct::AddFirst if mul => Step::MulDirect,
+                Direct::AddFirst => Step::Nothing,
+                Direct::MulFirst => Step::MulAddDirect,
+                Direct::No => Step::Fast,
+            },
+            Path::Rotate => Step::Rotate,
+            Path::LoadImm => Step::LoadImm,
+            Path::Branch => Step::Branch,
+            Path::Io => Step::Io,
+            Path::General => Step::Stop,
         };
     }
 }

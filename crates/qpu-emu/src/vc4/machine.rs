@@ -19,7 +19,7 @@ use crate::memory::{LendingMemory, MemoryError};
 use crate::vc4::alu::{self, Flags, Lanes};
 use crate::vc4::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
 use crate::vc4::decode::{
-    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
+    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate, Step,
 };
 use crate::vc4::report::{QpuReport, RunReport};
 use crate::vc4::rules::latency;
@@ -740,49 +740,59 @@ fn run_plain(
     }
     loop {
         let d = &page[slot_of(pc)];
-        if d.path == Path::Io {
-            // As the general part of `run_qpu_until` runs it: in global order, after any
-            // stall (the run stops before either), with the QPU's state written back first.
-            if d.may_stall || (d.shared && (time, q.id) > limit) {
-                break;
+        // Of the history rules, which may apply besides the register-file distance.
+        let history = match d.step {
+            Step::Io => {
+                // As the general part of `run_qpu_until` runs it: in global order, after any
+                // stall (the run stops before either), with the QPU's state written back first.
+                if d.may_stall || (d.shared && (time, q.id) > limit) {
+                    break;
+                }
+                save!();
+                execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                load!();
+                if icount > limits.icount_limit || time > limits.max_cycles {
+                    return Err(budget_error(q, config, limits.icount_limit));
+                }
+                // A TMU load brought in an undefined value (only the general path tracks it), a
+                // QPU was woken, or the PC left the page.
+                if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
+                    break;
+                }
+                continue;
             }
-            save!();
-            execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
-            load!();
-            if icount > limits.icount_limit || time > limits.max_cycles {
-                return Err(budget_error(q, config, limits.icount_limit));
+            Step::Stop => break,
+            Step::Rotate => {
+                if d.rotate_sources & prev_acc_writes != 0 {
+                    break;
+                }
+                d.needs_history_checks
             }
-            // A TMU load brought in an undefined value (only the general path tracks it), a
-            // QPU was woken, or the PC left the page.
-            if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
-                break;
-            }
-            continue;
-        }
-        let (runs, history) = match d.path {
-            Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
-            Path::Rotate => (
-                d.rotate_sources & prev_acc_writes == 0,
-                d.needs_history_checks,
-            ),
-            // Of the history rules only "branch in a delay slot" can apply besides the
-            // register-file distance (see the branch path of `run_qpu_until`).
-            Path::Branch => (true, q.branch_slots > 0),
-            Path::Io | Path::General => (false, false),
+            // Only "branch in a delay slot" (see the branch path of `run_qpu_until`).
+            Step::Branch => q.branch_slots > 0,
+            _ => d.needs_history_checks,
         };
-        if !runs {
-            break;
-        }
         if limits.check && ((d.phys_reads & prev_phys_writes) != 0 || history) {
             save!();
             check_history(q, d, config)
                 .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
         }
         latch_reads(q, d);
-        match d.path {
-            Path::Fast => execute_fast::<false>(q, d, limits.flags_rule, icount),
-            Path::Rotate => execute_fast::<true>(q, d, limits.flags_rule, icount),
-            Path::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
+        match d.step {
+            Step::Nothing => {}
+            Step::AddDirect => (d.add_direct)(&mut q.file, &d.direct_rows[0]),
+            Step::MulDirect => (d.mul_direct)(&mut q.file, &d.direct_rows[1]),
+            Step::AddMulDirect => {
+                (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+            }
+            Step::MulAddDirect => {
+                (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+            }
+            Step::Fast => execute_scratch::<false>(q, d, limits.flags_rule, icount),
+            Step::Rotate => execute_scratch::<true>(q, d, limits.flags_rule, icount),
+            Step::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
             _ => {
                 if let Kind::Branch(branch) = &d.kind {
                     q.pc = pc;
@@ -1212,25 +1222,34 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 /// `ROTATE`: the instruction rotates the mul result ([`Path::Rotate`]).
 #[inline(always)]
 fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
-    let add = d.op_add != AddOp::Nop;
-    let mul = d.op_mul != MulOp::Nop;
     match d.direct {
         Direct::AddFirst => {
-            if add {
+            if d.op_add != AddOp::Nop {
                 (d.add_direct)(&mut q.file, &d.direct_rows[0]);
             }
-            if mul {
+            if d.op_mul != MulOp::Nop {
                 (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
             }
-            return;
         }
         Direct::MulFirst => {
             (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
             (d.add_direct)(&mut q.file, &d.direct_rows[0]);
-            return;
         }
-        Direct::No => {}
+        Direct::No => execute_scratch::<ROTATE>(q, d, flags_rule, icount),
     }
+}
+
+/// [`execute_fast`] for [`Direct::No`] ([`Step::Fast`] and [`Step::Rotate`]): through the
+/// scratch results, with conditional writes and flags.
+#[inline(always)]
+fn execute_scratch<const ROTATE: bool>(
+    q: &mut Qpu,
+    d: &Decoded,
+    flags_rule: FlagsRule,
+    icount: u64,
+) {
+    let add = d.op_add != AddOp::Nop;
+    let mul = d.op_mul != MulOp::Nop;
     let Qpu {
         file,
         results,

@@ -201,6 +201,27 @@ fn alu_word() -> impl Strategy<Value = u64> {
         )
 }
 
+/// An ALU instruction word of the shapes the plain loop runs straight on the value table
+/// (`Step::AddDirect` and the other direct steps): [`alu_word`] without signal (small
+/// immediates kept), pack, unpack or `setf`, and with both writes unconditional.
+fn plain_alu_word() -> impl Strategy<Value = u64> {
+    (alu_word(), 0u8..4).prop_map(|(word, nop_side)| {
+        let sig = word >> 60;
+        let sig = if sig == 13 { 13 } else { 1 };
+        // Signal, unpack, pm, pack, both conditions, sf: cleared, then set as above.
+        let word = (word & !(0xffff_e000u64 << 32)) | (sig << 60) | (1 << 49) | (1 << 46);
+        // Now and then one side a nop writing nowhere (op_add bits 24–28, op_mul 29–31,
+        // waddr_add 38–43, waddr_mul 32–37), or the add writing r0 and the mul reading it
+        // (mul_a bits 3–5: the mul must go first).
+        match nop_side {
+            0 => (word & !(0x1f << 24) & !(0x3f << 38)) | (39 << 38),
+            1 => (word & !(0x7 << 29) & !(0x3f << 32)) | (39 << 32),
+            2 => (word & !(0x3f << 38) & !(0x7 << 3)) | (32 << 38),
+            _ => word,
+        }
+    })
+}
+
 /// A load immediate (32-bit or per-element modes).
 fn load_imm_word() -> impl Strategy<Value = u64> {
     (
@@ -259,7 +280,12 @@ fn branch_word() -> impl Strategy<Value = u64> {
 fn program() -> impl Strategy<Value = Vec<u64>> {
     let init = prop::collection::vec(any::<u32>(), 20);
     let body = prop::collection::vec(
-        prop_oneof![12 => alu_word(), 3 => load_imm_word(), 1 => branch_word()],
+        prop_oneof![
+            12 => alu_word(),
+            4 => plain_alu_word(),
+            3 => load_imm_word(),
+            1 => branch_word()
+        ],
         1..48,
     );
     (init, body).prop_map(|(init, body)| {
@@ -380,20 +406,27 @@ fn random_programs_reach_the_fast_paths() {
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let mut seen = [0usize; 6];
+    // And every step of the plain loop ([`super::decode::Step`]).
+    let mut steps = [0usize; 11];
     let mut completed = 0;
     let io_before = IO_RUNS.with(std::cell::Cell::get);
     for _ in 0..128 {
         let words = program().new_tree(&mut runner).unwrap().current();
         for &w in &words {
             if let Ok(instr) = qpu_isa::vc4::Instruction::decode(w) {
-                seen[Decoded::new(instr).path as usize] += 1;
+                let d = Decoded::new(instr);
+                seen[d.path as usize] += 1;
+                steps[d.step as usize] += 1;
             }
         }
         completed += usize::from(!run(&words, &configs()[0], false).0.starts_with("error"));
     }
     let io_runs = IO_RUNS.with(std::cell::Cell::get) - io_before;
     assert!(seen.iter().all(|&n| n > 30), "paths seen: {seen:?}");
-    eprintln!("{completed} of 128 completed, paths {seen:?}, {io_runs} ran on the I/O path");
+    assert!(steps.iter().all(|&n| n > 10), "steps seen: {steps:?}");
+    eprintln!(
+        "{completed} of 128 completed, paths {seen:?}, steps {steps:?}, {io_runs} ran on the I/O path"
+    );
     assert!(completed > 12, "{completed} of 128 programs ran to the end");
     assert!(io_runs > 100, "{io_runs} instructions ran on the I/O path");
 }
