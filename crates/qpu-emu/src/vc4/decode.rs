@@ -238,6 +238,14 @@ pub(crate) struct Decoded {
     pub path: Path,
     /// How the plain loop runs it.
     pub step: Step,
+    /// The plain loop may run it inside a block of straight-line instructions: a step on
+    /// the value table or the scratch results (not a branch or I/O) that needs no hazard
+    /// check besides the register-file distance rule.
+    pub blockable: bool,
+    /// A hint for the plain loop, never for results: how many instructions from this one
+    /// on (same page, consecutive) are blockable with no register-file distance clash
+    /// between neighbours; 0 while not worked out (see `machine::block_len`).
+    pub block: std::cell::Cell<u8>,
     /// A hint for the executor, never for results: whether a run of plain instructions
     /// starting here was longer than this one instruction the last time (so is worth the
     /// plain loop's set-up).
@@ -329,6 +337,8 @@ impl Decoded {
             io_read: false,
             path: Path::General,
             step: Step::Stop,
+            blockable: false,
+            block: std::cell::Cell::new(0),
             plain_run: std::cell::Cell::new(true),
             tmu_allocation: std::cell::Cell::new(0),
             needs_history_checks: false,
@@ -430,6 +440,7 @@ impl Decoded {
             loaded: false,
             path: Path::General,
             step: Step::Stop,
+            blockable: false,
             ..Decoded::new(Instruction::Alu(qpu_isa::vc4::AluInstruction::NOP))
         }
     }
@@ -679,6 +690,17 @@ impl Decoded {
             Path::Io => Step::Io,
             Path::General => Step::Stop,
         };
+        self.blockable = matches!(
+            self.step,
+            Step::Nothing
+                | Step::AddDirect
+                | Step::MulDirect
+                | Step::AddMulDirect
+                | Step::MulAddDirect
+                | Step::Fast
+                | Step::Rotate
+                | Step::LoadImm
+        ) && !self.needs_history_checks;
     }
 }
 

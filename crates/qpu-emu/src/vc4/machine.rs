@@ -114,6 +114,8 @@ impl CodeCache {
         let decoded = if self.force_general {
             Decoded {
                 path: Path::General,
+                step: crate::vc4::decode::Step::Stop,
+                blockable: false,
                 ..decoded
             }
         } else {
@@ -121,6 +123,10 @@ impl CodeCache {
         };
         self.pages[page][slot_of(pc)] = decoded;
         self.filled.push((page, slot_of(pc)));
+        // A block that ended at this word may grow now (see `block_len`).
+        for d in self.pages[page].iter() {
+            d.block.set(0);
+        }
         Ok(())
     }
 }
@@ -739,7 +745,63 @@ fn run_plain(
         };
     }
     loop {
-        let d = &page[slot_of(pc)];
+        let slot = slot_of(pc);
+        let d = &page[slot];
+        // A block of straight-line instructions whose only hazard rule is the register-file
+        // distance, which holds between them (`block_len`): one check of that rule for the
+        // first, one budget, delay-slot and page check for all (it stops at the end of the
+        // delay slots, where the branch target takes over).
+        if d.blockable {
+            let mut k = block_len(page, slot);
+            if q.branch_slots > 0 {
+                k = k.min(usize::from(q.branch_slots));
+            }
+            let n = k as u64;
+            if k > 1
+                && icount + n <= limits.icount_limit
+                && time + n * limits.clocks_per_instruction <= limits.max_cycles
+                && !(limits.check && (d.phys_reads & prev_phys_writes) != 0)
+                && d.rotate_sources & prev_acc_writes == 0
+            {
+                #[cfg(test)]
+                path_tests::note_block(n);
+                for (i, d) in (icount..).zip(&page[slot..slot + k]) {
+                    latch_reads(q, d);
+                    match d.step {
+                        Step::Nothing => {}
+                        Step::AddDirect => (d.add_direct)(&mut q.file, &d.direct_rows[0]),
+                        Step::MulDirect => (d.mul_direct)(&mut q.file, &d.direct_rows[1]),
+                        Step::AddMulDirect => {
+                            (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                            (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                        }
+                        Step::MulAddDirect => {
+                            (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                            (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                        }
+                        Step::Fast => execute_scratch::<false>(q, d, limits.flags_rule, i),
+                        Step::Rotate => execute_scratch::<true>(q, d, limits.flags_rule, i),
+                        _ => load_immediate_fast(q, d, limits.flags_rule, i),
+                    }
+                }
+                let last = &page[slot + k - 1];
+                prev_phys_writes = last.phys_writes;
+                prev_acc_writes = last.acc_writes;
+                icount += n;
+                time += n * limits.clocks_per_instruction;
+                pc = pc.wrapping_add(8 * k as u32);
+                if q.branch_slots > 0 {
+                    q.branch_slots -= k as u8;
+                    if q.branch_slots == 0 {
+                        pc = q.branch_target.take().unwrap_or(pc);
+                    }
+                }
+                if pc & PAGE_KEY_MASK != page_key {
+                    break;
+                }
+                continue;
+            }
+        }
         // Of the history rules, which may apply besides the register-file distance.
         let history = match d.step {
             Step::Io => {
@@ -829,6 +891,42 @@ fn run_plain(
     }
     save!();
     Ok(icount - start)
+}
+
+/// How many instructions from `slot` on the plain loop may run as one block: consecutive
+/// [`Decoded::blockable`] words of the page, none reading a physical register its
+/// predecessor writes (so the register-file distance rule holds inside the block) or
+/// rotating an accumulator its predecessor writes (which takes the general path); the
+/// first is checked against what ran before. Worked out once per word and kept in
+/// [`Decoded::block`] until a word of the page is decoded (`CodeCache::decode`: a block
+/// that ended at a word not decoded yet may grow).
+#[inline(always)]
+fn block_len(page: &[Decoded; PAGE_SLOTS], slot: usize) -> usize {
+    let cached = page[slot].block.get();
+    if cached != 0 {
+        return usize::from(cached);
+    }
+    block_len_slow(page, slot)
+}
+
+#[cold]
+#[inline(never)]
+fn block_len_slow(page: &[Decoded; PAGE_SLOTS], slot: usize) -> usize {
+    let mut len = 0;
+    let (mut prev_writes, mut prev_acc_writes) = (0, 0);
+    for d in &page[slot..] {
+        if !d.blockable
+            || d.phys_reads & prev_writes != 0
+            || d.rotate_sources & prev_acc_writes != 0
+            || len == usize::from(u8::MAX)
+        {
+            break;
+        }
+        (prev_writes, prev_acc_writes) = (d.phys_writes, d.acc_writes);
+        len += 1;
+    }
+    page[slot].block.set(len as u8);
+    len
 }
 
 #[cold]

@@ -18,11 +18,18 @@ thread_local! {
     static LAST: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     /// Instructions run on [`super::Path::Io`] on this thread.
     static IO_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Instructions run in blocks by `run_plain` on this thread.
+    static BLOCK_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Called for every instruction `execute_io` runs (tests only).
 pub(super) fn note_io() {
     IO_RUNS.with(|n| n.set(n.get() + 1));
+}
+
+/// Called for every block of instructions `run_plain` runs as one (tests only).
+pub(super) fn note_block(len: u64) {
+    BLOCK_RUNS.with(|n| n.set(n.get() + len));
 }
 
 /// Called at the end of every run (tests only).
@@ -310,7 +317,12 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
         // ldi vw_setup, 0x1a00: VPM writes go to consecutive rows from row 0, 32-bit
         // horizontal (guide section 7, VPM generic block write setup).
         words.push(0xe002_1000_0000_0000 | (49 << 38) | (39 << 32) | 0x1a00);
+        // ldi ra20, 0: the pass count (the body uses registers 0–7 only).
+        words.push(0xe002_0000_0000_0000 | (20 << 38) | (39 << 32));
         words.extend([NOP; 3]);
+        // The body runs twice: the second pass finds its words decoded, so the plain
+        // loop runs blocks of them (`run_plain`).
+        let body_start = words.len();
         let mut prev_writes = 0u64;
         // TMU requests written and not loaded yet (straight-line count; branches may skip
         // some).
@@ -363,6 +375,27 @@ fn program() -> impl Strategy<Value = Vec<u64>> {
             let load = (NOP & !(15 << 60)) | ((10 + tmu as u64) << 60);
             words.extend(std::iter::repeat_n(load, n as usize));
         }
+        // Out of reach of the body's forward branches (at most 3 delay slots and 3 words
+        // skipped): or.setf -, ra20, ra20; ldi ra20, 1; brr.allz body (Z set: the first
+        // pass); three delay slots.
+        words.extend([NOP; 7]);
+        words.push(
+            (1 << 60)
+                | (1 << 49)
+                | (1 << 45)
+                | (39 << 38)
+                | (39 << 32)
+                | (21 << 24)
+                | (20 << 18)
+                | (39 << 12)
+                | (6 << 9)
+                | (6 << 6),
+        );
+        words.push(0xe002_0000_0000_0000 | (20 << 38) | (39 << 32) | 1);
+        // Relative to the word after the delay slots.
+        let back = (body_start as i64 - (words.len() as i64 + 4)) * 8;
+        words.push((15 << 60) | (1 << 51) | (39 << 38) | (39 << 32) | u64::from(back as u32));
+        words.extend([NOP; 3]);
         words.extend([NOP; 4]);
         words.extend([0x3000_09e7_009e_7000, NOP, NOP]);
         words
@@ -410,6 +443,7 @@ fn random_programs_reach_the_fast_paths() {
     let mut steps = [0usize; 11];
     let mut completed = 0;
     let io_before = IO_RUNS.with(std::cell::Cell::get);
+    let blocks_before = BLOCK_RUNS.with(std::cell::Cell::get);
     for _ in 0..128 {
         let words = program().new_tree(&mut runner).unwrap().current();
         for &w in &words {
@@ -420,8 +454,11 @@ fn random_programs_reach_the_fast_paths() {
             }
         }
         completed += usize::from(!run(&words, &configs()[0], false).0.starts_with("error"));
+        // Without hazard checks more programs reach their second pass (blocks).
+        run(&words, &configs()[2], false);
     }
     let io_runs = IO_RUNS.with(std::cell::Cell::get) - io_before;
+    let block_runs = BLOCK_RUNS.with(std::cell::Cell::get) - blocks_before;
     assert!(seen.iter().all(|&n| n > 30), "paths seen: {seen:?}");
     assert!(steps.iter().all(|&n| n > 10), "steps seen: {steps:?}");
     eprintln!(
@@ -429,4 +466,91 @@ fn random_programs_reach_the_fast_paths() {
     );
     assert!(completed > 12, "{completed} of 128 programs ran to the end");
     assert!(io_runs > 100, "{io_runs} instructions ran on the I/O path");
+    eprintln!("{block_runs} instructions ran in blocks");
+    assert!(block_runs > 100, "{block_runs} instructions ran in blocks");
+}
+
+/// Loops whose second and later passes run in blocks (`run_plain`): direct steps,
+/// conditional writes, flags, rotations, load immediates and multiply shapes, in and out
+/// of branch delay slots, against the general path under every configuration; then the
+/// same with an instruction budget that runs out inside a block.
+#[test]
+fn loops_run_in_blocks_as_on_the_general_path() {
+    // The benchmark ALU loop, and the flag-heavy loop of `benches/flag_loop.qasm` with a
+    // load immediate, a mul-first pair and more straight-line words added, both with a
+    // fixed iteration count.
+    let programs = [
+        "
+    mov r0, 23
+    mov r1, 0
+    mov r2, 1.0
+    mov r3, 1.5
+:loop
+    add r1, r1, r0; fmul r2, r2, r3
+    sub.setf r0, r0, 1
+    brr.anynz -, r:loop
+    xor r3, r1, r0; v8adds r2, r2, r1
+    or r1, r1, 3; mul24 r3, r3, r0
+    max r1, r1, r3
+    nop; thrend
+    nop
+    nop
+",
+        "
+    mov r0, 17
+    mov r1, elem_num
+    mov r2, 1
+    mov r3, 7
+    mov ra0, 0x55
+    mov ra3, 1
+:loop
+    add.setf r1, r1, r2; mov ra1, r3 >> 1
+    xor.setf r2, r2, ra0
+    mov.ifz.setf r3, r1; v8adds rb1, r1, r2
+    mov rb2, 0x1234
+    add r1, r1, r2; mul24 r2, r1, r3
+    mov.ifn r3, r2; fmul ra4, r2, r3
+    sub.setf r0, r0, ra3; mov r3, r1 >> 2
+    brr.anynz -, r:loop
+    nop.setf; mov ra2, r1 >> 3
+    and.setf r1, r1, ra0; v8adds r2, r2, r1
+    or.setf r2, r2, 1
+    nop; thrend
+    nop
+    nop
+",
+    ];
+    let before = BLOCK_RUNS.with(std::cell::Cell::get);
+    for source in programs {
+        let words: Vec<u64> = qpu_isa::vc4::assemble(source)
+            .expect("test program assembles")
+            .iter()
+            .map(qpu_isa::vc4::Instruction::encode)
+            .collect();
+        for config in configs() {
+            let fast = run(&words, &config, false);
+            assert!(!fast.0.starts_with("error"), "{}", fast.0);
+            assert_eq!(fast, run(&words, &config, true));
+            // Budgets that run out at every instruction of a pass.
+            for max_instructions in 40..60 {
+                let config = EmulatorConfig {
+                    max_instructions,
+                    ..config.clone()
+                };
+                let fast = run(&words, &config, false);
+                assert!(fast.0.starts_with("error"), "{}", fast.0);
+                assert_eq!(fast, run(&words, &config, true));
+            }
+            // And cycle budgets, some within the run, some past it.
+            for max_cycles in (40..400).step_by(7) {
+                let config = EmulatorConfig {
+                    max_cycles,
+                    ..config.clone()
+                };
+                assert_eq!(run(&words, &config, false), run(&words, &config, true));
+            }
+        }
+    }
+    let blocks = BLOCK_RUNS.with(std::cell::Cell::get) - before;
+    assert!(blocks > 1000, "{blocks} instructions ran in blocks");
 }
