@@ -222,6 +222,9 @@ pub(crate) struct Decoded {
     pub thread_end_forbidden: Option<&'static str>,
     /// May have to wait before issuing (TMU load, VPM read, DMA wait or start).
     pub may_stall: bool,
+    /// The only wait it may have is a TMU load's for its FIFO's front (no VPM read, DMA
+    /// wait or start).
+    pub stalls_on_tmu_only: bool,
     /// Value-table rows of add_a, add_b, mul_a, mul_b.
     pub src: [u8; 4],
     /// Fast path: value-table rows the add and mul results go to ([`rows::SINK`] for none,
@@ -330,6 +333,7 @@ impl Decoded {
             is_thread_end: false,
             thread_end_forbidden: None,
             may_stall: false,
+            stalls_on_tmu_only: false,
             src: [rows::ZERO as u8; 4],
             dst_rows: [rows::SINK as u8; 2],
             store_conds: [Cond::Always; 2],
@@ -536,6 +540,10 @@ impl Decoded {
             || stalling_read
             || (live_add && matches!(self.dst_add, Dest::VdrAddress | Dest::VdwAddress))
             || (live_mul && matches!(self.dst_mul, Dest::VdrAddress | Dest::VdwAddress));
+        let dma_start = [(live_add, self.dst_add), (live_mul, self.dst_mul)]
+            .iter()
+            .any(|&(live, dest)| live && matches!(dest, Dest::VdrAddress | Dest::VdwAddress));
+        self.stalls_on_tmu_only = ldtmu && !stalling_read && !dma_start;
         self.needs_history_checks = self.reads_r4
             || self.writes_r4
             || self.reads_uniform

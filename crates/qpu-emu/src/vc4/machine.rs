@@ -807,7 +807,7 @@ fn run_plain(
             Step::Io => {
                 // As the general part of `run_qpu_until` runs it: in global order, after any
                 // stall (the run stops before either), with the QPU's state written back first.
-                if d.may_stall || (d.shared && (time, q.id) > limit) {
+                if (d.may_stall && !tmu_ready(q, d, time)) || (d.shared && (time, q.id) > limit) {
                     break;
                 }
                 save!();
@@ -986,6 +986,19 @@ fn stall_until(q: &Qpu, d: &Decoded, early_vpm_read: EarlyVpmRead) -> Option<(u6
         }
     }
     None
+}
+
+/// Whether `d` (which may stall) can issue at `time` without waiting: its only possible
+/// wait is a TMU load's, and the FIFO's front is ready (or the FIFO is empty, an error the
+/// hazard check reports as the general path does).
+#[inline(always)]
+fn tmu_ready(q: &Qpu, d: &Decoded, time: u64) -> bool {
+    d.stalls_on_tmu_only
+        && ldtmu(d.signal).is_some_and(|tmu| {
+            q.tmu_fifo[tmu]
+                .front()
+                .is_none_or(|front| front.ready_at <= time)
+        })
 }
 
 /// Which TMU FIFO a signal pops, if it is a TMU load.
