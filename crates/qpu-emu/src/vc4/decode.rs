@@ -243,7 +243,7 @@ pub(crate) struct Decoded {
     pub step: Step,
     /// The plain loop may run it inside a block of straight-line instructions: a step on
     /// the value table or the scratch results (not a branch or I/O) that needs no hazard
-    /// check besides the register-file distance rule.
+    /// check besides the register-file distance rule and those of an r4 read.
     pub blockable: bool,
     /// A hint for the plain loop, never for results: how many instructions from this one
     /// on (same page, consecutive) are blockable with no register-file distance clash
@@ -279,6 +279,8 @@ pub(crate) struct Decoded {
     pub may_poison: bool,
     /// Needs the hazard checks beyond the register-file distance rule.
     pub needs_history_checks: bool,
+    /// ... other than those of a read of r4.
+    pub history_besides_r4_read: bool,
 }
 
 impl Decoded {
@@ -346,6 +348,7 @@ impl Decoded {
             plain_run: std::cell::Cell::new(true),
             tmu_allocation: std::cell::Cell::new(0),
             needs_history_checks: false,
+            history_besides_r4_read: false,
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,
             latch_set: 0,
@@ -544,13 +547,13 @@ impl Decoded {
             .iter()
             .any(|&(live, dest)| live && matches!(dest, Dest::VdrAddress | Dest::VdwAddress));
         self.stalls_on_tmu_only = ldtmu && !stalling_read && !dma_start;
-        self.needs_history_checks = self.reads_r4
-            || self.writes_r4
+        self.history_besides_r4_read = self.writes_r4
             || self.reads_uniform
             || ldtmu
             || self.is_branch
             || self.is_thread_end
             || reads.contains(&Some(Read::Vpm));
+        self.needs_history_checks = self.reads_r4 || self.history_besides_r4_read;
         let plain = |dest: Dest| {
             matches!(
                 dest,
@@ -708,7 +711,7 @@ impl Decoded {
                 | Step::Fast
                 | Step::Rotate
                 | Step::LoadImm
-        ) && !self.needs_history_checks;
+        ) && !self.history_besides_r4_read;
     }
 }
 

@@ -62,6 +62,11 @@ pub(crate) struct CodeCache {
     /// against it.
     #[cfg(test)]
     pub(crate) force_general: bool,
+    /// Tests: start `run_plain` wherever a plain instruction is next, whatever the
+    /// `plain_run` hint says (the hint never changes results), so that tests reach it in
+    /// more states.
+    #[cfg(test)]
+    pub(crate) always_plain: bool,
 }
 
 impl CodeCache {
@@ -565,7 +570,11 @@ fn run_qpu_until(
         }
         // A run of plain instructions goes to `run_plain`; where that ran one instruction only
         // last time, the one-instruction paths below are cheaper.
-        if path.plain() && !q.ending && d.plain_run.get() {
+        #[cfg(not(test))]
+        let hint = d.plain_run.get();
+        #[cfg(test)]
+        let hint = d.plain_run.get() || code.always_plain;
+        if path.plain() && !q.ending && hint {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -752,7 +761,8 @@ fn run_plain(
         // first, one budget, delay-slot and page check for all (it stops at the end of the
         // delay slots, where the branch target takes over).
         if d.blockable {
-            let mut k = block_len(page, slot);
+            let (len, reads_r4) = block_len(page, slot);
+            let mut k = len;
             if q.branch_slots > 0 {
                 k = k.min(usize::from(q.branch_slots));
             }
@@ -762,6 +772,11 @@ fn run_plain(
                 && time + n * limits.clocks_per_instruction <= limits.max_cycles
                 && !(limits.check && (d.phys_reads & prev_phys_writes) != 0)
                 && d.rotate_sources & prev_acc_writes == 0
+                // The r4 rules hold for the first instruction, so for all of them (no SFU
+                // write or TMU load in a block).
+                && !(reads_r4
+                    && limits.check
+                    && (!q.r4_loaded || within(q.last_sfu, icount, SFU_SHADOW)))
             {
                 #[cfg(test)]
                 path_tests::note_block(n);
@@ -893,40 +908,47 @@ fn run_plain(
     Ok(icount - start)
 }
 
-/// How many instructions from `slot` on the plain loop may run as one block: consecutive
-/// [`Decoded::blockable`] words of the page, none reading a physical register its
-/// predecessor writes (so the register-file distance rule holds inside the block) or
-/// rotating an accumulator its predecessor writes (which takes the general path); the
-/// first is checked against what ran before. Worked out once per word and kept in
-/// [`Decoded::block`] until a word of the page is decoded (`CodeCache::decode`: a block
-/// that ended at a word not decoded yet may grow).
+/// How many instructions from `slot` on the plain loop may run as one block, and whether
+/// one of them reads r4: consecutive [`Decoded::blockable`] words of the page, none
+/// reading a physical register its predecessor writes (so the register-file distance rule
+/// holds inside the block) or rotating an accumulator its predecessor writes (which takes
+/// the general path); the first is checked against what ran before, and the r4 rules
+/// against the QPU's state (they cannot change inside a block). Worked out once per word
+/// and kept in [`Decoded::block`] (the length, plus 128 for an r4 read) until a word of
+/// the page is decoded (`CodeCache::decode`: a block that ended at a word not decoded yet
+/// may grow).
 #[inline(always)]
-fn block_len(page: &[Decoded; PAGE_SLOTS], slot: usize) -> usize {
+fn block_len(page: &[Decoded; PAGE_SLOTS], slot: usize) -> (usize, bool) {
     let cached = page[slot].block.get();
-    if cached != 0 {
-        return usize::from(cached);
-    }
-    block_len_slow(page, slot)
+    let cached = if cached != 0 {
+        cached
+    } else {
+        block_len_slow(page, slot)
+    };
+    (usize::from(cached & 0x7f), cached & 0x80 != 0)
 }
 
 #[cold]
 #[inline(never)]
-fn block_len_slow(page: &[Decoded; PAGE_SLOTS], slot: usize) -> usize {
+fn block_len_slow(page: &[Decoded; PAGE_SLOTS], slot: usize) -> u8 {
     let mut len = 0;
+    let mut reads_r4 = false;
     let (mut prev_writes, mut prev_acc_writes) = (0, 0);
     for d in &page[slot..] {
         if !d.blockable
             || d.phys_reads & prev_writes != 0
             || d.rotate_sources & prev_acc_writes != 0
-            || len == usize::from(u8::MAX)
+            || len == 0x7f
         {
             break;
         }
         (prev_writes, prev_acc_writes) = (d.phys_writes, d.acc_writes);
+        reads_r4 |= d.reads_r4;
         len += 1;
     }
-    page[slot].block.set(len as u8);
-    len
+    let cached = len | if reads_r4 { 0x80 } else { 0 };
+    page[slot].block.set(cached);
+    cached
 }
 
 #[cold]

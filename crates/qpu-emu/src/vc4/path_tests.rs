@@ -92,8 +92,20 @@ const DATA_BYTES: u32 = 1 << 16;
 /// 64-byte steps) with or without the fast paths; returns the result text (with the VPM's
 /// rows and the data buffer after the run) and the final QPU state.
 fn run(words: &[u64], config: &EmulatorConfig, force_general: bool) -> (String, Vec<String>) {
+    run_with(words, config, force_general, false)
+}
+
+/// [`run`], and with `always_plain` ignoring the hint that decides where `run_plain`
+/// starts (`CodeCache::always_plain`).
+fn run_with(
+    words: &[u64],
+    config: &EmulatorConfig,
+    force_general: bool,
+    always_plain: bool,
+) -> (String, Vec<String>) {
     let mut emu = Emulator::new(config.clone()).unwrap();
     emu.code.force_general = force_general;
+    emu.code.always_plain = always_plain;
     emu.memory_mut().alloc_at(DATA, DATA_BYTES).unwrap();
     let pattern: Vec<u32> = (0..DATA_BYTES / 4)
         .map(|i| i.wrapping_mul(0x9e37_79b9))
@@ -427,7 +439,8 @@ proptest! {
         let config = &configs()[config];
         let fast = run(&words, config, false);
         let general = run(&words, config, true);
-        prop_assert_eq!(fast, general);
+        prop_assert_eq!(&fast, &general);
+        prop_assert_eq!(run_with(&words, config, false, true), general);
     }
 }
 
@@ -508,8 +521,10 @@ fn loops_run_in_blocks_as_on_the_general_path() {
     xor.setf r2, r2, ra0
     mov.ifz.setf r3, r1; v8adds rb1, r1, r2
     mov rb2, 0x1234
+    mov sfu_recip, r3
     add r1, r1, r2; mul24 r2, r1, r3
     mov.ifn r3, r2; fmul ra4, r2, r3
+    fadd r1, r1, r4; mov ra5, r4
     sub.setf r0, r0, ra3; mov r3, r1 >> 2
     brr.anynz -, r:loop
     nop.setf; mov ra2, r1 >> 3
@@ -521,25 +536,196 @@ fn loops_run_in_blocks_as_on_the_general_path() {
 ",
     ];
     let before = BLOCK_RUNS.with(std::cell::Cell::get);
-    for source in programs {
-        let words: Vec<u64> = qpu_isa::vc4::assemble(source)
-            .expect("test program assembles")
-            .iter()
-            .map(qpu_isa::vc4::Instruction::encode)
-            .collect();
+    // A block that reads r4, run a second time right after an SFU write: from the first
+    // delay slot (r4 ready by then), and from the last (one instruction too early: an
+    // error, found before the block runs).
+    // (Leading nops shift the instruction count, and with it where `run_qpu_until`
+    // re-arms its hint for `run_plain`, so that some runs arrive at the block inside
+    // `run_plain`.)
+    let sfu = |slot: usize, lead: usize| {
+        let mut delay = ["nop"; 3];
+        delay[slot] = "mov sfu_recip, r3";
+        format!(
+            "{}
+    mov r0, 0
+    mov r1, 1.0
+    mov r2, 2.0
+    mov r3, 3.0
+    mov sfu_recip, r3
+    nop
+    nop
+    nop
+:body
+    add r1, r1, r2
+    fadd r2, r2, r4
+    mov r3, r1
+    mov.setf -, r0
+    mov r0, 1
+    brr.allz -, r:body
+    {}
+    {}
+    {}
+    nop; thrend
+    nop
+    nop
+",
+            "    nop\n".repeat(lead),
+            delay[0],
+            delay[1],
+            delay[2]
+        )
+    };
+    // After a few passes with the SFU write in time, one too early.
+    let late = |lead: usize| {
+        format!(
+            "{}
+    mov r0, 6
+    mov r1, 1.0
+    mov r2, 2.0
+    mov r3, 3.0
+    mov sfu_recip, r3
+    nop
+    nop
+    nop
+:body
+    add r1, r1, r2
+    fadd r2, r2, r4
+    mov r3, r1
+    sub.setf r0, r0, 1
+    brr.anynz -, r:body
+    mov sfu_recip, r3
+    nop
+    nop
+    brr -, r:body
+    nop
+    nop
+    mov sfu_recip, r3
+    nop; thrend
+    nop
+    nop
+",
+            "    nop\n".repeat(lead)
+        )
+    };
+    for lead in 0..4 {
+        let early = run_words(&late(lead));
+        for config in &configs()[..2] {
+            let general = run(&early, config, true);
+            assert!(general.0.contains("r4"), "{}", general.0);
+            assert_eq!(run(&early, config, false), general);
+            assert_eq!(run_with(&early, config, false, true), general);
+        }
+    }
+    // Blocks whose first word, entered from the loop's last delay slot, reads the
+    // register-file register that slot writes (an error), or rotates the accumulator it
+    // writes (undefined lanes, tracked by the general path); entered the first time by
+    // falling through, where neither happens.
+    let entries = [
+        "
+    mov r0, 3
+    mov ra1, 5
+    nop
+:body
+    add r1, ra1, 1
+    mov r2, r1
+    sub.setf r0, r0, 1
+    brr.anynz -, r:body
+    nop
+    nop
+    mov ra1, r0
+    nop; thrend
+    nop
+    nop
+",
+        "
+    mov r0, 3
+    mov r1, 1
+    mov r3, 2
+    nop
+:body
+    nop; mov r2, r3 >> 1
+    add r1, r1, r2
+    sub.setf r0, r0, 1
+    brr.anynz -, r:body
+    nop
+    nop
+    mov r3, r1
+    nop; thrend
+    nop
+    nop
+",
+        // Inside a block: the first pass jumps to `second`, the loop to `first`, whose
+        // write `second` reads (an error) or rotates (undefined lanes).
+        "
+    mov r0, 3
+    mov ra1, 5
+    mov r3, 2
+    brr -, r:second
+    nop
+    nop
+    nop
+:first
+    mov ra1, r0; mov r3, r0
+:second
+    add r1, ra1, 1
+    mov r2, r1
+    sub.setf r0, r0, 1
+    brr.anynz -, r:first
+    nop
+    nop
+    nop
+    nop; thrend
+    nop
+    nop
+",
+        "
+    mov r0, 3
+    mov ra1, 5
+    mov r3, 2
+    brr -, r:second
+    nop
+    nop
+    nop
+:first
+    mov ra2, r0; mov r3, r0
+:second
+    nop; mov r2, r3 >> 1
+    add r1, r1, r2
+    sub.setf r0, r0, 1
+    brr.anynz -, r:first
+    nop
+    nop
+    nop
+    nop; thrend
+    nop
+    nop
+",
+    ];
+    for source in entries {
+        let words = run_words(source);
+        for config in &configs() {
+            let general = run(&words, config, true);
+            assert_eq!(run(&words, config, false), general);
+            assert_eq!(run_with(&words, config, false, true), general);
+        }
+    }
+    let in_time = sfu(0, 0);
+    for source in programs.iter().copied().chain([in_time.as_str()]) {
+        let words = run_words(source);
         for config in configs() {
             let fast = run(&words, &config, false);
             assert!(!fast.0.starts_with("error"), "{}", fast.0);
             assert_eq!(fast, run(&words, &config, true));
-            // Budgets that run out at every instruction of a pass.
-            for max_instructions in 40..60 {
+            assert_eq!(fast, run_with(&words, &config, false, true));
+            // Budgets that run out at every instruction of the first passes.
+            for max_instructions in 5..60 {
                 let config = EmulatorConfig {
                     max_instructions,
                     ..config.clone()
                 };
-                let fast = run(&words, &config, false);
-                assert!(fast.0.starts_with("error"), "{}", fast.0);
-                assert_eq!(fast, run(&words, &config, true));
+                let general = run(&words, &config, true);
+                assert_eq!(run(&words, &config, false), general);
+                assert_eq!(run_with(&words, &config, false, true), general);
             }
             // And cycle budgets, some within the run, some past it.
             for max_cycles in (40..400).step_by(7) {
@@ -553,4 +739,12 @@ fn loops_run_in_blocks_as_on_the_general_path() {
     }
     let blocks = BLOCK_RUNS.with(std::cell::Cell::get) - before;
     assert!(blocks > 1000, "{blocks} instructions ran in blocks");
+}
+
+fn run_words(source: &str) -> Vec<u64> {
+    qpu_isa::vc4::assemble(source)
+        .expect("test program assembles")
+        .iter()
+        .map(qpu_isa::vc4::Instruction::encode)
+        .collect()
 }
