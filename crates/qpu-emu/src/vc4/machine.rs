@@ -570,11 +570,7 @@ fn run_qpu_until(
         }
         // A run of plain instructions goes to `run_plain`; where that ran one instruction only
         // last time, the one-instruction paths below are cheaper.
-        #[cfg(not(test))]
-        let hint = d.plain_run.get();
-        #[cfg(test)]
-        let hint = d.plain_run.get() || code.always_plain;
-        if path.plain() && !q.ending && hint {
+        if path.plain() && !q.ending && plain_hint(d, code) {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -696,6 +692,19 @@ fn run_qpu_until(
         }
     }
     Ok(())
+}
+
+/// Whether to start [`run_plain`] at `d` ([`Decoded::plain_run`], or always in tests that
+/// ask for it: `CodeCache::always_plain`).
+#[inline(always)]
+fn plain_hint(d: &Decoded, code: &CodeCache) -> bool {
+    #[cfg(test)]
+    if code.always_plain {
+        return true;
+    }
+    #[cfg(not(test))]
+    let _ = code;
+    d.plain_run.get()
 }
 
 /// What [`run_plain`] needs from the configuration and the run.
