@@ -92,6 +92,31 @@ impl Path {
     }
 }
 
+/// What [`crate::vc4::machine`]'s plain loop does for an instruction, chosen once at
+/// decode time so that the loop dispatches once per instruction and runs only the work the
+/// instruction's shape needs (a refinement of [`Path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// [`Path::Fast`] with both operations nop: nothing to compute or write.
+    Nothing,
+    /// [`Path::Fast`] in [`Direct`] form with one side nop: the add (or mul) operation
+    /// straight on the value table.
+    AddDirect,
+    MulDirect,
+    /// [`Path::Fast`] in [`Direct`] form with both sides, in this order.
+    AddMulDirect,
+    MulAddDirect,
+    /// [`Path::Fast`] through the scratch results (conditions, flags, or an order in which
+    /// one side would overwrite the other's operand).
+    Fast,
+    Rotate,
+    LoadImm,
+    Branch,
+    Io,
+    /// Not run by the plain loop.
+    Stop,
+}
+
 /// Whether and in which order the fast path runs the two operations straight on the value
 /// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,6 +217,9 @@ pub(crate) struct Decoded {
     pub thread_end_forbidden: Option<&'static str>,
     /// May have to wait before issuing (TMU load, VPM read, DMA wait or start).
     pub may_stall: bool,
+    /// The only wait it may have is a TMU load's for its FIFO's front (no VPM read, DMA
+    /// wait or start).
+    pub stalls_on_tmu_only: bool,
     /// Value-table rows of add_a, add_b, mul_a, mul_b.
     pub src: [u8; 4],
     /// Fast path: value-table rows the add and mul results go to ([`rows::SINK`] for none,
@@ -206,6 +234,16 @@ pub(crate) struct Decoded {
     pub io_read: bool,
     /// How the executor runs the instruction.
     pub path: Path,
+    /// How the plain loop runs it.
+    pub step: Step,
+    /// The plain loop may run it inside a block of straight-line instructions: a step on
+    /// the value table or the scratch results (not a branch or I/O) that needs no hazard
+    /// check besides the register-file distance rule and those of an r4 read.
+    pub blockable: bool,
+    /// A hint for the plain loop, never for results: how many instructions from this one
+    /// on (same page, consecutive) are blockable with no register-file distance clash
+    /// between neighbours; 0 while not worked out (see `machine::block_len`).
+    pub block: std::cell::Cell<u8>,
     /// A hint for the executor, never for results: whether a run of plain instructions
     /// starting here was longer than this one instruction the last time (so is worth the
     /// plain loop's set-up).
@@ -236,6 +274,8 @@ pub(crate) struct Decoded {
     pub may_poison: bool,
     /// Needs the hazard checks beyond the register-file distance rule.
     pub needs_history_checks: bool,
+    /// ... other than those of a read of r4.
+    pub history_besides_r4_read: bool,
 }
 
 impl Decoded {
@@ -290,15 +330,20 @@ impl Decoded {
             is_thread_end: false,
             thread_end_forbidden: None,
             may_stall: false,
+            stalls_on_tmu_only: false,
             src: [rows::ZERO as u8; 4],
             dst_rows: [rows::SINK as u8; 2],
             store_conds: [Cond::Always; 2],
             cond_acc_write: false,
             io_read: false,
             path: Path::General,
+            step: Step::Stop,
+            blockable: false,
+            block: std::cell::Cell::new(0),
             plain_run: std::cell::Cell::new(true),
             tmu_allocation: std::cell::Cell::new(0),
             needs_history_checks: false,
+            history_besides_r4_read: false,
             latch_rows: [rows::KEEP; 2],
             latch_keep: 0xffff,
             latch_set: 0,
@@ -396,6 +441,8 @@ impl Decoded {
         Decoded {
             loaded: false,
             path: Path::General,
+            step: Step::Stop,
+            blockable: false,
             ..Decoded::new(Instruction::Alu(qpu_isa::vc4::AluInstruction::NOP))
         }
     }
@@ -491,13 +538,17 @@ impl Decoded {
             || stalling_read
             || (live_add && matches!(self.dst_add, Dest::VdrAddress | Dest::VdwAddress))
             || (live_mul && matches!(self.dst_mul, Dest::VdrAddress | Dest::VdwAddress));
-        self.needs_history_checks = self.reads_r4
-            || self.writes_r4
+        let dma_start = [(live_add, self.dst_add), (live_mul, self.dst_mul)]
+            .iter()
+            .any(|&(live, dest)| live && matches!(dest, Dest::VdrAddress | Dest::VdwAddress));
+        self.stalls_on_tmu_only = ldtmu && !stalling_read && !dma_start;
+        self.history_besides_r4_read = self.writes_r4
             || self.reads_uniform
             || ldtmu
             || self.is_branch
             || self.is_thread_end
             || reads.contains(&Some(Read::Vpm));
+        self.needs_history_checks = self.reads_r4 || self.history_besides_r4_read;
         let plain = |dest: Dest| {
             matches!(
                 dest,
@@ -629,6 +680,33 @@ impl Decoded {
         } else {
             Path::General
         };
+        let (add, mul) = (self.op_add != AddOp::Nop, self.op_mul != MulOp::Nop);
+        self.step = match self.path {
+            Path::Fast => match self.direct {
+                Direct::AddFirst if add && mul => Step::AddMulDirect,
+                Direct::AddFirst if add => Step::AddDirect,
+                Direct::AddFirst if mul => Step::MulDirect,
+                Direct::AddFirst => Step::Nothing,
+                Direct::MulFirst => Step::MulAddDirect,
+                Direct::No => Step::Fast,
+            },
+            Path::Rotate => Step::Rotate,
+            Path::LoadImm => Step::LoadImm,
+            Path::Branch => Step::Branch,
+            Path::Io => Step::Io,
+            Path::General => Step::Stop,
+        };
+        self.blockable = matches!(
+            self.step,
+            Step::Nothing
+                | Step::AddDirect
+                | Step::MulDirect
+                | Step::AddMulDirect
+                | Step::MulAddDirect
+                | Step::Fast
+                | Step::Rotate
+                | Step::LoadImm
+        ) && !self.history_besides_r4_read;
     }
 }
 

@@ -19,7 +19,7 @@ use crate::memory::{LendingMemory, MemoryError};
 use crate::vc4::alu::{self, Flags, Lanes};
 use crate::vc4::config::{BranchRegisterLane, EarlyVpmRead, EmulatorConfig, FlagsRule};
 use crate::vc4::decode::{
-    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate,
+    disassemble, rows, BranchInfo, Decoded, Dest, Direct, Kind, Path, Read, Rotate, Step,
 };
 use crate::vc4::report::{QpuReport, RunReport};
 use crate::vc4::rules::latency;
@@ -62,6 +62,11 @@ pub(crate) struct CodeCache {
     /// against it.
     #[cfg(test)]
     pub(crate) force_general: bool,
+    /// Tests: start `run_plain` wherever a plain instruction is next, whatever the
+    /// `plain_run` hint says (the hint never changes results), so that tests reach it in
+    /// more states.
+    #[cfg(test)]
+    pub(crate) always_plain: bool,
 }
 
 impl CodeCache {
@@ -114,6 +119,8 @@ impl CodeCache {
         let decoded = if self.force_general {
             Decoded {
                 path: Path::General,
+                step: crate::vc4::decode::Step::Stop,
+                blockable: false,
                 ..decoded
             }
         } else {
@@ -121,6 +128,10 @@ impl CodeCache {
         };
         self.pages[page][slot_of(pc)] = decoded;
         self.filled.push((page, slot_of(pc)));
+        // A block that ended at this word may grow now (see `block_len`).
+        for d in self.pages[page].iter() {
+            d.block.set(0);
+        }
         Ok(())
     }
 }
@@ -564,7 +575,7 @@ fn run_qpu_until(
         }
         // A run of plain instructions goes to `run_plain`; where that ran one instruction only
         // last time, the one-instruction paths below are cheaper.
-        if path.plain() && !q.ending && d.plain_run.get() {
+        if path.plain() && !q.ending && plain_hint(d, code) {
             let limits = Limits {
                 check,
                 flags_rule,
@@ -688,6 +699,19 @@ fn run_qpu_until(
     Ok(())
 }
 
+/// Whether to start [`run_plain`] at `d` ([`Decoded::plain_run`], or always in tests that
+/// ask for it: `CodeCache::always_plain`).
+#[inline(always)]
+fn plain_hint(d: &Decoded, code: &CodeCache) -> bool {
+    #[cfg(test)]
+    if code.always_plain {
+        return true;
+    }
+    #[cfg(not(test))]
+    let _ = code;
+    d.plain_run.get()
+}
+
 /// What [`run_plain`] needs from the configuration and the run.
 struct Limits {
     check: bool,
@@ -744,50 +768,122 @@ fn run_plain(
         };
     }
     loop {
-        let d = &page[slot_of(pc)];
-        if d.path == Path::Io {
-            // As the general part of `run_qpu_until` runs it: in global order, after any
-            // stall (the run stops before either), with the QPU's state written back first.
-            if d.may_stall || (d.shared && (time, q.id) > limit) {
-                break;
+        let slot = slot_of(pc);
+        let d = &page[slot];
+        // A block of straight-line instructions whose only hazard rule is the register-file
+        // distance, which holds between them (`block_len`): one check of that rule for the
+        // first, one budget, delay-slot and page check for all (it stops at the end of the
+        // delay slots, where the branch target takes over).
+        if d.blockable {
+            let (len, reads_r4) = block_len(page, slot);
+            let mut k = len;
+            if q.branch_slots > 0 {
+                k = k.min(usize::from(q.branch_slots));
             }
-            save!();
-            execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
-            load!();
-            if icount > limits.icount_limit || time > limits.max_cycles {
-                return Err(budget_error(q, config, limits.icount_limit));
+            let n = k as u64;
+            if k > 1
+                && icount + n <= limits.icount_limit
+                && time + n * limits.clocks_per_instruction <= limits.max_cycles
+                && !(limits.check && (d.phys_reads & prev_phys_writes) != 0)
+                && d.rotate_sources & prev_acc_writes == 0
+                // The r4 rules hold for the first instruction, so for all of them (no SFU
+                // write or TMU load in a block).
+                && !(reads_r4
+                    && limits.check
+                    && (!q.r4_loaded || within(q.last_sfu, icount, SFU_SHADOW)))
+            {
+                #[cfg(test)]
+                path_tests::note_block(n);
+                for (i, d) in (icount..).zip(&page[slot..slot + k]) {
+                    latch_reads(q, d);
+                    match d.step {
+                        Step::Nothing => {}
+                        Step::AddDirect => (d.add_direct)(&mut q.file, &d.direct_rows[0]),
+                        Step::MulDirect => (d.mul_direct)(&mut q.file, &d.direct_rows[1]),
+                        Step::AddMulDirect => {
+                            (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                            (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                        }
+                        Step::MulAddDirect => {
+                            (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                            (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                        }
+                        Step::Fast => execute_scratch::<false>(q, d, limits.flags_rule, i),
+                        Step::Rotate => execute_scratch::<true>(q, d, limits.flags_rule, i),
+                        _ => load_immediate_fast(q, d, limits.flags_rule, i),
+                    }
+                }
+                let last = &page[slot + k - 1];
+                prev_phys_writes = last.phys_writes;
+                prev_acc_writes = last.acc_writes;
+                icount += n;
+                time += n * limits.clocks_per_instruction;
+                pc = pc.wrapping_add(8 * k as u32);
+                if q.branch_slots > 0 {
+                    q.branch_slots -= k as u8;
+                    if q.branch_slots == 0 {
+                        pc = q.branch_target.take().unwrap_or(pc);
+                    }
+                }
+                if pc & PAGE_KEY_MASK != page_key {
+                    break;
+                }
+                continue;
             }
-            // A TMU load brought in an undefined value (only the general path tracks it), a
-            // QPU was woken, or the PC left the page.
-            if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
-                break;
-            }
-            continue;
         }
-        let (runs, history) = match d.path {
-            Path::Fast | Path::LoadImm => (true, d.needs_history_checks),
-            Path::Rotate => (
-                d.rotate_sources & prev_acc_writes == 0,
-                d.needs_history_checks,
-            ),
-            // Of the history rules only "branch in a delay slot" can apply besides the
-            // register-file distance (see the branch path of `run_qpu_until`).
-            Path::Branch => (true, q.branch_slots > 0),
-            Path::Io | Path::General => (false, false),
+        // Of the history rules, which may apply besides the register-file distance.
+        let history = match d.step {
+            Step::Io => {
+                // As the general part of `run_qpu_until` runs it: in global order, after any
+                // stall (the run stops before either), with the QPU's state written back first.
+                if (d.may_stall && !tmu_ready(q, d, time)) || (d.shared && (time, q.id) > limit) {
+                    break;
+                }
+                save!();
+                execute_io(q, d, ctx).map_err(|fault| fault_at(q, Some(&d.instr), fault))?;
+                load!();
+                if icount > limits.icount_limit || time > limits.max_cycles {
+                    return Err(budget_error(q, config, limits.icount_limit));
+                }
+                // A TMU load brought in an undefined value (only the general path tracks it), a
+                // QPU was woken, or the PC left the page.
+                if q.poisoned || !ctx.units.wakes.is_empty() || pc & PAGE_KEY_MASK != page_key {
+                    break;
+                }
+                continue;
+            }
+            Step::Stop => break,
+            Step::Rotate => {
+                if d.rotate_sources & prev_acc_writes != 0 {
+                    break;
+                }
+                d.needs_history_checks
+            }
+            // Only "branch in a delay slot" (see the branch path of `run_qpu_until`).
+            Step::Branch => q.branch_slots > 0,
+            _ => d.needs_history_checks,
         };
-        if !runs {
-            break;
-        }
         if limits.check && ((d.phys_reads & prev_phys_writes) != 0 || history) {
             save!();
             check_history(q, d, config)
                 .map_err(|rule| fault_at(q, Some(&d.instr), Fault::Rule(rule)))?;
         }
         latch_reads(q, d);
-        match d.path {
-            Path::Fast => execute_fast::<false>(q, d, limits.flags_rule, icount),
-            Path::Rotate => execute_fast::<true>(q, d, limits.flags_rule, icount),
-            Path::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
+        match d.step {
+            Step::Nothing => {}
+            Step::AddDirect => (d.add_direct)(&mut q.file, &d.direct_rows[0]),
+            Step::MulDirect => (d.mul_direct)(&mut q.file, &d.direct_rows[1]),
+            Step::AddMulDirect => {
+                (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+                (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+            }
+            Step::MulAddDirect => {
+                (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
+                (d.add_direct)(&mut q.file, &d.direct_rows[0]);
+            }
+            Step::Fast => execute_scratch::<false>(q, d, limits.flags_rule, icount),
+            Step::Rotate => execute_scratch::<true>(q, d, limits.flags_rule, icount),
+            Step::LoadImm => load_immediate_fast(q, d, limits.flags_rule, icount),
             _ => {
                 if let Kind::Branch(branch) = &d.kind {
                     q.pc = pc;
@@ -824,6 +920,49 @@ fn run_plain(
     }
     save!();
     Ok(icount - start)
+}
+
+/// How many instructions from `slot` on the plain loop may run as one block, and whether
+/// one of them reads r4: consecutive [`Decoded::blockable`] words of the page, none
+/// reading a physical register its predecessor writes (so the register-file distance rule
+/// holds inside the block) or rotating an accumulator its predecessor writes (which takes
+/// the general path); the first is checked against what ran before, and the r4 rules
+/// against the QPU's state (they cannot change inside a block). Worked out once per word
+/// and kept in [`Decoded::block`] (the length, plus 128 for an r4 read) until a word of
+/// the page is decoded (`CodeCache::decode`: a block that ended at a word not decoded yet
+/// may grow).
+#[inline(always)]
+fn block_len(page: &[Decoded; PAGE_SLOTS], slot: usize) -> (usize, bool) {
+    let cached = page[slot].block.get();
+    let cached = if cached != 0 {
+        cached
+    } else {
+        block_len_slow(page, slot)
+    };
+    (usize::from(cached & 0x7f), cached & 0x80 != 0)
+}
+
+#[cold]
+#[inline(never)]
+fn block_len_slow(page: &[Decoded; PAGE_SLOTS], slot: usize) -> u8 {
+    let mut len = 0;
+    let mut reads_r4 = false;
+    let (mut prev_writes, mut prev_acc_writes) = (0, 0);
+    for d in &page[slot..] {
+        if !d.blockable
+            || d.phys_reads & prev_writes != 0
+            || d.rotate_sources & prev_acc_writes != 0
+            || len == 0x7f
+        {
+            break;
+        }
+        (prev_writes, prev_acc_writes) = (d.phys_writes, d.acc_writes);
+        reads_r4 |= d.reads_r4;
+        len += 1;
+    }
+    let cached = len | if reads_r4 { 0x80 } else { 0 };
+    page[slot].block.set(cached);
+    cached
 }
 
 #[cold]
@@ -883,6 +1022,19 @@ fn stall_until(q: &Qpu, d: &Decoded, early_vpm_read: EarlyVpmRead) -> Option<(u6
         }
     }
     None
+}
+
+/// Whether `d` (which may stall) can issue at `time` without waiting: its only possible
+/// wait is a TMU load's, and the FIFO's front is ready (or the FIFO is empty, an error the
+/// hazard check reports as the general path does).
+#[inline(always)]
+fn tmu_ready(q: &Qpu, d: &Decoded, time: u64) -> bool {
+    d.stalls_on_tmu_only
+        && ldtmu(d.signal).is_some_and(|tmu| {
+            q.tmu_fifo[tmu]
+                .front()
+                .is_none_or(|front| front.ready_at <= time)
+        })
 }
 
 /// Which TMU FIFO a signal pops, if it is a TMU load.
@@ -1238,25 +1390,34 @@ fn advance(q: &mut Qpu, d: &Decoded, config: &EmulatorConfig) -> Result<(), Faul
 /// `ROTATE`: the instruction rotates the mul result ([`Path::Rotate`]).
 #[inline(always)]
 fn execute_fast<const ROTATE: bool>(q: &mut Qpu, d: &Decoded, flags_rule: FlagsRule, icount: u64) {
-    let add = d.op_add != AddOp::Nop;
-    let mul = d.op_mul != MulOp::Nop;
     match d.direct {
         Direct::AddFirst => {
-            if add {
+            if d.op_add != AddOp::Nop {
                 (d.add_direct)(&mut q.file, &d.direct_rows[0]);
             }
-            if mul {
+            if d.op_mul != MulOp::Nop {
                 (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
             }
-            return;
         }
         Direct::MulFirst => {
             (d.mul_direct)(&mut q.file, &d.direct_rows[1]);
             (d.add_direct)(&mut q.file, &d.direct_rows[0]);
-            return;
         }
-        Direct::No => {}
+        Direct::No => execute_scratch::<ROTATE>(q, d, flags_rule, icount),
     }
+}
+
+/// [`execute_fast`] for [`Direct::No`] ([`Step::Fast`] and [`Step::Rotate`]): through the
+/// scratch results, with conditional writes and flags.
+#[inline(always)]
+fn execute_scratch<const ROTATE: bool>(
+    q: &mut Qpu,
+    d: &Decoded,
+    flags_rule: FlagsRule,
+    icount: u64,
+) {
+    let add = d.op_add != AddOp::Nop;
+    let mul = d.op_mul != MulOp::Nop;
     let Qpu {
         file,
         results,
