@@ -1175,12 +1175,11 @@ fn qpu_number_from_tidx_and_count_from_a_uniform() {
     }
 }
 
-/// The cycle model hides TMU latency behind other threads: two batches on one QPU with two
-/// threads finish sooner than with one thread (only the direction matters here; the
-/// calibration is `tests/v3d_calibration.rs`).
-#[test]
-fn a_second_thread_hides_tmu_latency() {
-    let text = format!(
+/// Each batch loads its 16 words (the uniform's address, plus 4 bytes per lane and 64 per
+/// batch index in rf0), switches threads while the load is in flight, adds 1 and stores them
+/// back.
+fn load_switch_store() -> String {
+    format!(
         "
         eidx r0 ; nop ; ldunif
         shl r0, r0, 2 ; nop
@@ -1196,7 +1195,15 @@ fn a_second_thread_hides_tmu_latency() {
         or tmua, rf1, rf1 ; nop
         tmuwt ; nop
         {END}"
-    );
+    )
+}
+
+/// The cycle model hides TMU latency behind other threads: two batches on one QPU with two
+/// threads finish sooner than with one thread (only the direction matters here; the
+/// calibration is `tests/v3d_calibration.rs`).
+#[test]
+fn a_second_thread_hides_tmu_latency() {
+    let text = load_switch_store();
     let mut cycles = Vec::new();
     for threads in [1u8, 2] {
         let mut emu = machine(V42, 1, threads);
@@ -2362,23 +2369,7 @@ fn check_timeline(report: &V3dRunReport) {
 /// turns at each `thrsw`.
 #[test]
 fn the_timeline_records_each_thread_and_adds_up_to_the_counters() {
-    let text = format!(
-        "
-        eidx r0 ; nop ; ldunif
-        shl r0, r0, 2 ; nop
-        shl r1, rf0, 6 ; nop
-        add r0, r0, r1 ; nop
-        add rf1, r0, r5 ; nop
-        or tmua, rf1, rf1 ; nop ; thrsw
-        nop ; nop
-        nop ; nop
-        nop ; nop ; ldtmu.rf2
-        add rf2, rf2, 1 ; nop
-        or tmud, rf2, rf2 ; nop
-        or tmua, rf1, rf1 ; nop
-        tmuwt ; nop
-        {END}"
-    );
+    let text = load_switch_store();
     for threads in [2u8, 4] {
         let run = |timeline: bool| {
             let mut emu = machine(V42, 2, threads);
