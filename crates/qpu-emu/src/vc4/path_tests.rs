@@ -492,23 +492,10 @@ fn loops_run_in_blocks_as_on_the_general_path() {
     // The benchmark ALU loop, and the flag-heavy loop of `benches/flag_loop.qasm` with a
     // load immediate, a mul-first pair and more straight-line words added, both with a
     // fixed iteration count.
+    let alu_loop =
+        include_str!("../../benches/alu_loop.qasm").replace("mov r0, unif", "mov r0, 23");
     let programs = [
-        "
-    mov r0, 23
-    mov r1, 0
-    mov r2, 1.0
-    mov r3, 1.5
-:loop
-    add r1, r1, r0; fmul r2, r2, r3
-    sub.setf r0, r0, 1
-    brr.anynz -, r:loop
-    xor r3, r1, r0; v8adds r2, r2, r1
-    or r1, r1, 3; mul24 r3, r3, r0
-    max r1, r1, r3
-    nop; thrend
-    nop
-    nop
-",
+        alu_loop.as_str(),
         "
     mov r0, 17
     mov r1, elem_num
